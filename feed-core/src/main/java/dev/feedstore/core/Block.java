@@ -1,0 +1,92 @@
+package dev.feedstore.core;
+
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * An immutable entry of a feed. Everything but the {@link #position()} is fixed by the author when
+ * the block is written; the position is {@link Position#NONE} until the authority assigns one.
+ *
+ * @param key the identity: feed, author, sequence
+ * @param predecessor the block that was last in the feed when this one was written; empty for the
+ *     first block
+ * @param timestamp the author's clock when writing, in Unix milliseconds (>= 0)
+ * @param data the content
+ * @param position the place in the space's order, or {@link Position#NONE}
+ */
+public record Block(
+    BlockKey key, Optional<Predecessor> predecessor, long timestamp, BlockData data, Position position) {
+
+  public Block {
+    Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(predecessor, "predecessor");
+    Objects.requireNonNull(data, "data");
+    Objects.requireNonNull(position, "position");
+    if (timestamp < 0) {
+      throw new InvalidValueException("timestamp", "must be >= 0 (Unix milliseconds)", timestamp);
+    }
+    if (predecessor.isPresent()
+        && predecessor.get().actorId().equals(key.actorId())
+        && predecessor.get().sequence().equals(key.sequence())) {
+      throw new InvalidValueException("prevSequence", "must not name the block itself (" + key + ")",
+          predecessor.get().sequence().value());
+    }
+  }
+
+  /** An unpositioned block, as its author writes it. */
+  public static Block unpositioned(
+      BlockKey key, Optional<Predecessor> predecessor, long timestamp, BlockData data) {
+    return new Block(key, predecessor, timestamp, data, Position.NONE);
+  }
+
+  public FeedId feedId() {
+    return key.feedId();
+  }
+
+  public ActorId actorId() {
+    return key.actorId();
+  }
+
+  public Sequence sequence() {
+    return key.sequence();
+  }
+
+  public boolean isPositioned() {
+    return position.isAssigned();
+  }
+
+  public Block withPosition(Position newPosition) {
+    return new Block(key, predecessor, timestamp, data, newPosition);
+  }
+
+  public Block withoutPosition() {
+    return withPosition(Position.NONE);
+  }
+
+  /** The same block under another sequence (used when a sequence conflict re-keys a block). */
+  public Block withSequence(Sequence newSequence) {
+    return new Block(new BlockKey(key.feedId(), key.actorId(), newSequence), predecessor, timestamp, data, position);
+  }
+
+  public Block withPredecessor(Optional<Predecessor> newPredecessor) {
+    return new Block(key, newPredecessor, timestamp, data, position);
+  }
+
+  /**
+   * True when both blocks carry the same author-fixed content: key, predecessor, timestamp and data.
+   * Positions are not compared. Two blocks with the same key and different content are a conflict.
+   */
+  public boolean sameContentAs(Block other) {
+    return key.equals(other.key)
+        && predecessor.equals(other.predecessor)
+        && timestamp == other.timestamp
+        && data.equals(other.data);
+  }
+
+  @Override
+  public String toString() {
+    return "Block[" + key + (position.isAssigned() ? " @" + position : " unpositioned")
+        + ", prev=" + predecessor.map(Predecessor::toString).orElse("none")
+        + ", ts=" + timestamp + ", " + data.size() + " bytes]";
+  }
+}

@@ -1,0 +1,87 @@
+package dev.feedstore.core;
+
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.util.Locale;
+import java.util.Random;
+
+/**
+ * The id of a feed: a ULID, 26 characters of Crockford base32 (a 48-bit millisecond timestamp
+ * followed by 80 random bits). Input is case-insensitive and kept in the canonical upper case, so
+ * {@code 01hq...} and {@code 01HQ...} name the same feed.
+ */
+public record FeedId(String value) implements Comparable<FeedId> {
+  static final int LENGTH = 26;
+  private static final String ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+  private static final String RULE =
+      "must be a ULID: 26 characters of Crockford base32 (0-9 and A-Z without I, L, O, U),"
+          + " first character 0-7";
+  private static final Random RANDOM = new SecureRandom();
+
+  public FeedId {
+    if (value == null) {
+      throw new InvalidValueException("feedId", "is required", null);
+    }
+    if (value.length() != LENGTH) {
+      throw new InvalidValueException("feedId", RULE, value);
+    }
+    String upper = value.toUpperCase(Locale.ROOT);
+    for (int i = 0; i < LENGTH; i++) {
+      if (ALPHABET.indexOf(upper.charAt(i)) < 0) {
+        throw new InvalidValueException("feedId", RULE, value);
+      }
+    }
+    if (upper.charAt(0) > '7') {
+      // 26 base32 characters hold 130 bits; a ULID has 128, so the first may only carry 3.
+      throw new InvalidValueException("feedId", RULE, value);
+    }
+    value = upper;
+  }
+
+  /** Parses a ULID; the same as the constructor. */
+  public static FeedId parse(String value) {
+    return new FeedId(value);
+  }
+
+  /** A new id with the current time and 80 bits from a {@link SecureRandom}. */
+  public static FeedId generate() {
+    return generate(Clock.systemUTC(), RANDOM);
+  }
+
+  /** A new id from the given clock and randomness, so tests can make them reproducibly. */
+  public static FeedId generate(Clock clock, Random random) {
+    long millis = clock.millis();
+    if (millis < 0 || millis >= (1L << 48)) {
+      throw new InvalidValueException("clock millis", "must fit in 48 bits for a ULID", millis);
+    }
+    char[] chars = new char[LENGTH];
+    // 10 characters of timestamp (50 bits, top 2 always zero), most significant first.
+    for (int i = 9; i >= 0; i--) {
+      chars[i] = ALPHABET.charAt((int) (millis & 31));
+      millis >>>= 5;
+    }
+    for (int i = 10; i < LENGTH; i++) {
+      chars[i] = ALPHABET.charAt(random.nextInt(32));
+    }
+    return new FeedId(new String(chars));
+  }
+
+  /** The creation time encoded in the id, in Unix milliseconds. */
+  public long timestampMillis() {
+    long millis = 0;
+    for (int i = 0; i < 10; i++) {
+      millis = (millis << 5) | ALPHABET.indexOf(value.charAt(i));
+    }
+    return millis;
+  }
+
+  @Override
+  public int compareTo(FeedId other) {
+    return value.compareTo(other.value);
+  }
+
+  @Override
+  public String toString() {
+    return value;
+  }
+}

@@ -1,0 +1,74 @@
+package dev.feedstore.core;
+
+import java.util.Collections;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
+
+/**
+ * Which feeds of a space a read covers: the whole space, or a selection of feeds and namespaces (a
+ * feed is in the selection when it is listed or when its namespace is). A namespace covers feeds
+ * created after the scope was made.
+ */
+public sealed interface Scope permits Scope.WholeSpace, Scope.Selection {
+
+  /** Every feed of the space. */
+  Scope WHOLE_SPACE = new WholeSpace();
+
+  /** No feed at all. */
+  Scope NOTHING = new Selection(Set.of(), Set.of());
+
+  static Scope feeds(Set<FeedId> feeds) {
+    return new Selection(feeds, Set.of());
+  }
+
+  static Scope namespace(Namespace namespace) {
+    return new Selection(Set.of(), Set.of(namespace));
+  }
+
+  static Scope of(Set<FeedId> feeds, Set<Namespace> namespaces) {
+    return new Selection(feeds, namespaces);
+  }
+
+  /** True when a feed with this id and namespace is in the scope. */
+  boolean covers(FeedId feedId, Optional<Namespace> namespace);
+
+  /** Every feed of the space. */
+  record WholeSpace() implements Scope {
+    @Override
+    public boolean covers(FeedId feedId, Optional<Namespace> namespace) {
+      return true;
+    }
+
+    @Override
+    public String toString() {
+      return "whole space";
+    }
+  }
+
+  /** The listed feeds plus every feed of the listed namespaces; sorted, so equal scopes are equal. */
+  record Selection(SortedSet<FeedId> feeds, SortedSet<Namespace> namespaces) implements Scope {
+    public Selection(Set<FeedId> feeds, Set<Namespace> namespaces) {
+      this(sorted(feeds), sorted(namespaces));
+    }
+
+    public Selection {
+      feeds = Collections.unmodifiableSortedSet(new TreeSet<>(feeds));
+      namespaces = Collections.unmodifiableSortedSet(new TreeSet<>(namespaces));
+    }
+
+    public boolean isEmpty() {
+      return feeds.isEmpty() && namespaces.isEmpty();
+    }
+
+    @Override
+    public boolean covers(FeedId feedId, Optional<Namespace> namespace) {
+      return feeds.contains(feedId) || namespace.map(namespaces::contains).orElse(false);
+    }
+
+    private static <T extends Comparable<T>> SortedSet<T> sorted(Set<T> values) {
+      return new TreeSet<>(values);
+    }
+  }
+}

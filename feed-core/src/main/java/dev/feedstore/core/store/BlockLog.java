@@ -1,0 +1,87 @@
+package dev.feedstore.core.store;
+
+import dev.feedstore.core.Block;
+import dev.feedstore.core.BlockKey;
+import dev.feedstore.core.FeedId;
+import dev.feedstore.core.Position;
+import dev.feedstore.core.Scope;
+import dev.feedstore.core.Sequence;
+import dev.feedstore.core.SpaceId;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The blocks of a store. Keys are unique per space ({@code (feed, sequence, actor)}), and so are
+ * positions; the store enforces both and reports a violation as {@link UniquenessViolationException}.
+ */
+public interface BlockLog {
+
+  /**
+   * Stores {@code block} under its key, with its position (which may be {@link Position#NONE}),
+   * unless the key is stored already. Never overwrites. The feed must exist ({@link
+   * FeedCatalog#create}).
+   *
+   * @throws UnknownFeedException if the feed does not exist
+   * @throws UniquenessViolationException if the position is held by another block of the space
+   */
+  InsertOutcome insert(SpaceId spaceId, Block block);
+
+  /** The block stored under {@code key}. */
+  Optional<Block> find(SpaceId spaceId, BlockKey key);
+
+  /** The blocks stored under any of {@code keys}; keys not stored are absent from the map. */
+  Map<BlockKey, Block> findAll(SpaceId spaceId, Collection<BlockKey> keys);
+
+  /** The block at {@code position} in the space. */
+  Optional<Block> atPosition(SpaceId spaceId, Position position);
+
+  /** Every block of the feed, in {@link dev.feedstore.core.FeedOrder}. Empty for an unknown feed. */
+  List<Block> feed(SpaceId spaceId, FeedId feedId);
+
+  /** The highest sequence in the feed, if it has blocks. */
+  Optional<Sequence> maxSequence(SpaceId spaceId, FeedId feedId);
+
+  /**
+   * Positioned blocks of the space with {@code position > cursor} in {@code scope}, by position, at
+   * most {@code limit} of them.
+   */
+  List<Block> after(SpaceId spaceId, Scope scope, Position cursor, int limit);
+
+  /** The highest position held in the space, or {@link Position#NONE}. */
+  Position maxPosition(SpaceId spaceId);
+
+  /**
+   * Unpositioned blocks of feeds in {@code scope}, by feed, then in feed order, at most {@code
+   * limit}.
+   */
+  List<Block> unpositioned(SpaceId spaceId, Scope scope, int limit);
+
+  /** How many unpositioned blocks feeds in {@code scope} hold. */
+  long countUnpositioned(SpaceId spaceId, Scope scope);
+
+  /**
+   * Gives the block stored under {@code key} the position {@code position} ({@link Position#NONE}
+   * clears it).
+   *
+   * @return false if no block is stored under the key
+   * @throws UniquenessViolationException if another block of the space holds the position
+   */
+  boolean setPosition(SpaceId spaceId, BlockKey key, Position position);
+
+  /** Clears every position of the space; returns how many blocks changed. */
+  int clearPositions(SpaceId spaceId);
+
+  /** Clears the positions above {@code position}; returns how many blocks changed. */
+  int clearPositionsAbove(SpaceId spaceId, Position position);
+
+  /**
+   * Moves the unpositioned block stored under {@code key} to {@code newSequence}, and points every
+   * unpositioned block of the feed whose predecessor was {@code key} at the new key.
+   *
+   * @throws UniquenessViolationException if {@code newSequence} is taken for that actor
+   * @throws IllegalStateException if the block is positioned or not stored
+   */
+  void rekey(SpaceId spaceId, BlockKey key, Sequence newSequence);
+}

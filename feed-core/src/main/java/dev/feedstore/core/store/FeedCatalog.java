@@ -1,0 +1,27 @@
+package dev.feedstore.core.store;
+
+import dev.feedstore.core.FeedId;
+import dev.feedstore.core.FeedInfo;
+import dev.feedstore.core.Namespace;
+import dev.feedstore.core.SpaceId;
+import java.util.List;
+import java.util.Optional;
+
+/** The feeds of a store. A feed's namespace is set when it is created and never changes. */
+public interface FeedCatalog {
+
+  /** The feed, if the store has it. */
+  Optional<FeedInfo> find(SpaceId spaceId, FeedId feedId);
+
+  /**
+   * The feed, created with {@code namespace} if the store does not have it yet. An existing feed
+   * keeps the namespace it was created with, whatever is passed here.
+   */
+  FeedInfo create(SpaceId spaceId, FeedId feedId, Optional<Namespace> namespace);
+
+  /** The feeds of a space in feed id order, only those of {@code namespace} when it is given. */
+  List<FeedInfo> list(SpaceId spaceId, Optional<Namespace> namespace);
+
+  /** Every space the store has a feed in, sorted. */
+  List<SpaceId> spaces();
+}

@@ -1,0 +1,39 @@
+package dev.feedstore.core.store;
+
+/**
+ * A durable store of feeds and blocks. All access goes through transactions: {@link #read} sees one
+ * consistent snapshot; {@link #write} commits all of its changes or none of them.
+ *
+ * <p>Implementations are thread-safe. Writes are serialized; reads may run beside a write and see
+ * the state before it. The work must use only the transaction it is given, and must not keep it
+ * after it returns.
+ */
+public interface FeedStore extends AutoCloseable {
+
+  /** A unit of work against one transaction. */
+  @FunctionalInterface
+  interface Work<T> {
+    T run(StoreTransaction tx);
+  }
+
+  /**
+   * Runs {@code work} in a read-only transaction. Blocks while the store is opening; never waits
+   * for writers.
+   *
+   * @throws StoreException if the storage fails; exceptions of the work pass through unchanged
+   */
+  <T> T read(Work<T> work);
+
+  /**
+   * Runs {@code work} in a write transaction and commits it when the work returns. If the work
+   * throws, everything it changed is rolled back and the exception passes through. Blocks while
+   * another write runs.
+   *
+   * @throws StoreException if the storage fails (then nothing was committed)
+   */
+  <T> T write(Work<T> work);
+
+  /** Closes the store; waits for running transactions. Idempotent. */
+  @Override
+  void close();
+}

@@ -1,0 +1,18 @@
+package dev.feedstore.core.store;
+
+/**
+ * The storage failed: the file could not be opened, read or written, or it holds something this code
+ * cannot use. Unchecked, like jOOQ's {@code DataAccessException}: callers rarely recover from it
+ * locally. The message says which file and what happened.
+ */
+public class StoreException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  public StoreException(String message) {
+    super(message);
+  }
+
+  public StoreException(String message, Throwable cause) {
+    super(message, cause);
+  }
+}

@@ -1,0 +1,47 @@
+package dev.feedstore.core.store;
+
+import dev.feedstore.core.BlockKey;
+import dev.feedstore.core.Position;
+import dev.feedstore.core.ServerToken;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A replica's progress in one space.
+ *
+ * @param cursor the highest position pulled; pulls ask for blocks after it
+ * @param cursorBlock the key the authority reported at {@code cursor}, when known
+ * @param serverToken the token of the authority the positions came from, once one was seen
+ * @param replayUntil while a replay after a rollback runs: the authority's highest position when
+ *     it began (the replay is over when the cursor reaches it); {@link Position#NONE} otherwise
+ */
+public record SyncState(
+    Position cursor, Optional<BlockKey> cursorBlock, Optional<ServerToken> serverToken, Position replayUntil) {
+
+  /** A space never synced. */
+  public static final SyncState INITIAL =
+      new SyncState(Position.NONE, Optional.empty(), Optional.empty(), Position.NONE);
+
+  public SyncState {
+    Objects.requireNonNull(cursor, "cursor");
+    Objects.requireNonNull(cursorBlock, "cursorBlock");
+    Objects.requireNonNull(serverToken, "serverToken");
+    Objects.requireNonNull(replayUntil, "replayUntil");
+  }
+
+  public boolean isReplaying() {
+    return replayUntil.isAssigned();
+  }
+
+  public SyncState withCursor(Position newCursor, Optional<BlockKey> newCursorBlock) {
+    return new SyncState(newCursor, newCursorBlock, serverToken, replayUntil);
+  }
+
+  public SyncState withServerToken(ServerToken token) {
+    return new SyncState(cursor, cursorBlock, Optional.of(token), replayUntil);
+  }
+
+  public SyncState withReplayUntil(Position until) {
+    return new SyncState(cursor, cursorBlock, serverToken, until);
+  }
+}

@@ -1,0 +1,21 @@
+package dev.feedstore.core.store;
+
+/**
+ * A change would have stored two blocks under one key or at one position, which the store forbids.
+ * The message names the constraint and the values.
+ */
+public final class UniquenessViolationException extends StoreException {
+  private static final long serialVersionUID = 1L;
+
+  private final String constraint;
+
+  public UniquenessViolationException(String constraint, String message, Throwable cause) {
+    super(message, cause);
+    this.constraint = constraint;
+  }
+
+  /** Which uniqueness rule was broken, e.g. {@code (feed, position)}. */
+  public String constraint() {
+    return constraint;
+  }
+}

@@ -1,0 +1,26 @@
+package dev.feedstore.core.store;
+
+import dev.feedstore.core.FeedId;
+import dev.feedstore.core.SpaceId;
+
+/** An operation named a feed the store does not have. */
+public final class UnknownFeedException extends StoreException {
+  private static final long serialVersionUID = 1L;
+
+  private final SpaceId spaceId;
+  private final FeedId feedId;
+
+  public UnknownFeedException(SpaceId spaceId, FeedId feedId) {
+    super("feed " + feedId + " does not exist in space " + spaceId + " (create it first)");
+    this.spaceId = spaceId;
+    this.feedId = feedId;
+  }
+
+  public SpaceId spaceId() {
+    return spaceId;
+  }
+
+  public FeedId feedId() {
+    return feedId;
+  }
+}

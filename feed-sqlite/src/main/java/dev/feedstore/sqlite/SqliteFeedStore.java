@@ -1,0 +1,77 @@
+package dev.feedstore.sqlite;
+
+import dev.feedstore.core.store.FeedStore;
+import dev.feedstore.sqlite.internal.SchemaMigrator;
+import dev.feedstore.sqlite.internal.SqliteStore;
+import java.nio.file.Path;
+
+/**
+ * Opens feed stores in SQLite files. A store is one file (plus SQLite's {@code -wal} and {@code
+ * -shm} files while open), in WAL mode; its schema is migrated forward when it is opened, and a file
+ * written by a newer version is refused without being changed.
+ *
+ * <pre>{@code
+ * try (SqliteFeedStore store = SqliteFeedStore.open(Path.of("feeds.db"))) {
+ *   store.write(tx -> tx.feeds().create(space, feed, Optional.empty()));
+ * }
+ * }</pre>
+ *
+ * <p>Thread-safe. The caller owns the store and closes it.
+ */
+public final class SqliteFeedStore implements FeedStore {
+  private final SqliteStore store;
+
+  private SqliteFeedStore(SqliteStore store) {
+    this.store = store;
+  }
+
+  /** Opens {@code file} with {@link SqliteSettings#DEFAULTS}, creating it if needed. */
+  public static SqliteFeedStore open(Path file) {
+    return open(file, SqliteSettings.DEFAULTS);
+  }
+
+  /**
+   * Opens {@code file}, creating it if needed, and migrates its schema to {@link #schemaVersion()}.
+   *
+   * @throws dev.feedstore.core.store.IncompatibleStoreException if the file has a newer schema or
+   *     is not a feed store (the file is left as it was)
+   * @throws dev.feedstore.core.store.StoreException if the file cannot be opened
+   */
+  public static SqliteFeedStore open(Path file, SqliteSettings settings) {
+    return new SqliteFeedStore(SqliteStore.open(file, settings, SchemaMigrator.builtIn()));
+  }
+
+  /** The schema version this code writes and reads. */
+  public static int schemaVersion() {
+    return SchemaMigrator.builtIn().latestVersion();
+  }
+
+  /** The absolute path of the database file. */
+  public Path file() {
+    return store.file();
+  }
+
+  @Override
+  public <T> T read(Work<T> work) {
+    return store.read(work);
+  }
+
+  @Override
+  public <T> T write(Work<T> work) {
+    return store.write(work);
+  }
+
+  /**
+   * Writes a consistent copy of the store to {@code target}, which must not exist, while the store
+   * stays in use (SQLite's {@code VACUUM INTO}). The copy is a complete store that {@link #open} can
+   * open.
+   */
+  public void backupTo(Path target) {
+    store.backupTo(target);
+  }
+
+  @Override
+  public void close() {
+    store.close();
+  }
+}

@@ -1,0 +1,55 @@
+package dev.feedstore.sqlite.internal;
+
+import dev.feedstore.core.FeedId;
+import dev.feedstore.core.SpaceId;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Caches the private ids of spaces and the fixed rows of feeds, which never change or disappear
+ * while a store is open. Entries made inside a write transaction stay private to it until it
+ * commits ({@link Pending#publish}), so a rolled-back transaction cannot leave a row id behind that
+ * the file does not hold. Thread-safe; a {@link Pending} is not.
+ */
+final class IdCache {
+  private record FeedKey(long spacePrivateId, FeedId feedId) {}
+
+  private final Map<SpaceId, Long> spaces = new ConcurrentHashMap<>();
+  private final Map<FeedKey, FeedRow> feeds = new ConcurrentHashMap<>();
+
+  Pending pending() {
+    return new Pending();
+  }
+
+  /** The entries one transaction made. */
+  final class Pending {
+    private final Map<SpaceId, Long> newSpaces = new HashMap<>();
+    private final Map<FeedKey, FeedRow> newFeeds = new HashMap<>();
+
+    Long space(SpaceId spaceId) {
+      Long id = spaces.get(spaceId);
+      return id != null ? id : newSpaces.get(spaceId);
+    }
+
+    void putSpace(SpaceId spaceId, long privateId) {
+      newSpaces.put(spaceId, privateId);
+    }
+
+    FeedRow feed(long spacePrivateId, FeedId feedId) {
+      FeedKey key = new FeedKey(spacePrivateId, feedId);
+      FeedRow row = feeds.get(key);
+      return row != null ? row : newFeeds.get(key);
+    }
+
+    void putFeed(FeedRow row) {
+      newFeeds.put(new FeedKey(row.spacePrivateId(), row.feedId()), row);
+    }
+
+    /** Makes this transaction's entries visible to all; call after it committed. */
+    void publish() {
+      spaces.putAll(newSpaces);
+      newFeeds.forEach(feeds::putIfAbsent);
+    }
+  }
+}

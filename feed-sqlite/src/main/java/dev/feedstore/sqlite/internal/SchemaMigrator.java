@@ -1,0 +1,154 @@
+package dev.feedstore.sqlite.internal;
+
+import dev.feedstore.core.store.IncompatibleStoreException;
+import dev.feedstore.core.store.StoreException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Brings a database file to the schema version of this code, or refuses it. The version lives in
+ * {@code PRAGMA user_version}; {@code PRAGMA application_id} marks the file as a feed store. Each
+ * migration runs in one transaction together with the version bump, so a crash leaves the file at
+ * the old or the new version, never between.
+ */
+public final class SchemaMigrator {
+  /** "FEED" in ASCII: marks a SQLite file as a feed store. */
+  public static final int APPLICATION_ID = 0x46454544;
+
+  /** One forward step of the schema. */
+  public record Migration(int version, String script) {
+    public Migration {
+      Objects.requireNonNull(script, "script");
+      if (version < 1) {
+        throw new IllegalArgumentException("migration version must be >= 1, was " + version);
+      }
+    }
+  }
+
+  private final List<Migration> migrations;
+
+  /** @param migrations the steps in version order: 1, 2, 3, ... */
+  public SchemaMigrator(List<Migration> migrations) {
+    for (int i = 0; i < migrations.size(); i++) {
+      if (migrations.get(i).version() != i + 1) {
+        throw new IllegalArgumentException("migrations must be numbered 1, 2, 3, ...; found "
+            + migrations.get(i).version() + " at index " + i);
+      }
+    }
+    this.migrations = List.copyOf(migrations);
+  }
+
+  /** The migrations this code ships with. */
+  public static SchemaMigrator builtIn() {
+    return new SchemaMigrator(List.of(new Migration(1, resource("V1__feed_store.sql"))));
+  }
+
+  public int latestVersion() {
+    return migrations.size();
+  }
+
+  /**
+   * Checks the file behind {@code connection} and migrates it forward.
+   *
+   * @return the version the file had before
+   * @throws IncompatibleStoreException if the file is newer than this code or not a feed store
+   */
+  public int migrate(Connection connection, Path file) throws SQLException {
+    int applicationId = pragmaInt(connection, "application_id");
+    int version = pragmaInt(connection, "user_version");
+    if (applicationId != 0 && applicationId != APPLICATION_ID) {
+      throw new IncompatibleStoreException("database file " + file + " is not a feed store (its SQLite"
+          + " application_id is " + applicationId + ", a feed store has " + APPLICATION_ID
+          + "); it was not changed");
+    }
+    if (applicationId == 0 && hasTables(connection)) {
+      throw new IncompatibleStoreException("database file " + file + " already holds tables of another"
+          + " application; a feed store needs an empty or new file; it was not changed");
+    }
+    if (version > latestVersion()) {
+      throw new IncompatibleStoreException("database file " + file + " has schema version " + version
+          + ", newer than this code supports (" + latestVersion() + "); open it with a newer"
+          + " feedstore release; the file was not changed");
+    }
+    for (Migration migration : migrations.subList(version, migrations.size())) {
+      apply(connection, migration);
+    }
+    return version;
+  }
+
+  private static void apply(Connection connection, Migration migration) throws SQLException {
+    try (Statement statement = connection.createStatement()) {
+      statement.execute("BEGIN IMMEDIATE");
+      try {
+        for (String sql : statements(migration.script())) {
+          statement.execute(sql);
+        }
+        statement.execute("PRAGMA application_id = " + APPLICATION_ID);
+        statement.execute("PRAGMA user_version = " + migration.version());
+        statement.execute("COMMIT");
+      } catch (SQLException | RuntimeException e) {
+        statement.execute("ROLLBACK");
+        throw e;
+      }
+    }
+  }
+
+  /** Splits a script on lines that hold only {@code ;}. */
+  static List<String> statements(String script) {
+    List<String> result = new ArrayList<>();
+    StringBuilder current = new StringBuilder();
+    for (String line : script.split("\n", -1)) {
+      if (line.strip().equals(";")) {
+        addIfCode(result, current.toString());
+        current.setLength(0);
+      } else {
+        current.append(line).append('\n');
+      }
+    }
+    addIfCode(result, current.toString());
+    return result;
+  }
+
+  private static void addIfCode(List<String> result, String sql) {
+    boolean code = sql.lines().map(String::strip).anyMatch(l -> !l.isEmpty() && !l.startsWith("--"));
+    if (code) {
+      result.add(sql.strip());
+    }
+  }
+
+  private static int pragmaInt(Connection connection, String pragma) throws SQLException {
+    try (Statement statement = connection.createStatement();
+        ResultSet rs = statement.executeQuery("PRAGMA " + pragma)) {
+      return rs.next() ? rs.getInt(1) : 0;
+    }
+  }
+
+  private static boolean hasTables(Connection connection) throws SQLException {
+    try (Statement statement = connection.createStatement();
+        ResultSet rs = statement.executeQuery(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")) {
+      return rs.next() && rs.getInt(1) > 0;
+    }
+  }
+
+  static String resource(String name) {
+    String path = "/dev/feedstore/sqlite/migrations/" + name;
+    try (InputStream in = SchemaMigrator.class.getResourceAsStream(path)) {
+      if (in == null) {
+        throw new StoreException("migration " + path + " is missing from the classpath");
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new StoreException("cannot read migration " + path, e);
+    }
+  }
+}

@@ -1,0 +1,87 @@
+package dev.feedstore.sqlite.internal;
+
+import static dev.feedstore.sqlite.internal.Tables.BLOCKS;
+import static dev.feedstore.sqlite.internal.Tables.BLOCKS_FEED;
+import static dev.feedstore.sqlite.internal.Tables.BLOCKS_POSITION;
+import static dev.feedstore.sqlite.internal.Tables.FEEDS;
+import static dev.feedstore.sqlite.internal.Tables.FEEDS_BLOCK_COUNT;
+import static dev.feedstore.sqlite.internal.Tables.FEEDS_FEED_ID;
+import static dev.feedstore.sqlite.internal.Tables.FEEDS_NAMESPACE;
+import static dev.feedstore.sqlite.internal.Tables.FEEDS_PRIVATE_ID;
+import static dev.feedstore.sqlite.internal.Tables.FEEDS_SPACE;
+import static dev.feedstore.sqlite.internal.Tables.SPACES;
+import static dev.feedstore.sqlite.internal.Tables.SPACES_PRIVATE_ID;
+import static dev.feedstore.sqlite.internal.Tables.SPACES_SPACE_ID;
+import static org.jooq.impl.DSL.exists;
+import static org.jooq.impl.DSL.max;
+import static org.jooq.impl.DSL.selectOne;
+
+import dev.feedstore.core.FeedId;
+import dev.feedstore.core.FeedInfo;
+import dev.feedstore.core.Namespace;
+import dev.feedstore.core.Position;
+import dev.feedstore.core.SpaceId;
+import dev.feedstore.core.store.FeedCatalog;
+import java.util.List;
+import java.util.Optional;
+import org.jooq.Condition;
+import org.jooq.Field;
+
+/** {@link FeedCatalog} over the {@code feeds} table. */
+final class SqliteFeedCatalog implements FeedCatalog {
+  private final SqliteTransaction tx;
+
+  SqliteFeedCatalog(SqliteTransaction tx) {
+    this.tx = tx;
+  }
+
+  @Override
+  public Optional<FeedInfo> find(SpaceId spaceId, FeedId feedId) {
+    return tx.findFeed(spaceId, feedId).map(row -> info(spaceId, row));
+  }
+
+  @Override
+  public FeedInfo create(SpaceId spaceId, FeedId feedId, Optional<Namespace> namespace) {
+    return info(spaceId, tx.createFeed(spaceId, feedId, namespace));
+  }
+
+  @Override
+  public List<FeedInfo> list(SpaceId spaceId, Optional<Namespace> namespace) {
+    Optional<Long> space = tx.findSpace(spaceId);
+    if (space.isEmpty()) {
+      return List.of();
+    }
+    Condition condition = FEEDS_SPACE.eq(space.get());
+    if (namespace.isPresent()) {
+      condition = condition.and(FEEDS_NAMESPACE.eq(namespace.get().value()));
+    }
+    Field<Long> lastPosition = tx.dsl.select(max(BLOCKS_POSITION)).from(BLOCKS)
+        .where(BLOCKS_FEED.eq(FEEDS_PRIVATE_ID)).asField("last_position");
+    return tx.dsl.select(FEEDS_PRIVATE_ID, FEEDS_FEED_ID, FEEDS_NAMESPACE, FEEDS_BLOCK_COUNT, lastPosition)
+        .from(FEEDS).where(condition).orderBy(FEEDS_FEED_ID)
+        .fetch(r -> new FeedInfo(spaceId, new FeedId(r.get(FEEDS_FEED_ID)),
+            Optional.ofNullable(r.get(FEEDS_NAMESPACE)).map(Namespace::new),
+            r.get(FEEDS_BLOCK_COUNT) + tx.pendingBlockCount(r.get(FEEDS_PRIVATE_ID)),
+            positionOf(r.get(lastPosition))));
+  }
+
+  @Override
+  public List<SpaceId> spaces() {
+    return tx.dsl.select(SPACES_SPACE_ID).from(SPACES)
+        .where(exists(selectOne().from(FEEDS).where(FEEDS_SPACE.eq(SPACES_PRIVATE_ID))))
+        .orderBy(SPACES_SPACE_ID)
+        .fetch(r -> new SpaceId(r.value1()));
+  }
+
+  private FeedInfo info(SpaceId spaceId, FeedRow row) {
+    var record = tx.dsl.select(FEEDS_BLOCK_COUNT,
+            tx.dsl.select(max(BLOCKS_POSITION)).from(BLOCKS).where(BLOCKS_FEED.eq(row.privateId())).asField())
+        .from(FEEDS).where(FEEDS_PRIVATE_ID.eq(row.privateId())).fetchOne();
+    long count = record.value1() + tx.pendingBlockCount(row.privateId());
+    return new FeedInfo(spaceId, row.feedId(), row.namespace(), count, positionOf((Long) record.value2()));
+  }
+
+  static Position positionOf(Long value) {
+    return value == null ? Position.NONE : Position.of(value);
+  }
+}

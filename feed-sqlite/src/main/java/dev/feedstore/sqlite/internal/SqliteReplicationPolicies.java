@@ -1,0 +1,137 @@
+package dev.feedstore.sqlite.internal;
+
+import static dev.feedstore.sqlite.internal.Tables.FEEDS;
+import static dev.feedstore.sqlite.internal.Tables.FEEDS_FEED_ID;
+import static dev.feedstore.sqlite.internal.Tables.FEEDS_PRIVATE_ID;
+import static dev.feedstore.sqlite.internal.Tables.FEEDS_SPACE;
+import static dev.feedstore.sqlite.internal.Tables.FEED_REPLICATION;
+import static dev.feedstore.sqlite.internal.Tables.FEED_REPLICATION_BACKFILL_CURSOR;
+import static dev.feedstore.sqlite.internal.Tables.FEED_REPLICATION_BACKFILL_UNTIL;
+import static dev.feedstore.sqlite.internal.Tables.FEED_REPLICATION_FEED;
+import static dev.feedstore.sqlite.internal.Tables.FEED_REPLICATION_FROM;
+import static dev.feedstore.sqlite.internal.Tables.FEED_REPLICATION_MODE;
+import static dev.feedstore.sqlite.internal.Tables.NAMESPACE_REPLICATION;
+import static dev.feedstore.sqlite.internal.Tables.NAMESPACE_REPLICATION_NAMESPACE;
+import static dev.feedstore.sqlite.internal.Tables.NAMESPACE_REPLICATION_SPACE;
+import static dev.feedstore.sqlite.internal.Tables.SPACES;
+import static dev.feedstore.sqlite.internal.Tables.SPACES_PRIVATE_ID;
+import static dev.feedstore.sqlite.internal.Tables.SPACES_SPACE_ID;
+
+import dev.feedstore.core.FeedId;
+import dev.feedstore.core.Namespace;
+import dev.feedstore.core.Position;
+import dev.feedstore.core.Replication;
+import dev.feedstore.core.SpaceId;
+import dev.feedstore.core.store.FeedReplication;
+import dev.feedstore.core.store.ReplicationPolicies;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import org.jooq.Record;
+
+/** {@link ReplicationPolicies} in the {@code feed_replication} and {@code namespace_replication} tables. */
+final class SqliteReplicationPolicies implements ReplicationPolicies {
+  private static final String FROM = "from";
+  private static final String LATEST = "latest";
+
+  private final SqliteTransaction tx;
+
+  SqliteReplicationPolicies(SqliteTransaction tx) {
+    this.tx = tx;
+  }
+
+  @Override
+  public FeedReplication feed(SpaceId spaceId, FeedId feedId) {
+    return tx.findFeed(spaceId, feedId).flatMap(feed -> tx.dsl
+            .select(FEED_REPLICATION_MODE, FEED_REPLICATION_FROM, FEED_REPLICATION_BACKFILL_CURSOR,
+                FEED_REPLICATION_BACKFILL_UNTIL)
+            .from(FEED_REPLICATION).where(FEED_REPLICATION_FEED.eq(feed.privateId()))
+            .fetchOptional(SqliteReplicationPolicies::toPolicy))
+        .orElse(FeedReplication.NONE);
+  }
+
+  @Override
+  public void setFeed(SpaceId spaceId, FeedId feedId, FeedReplication policy) {
+    FeedRow feed = tx.requireFeed(spaceId, feedId);
+    if (policy.replication() instanceof Replication.None) {
+      tx.dsl.deleteFrom(FEED_REPLICATION).where(FEED_REPLICATION_FEED.eq(feed.privateId())).execute();
+      return;
+    }
+    String mode = policy.replication() instanceof Replication.Latest ? LATEST : FROM;
+    long from = policy.replication() instanceof Replication.From f ? f.from().value() : 0;
+    tx.dsl.insertInto(FEED_REPLICATION)
+        .columns(FEED_REPLICATION_FEED, FEED_REPLICATION_MODE, FEED_REPLICATION_FROM,
+            FEED_REPLICATION_BACKFILL_CURSOR, FEED_REPLICATION_BACKFILL_UNTIL)
+        .values(feed.privateId(), mode, from, policy.backfillCursor().value(), policy.backfillUntil().value())
+        .onConflict(FEED_REPLICATION_FEED).doUpdate()
+        .set(FEED_REPLICATION_MODE, mode)
+        .set(FEED_REPLICATION_FROM, from)
+        .set(FEED_REPLICATION_BACKFILL_CURSOR, policy.backfillCursor().value())
+        .set(FEED_REPLICATION_BACKFILL_UNTIL, policy.backfillUntil().value())
+        .execute();
+  }
+
+  @Override
+  public Map<FeedId, FeedReplication> feeds(SpaceId spaceId) {
+    Map<FeedId, FeedReplication> result = new LinkedHashMap<>();
+    Optional<Long> space = tx.findSpace(spaceId);
+    if (space.isEmpty()) {
+      return result;
+    }
+    tx.dsl.select(FEEDS_FEED_ID, FEED_REPLICATION_MODE, FEED_REPLICATION_FROM, FEED_REPLICATION_BACKFILL_CURSOR,
+            FEED_REPLICATION_BACKFILL_UNTIL)
+        .from(FEED_REPLICATION).join(FEEDS).on(FEEDS_PRIVATE_ID.eq(FEED_REPLICATION_FEED))
+        .where(FEEDS_SPACE.eq(space.get()))
+        .orderBy(FEEDS_FEED_ID)
+        .forEach(r -> result.put(new FeedId(r.get(FEEDS_FEED_ID)), toPolicy(r)));
+    return result;
+  }
+
+  @Override
+  public Set<Namespace> namespaces(SpaceId spaceId) {
+    Set<Namespace> result = new TreeSet<>();
+    tx.findSpace(spaceId).ifPresent(space -> tx.dsl.select(NAMESPACE_REPLICATION_NAMESPACE)
+        .from(NAMESPACE_REPLICATION).where(NAMESPACE_REPLICATION_SPACE.eq(space))
+        .forEach(r -> result.add(new Namespace(r.value1()))));
+    return result;
+  }
+
+  @Override
+  public void setNamespace(SpaceId spaceId, Namespace namespace, boolean replicated) {
+    if (replicated) {
+      long space = tx.space(spaceId);
+      tx.dsl.insertInto(NAMESPACE_REPLICATION)
+          .columns(NAMESPACE_REPLICATION_SPACE, NAMESPACE_REPLICATION_NAMESPACE)
+          .values(space, namespace.value())
+          .onConflictDoNothing()
+          .execute();
+    } else {
+      tx.findSpace(spaceId).ifPresent(space -> tx.dsl.deleteFrom(NAMESPACE_REPLICATION)
+          .where(NAMESPACE_REPLICATION_SPACE.eq(space))
+          .and(NAMESPACE_REPLICATION_NAMESPACE.eq(namespace.value()))
+          .execute());
+    }
+  }
+
+  @Override
+  public Set<SpaceId> spaces() {
+    Set<SpaceId> result = new TreeSet<>();
+    tx.dsl.selectDistinct(SPACES_SPACE_ID).from(SPACES)
+        .join(FEEDS).on(FEEDS_SPACE.eq(SPACES_PRIVATE_ID))
+        .join(FEED_REPLICATION).on(FEED_REPLICATION_FEED.eq(FEEDS_PRIVATE_ID))
+        .union(tx.dsl.selectDistinct(SPACES_SPACE_ID).from(SPACES)
+            .join(NAMESPACE_REPLICATION).on(NAMESPACE_REPLICATION_SPACE.eq(SPACES_PRIVATE_ID)))
+        .forEach(r -> result.add(new SpaceId(r.value1())));
+    return result;
+  }
+
+  private static FeedReplication toPolicy(Record r) {
+    Replication replication = LATEST.equals(r.get(FEED_REPLICATION_MODE))
+        ? Replication.LATEST
+        : Replication.from(Position.of(r.get(FEED_REPLICATION_FROM)));
+    return new FeedReplication(replication, Position.of(r.get(FEED_REPLICATION_BACKFILL_CURSOR)),
+        Position.of(r.get(FEED_REPLICATION_BACKFILL_UNTIL)));
+  }
+}

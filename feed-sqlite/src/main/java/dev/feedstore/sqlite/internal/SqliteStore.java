@@ -1,0 +1,259 @@
+package dev.feedstore.sqlite.internal;
+
+import dev.feedstore.core.store.FeedStore;
+import dev.feedstore.core.store.StoreException;
+import dev.feedstore.sqlite.SqliteSettings;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.jooq.DSLContext;
+import org.jooq.SQLDialect;
+import org.jooq.conf.Settings;
+import org.jooq.impl.DSL;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteOpenMode;
+
+/**
+ * A feed store in one SQLite file: one write connection, used under a lock, and a small pool of
+ * read-only connections. Transactions are explicit ({@code BEGIN IMMEDIATE} for writes, {@code
+ * BEGIN} for reads) on connections in auto-commit mode, so that no connection ever holds a
+ * transaction, and with it an old WAL snapshot, between units of work. Thread-safe.
+ */
+public final class SqliteStore implements FeedStore {
+  private static final Settings JOOQ_SETTINGS = new Settings()
+      .withExecuteLogging(false)
+      .withRenderSchema(false);
+
+  private final Path file;
+  private final SqliteSettings settings;
+  private final Connection writer;
+  private final DSLContext writerDsl;
+  private final ReentrantLock writeLock = new ReentrantLock();
+  private final Semaphore readerPermits;
+  private final BlockingQueue<Connection> idleReaders;
+  private final List<Connection> allReaders = new ArrayList<>();
+  private final IdCache ids = new IdCache();
+  /** Held shared by every transaction and exclusively by {@link #close}. */
+  private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
+  private volatile boolean closed;
+
+  private SqliteStore(Path file, SqliteSettings settings, Connection writer) {
+    this.file = file;
+    this.settings = settings;
+    this.writer = writer;
+    this.writerDsl = DSL.using(writer, SQLDialect.SQLITE, JOOQ_SETTINGS);
+    this.readerPermits = new Semaphore(settings.readers());
+    this.idleReaders = new ArrayBlockingQueue<>(settings.readers());
+  }
+
+  /**
+   * Opens (creating if needed) the store in {@code file} and migrates its schema forward.
+   *
+   * @throws dev.feedstore.core.store.IncompatibleStoreException if the file is newer or foreign
+   * @throws StoreException if it cannot be opened
+   */
+  public static SqliteStore open(Path file, SqliteSettings settings, SchemaMigrator migrator) {
+    Path absolute = file.toAbsolutePath();
+    Connection writer = null;
+    try {
+      writer = connect(absolute, settings, false);
+      migrator.migrate(writer, absolute);
+      return new SqliteStore(absolute, settings, writer);
+    } catch (SQLException e) {
+      closeQuietly(writer);
+      throw SqlErrors.translate(absolute, "opening the database", e);
+    } catch (RuntimeException e) {
+      closeQuietly(writer);
+      throw e;
+    }
+  }
+
+  public Path file() {
+    return file;
+  }
+
+  @Override
+  public <T> T write(Work<T> work) {
+    if (writeLock.isHeldByCurrentThread()) {
+      throw new IllegalStateException("write transactions do not nest: this thread is already in one");
+    }
+    lifecycle.readLock().lock();
+    try {
+      ensureOpen();
+      writeLock.lock();
+      try {
+        return inTransaction(writer, writerDsl, "BEGIN IMMEDIATE", true, work);
+      } finally {
+        writeLock.unlock();
+      }
+    } finally {
+      lifecycle.readLock().unlock();
+    }
+  }
+
+  @Override
+  public <T> T read(Work<T> work) {
+    lifecycle.readLock().lock();
+    try {
+      ensureOpen();
+      readerPermits.acquireUninterruptibly();
+      Connection reader = null;
+      try {
+        reader = takeReader();
+        return inTransaction(reader, DSL.using(reader, SQLDialect.SQLITE, JOOQ_SETTINGS), "BEGIN", false, work);
+      } finally {
+        if (reader != null) {
+          idleReaders.add(reader);
+        }
+        readerPermits.release();
+      }
+    } finally {
+      lifecycle.readLock().unlock();
+    }
+  }
+
+  /**
+   * Writes a consistent copy of the database to {@code target} (which must not exist) while the
+   * store stays in use, with SQLite's {@code VACUUM INTO}.
+   */
+  public void backupTo(Path target) {
+    lifecycle.readLock().lock();
+    try {
+      ensureOpen();
+      readerPermits.acquireUninterruptibly();
+      Connection reader = null;
+      try {
+        reader = takeReader();
+        try (Statement statement = reader.createStatement()) {
+          statement.execute("VACUUM INTO '" + target.toAbsolutePath().toString().replace("'", "''") + "'");
+        }
+      } catch (SQLException e) {
+        throw SqlErrors.translate(file, "backing up to " + target, e);
+      } finally {
+        if (reader != null) {
+          idleReaders.add(reader);
+        }
+        readerPermits.release();
+      }
+    } finally {
+      lifecycle.readLock().unlock();
+    }
+  }
+
+  @Override
+  public void close() {
+    lifecycle.writeLock().lock();
+    try {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      synchronized (allReaders) {
+        allReaders.forEach(SqliteStore::closeQuietly);
+        allReaders.clear();
+      }
+      try (Statement statement = writer.createStatement()) {
+        // Folds the WAL back into the main file so that a closed store is a single file.
+        statement.execute("PRAGMA wal_checkpoint(TRUNCATE)");
+      } catch (SQLException e) {
+        // The WAL stays beside the file and is replayed on the next open; nothing is lost.
+      }
+      closeQuietly(writer);
+    } finally {
+      lifecycle.writeLock().unlock();
+    }
+  }
+
+  private <T> T inTransaction(Connection connection, DSLContext dsl, String begin, boolean writable, Work<T> work) {
+    IdCache.Pending pending = ids.pending();
+    SqliteTransaction tx = new SqliteTransaction(dsl, pending, writable);
+    execute(connection, begin, "beginning a transaction");
+    boolean committed = false;
+    try {
+      T result = work.run(tx);
+      if (writable) {
+        tx.flush();
+      }
+      execute(connection, "COMMIT", "committing");
+      committed = true;
+      pending.publish();
+      return result;
+    } catch (RuntimeException e) {
+      throw SqlErrors.isSqlError(e) ? SqlErrors.translate(file, writable ? "writing" : "reading", e) : e;
+    } finally {
+      if (!committed) {
+        try (Statement statement = connection.createStatement()) {
+          statement.execute("ROLLBACK");
+        } catch (SQLException ignored) {
+          // No transaction was open (BEGIN or COMMIT itself failed and SQLite ended it).
+        }
+      }
+    }
+  }
+
+  private void execute(Connection connection, String sql, String action) {
+    try (Statement statement = connection.createStatement()) {
+      statement.execute(sql);
+    } catch (SQLException e) {
+      throw SqlErrors.translate(file, action, e);
+    }
+  }
+
+  private Connection takeReader() {
+    Connection reader = idleReaders.poll();
+    if (reader != null) {
+      return reader;
+    }
+    try {
+      Connection created = connect(file, settings, true);
+      synchronized (allReaders) {
+        allReaders.add(created);
+      }
+      return created;
+    } catch (SQLException e) {
+      throw SqlErrors.translate(file, "opening a read connection", e);
+    }
+  }
+
+  private void ensureOpen() {
+    if (closed) {
+      throw new StoreException("feed store " + file + " is closed");
+    }
+  }
+
+  private static Connection connect(Path file, SqliteSettings settings, boolean readOnly) throws SQLException {
+    SQLiteConfig config = new SQLiteConfig();
+    config.setJournalMode(SQLiteConfig.JournalMode.WAL);
+    config.setSynchronous(settings.synchronous() == SqliteSettings.Synchronous.FULL
+        ? SQLiteConfig.SynchronousMode.FULL
+        : SQLiteConfig.SynchronousMode.NORMAL);
+    config.enforceForeignKeys(true);
+    config.setBusyTimeout((int) settings.busyTimeout().toMillis());
+    config.setCacheSize(-settings.cacheKib());
+    if (readOnly) {
+      config.setReadOnly(true);
+      config.resetOpenMode(SQLiteOpenMode.CREATE);
+    }
+    return DriverManager.getConnection("jdbc:sqlite:" + file, config.toProperties());
+  }
+
+  private static void closeQuietly(Connection connection) {
+    if (connection == null) {
+      return;
+    }
+    try {
+      connection.close();
+    } catch (SQLException ignored) {
+      // Closing is best effort; SQLite recovers from the WAL on the next open.
+    }
+  }
+}

@@ -1,0 +1,183 @@
+package dev.feedstore.sqlite.internal;
+
+import static dev.feedstore.sqlite.internal.Tables.FEEDS;
+import static dev.feedstore.sqlite.internal.Tables.FEEDS_BLOCK_COUNT;
+import static dev.feedstore.sqlite.internal.Tables.FEEDS_FEED_ID;
+import static dev.feedstore.sqlite.internal.Tables.FEEDS_NAMESPACE;
+import static dev.feedstore.sqlite.internal.Tables.FEEDS_PRIVATE_ID;
+import static dev.feedstore.sqlite.internal.Tables.FEEDS_SPACE;
+import static dev.feedstore.sqlite.internal.Tables.SPACES;
+import static dev.feedstore.sqlite.internal.Tables.SPACES_PRIVATE_ID;
+import static dev.feedstore.sqlite.internal.Tables.SPACES_SPACE_ID;
+
+import dev.feedstore.core.FeedId;
+import dev.feedstore.core.Namespace;
+import dev.feedstore.core.SpaceId;
+import dev.feedstore.core.store.BlockLog;
+import dev.feedstore.core.store.FeedCatalog;
+import dev.feedstore.core.store.ReplicationPolicies;
+import dev.feedstore.core.store.ServerTokens;
+import dev.feedstore.core.store.StoreTransaction;
+import dev.feedstore.core.store.Subscriptions;
+import dev.feedstore.core.store.SyncStates;
+import dev.feedstore.core.store.UnknownFeedException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.jooq.DSLContext;
+import org.jooq.Record;
+
+/**
+ * One transaction on one connection, and the row-id bookkeeping its views share. Not thread-safe;
+ * lives only while its work runs.
+ */
+final class SqliteTransaction implements StoreTransaction {
+  final DSLContext dsl;
+  final IdCache.Pending ids;
+  final boolean writable;
+  private final Map<Long, Long> blockCountDeltas = new HashMap<>();
+
+  private FeedCatalog feeds;
+  private BlockLog blocks;
+  private ServerTokens serverTokens;
+  private Subscriptions subscriptions;
+  private SyncStates syncStates;
+  private ReplicationPolicies replication;
+
+  SqliteTransaction(DSLContext dsl, IdCache.Pending ids, boolean writable) {
+    this.dsl = dsl;
+    this.ids = ids;
+    this.writable = writable;
+  }
+
+  @Override
+  public FeedCatalog feeds() {
+    if (feeds == null) {
+      feeds = new SqliteFeedCatalog(this);
+    }
+    return feeds;
+  }
+
+  @Override
+  public BlockLog blocks() {
+    if (blocks == null) {
+      blocks = new SqliteBlockLog(this);
+    }
+    return blocks;
+  }
+
+  @Override
+  public ServerTokens serverTokens() {
+    if (serverTokens == null) {
+      serverTokens = new SqliteServerTokens(this);
+    }
+    return serverTokens;
+  }
+
+  @Override
+  public Subscriptions subscriptions() {
+    if (subscriptions == null) {
+      subscriptions = new SqliteSubscriptions(this);
+    }
+    return subscriptions;
+  }
+
+  @Override
+  public SyncStates syncStates() {
+    if (syncStates == null) {
+      syncStates = new SqliteSyncStates(this);
+    }
+    return syncStates;
+  }
+
+  @Override
+  public ReplicationPolicies replication() {
+    if (replication == null) {
+      replication = new SqliteReplicationPolicies(this);
+    }
+    return replication;
+  }
+
+  /** The private id of the space, if the file has it. */
+  Optional<Long> findSpace(SpaceId spaceId) {
+    Long cached = ids.space(spaceId);
+    if (cached != null) {
+      return Optional.of(cached);
+    }
+    Long id = dsl.select(SPACES_PRIVATE_ID).from(SPACES).where(SPACES_SPACE_ID.eq(spaceId.value())).fetchOne(SPACES_PRIVATE_ID);
+    if (id != null) {
+      ids.putSpace(spaceId, id);
+    }
+    return Optional.ofNullable(id);
+  }
+
+  /** The private id of the space, made if the file does not have it. */
+  long space(SpaceId spaceId) {
+    Optional<Long> found = findSpace(spaceId);
+    if (found.isPresent()) {
+      return found.get();
+    }
+    long id = dsl.insertInto(SPACES).columns(SPACES_SPACE_ID).values(spaceId.value())
+        .returningResult(SPACES_PRIVATE_ID).fetchOne().value1();
+    ids.putSpace(spaceId, id);
+    return id;
+  }
+
+  Optional<FeedRow> findFeed(SpaceId spaceId, FeedId feedId) {
+    Optional<Long> space = findSpace(spaceId);
+    return space.isEmpty() ? Optional.empty() : findFeed(space.get(), feedId);
+  }
+
+  Optional<FeedRow> findFeed(long spacePrivateId, FeedId feedId) {
+    FeedRow cached = ids.feed(spacePrivateId, feedId);
+    if (cached != null) {
+      return Optional.of(cached);
+    }
+    Record record = dsl.select(FEEDS_PRIVATE_ID, FEEDS_NAMESPACE).from(FEEDS)
+        .where(FEEDS_SPACE.eq(spacePrivateId).and(FEEDS_FEED_ID.eq(feedId.value())))
+        .fetchOne();
+    if (record == null) {
+      return Optional.empty();
+    }
+    FeedRow row = new FeedRow(record.get(FEEDS_PRIVATE_ID), spacePrivateId, feedId,
+        Optional.ofNullable(record.get(FEEDS_NAMESPACE)).map(Namespace::new));
+    ids.putFeed(row);
+    return Optional.of(row);
+  }
+
+  FeedRow requireFeed(SpaceId spaceId, FeedId feedId) {
+    return findFeed(spaceId, feedId).orElseThrow(() -> new UnknownFeedException(spaceId, feedId));
+  }
+
+  FeedRow createFeed(SpaceId spaceId, FeedId feedId, Optional<Namespace> namespace) {
+    long spacePrivateId = space(spaceId);
+    Optional<FeedRow> existing = findFeed(spacePrivateId, feedId);
+    if (existing.isPresent()) {
+      return existing.get();
+    }
+    long id = dsl.insertInto(FEEDS)
+        .columns(FEEDS_SPACE, FEEDS_FEED_ID, FEEDS_NAMESPACE)
+        .values(spacePrivateId, feedId.value(), namespace.map(Namespace::value).orElse(null))
+        .returningResult(FEEDS_PRIVATE_ID).fetchOne().value1();
+    FeedRow row = new FeedRow(id, spacePrivateId, feedId, namespace);
+    ids.putFeed(row);
+    return row;
+  }
+
+  void countInserted(long feedPrivateId) {
+    blockCountDeltas.merge(feedPrivateId, 1L, Long::sum);
+  }
+
+  long pendingBlockCount(long feedPrivateId) {
+    return blockCountDeltas.getOrDefault(feedPrivateId, 0L);
+  }
+
+  /** Writes what was deferred to the end of the transaction; call just before commit. */
+  void flush() {
+    for (Map.Entry<Long, Long> delta : blockCountDeltas.entrySet()) {
+      dsl.update(FEEDS).set(FEEDS_BLOCK_COUNT, FEEDS_BLOCK_COUNT.plus(delta.getValue()))
+          .where(FEEDS_PRIVATE_ID.eq(delta.getKey())).execute();
+    }
+    blockCountDeltas.clear();
+  }
+}
