@@ -1,0 +1,402 @@
+package dev.feedstore.core.store;
+
+import static dev.feedstore.core.testing.TestBlocks.after;
+import static dev.feedstore.core.testing.TestBlocks.block;
+import static dev.feedstore.core.testing.TestBlocks.positioned;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.feedstore.core.Block;
+import dev.feedstore.core.BlockKey;
+import dev.feedstore.core.FeedId;
+import dev.feedstore.core.FeedInfo;
+import dev.feedstore.core.FeedOrder;
+import dev.feedstore.core.Namespace;
+import dev.feedstore.core.Position;
+import dev.feedstore.core.Predecessor;
+import dev.feedstore.core.Replication;
+import dev.feedstore.core.Scope;
+import dev.feedstore.core.Sequence;
+import dev.feedstore.core.ServerToken;
+import dev.feedstore.core.SpaceId;
+import dev.feedstore.core.testing.TestBlocks;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The behaviour every {@link FeedStore} must have. An implementation's test extends this class and
+ * says how to open a fresh store.
+ */
+public abstract class FeedStoreContract {
+  protected static final SpaceId SPACE = new SpaceId("space-1");
+  protected static final SpaceId OTHER_SPACE = new SpaceId("space-2");
+  protected static final Namespace DATA = new Namespace("data");
+  protected static final Namespace TRACE = new Namespace("trace");
+
+  protected FeedStore store;
+
+  /** A new, empty store. */
+  protected abstract FeedStore openFreshStore() throws Exception;
+
+  @BeforeEach
+  void openStore() throws Exception {
+    store = openFreshStore();
+  }
+
+  @AfterEach
+  void closeStore() {
+    store.close();
+  }
+
+  protected FeedId createFeed(SpaceId space, Optional<Namespace> namespace) {
+    FeedId feed = TestBlocks.feedId();
+    store.write(tx -> tx.feeds().create(space, feed, namespace));
+    return feed;
+  }
+
+  protected InsertOutcome insert(SpaceId space, Block block) {
+    return store.write(tx -> tx.blocks().insert(space, block));
+  }
+
+  @Test
+  void createdFeedKeepsItsFirstNamespace() {
+    FeedId feed = TestBlocks.feedId();
+    FeedInfo created = store.write(tx -> tx.feeds().create(SPACE, feed, Optional.of(DATA)));
+    FeedInfo again = store.write(tx -> tx.feeds().create(SPACE, feed, Optional.of(TRACE)));
+    assertEquals(Optional.of(DATA), created.namespace());
+    assertEquals(Optional.of(DATA), again.namespace());
+    assertEquals(Optional.of(DATA), store.read(tx -> tx.feeds().find(SPACE, feed)).orElseThrow().namespace());
+  }
+
+  @Test
+  void feedsAreListedPerSpaceAndNamespace() {
+    FeedId data = createFeed(SPACE, Optional.of(DATA));
+    FeedId trace = createFeed(SPACE, Optional.of(TRACE));
+    FeedId plain = createFeed(SPACE, Optional.empty());
+    FeedId elsewhere = createFeed(OTHER_SPACE, Optional.of(DATA));
+
+    assertEquals(sorted(data, trace, plain), ids(store.read(tx -> tx.feeds().list(SPACE, Optional.empty()))));
+    assertEquals(List.of(data), ids(store.read(tx -> tx.feeds().list(SPACE, Optional.of(DATA)))));
+    assertEquals(List.of(elsewhere), ids(store.read(tx -> tx.feeds().list(OTHER_SPACE, Optional.empty()))));
+    assertEquals(List.of(), store.read(tx -> tx.feeds().list(new SpaceId("nobody"), Optional.empty())));
+    assertEquals(List.of(SPACE, OTHER_SPACE), store.read(tx -> tx.feeds().spaces()));
+  }
+
+  @Test
+  void feedInfoCountsBlocksAndKnowsTheLastPosition() {
+    FeedId feed = createFeed(SPACE, Optional.empty());
+    insert(SPACE, positioned(feed, "a", 0, 4));
+    insert(SPACE, positioned(feed, "a", 1, 9));
+    insert(SPACE, block(feed, "a", 2));
+    FeedInfo info = store.read(tx -> tx.feeds().find(SPACE, feed)).orElseThrow();
+    assertEquals(3, info.blockCount());
+    assertEquals(Position.of(9), info.lastPosition());
+    assertEquals(info, store.read(tx -> tx.feeds().list(SPACE, Optional.empty())).get(0));
+  }
+
+  @Test
+  void sameKeyStoredTwiceKeepsOneRowAndTheOriginal() {
+    FeedId feed = createFeed(SPACE, Optional.empty());
+    Block original = positioned(feed, "a", 0, 1);
+    assertInstanceOf(InsertOutcome.Inserted.class, insert(SPACE, original));
+
+    InsertOutcome again = insert(SPACE, original.withoutPosition());
+    assertInstanceOf(InsertOutcome.Duplicate.class, again);
+    assertEquals(original, again.stored());
+    assertEquals(List.of(original), store.read(tx -> tx.blocks().feed(SPACE, feed)));
+    assertEquals(1, store.read(tx -> tx.feeds().find(SPACE, feed)).orElseThrow().blockCount());
+  }
+
+  @Test
+  void sameKeyWithDifferentContentIsAConflictAndChangesNothing() {
+    FeedId feed = createFeed(SPACE, Optional.empty());
+    Block original = block(feed, "a", 0, "first");
+    insert(SPACE, original);
+
+    Block rival = block(feed, "a", 0, "second");
+    InsertOutcome outcome = insert(SPACE, rival);
+    InsertOutcome.Conflict conflict = assertInstanceOf(InsertOutcome.Conflict.class, outcome);
+    assertEquals(original, conflict.stored());
+    assertEquals(rival, conflict.offered());
+    assertEquals(List.of(original), store.read(tx -> tx.blocks().feed(SPACE, feed)));
+
+    Block otherTimestamp = new Block(original.key(), original.predecessor(), original.timestamp() + 1,
+        original.data(), Position.NONE);
+    assertInstanceOf(InsertOutcome.Conflict.class, insert(SPACE, otherTimestamp));
+    Block otherPredecessor = original.withPredecessor(Optional.of(new Predecessor(original.actorId(), new Sequence(7))));
+    assertInstanceOf(InsertOutcome.Conflict.class, insert(SPACE, otherPredecessor));
+  }
+
+  @Test
+  void insertIntoUnknownFeedFails() {
+    FeedId missing = TestBlocks.feedId();
+    UnknownFeedException e = assertThrows(UnknownFeedException.class, () -> insert(SPACE, block(missing, "a", 0)));
+    assertTrue(e.getMessage().contains(missing.value()), e.getMessage());
+  }
+
+  @Test
+  void aPositionIsHeldByOneBlockPerSpace() {
+    FeedId one = createFeed(SPACE, Optional.empty());
+    FeedId two = createFeed(SPACE, Optional.empty());
+    insert(SPACE, positioned(one, "a", 0, 5));
+    UniquenessViolationException e = assertThrows(UniquenessViolationException.class,
+        () -> insert(SPACE, positioned(two, "a", 0, 5)));
+    assertTrue(e.getMessage().contains("position 5"), e.getMessage());
+    assertTrue(e.getMessage().contains(one.value()), e.getMessage());
+    assertEquals(List.of(), store.read(tx -> tx.blocks().feed(SPACE, two)));
+
+    FeedId elsewhere = createFeed(OTHER_SPACE, Optional.empty());
+    assertInstanceOf(InsertOutcome.Inserted.class, insert(OTHER_SPACE, positioned(elsewhere, "a", 0, 5)));
+  }
+
+  @Test
+  void setPositionRefusesAPositionHeldByAnotherBlock() {
+    FeedId feed = createFeed(SPACE, Optional.empty());
+    insert(SPACE, positioned(feed, "a", 0, 1));
+    Block second = block(feed, "a", 1);
+    insert(SPACE, second);
+    UniquenessViolationException e = assertThrows(UniquenessViolationException.class,
+        () -> store.write(tx -> tx.blocks().setPosition(SPACE, second.key(), Position.of(1))));
+    assertTrue(e.getMessage().contains("position 1"), e.getMessage());
+    assertEquals(Position.NONE, store.read(tx -> tx.blocks().find(SPACE, second.key())).orElseThrow().position());
+  }
+
+  @Test
+  void feedIsReadInFeedOrder() {
+    FeedId feed = createFeed(SPACE, Optional.empty());
+    List<Block> blocks = List.of(
+        block(feed, "b", 3), positioned(feed, "z", 1, 8), block(feed, "a", 3), positioned(feed, "a", 9, 2),
+        block(feed, "a", 0), block(feed, "Z", 3));
+    blocks.forEach(b -> insert(SPACE, b));
+    List<Block> expected = new ArrayList<>(blocks);
+    expected.sort(FeedOrder.COMPARATOR);
+    assertEquals(expected, store.read(tx -> tx.blocks().feed(SPACE, feed)));
+  }
+
+  @Test
+  void blocksAfterACursorComeByPositionWithinTheScope() {
+    FeedId data = createFeed(SPACE, Optional.of(DATA));
+    FeedId trace = createFeed(SPACE, Optional.of(TRACE));
+    FeedId plain = createFeed(SPACE, Optional.empty());
+    FeedId[] feeds = {data, trace, plain};
+    for (int i = 0; i < 9; i++) {
+      insert(SPACE, positioned(feeds[i % 3], "a", i, i + 1));
+    }
+    insert(SPACE, block(data, "a", 100));
+
+    assertEquals(List.of(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L), positions(readAfter(Scope.WHOLE_SPACE, 0, 100)));
+    assertEquals(List.of(4L, 5L), positions(readAfter(Scope.WHOLE_SPACE, 3, 2)));
+    assertEquals(List.of(1L, 4L, 7L), positions(readAfter(Scope.feeds(Set.of(data)), 0, 100)));
+    assertEquals(List.of(2L, 5L, 8L), positions(readAfter(Scope.namespace(TRACE), 0, 100)));
+    assertEquals(List.of(3L, 5L, 6L, 8L, 9L), positions(readAfter(Scope.of(Set.of(plain), Set.of(TRACE)), 2, 100)));
+    assertEquals(List.of(), positions(readAfter(Scope.NOTHING, 0, 100)));
+    assertEquals(List.of(), positions(readAfter(Scope.feeds(Set.of(TestBlocks.feedId())), 0, 100)));
+    assertEquals(Position.of(9), store.read(tx -> tx.blocks().maxPosition(SPACE)));
+    assertEquals(Position.NONE, store.read(tx -> tx.blocks().maxPosition(OTHER_SPACE)));
+    assertEquals(Optional.of(5L), store.read(tx -> tx.blocks().atPosition(SPACE, Position.of(6)))
+        .map(b -> b.sequence().value()));
+    assertEquals(Optional.empty(), store.read(tx -> tx.blocks().atPosition(SPACE, Position.of(10))));
+  }
+
+  @Test
+  void unpositionedBlocksAreListedAndCountedPerScope() {
+    FeedId data = createFeed(SPACE, Optional.of(DATA));
+    FeedId plain = createFeed(SPACE, Optional.empty());
+    insert(SPACE, block(data, "b", 1));
+    insert(SPACE, block(data, "a", 1));
+    insert(SPACE, positioned(data, "a", 0, 1));
+    insert(SPACE, block(plain, "a", 0));
+
+    assertEquals(3L, store.<Long>read(tx -> tx.blocks().countUnpositioned(SPACE, Scope.WHOLE_SPACE)));
+    assertEquals(2L, store.<Long>read(tx -> tx.blocks().countUnpositioned(SPACE, Scope.namespace(DATA))));
+    assertEquals(0L, store.<Long>read(tx -> tx.blocks().countUnpositioned(SPACE, Scope.NOTHING)));
+    List<Block> pending = store.read(tx -> tx.blocks().unpositioned(SPACE, Scope.feeds(Set.of(data)), 10));
+    assertEquals(List.of(block(data, "a", 1), block(data, "b", 1)), pending);
+    assertEquals(1, store.read(tx -> tx.blocks().unpositioned(SPACE, Scope.WHOLE_SPACE, 1)).size());
+  }
+
+  @Test
+  void positionsAreSetAndCleared() {
+    FeedId feed = createFeed(SPACE, Optional.empty());
+    for (int i = 0; i < 5; i++) {
+      insert(SPACE, block(feed, "a", i));
+    }
+    store.write(tx -> {
+      for (int i = 0; i < 5; i++) {
+        assertTrue(tx.blocks().setPosition(SPACE, TestBlocks.key(feed, "a", i), Position.of(10 + i)));
+      }
+      assertFalse(tx.blocks().setPosition(SPACE, TestBlocks.key(feed, "nobody", 0), Position.of(99)));
+      return null;
+    });
+    assertEquals(List.of(10L, 11L, 12L, 13L, 14L), positions(store.read(tx -> tx.blocks().feed(SPACE, feed))));
+    assertEquals(2, store.<Integer>write(tx -> tx.blocks().clearPositionsAbove(SPACE, Position.of(12))));
+    assertEquals(Position.of(12), store.read(tx -> tx.blocks().maxPosition(SPACE)));
+    assertEquals(3, store.<Integer>write(tx -> tx.blocks().clearPositions(SPACE)));
+    assertEquals(5L, store.<Long>read(tx -> tx.blocks().countUnpositioned(SPACE, Scope.WHOLE_SPACE)));
+  }
+
+  @Test
+  void rekeyMovesAnUnpositionedBlockAndItsSuccessorsLinks() {
+    FeedId feed = createFeed(SPACE, Optional.empty());
+    Block first = positioned(feed, "a", 0, 1);
+    Block second = after(first, "a", 1);
+    Block third = after(second, "a", 2);
+    insert(SPACE, first);
+    insert(SPACE, second);
+    insert(SPACE, third);
+
+    store.write(tx -> {
+      tx.blocks().rekey(SPACE, second.key(), new Sequence(5));
+      return null;
+    });
+    assertEquals(Optional.empty(), store.read(tx -> tx.blocks().find(SPACE, second.key())));
+    Block moved = store.read(tx -> tx.blocks().find(SPACE, TestBlocks.key(feed, "a", 5))).orElseThrow();
+    assertEquals(second.data(), moved.data());
+    assertEquals(second.predecessor(), moved.predecessor());
+    Block relinked = store.read(tx -> tx.blocks().find(SPACE, third.key())).orElseThrow();
+    assertEquals(Optional.of(new Predecessor(second.actorId(), new Sequence(5))), relinked.predecessor());
+
+    assertThrows(IllegalStateException.class, () -> store.write(tx -> {
+      tx.blocks().rekey(SPACE, first.key(), new Sequence(9));
+      return null;
+    }));
+    assertThrows(UniquenessViolationException.class, () -> store.write(tx -> {
+      tx.blocks().rekey(SPACE, third.key(), new Sequence(5));
+      return null;
+    }));
+    assertEquals(Optional.of(new Sequence(5)), store.read(tx -> tx.blocks().maxSequence(SPACE, feed)));
+  }
+
+  @Test
+  void aWriteThatFailsHalfWayLeavesNothingBehind() {
+    FeedId feed = createFeed(SPACE, Optional.empty());
+    insert(SPACE, positioned(feed, "a", 0, 1));
+    RuntimeException boom = new IllegalStateException("boom");
+    RuntimeException thrown = assertThrows(RuntimeException.class, () -> store.write(tx -> {
+      FeedId newFeed = TestBlocks.feedId();
+      tx.feeds().create(SPACE, newFeed, Optional.of(DATA));
+      tx.blocks().insert(SPACE, positioned(newFeed, "a", 0, 2));
+      tx.blocks().insert(SPACE, positioned(feed, "a", 1, 3));
+      tx.blocks().setPosition(SPACE, TestBlocks.key(feed, "a", 0), Position.NONE);
+      tx.serverTokens().findOrCreate(OTHER_SPACE, ServerToken::random);
+      throw boom;
+    }));
+    assertEquals(boom, thrown);
+    assertEquals(List.of(positioned(feed, "a", 0, 1)), store.read(tx -> tx.blocks().feed(SPACE, feed)));
+    assertEquals(1, store.read(tx -> tx.feeds().list(SPACE, Optional.empty())).size());
+    assertEquals(Optional.empty(), store.read(tx -> tx.serverTokens().find(OTHER_SPACE)));
+    assertEquals(1, store.read(tx -> tx.feeds().find(SPACE, feed)).orElseThrow().blockCount());
+  }
+
+  @Test
+  void aWriteThatBreaksUniquenessHalfWayLeavesNothingBehind() {
+    FeedId feed = createFeed(SPACE, Optional.empty());
+    insert(SPACE, positioned(feed, "a", 0, 1));
+    assertThrows(UniquenessViolationException.class, () -> store.write(tx -> {
+      tx.blocks().insert(SPACE, positioned(feed, "a", 1, 2));
+      tx.blocks().insert(SPACE, positioned(feed, "a", 2, 3));
+      tx.blocks().insert(SPACE, positioned(feed, "a", 3, 1));
+      return null;
+    }));
+    assertEquals(List.of(1L), positions(store.read(tx -> tx.blocks().feed(SPACE, feed))));
+  }
+
+  @Test
+  void serverTokenIsCreatedOnceAndKept() {
+    assertEquals(Optional.empty(), store.read(tx -> tx.serverTokens().find(SPACE)));
+    ServerToken token = store.write(tx -> tx.serverTokens().findOrCreate(SPACE, ServerToken::random));
+    ServerToken again = store.write(tx -> tx.serverTokens().findOrCreate(SPACE, ServerToken::random));
+    assertEquals(token, again);
+    assertEquals(Optional.of(token), store.read(tx -> tx.serverTokens().find(SPACE)));
+    ServerToken other = store.write(tx -> tx.serverTokens().findOrCreate(OTHER_SPACE, ServerToken::random));
+    assertFalse(token.equals(other));
+  }
+
+  @Test
+  void subscriptionsAreStoredExtendedAndPurged() {
+    FeedId feed = TestBlocks.feedId();
+    Subscription subscription = new Subscription("sub-1", SPACE, new Scope.Selection(Set.of(feed), Set.of(DATA)), 5_000);
+    store.write(tx -> {
+      tx.subscriptions().create(subscription);
+      tx.subscriptions().create(new Subscription("sub-2", SPACE, new Scope.Selection(Set.of(), Set.of(TRACE)), 1_000));
+      return null;
+    });
+    assertEquals(Optional.of(subscription), store.read(tx -> tx.subscriptions().find("sub-1")));
+    assertTrue(store.<Boolean>write(tx -> tx.subscriptions().setExpiry("sub-1", 9_000)));
+    assertFalse(store.<Boolean>write(tx -> tx.subscriptions().setExpiry("nope", 9_000)));
+    assertEquals(1, store.<Integer>write(tx -> tx.subscriptions().purgeExpired(1_000)));
+    assertEquals(Optional.empty(), store.read(tx -> tx.subscriptions().find("sub-2")));
+    assertEquals(9_000, store.read(tx -> tx.subscriptions().find("sub-1")).orElseThrow().expiresAtMillis());
+  }
+
+  @Test
+  void syncStateRoundTrips() {
+    assertEquals(SyncState.INITIAL, store.read(tx -> tx.syncStates().get(SPACE)));
+    BlockKey key = TestBlocks.key(TestBlocks.feedId(), "a", 3);
+    SyncState state = new SyncState(Position.of(42), Optional.of(key), Optional.of(ServerToken.of("tok")), Position.of(50));
+    store.write(tx -> {
+      tx.syncStates().put(SPACE, state);
+      return null;
+    });
+    assertEquals(state, store.read(tx -> tx.syncStates().get(SPACE)));
+    store.write(tx -> {
+      tx.syncStates().put(SPACE, SyncState.INITIAL);
+      return null;
+    });
+    assertEquals(SyncState.INITIAL, store.read(tx -> tx.syncStates().get(SPACE)));
+  }
+
+  @Test
+  void replicationPoliciesRoundTrip() {
+    FeedId full = createFeed(SPACE, Optional.empty());
+    FeedId latest = createFeed(SPACE, Optional.empty());
+    FeedId none = createFeed(SPACE, Optional.empty());
+    FeedReplication backfilling = FeedReplication.of(Replication.from(Position.of(7))).withBackfill(Position.of(6), Position.of(30));
+    store.write(tx -> {
+      tx.replication().setFeed(SPACE, full, backfilling);
+      tx.replication().setFeed(SPACE, latest, FeedReplication.of(Replication.LATEST));
+      tx.replication().setFeed(SPACE, none, FeedReplication.of(Replication.fullHistory()));
+      tx.replication().setFeed(SPACE, none, FeedReplication.NONE);
+      tx.replication().setNamespace(SPACE, DATA, true);
+      tx.replication().setNamespace(SPACE, TRACE, true);
+      tx.replication().setNamespace(SPACE, TRACE, false);
+      return null;
+    });
+    assertEquals(backfilling, store.read(tx -> tx.replication().feed(SPACE, full)));
+    assertTrue(backfilling.isBackfilling());
+    assertEquals(FeedReplication.NONE, store.read(tx -> tx.replication().feed(SPACE, none)));
+    assertEquals(Map.of(full, backfilling, latest, FeedReplication.of(Replication.LATEST)),
+        store.read(tx -> tx.replication().feeds(SPACE)));
+    assertEquals(Set.of(DATA), store.read(tx -> tx.replication().namespaces(SPACE)));
+    assertEquals(Set.of(SPACE), store.read(tx -> tx.replication().spaces()));
+    assertThrows(UnknownFeedException.class, () -> store.write(tx -> {
+      tx.replication().setFeed(SPACE, TestBlocks.feedId(), FeedReplication.of(Replication.LATEST));
+      return null;
+    }));
+  }
+
+  protected List<Block> readAfter(Scope scope, long cursor, int limit) {
+    return store.read(tx -> tx.blocks().after(SPACE, scope, Position.of(cursor), limit));
+  }
+
+  protected static List<Long> positions(List<Block> blocks) {
+    return blocks.stream().map(b -> b.position().value()).toList();
+  }
+
+  private static List<FeedId> ids(List<FeedInfo> feeds) {
+    return feeds.stream().map(FeedInfo::feedId).toList();
+  }
+
+  private static List<FeedId> sorted(FeedId... ids) {
+    return java.util.Arrays.stream(ids).sorted().toList();
+  }
+}

@@ -1,0 +1,91 @@
+package dev.feedstore.sqlite.internal;
+
+import static dev.feedstore.core.testing.TestBlocks.positioned;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.feedstore.core.FeedId;
+import dev.feedstore.core.SpaceId;
+import dev.feedstore.core.testing.TestBlocks;
+import dev.feedstore.sqlite.SqliteSettings;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SchemaMigratorTest {
+  private static final SpaceId SPACE = new SpaceId("s");
+
+  @TempDir Path dir;
+
+  @Test
+  void olderFileIsMigratedForwardOnOpenAndKeepsItsData() throws Exception {
+    Path file = dir.resolve("old.db");
+    FeedId feed = TestBlocks.feedId();
+    SchemaMigrator v1 = SchemaMigrator.builtIn();
+    try (SqliteStore store = SqliteStore.open(file, SqliteSettings.DEFAULTS, v1)) {
+      store.write(tx -> {
+        tx.feeds().create(SPACE, feed, Optional.empty());
+        return tx.blocks().insert(SPACE, positioned(feed, "a", 0, 1));
+      });
+    }
+    List<SchemaMigrator.Migration> steps = new ArrayList<>(List.of(new SchemaMigrator.Migration(1,
+        SchemaMigrator.resource("V1__feed_store.sql"))));
+    steps.add(new SchemaMigrator.Migration(2, "ALTER TABLE feeds ADD COLUMN title TEXT\n;\n"
+        + "UPDATE feeds SET title = 'migrated'"));
+    SchemaMigrator v2 = new SchemaMigrator(steps);
+    try (SqliteStore store = SqliteStore.open(file, SqliteSettings.DEFAULTS, v2)) {
+      assertEquals(1, store.read(tx -> tx.blocks().feed(SPACE, feed)).size());
+    }
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = c.createStatement()) {
+      assertEquals(2, intOf(s, "PRAGMA user_version"));
+      assertEquals(SchemaMigrator.APPLICATION_ID, intOf(s, "PRAGMA application_id"));
+      try (ResultSet rs = s.executeQuery("SELECT title FROM feeds")) {
+        rs.next();
+        assertEquals("migrated", rs.getString(1));
+      }
+    }
+  }
+
+  @Test
+  void aFailingMigrationLeavesTheFileAtItsOldVersion() throws Exception {
+    Path file = dir.resolve("failing.db");
+    SqliteStore.open(file, SqliteSettings.DEFAULTS, SchemaMigrator.builtIn()).close();
+    SchemaMigrator broken = new SchemaMigrator(List.of(
+        new SchemaMigrator.Migration(1, SchemaMigrator.resource("V1__feed_store.sql")),
+        new SchemaMigrator.Migration(2, "CREATE TABLE extra (id INTEGER)\n;\nTHIS IS NOT SQL")));
+    assertThrows(RuntimeException.class, () -> SqliteStore.open(file, SqliteSettings.DEFAULTS, broken));
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = c.createStatement()) {
+      assertEquals(1, intOf(s, "PRAGMA user_version"));
+      assertEquals(0, intOf(s, "SELECT count(*) FROM sqlite_master WHERE name = 'extra'"));
+    }
+  }
+
+  @Test
+  void scriptsSplitOnSemicolonLinesAndSkipComments() {
+    List<String> statements = SchemaMigrator.statements("-- a comment\nCREATE TABLE a (x)\n;\n-- only a comment\n;\nCREATE TABLE b (y)\n");
+    assertEquals(List.of("-- a comment\nCREATE TABLE a (x)", "CREATE TABLE b (y)"), statements);
+  }
+
+  @Test
+  void migrationsMustBeNumberedInOrder() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> new SchemaMigrator(List.of(new SchemaMigrator.Migration(2, "x"))));
+    assertTrue(e.getMessage().contains("numbered 1, 2, 3"), e.getMessage());
+  }
+
+  private static int intOf(Statement s, String sql) throws SQLException {
+    try (ResultSet rs = s.executeQuery(sql)) {
+      rs.next();
+      return rs.getInt(1);
+    }
+  }
+}
