@@ -10,13 +10,17 @@ import java.util.Objects;
  * @param id the id handed to the subscriber
  * @param spaceId the space it reads
  * @param scope the feeds and namespaces it covers
+ * @param ttlMillis how far each use moves the expiry ahead (sliding expiry)
  * @param expiresAtMillis when it expires, in Unix milliseconds
  */
-public record Subscription(String id, SpaceId spaceId, Scope.Selection scope, long expiresAtMillis) {
+public record Subscription(String id, SpaceId spaceId, Scope.Selection scope, long ttlMillis, long expiresAtMillis) {
   public Subscription {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(spaceId, "spaceId");
     Objects.requireNonNull(scope, "scope");
+    if (ttlMillis <= 0) {
+      throw new IllegalArgumentException("ttlMillis must be > 0, was " + ttlMillis);
+    }
   }
 
   public boolean isExpiredAt(long nowMillis) {
@@ -24,6 +28,6 @@ public record Subscription(String id, SpaceId spaceId, Scope.Selection scope, lo
   }
 
   public Subscription withExpiry(long newExpiresAtMillis) {
-    return new Subscription(id, spaceId, scope, newExpiresAtMillis);
+    return new Subscription(id, spaceId, scope, ttlMillis, newExpiresAtMillis);
   }
 }

@@ -324,10 +324,10 @@ public abstract class FeedStoreContract {
   @Test
   void subscriptionsAreStoredExtendedAndPurged() {
     FeedId feed = TestBlocks.feedId();
-    Subscription subscription = new Subscription("sub-1", SPACE, new Scope.Selection(Set.of(feed), Set.of(DATA)), 5_000);
+    Subscription subscription = new Subscription("sub-1", SPACE, new Scope.Selection(Set.of(feed), Set.of(DATA)), 3_000, 5_000);
     store.write(tx -> {
       tx.subscriptions().create(subscription);
-      tx.subscriptions().create(new Subscription("sub-2", SPACE, new Scope.Selection(Set.of(), Set.of(TRACE)), 1_000));
+      tx.subscriptions().create(new Subscription("sub-2", SPACE, new Scope.Selection(Set.of(), Set.of(TRACE)), 3_000, 1_000));
       return null;
     });
     assertEquals(Optional.of(subscription), store.read(tx -> tx.subscriptions().find("sub-1")));

@@ -9,6 +9,7 @@ import static dev.feedstore.sqlite.internal.Tables.SUBSCRIPTIONS_FEED_IDS;
 import static dev.feedstore.sqlite.internal.Tables.SUBSCRIPTIONS_ID;
 import static dev.feedstore.sqlite.internal.Tables.SUBSCRIPTIONS_NAMESPACES;
 import static dev.feedstore.sqlite.internal.Tables.SUBSCRIPTIONS_SPACE;
+import static dev.feedstore.sqlite.internal.Tables.SUBSCRIPTIONS_TTL;
 
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Namespace;
@@ -31,9 +32,9 @@ final class SqliteSubscriptions implements Subscriptions {
   public void create(Subscription subscription) {
     long space = tx.space(subscription.spaceId());
     tx.dsl.insertInto(SUBSCRIPTIONS)
-        .columns(SUBSCRIPTIONS_ID, SUBSCRIPTIONS_SPACE, SUBSCRIPTIONS_EXPIRES_AT, SUBSCRIPTIONS_FEED_IDS,
-            SUBSCRIPTIONS_NAMESPACES)
-        .values(subscription.id(), space, subscription.expiresAtMillis(),
+        .columns(SUBSCRIPTIONS_ID, SUBSCRIPTIONS_SPACE, SUBSCRIPTIONS_TTL, SUBSCRIPTIONS_EXPIRES_AT,
+            SUBSCRIPTIONS_FEED_IDS, SUBSCRIPTIONS_NAMESPACES)
+        .values(subscription.id(), space, subscription.ttlMillis(), subscription.expiresAtMillis(),
             JsonStrings.encode(subscription.scope().feeds().stream().map(FeedId::value).toList()),
             JsonStrings.encode(subscription.scope().namespaces().stream().map(Namespace::value).toList()))
         .execute();
@@ -42,14 +43,14 @@ final class SqliteSubscriptions implements Subscriptions {
   @Override
   public Optional<Subscription> find(String id) {
     return tx.dsl.select(SUBSCRIPTIONS_ID, SPACES_SPACE_ID, SUBSCRIPTIONS_EXPIRES_AT, SUBSCRIPTIONS_FEED_IDS,
-            SUBSCRIPTIONS_NAMESPACES)
+            SUBSCRIPTIONS_NAMESPACES, SUBSCRIPTIONS_TTL)
         .from(SUBSCRIPTIONS).join(SPACES).on(SPACES_PRIVATE_ID.eq(SUBSCRIPTIONS_SPACE))
         .where(SUBSCRIPTIONS_ID.eq(id))
         .fetchOptional(r -> new Subscription(r.value1(), new SpaceId(r.value2()),
             new Scope.Selection(
                 JsonStrings.decode(r.value4()).stream().map(FeedId::new).collect(Collectors.toSet()),
                 JsonStrings.decode(r.value5()).stream().map(Namespace::new).collect(Collectors.toSet())),
-            r.value3()));
+            r.value6(), r.value3()));
   }
 
   @Override

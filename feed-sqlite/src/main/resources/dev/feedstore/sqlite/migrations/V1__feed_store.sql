@@ -52,6 +52,7 @@ CREATE UNIQUE INDEX blocks_space_position_unique ON blocks (space_private_id, po
 CREATE TABLE subscriptions (
   subscription_id  TEXT    PRIMARY KEY,
   space_private_id INTEGER NOT NULL REFERENCES spaces (space_private_id),
+  ttl_ms           INTEGER NOT NULL,
   expires_at       INTEGER NOT NULL,
   feed_ids         TEXT    NOT NULL,
   namespaces       TEXT    NOT NULL
