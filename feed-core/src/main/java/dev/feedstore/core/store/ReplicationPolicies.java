@@ -2,6 +2,7 @@ package dev.feedstore.core.store;
 
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Namespace;
+import dev.feedstore.core.Replication;
 import dev.feedstore.core.SpaceId;
 import java.util.Map;
 import java.util.Set;
@@ -9,18 +10,18 @@ import java.util.Set;
 /** A replica's replication policies: per feed, and per namespace of a space. */
 public interface ReplicationPolicies {
 
-  /** The policy of the feed; {@link FeedReplication#NONE} when none was set. */
-  FeedReplication feed(SpaceId spaceId, FeedId feedId);
+  /** The policy of the feed; {@link Replication#NONE} when none was set. */
+  Replication feed(SpaceId spaceId, FeedId feedId);
 
   /**
-   * Sets the policy of a feed the store holds ({@link FeedReplication#NONE} removes it).
+   * Sets the policy of a feed the store holds ({@link Replication#NONE} removes it).
    *
    * @throws UnknownFeedException if the feed does not exist
    */
-  void setFeed(SpaceId spaceId, FeedId feedId, FeedReplication replication);
+  void setFeed(SpaceId spaceId, FeedId feedId, Replication replication);
 
   /** Every feed of the space with a policy other than none. */
-  Map<FeedId, FeedReplication> feeds(SpaceId spaceId);
+  Map<FeedId, Replication> feeds(SpaceId spaceId);
 
   /** The namespaces of the space whose every feed is replicated with full history. */
   Set<Namespace> namespaces(SpaceId spaceId);

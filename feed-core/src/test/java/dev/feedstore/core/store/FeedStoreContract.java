@@ -360,26 +360,25 @@ public abstract class FeedStoreContract {
     FeedId full = createFeed(SPACE, Optional.empty());
     FeedId latest = createFeed(SPACE, Optional.empty());
     FeedId none = createFeed(SPACE, Optional.empty());
-    FeedReplication backfilling = FeedReplication.of(Replication.from(Position.of(7))).withBackfill(Position.of(6), Position.of(30));
+    Replication fromSeven = Replication.from(Position.of(7));
     store.write(tx -> {
-      tx.replication().setFeed(SPACE, full, backfilling);
-      tx.replication().setFeed(SPACE, latest, FeedReplication.of(Replication.LATEST));
-      tx.replication().setFeed(SPACE, none, FeedReplication.of(Replication.fullHistory()));
-      tx.replication().setFeed(SPACE, none, FeedReplication.NONE);
+      tx.replication().setFeed(SPACE, full, fromSeven);
+      tx.replication().setFeed(SPACE, latest, Replication.LATEST);
+      tx.replication().setFeed(SPACE, none, Replication.fullHistory());
+      tx.replication().setFeed(SPACE, none, Replication.NONE);
       tx.replication().setNamespace(SPACE, DATA, true);
       tx.replication().setNamespace(SPACE, TRACE, true);
       tx.replication().setNamespace(SPACE, TRACE, false);
       return null;
     });
-    assertEquals(backfilling, store.read(tx -> tx.replication().feed(SPACE, full)));
-    assertTrue(backfilling.isBackfilling());
-    assertEquals(FeedReplication.NONE, store.read(tx -> tx.replication().feed(SPACE, none)));
-    assertEquals(Map.of(full, backfilling, latest, FeedReplication.of(Replication.LATEST)),
+    assertEquals(fromSeven, store.read(tx -> tx.replication().feed(SPACE, full)));
+    assertEquals(Replication.NONE, store.read(tx -> tx.replication().feed(SPACE, none)));
+    assertEquals(Map.of(full, fromSeven, latest, Replication.LATEST),
         store.read(tx -> tx.replication().feeds(SPACE)));
     assertEquals(Set.of(DATA), store.read(tx -> tx.replication().namespaces(SPACE)));
     assertEquals(Set.of(SPACE), store.read(tx -> tx.replication().spaces()));
     assertThrows(UnknownFeedException.class, () -> store.write(tx -> {
-      tx.replication().setFeed(SPACE, TestBlocks.feedId(), FeedReplication.of(Replication.LATEST));
+      tx.replication().setFeed(SPACE, TestBlocks.feedId(), Replication.LATEST);
       return null;
     }));
   }

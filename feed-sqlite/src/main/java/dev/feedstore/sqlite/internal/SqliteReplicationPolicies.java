@@ -5,8 +5,6 @@ import static dev.feedstore.sqlite.internal.Tables.FEEDS_FEED_ID;
 import static dev.feedstore.sqlite.internal.Tables.FEEDS_PRIVATE_ID;
 import static dev.feedstore.sqlite.internal.Tables.FEEDS_SPACE;
 import static dev.feedstore.sqlite.internal.Tables.FEED_REPLICATION;
-import static dev.feedstore.sqlite.internal.Tables.FEED_REPLICATION_BACKFILL_CURSOR;
-import static dev.feedstore.sqlite.internal.Tables.FEED_REPLICATION_BACKFILL_UNTIL;
 import static dev.feedstore.sqlite.internal.Tables.FEED_REPLICATION_FEED;
 import static dev.feedstore.sqlite.internal.Tables.FEED_REPLICATION_FROM;
 import static dev.feedstore.sqlite.internal.Tables.FEED_REPLICATION_MODE;
@@ -22,7 +20,6 @@ import dev.feedstore.core.Namespace;
 import dev.feedstore.core.Position;
 import dev.feedstore.core.Replication;
 import dev.feedstore.core.SpaceId;
-import dev.feedstore.core.store.FeedReplication;
 import dev.feedstore.core.store.ReplicationPolicies;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -43,45 +40,40 @@ final class SqliteReplicationPolicies implements ReplicationPolicies {
   }
 
   @Override
-  public FeedReplication feed(SpaceId spaceId, FeedId feedId) {
+  public Replication feed(SpaceId spaceId, FeedId feedId) {
     return tx.findFeed(spaceId, feedId).flatMap(feed -> tx.dsl
-            .select(FEED_REPLICATION_MODE, FEED_REPLICATION_FROM, FEED_REPLICATION_BACKFILL_CURSOR,
-                FEED_REPLICATION_BACKFILL_UNTIL)
+            .select(FEED_REPLICATION_MODE, FEED_REPLICATION_FROM)
             .from(FEED_REPLICATION).where(FEED_REPLICATION_FEED.eq(feed.privateId()))
             .fetchOptional(SqliteReplicationPolicies::toPolicy))
-        .orElse(FeedReplication.NONE);
+        .orElse(Replication.NONE);
   }
 
   @Override
-  public void setFeed(SpaceId spaceId, FeedId feedId, FeedReplication policy) {
+  public void setFeed(SpaceId spaceId, FeedId feedId, Replication policy) {
     FeedRow feed = tx.requireFeed(spaceId, feedId);
-    if (policy.replication() instanceof Replication.None) {
+    if (policy instanceof Replication.None) {
       tx.dsl.deleteFrom(FEED_REPLICATION).where(FEED_REPLICATION_FEED.eq(feed.privateId())).execute();
       return;
     }
-    String mode = policy.replication() instanceof Replication.Latest ? LATEST : FROM;
-    long from = policy.replication() instanceof Replication.From f ? f.from().value() : 0;
+    String mode = policy instanceof Replication.Latest ? LATEST : FROM;
+    long from = policy instanceof Replication.From f ? f.from().value() : 0;
     tx.dsl.insertInto(FEED_REPLICATION)
-        .columns(FEED_REPLICATION_FEED, FEED_REPLICATION_MODE, FEED_REPLICATION_FROM,
-            FEED_REPLICATION_BACKFILL_CURSOR, FEED_REPLICATION_BACKFILL_UNTIL)
-        .values(feed.privateId(), mode, from, policy.backfillCursor().value(), policy.backfillUntil().value())
+        .columns(FEED_REPLICATION_FEED, FEED_REPLICATION_MODE, FEED_REPLICATION_FROM)
+        .values(feed.privateId(), mode, from)
         .onConflict(FEED_REPLICATION_FEED).doUpdate()
         .set(FEED_REPLICATION_MODE, mode)
         .set(FEED_REPLICATION_FROM, from)
-        .set(FEED_REPLICATION_BACKFILL_CURSOR, policy.backfillCursor().value())
-        .set(FEED_REPLICATION_BACKFILL_UNTIL, policy.backfillUntil().value())
         .execute();
   }
 
   @Override
-  public Map<FeedId, FeedReplication> feeds(SpaceId spaceId) {
-    Map<FeedId, FeedReplication> result = new LinkedHashMap<>();
+  public Map<FeedId, Replication> feeds(SpaceId spaceId) {
+    Map<FeedId, Replication> result = new LinkedHashMap<>();
     Optional<Long> space = tx.findSpace(spaceId);
     if (space.isEmpty()) {
       return result;
     }
-    tx.dsl.select(FEEDS_FEED_ID, FEED_REPLICATION_MODE, FEED_REPLICATION_FROM, FEED_REPLICATION_BACKFILL_CURSOR,
-            FEED_REPLICATION_BACKFILL_UNTIL)
+    tx.dsl.select(FEEDS_FEED_ID, FEED_REPLICATION_MODE, FEED_REPLICATION_FROM)
         .from(FEED_REPLICATION).join(FEEDS).on(FEEDS_PRIVATE_ID.eq(FEED_REPLICATION_FEED))
         .where(FEEDS_SPACE.eq(space.get()))
         .orderBy(FEEDS_FEED_ID)
@@ -127,11 +119,9 @@ final class SqliteReplicationPolicies implements ReplicationPolicies {
     return result;
   }
 
-  private static FeedReplication toPolicy(Record r) {
-    Replication replication = LATEST.equals(r.get(FEED_REPLICATION_MODE))
+  private static Replication toPolicy(Record r) {
+    return LATEST.equals(r.get(FEED_REPLICATION_MODE))
         ? Replication.LATEST
         : Replication.from(Position.of(r.get(FEED_REPLICATION_FROM)));
-    return new FeedReplication(replication, Position.of(r.get(FEED_REPLICATION_BACKFILL_CURSOR)),
-        Position.of(r.get(FEED_REPLICATION_BACKFILL_UNTIL)));
   }
 }

@@ -57,10 +57,6 @@ final class Tables {
   static final Field<Long> FEED_REPLICATION_FEED = field(name("feed_replication", "feed_private_id"), SQLDataType.BIGINT);
   static final Field<String> FEED_REPLICATION_MODE = field(name("feed_replication", "mode"), SQLDataType.VARCHAR);
   static final Field<Long> FEED_REPLICATION_FROM = field(name("feed_replication", "from_position"), SQLDataType.BIGINT);
-  static final Field<Long> FEED_REPLICATION_BACKFILL_CURSOR =
-      field(name("feed_replication", "backfill_cursor"), SQLDataType.BIGINT);
-  static final Field<Long> FEED_REPLICATION_BACKFILL_UNTIL =
-      field(name("feed_replication", "backfill_until"), SQLDataType.BIGINT);
 
   static final Table<Record> NAMESPACE_REPLICATION = table(name("namespace_replication"));
   static final Field<Long> NAMESPACE_REPLICATION_SPACE =

@@ -76,8 +76,6 @@ CREATE TABLE feed_replication (
   feed_private_id  INTEGER PRIMARY KEY REFERENCES feeds (feed_private_id),
   mode             TEXT    NOT NULL,
   from_position    INTEGER NOT NULL,
-  backfill_cursor  INTEGER NOT NULL,
-  backfill_until   INTEGER NOT NULL,
   CONSTRAINT feed_replication_mode CHECK (mode IN ('from', 'latest'))
 )
 ;
