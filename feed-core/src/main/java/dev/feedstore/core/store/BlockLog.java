@@ -49,6 +49,9 @@ public interface BlockLog {
    */
   List<Block> after(SpaceId spaceId, Scope scope, Position cursor, int limit);
 
+  /** The positioned block with the highest position below {@code position}, if any. */
+  Optional<Block> lastBefore(SpaceId spaceId, Position position);
+
   /** The highest position held in the space, or {@link Position#NONE}. */
   Position maxPosition(SpaceId spaceId);
 

@@ -13,10 +13,15 @@ import java.util.Optional;
  * @param cursorBlock the key the authority reported at {@code cursor}, when known
  * @param serverToken the token of the authority the positions came from, once one was seen
  * @param replayUntil while a replay after a rollback runs: the authority's highest position when
- *     it began (the replay is over when the cursor reaches it); {@link Position#NONE} otherwise
+ *     it began (the replay is over when the cursor reaches it, or when the authority has nothing
+ *     more); {@link #REPLAY_BOUND_UNKNOWN} when a replay was decided but the authority's highest
+ *     position is not known yet; {@link Position#NONE} when no replay runs
  */
 public record SyncState(
     Position cursor, Optional<BlockKey> cursorBlock, Optional<ServerToken> serverToken, Position replayUntil) {
+
+  /** A replay is due, and the next pull learns how far it goes. */
+  public static final Position REPLAY_BOUND_UNKNOWN = Position.of(Long.MAX_VALUE);
 
   /** A space never synced. */
   public static final SyncState INITIAL =

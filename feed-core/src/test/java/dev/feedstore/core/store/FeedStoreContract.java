@@ -205,6 +205,11 @@ public abstract class FeedStoreContract {
     assertEquals(Optional.of(5L), store.read(tx -> tx.blocks().atPosition(SPACE, Position.of(6)))
         .map(b -> b.sequence().value()));
     assertEquals(Optional.empty(), store.read(tx -> tx.blocks().atPosition(SPACE, Position.of(10))));
+    assertEquals(Optional.of(Position.of(7)), store.read(tx -> tx.blocks().lastBefore(SPACE, Position.of(8)))
+        .map(Block::position));
+    assertEquals(Optional.of(Position.of(9)), store.read(tx -> tx.blocks().lastBefore(SPACE, Position.of(1000)))
+        .map(Block::position));
+    assertEquals(Optional.empty(), store.read(tx -> tx.blocks().lastBefore(SPACE, Position.of(1))));
   }
 
   @Test

@@ -152,6 +152,16 @@ final class SqliteBlockLog implements BlockLog {
   }
 
   @Override
+  public Optional<Block> lastBefore(SpaceId spaceId, Position position) {
+    return tx.findSpace(spaceId).flatMap(space -> selectBlocks()
+        .where(BLOCKS_SPACE.eq(space))
+        .and(BLOCKS_POSITION.lt(position.value()))
+        .orderBy(BLOCKS_POSITION.desc())
+        .limit(1)
+        .fetchOptional(SqliteBlockLog::toBlock));
+  }
+
+  @Override
   public Position maxPosition(SpaceId spaceId) {
     return tx.findSpace(spaceId)
         .map(space -> SqliteFeedCatalog.positionOf(tx.dsl.select(max(BLOCKS_POSITION)).from(BLOCKS)

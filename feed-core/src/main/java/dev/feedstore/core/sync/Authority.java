@@ -1,0 +1,31 @@
+package dev.feedstore.core.sync;
+
+import dev.feedstore.core.Block;
+import dev.feedstore.core.Namespace;
+import dev.feedstore.core.SpaceId;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The position authority as the sync logic sees it: two calls in domain types. The client library
+ * implements it over gRPC; tests may wrap it to inject faults. Implementations block until the
+ * answer arrives or the call fails.
+ */
+public interface Authority {
+
+  /**
+   * Stores blocks and returns their positions, one per block in order.
+   *
+   * @throws SequenceConflictException if some keys are stored with different content (nothing was
+   *     written)
+   * @throws AuthorityException if the call failed; it may or may not have been committed
+   */
+  AppendReply append(SpaceId spaceId, Optional<Namespace> namespace, List<Block> blocks);
+
+  /**
+   * Reads blocks after a cursor.
+   *
+   * @throws AuthorityException if the call failed
+   */
+  PullPage pull(PullRequest request);
+}

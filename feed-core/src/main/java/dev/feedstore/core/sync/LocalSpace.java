@@ -1,0 +1,153 @@
+package dev.feedstore.core.sync;
+
+import dev.feedstore.core.Block;
+import dev.feedstore.core.BlockKey;
+import dev.feedstore.core.FeedId;
+import dev.feedstore.core.Namespace;
+import dev.feedstore.core.Position;
+import dev.feedstore.core.Sequence;
+import dev.feedstore.core.ServerToken;
+import dev.feedstore.core.SpaceId;
+import dev.feedstore.core.store.StoreTransaction;
+import dev.feedstore.core.store.SyncState;
+import java.util.HashSet;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The replica's copy of one space inside one write transaction, with the moves recovery is made of.
+ * Records which feeds changed. Not thread-safe; lives as long as its transaction.
+ */
+final class LocalSpace {
+  final StoreTransaction tx;
+  final SpaceId space;
+  final ReplicationView replication;
+  final Set<FeedId> changed = new HashSet<>();
+
+  LocalSpace(StoreTransaction tx, SpaceId space) {
+    this.tx = tx;
+    this.space = space;
+    this.replication = new ReplicationView(tx, space);
+  }
+
+  SyncState state() {
+    return tx.syncStates().get(space);
+  }
+
+  void save(SyncState state) {
+    tx.syncStates().put(space, state);
+  }
+
+  Optional<Block> find(BlockKey key) {
+    return tx.blocks().find(space, key);
+  }
+
+  Optional<Block> at(Position position) {
+    return tx.blocks().atPosition(space, position);
+  }
+
+  /**
+   * A swap: the authority's store was replaced. Every position is cleared (the blocks will be
+   * pushed again and deduplicated by key), the cursor goes to the start, {@code token} is recorded.
+   */
+  void swap(ServerToken token) {
+    if (tx.blocks().clearPositions(space) > 0) {
+      markAllReplicatedFeedsChanged();
+    }
+    replication.restartStartsAfterSwap();
+    save(new SyncState(Position.NONE, Optional.empty(), Optional.of(token), Position.NONE));
+  }
+
+  /**
+   * The first token over progress the replica already holds: record it and step the cursor back to
+   * the previous block the replica holds, so the next pull fetches the block at the cursor again.
+   */
+  void verify(SyncState state, ServerToken token) {
+    Optional<Block> previous = tx.blocks().lastBefore(space, state.cursor());
+    save(new SyncState(previous.map(Block::position).orElse(Position.NONE), previous.map(Block::key),
+        Optional.of(token), state.replayUntil()));
+  }
+
+  /**
+   * A rollback: the authority lost blocks it had acknowledged and may re-issue their positions.
+   * Positions above {@code maxPosition} are cleared (their blocks will be pushed again), the cursor
+   * goes to the start, and the replay runs until {@code maxPosition}; while it runs, the positions
+   * the authority hands out win over the replica's. With {@link SyncState#REPLAY_BOUND_UNKNOWN}
+   * nothing is cleared until the first pull tells the authority's highest position.
+   */
+  void startReplay(SyncState state, Position maxPosition) {
+    Position until = maxPosition;
+    if (!maxPosition.equals(SyncState.REPLAY_BOUND_UNKNOWN)) {
+      clearAbove(maxPosition);
+      replication.lowerStartsAbove(maxPosition);
+      until = maxPosition.isAssigned() ? maxPosition : Position.NONE;
+    }
+    save(new SyncState(Position.NONE, Optional.empty(), state.serverToken(), until));
+  }
+
+  /** Clears the positions above {@code maxPosition}, the authority's highest. */
+  void clearAbove(Position maxPosition) {
+    if (tx.blocks().clearPositionsAbove(space, maxPosition) > 0) {
+      markAllReplicatedFeedsChanged();
+    }
+  }
+
+  /**
+   * Stores {@code block} at its position as the authority says: a local block holding the position
+   * is unpositioned (displaced, so it will be pushed again); a local block with the same key and
+   * other content gets a new sequence (both contents are kept).
+   *
+   * @param local the block the replica holds under the key, if any
+   * @param namespace the feed's namespace, for a feed the replica does not hold yet
+   */
+  void place(Block block, Optional<Block> local, Optional<Namespace> namespace) {
+    Optional<Block> holder = at(block.position());
+    if (holder.isPresent() && !holder.get().key().equals(block.key())) {
+      tx.blocks().setPosition(space, holder.get().key(), Position.NONE);
+      changed.add(holder.get().feedId());
+    }
+    if (local.isPresent() && !local.get().sameContentAs(block)) {
+      moveAside(local.get());
+      local = Optional.empty();
+    }
+    if (local.isPresent()) {
+      if (!local.get().position().equals(block.position())) {
+        tx.blocks().setPosition(space, block.key(), block.position());
+        changed.add(block.feedId());
+      }
+      return;
+    }
+    tx.feeds().create(space, block.feedId(), namespace);
+    tx.blocks().insert(space, block);
+    changed.add(block.feedId());
+  }
+
+  /** Gives the authority's position to a block the replica pushed. */
+  void position(BlockKey key, Position position) {
+    Optional<Block> holder = at(position);
+    if (holder.isPresent() && !holder.get().key().equals(key)) {
+      tx.blocks().setPosition(space, holder.get().key(), Position.NONE);
+      changed.add(holder.get().feedId());
+    }
+    tx.blocks().setPosition(space, key, position);
+    changed.add(key.feedId());
+  }
+
+  /**
+   * Gives a local block a new sequence (the sequence rule: the feed's highest plus one), keeping its
+   * content, author and its successors' links, so that the key is free for the authority's block.
+   */
+  BlockKey moveAside(Block local) {
+    if (local.isPositioned()) {
+      tx.blocks().setPosition(space, local.key(), Position.NONE);
+    }
+    Sequence next = Sequence.after(tx.blocks().maxSequence(space, local.feedId()).orElse(null));
+    tx.blocks().rekey(space, local.key(), next);
+    changed.add(local.feedId());
+    return new BlockKey(local.feedId(), local.actorId(), next);
+  }
+
+  private void markAllReplicatedFeedsChanged() {
+    tx.feeds().list(space, Optional.empty()).forEach(info -> changed.add(info.feedId()));
+  }
+}

@@ -1,0 +1,254 @@
+package dev.feedstore.core.sync;
+
+import dev.feedstore.core.Block;
+import dev.feedstore.core.FeedId;
+import dev.feedstore.core.Namespace;
+import dev.feedstore.core.Position;
+import dev.feedstore.core.Scope;
+import dev.feedstore.core.SpaceId;
+import dev.feedstore.core.store.FeedStore;
+import dev.feedstore.core.store.SyncState;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Push and pull of one space, one step at a time (DESIGN 5.2-5.4).
+ *
+ * <p>A step has three parts: {@code begin} reads what to send, the caller talks to the authority,
+ * {@code apply} stores the answer in one local transaction. The caller may run the middle part on
+ * any thread, fail it, or never finish it; {@link #pushStep} and {@link #pullStep} do all three
+ * with a given {@link Authority}. Every answer is checked against the authority's token and the
+ * rollback signals before anything is stored, and an answer to a request made from state that
+ * changed in the meantime (another pull moved the cursor, a recovery ran) is dropped as {@link
+ * SyncStep.Kind#STALE}: push and pull never interleave their state updates.
+ *
+ * <p>Thread-safe: applies are serialized per space; begins may run at any time.
+ */
+public final class SpaceSync {
+  /** The default number of blocks per pull page. */
+  public static final int DEFAULT_PULL_LIMIT = 500;
+  /** The default number of blocks per push. */
+  public static final int DEFAULT_PUSH_LIMIT = 500;
+
+  private final SpaceId space;
+  private final FeedStore store;
+  private final SyncListener listener;
+  private final int pullLimit;
+  private final int pushLimit;
+  private final ReentrantLock applyLock = new ReentrantLock();
+  private final AtomicLong epoch = new AtomicLong();
+  private volatile Position lastKnownMax = Position.NONE;
+
+  public SpaceSync(SpaceId space, FeedStore store, SyncListener listener, int pullLimit, int pushLimit) {
+    if (pullLimit < 1 || pushLimit < 1) {
+      throw new IllegalArgumentException("pull and push limits must be >= 1, were " + pullLimit + " and " + pushLimit);
+    }
+    this.space = space;
+    this.store = store;
+    this.listener = listener;
+    this.pullLimit = pullLimit;
+    this.pushLimit = pushLimit;
+  }
+
+  public SpaceSync(SpaceId space, FeedStore store, SyncListener listener) {
+    this(space, store, listener, DEFAULT_PULL_LIMIT, DEFAULT_PUSH_LIMIT);
+  }
+
+  public SpaceId space() {
+    return space;
+  }
+
+  /**
+   * Makes every request in flight stale. Call after changing this space's replication policies,
+   * so that no answer computed for the old scope moves the cursor.
+   */
+  public void invalidate() {
+    epoch.incrementAndGet();
+  }
+
+  // ---------------------------------------------------------------- pull
+
+  /**
+   * What to read next, or empty when nothing of this space is replicated. A probe (which only asks
+   * for the authority's highest position) comes first while a live-tail policy is unresolved.
+   */
+  public Optional<PullTicket> beginPull() {
+    long currentEpoch = epoch.get();
+    return store.read(tx -> {
+      ReplicationView replication = new ReplicationView(tx, space);
+      Scope.Selection scope = replication.scope();
+      if (scope.isEmpty()) {
+        return Optional.empty();
+      }
+      SyncState state = tx.syncStates().get(space);
+      boolean probe = replication.hasUnresolvedLatest();
+      Position cursor = probe ? Position.of(Long.MAX_VALUE - 1) : state.cursor();
+      PullRequest request = new PullRequest(space, scope, cursor, probe ? 1 : pullLimit, state.serverToken());
+      return Optional.of(new PullTicket(request, currentEpoch, probe));
+    });
+  }
+
+  /**
+   * Stores the answer to {@code ticket}.
+   *
+   * @return the outcome, and the ticket for the next page of the same stream when the answer was
+   *     applied (a Watch stream may continue with it; after any other outcome it must restart)
+   */
+  public PullResult applyPull(PullTicket ticket, PullPage page) {
+    applyLock.lock();
+    try {
+      lastKnownMax = page.maxPosition();
+      Applied applied = store.write(tx -> new PullApplier(new LocalSpace(tx, space), ticket, page, epoch).apply());
+      notify(applied.local);
+      Optional<PullTicket> next = applied.step.kind() == SyncStep.Kind.PULLED
+          ? Optional.of(ticket.continueAt(applied.cursor))
+          : Optional.empty();
+      return new PullResult(applied.step, next);
+    } finally {
+      applyLock.unlock();
+    }
+  }
+
+  /** Begins a pull, asks {@code authority}, applies the answer. */
+  public SyncStep pullStep(Authority authority) {
+    Optional<PullTicket> ticket = beginPull();
+    if (ticket.isEmpty()) {
+      return SyncStep.of(SyncStep.Kind.IDLE, "nothing is replicated in " + space);
+    }
+    return applyPull(ticket.get(), authority.pull(ticket.get().request())).step();
+  }
+
+  // ---------------------------------------------------------------- push
+
+  /** The next unpositioned blocks of replicated feeds to append, or empty when there are none. */
+  public Optional<PushBatch> beginPush() {
+    long currentEpoch = epoch.get();
+    return store.read(tx -> {
+      ReplicationView replication = new ReplicationView(tx, space);
+      Scope.Selection scope = replication.scope();
+      if (scope.isEmpty()) {
+        return Optional.empty();
+      }
+      List<Block> pending = tx.blocks().unpositioned(space, scope, pushLimit);
+      if (pending.isEmpty()) {
+        return Optional.empty();
+      }
+      // One request creates feeds with one namespace: send the feeds that share the first one's.
+      Map<FeedId, Optional<Namespace>> namespaces = new HashMap<>();
+      Optional<Namespace> namespace = replication.namespaceOf(pending.get(0).feedId());
+      List<Block> batch = new ArrayList<>();
+      for (Block block : pending) {
+        if (namespaces.computeIfAbsent(block.feedId(), replication::namespaceOf).equals(namespace)) {
+          batch.add(block);
+        }
+      }
+      return Optional.of(new PushBatch(batch, namespace, currentEpoch));
+    });
+  }
+
+  /** Stores the positions the authority gave to a pushed batch. */
+  public SyncStep applyPush(PushBatch batch, AppendReply reply) {
+    if (reply.positions().size() != batch.blocks().size()) {
+      throw new AuthorityException("the authority answered " + reply.positions().size() + " positions for "
+          + batch.blocks().size() + " blocks", false, null);
+    }
+    applyLock.lock();
+    try {
+      Applied applied = store.write(tx -> new PushApplier(new LocalSpace(tx, space), batch, epoch).apply(reply));
+      notify(applied.local);
+      return applied.step;
+    } finally {
+      applyLock.unlock();
+    }
+  }
+
+  /**
+   * The authority refused a pushed batch because it holds some of its keys with other content: the
+   * replica's blocks under those keys get new sequences (content, author and links kept), to be
+   * pushed again.
+   */
+  public SyncStep applyConflict(PushBatch batch, SequenceConflictException conflict) {
+    applyLock.lock();
+    try {
+      Applied applied = store.write(tx -> {
+        LocalSpace local = new LocalSpace(tx, space);
+        int moved = 0;
+        for (var key : conflict.keys()) {
+          Optional<Block> block = local.find(key);
+          if (block.isPresent() && !block.get().isPositioned()) {
+            local.moveAside(block.get());
+            moved++;
+          }
+        }
+        return new Applied(SyncStep.of(SyncStep.Kind.REKEYED, moved,
+            "the authority holds " + conflict.keys().size() + " pushed keys with other content; " + moved
+                + " local blocks got new sequences"), local, Position.NONE);
+      });
+      notify(applied.local);
+      return applied.step;
+    } finally {
+      applyLock.unlock();
+    }
+  }
+
+  /** Begins a push, sends it to {@code authority}, applies the answer (or the conflict). */
+  public SyncStep pushStep(Authority authority) {
+    Optional<PushBatch> batch = beginPush();
+    if (batch.isEmpty()) {
+      return SyncStep.of(SyncStep.Kind.IDLE, "nothing to push in " + space);
+    }
+    AppendReply reply;
+    try {
+      reply = authority.append(space, batch.get().namespace(), batch.get().blocks());
+    } catch (SequenceConflictException conflict) {
+      return applyConflict(batch.get(), conflict);
+    }
+    return applyPush(batch.get(), reply);
+  }
+
+  // ---------------------------------------------------------------- status
+
+  /** Unpositioned blocks of replicated feeds: what is left to push. */
+  public long pendingPush() {
+    return store.read(tx -> {
+      Scope.Selection scope = new ReplicationView(tx, space).scope();
+      return scope.isEmpty() ? 0L : tx.blocks().countUnpositioned(space, scope);
+    });
+  }
+
+  /**
+   * An upper bound of what is left to pull: positions between the cursor and the authority's
+   * highest position at the last answer (positions of feeds not replicated here count too).
+   */
+  public long pendingPullBound() {
+    long cursor = state().cursor().value();
+    return Math.max(0, lastKnownMax.value() - cursor);
+  }
+
+  public SyncState state() {
+    return store.read(tx -> tx.syncStates().get(space));
+  }
+
+  /** The current epoch; it changes on every recovery and policy change. */
+  public long epoch() {
+    return epoch.get();
+  }
+
+  private void notify(LocalSpace local) {
+    if (!local.changed.isEmpty()) {
+      listener.feedsChanged(space, Set.copyOf(local.changed));
+    }
+  }
+
+  /** The outcome of an apply and the transaction's view (for its changed feeds). */
+  record Applied(SyncStep step, LocalSpace local, Position cursor) {}
+
+  /** The outcome of applying a pull answer, and how a stream may continue. */
+  public record PullResult(SyncStep step, Optional<PullTicket> next) {}
+}

@@ -1,0 +1,46 @@
+package dev.feedstore.core.sync;
+
+/**
+ * What one step of sync did.
+ *
+ * @param kind the kind of outcome
+ * @param blocks how many blocks it stored, positioned or re-keyed
+ * @param detail a sentence for logs, e.g. which rollback signal fired
+ */
+public record SyncStep(Kind kind, int blocks, String detail) {
+
+  /** The kinds of outcome. */
+  public enum Kind {
+    /** Nothing to push, or nothing is replicated. */
+    IDLE,
+    /** Blocks were pulled and stored (possibly none: the space is up to date). */
+    PULLED,
+    /** Pushed blocks received their positions. */
+    PUSHED,
+    /** The authority's highest position was learned and live-tail policies resolved. */
+    PROBED,
+    /** The answer belonged to state that changed while the call ran; it was dropped. */
+    STALE,
+    /** The first token over existing progress was recorded; the cursor stepped back to verify. */
+    VERIFYING,
+    /** The authority's token changed: positions cleared, replaying from the start. */
+    SWAPPED,
+    /** The authority lost acknowledged blocks: displaced blocks unpositioned, replaying. */
+    ROLLED_BACK,
+    /** The authority held some pushed keys with other content; those blocks got new sequences. */
+    REKEYED
+  }
+
+  static SyncStep of(Kind kind, int blocks, String detail) {
+    return new SyncStep(kind, blocks, detail);
+  }
+
+  static SyncStep of(Kind kind, String detail) {
+    return new SyncStep(kind, 0, detail);
+  }
+
+  /** True when the step changed the replica's positions or cursor wholesale (swap, rollback, verify). */
+  public boolean restarted() {
+    return kind == Kind.SWAPPED || kind == Kind.ROLLED_BACK || kind == Kind.VERIFYING;
+  }
+}
