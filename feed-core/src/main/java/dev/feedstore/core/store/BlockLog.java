@@ -40,6 +40,9 @@ public interface BlockLog {
   /** Every block of the feed, in {@link dev.feedstore.core.FeedOrder}. Empty for an unknown feed. */
   List<Block> feed(SpaceId spaceId, FeedId feedId);
 
+  /** The last block of the feed in {@link dev.feedstore.core.FeedOrder}, if it has blocks. */
+  Optional<Block> lastInFeed(SpaceId spaceId, FeedId feedId);
+
   /** The highest sequence in the feed, if it has blocks. */
   Optional<Sequence> maxSequence(SpaceId spaceId, FeedId feedId);
 

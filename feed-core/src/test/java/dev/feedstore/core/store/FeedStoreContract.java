@@ -180,6 +180,13 @@ public abstract class FeedStoreContract {
     List<Block> expected = new ArrayList<>(blocks);
     expected.sort(FeedOrder.COMPARATOR);
     assertEquals(expected, store.read(tx -> tx.blocks().feed(SPACE, feed)));
+    assertEquals(Optional.of(expected.get(expected.size() - 1)), store.read(tx -> tx.blocks().lastInFeed(SPACE, feed)));
+    FeedId onlyPositioned = createFeed(SPACE, Optional.empty());
+    insert(SPACE, positioned(onlyPositioned, "a", 5, 20));
+    insert(SPACE, positioned(onlyPositioned, "a", 4, 21));
+    assertEquals(Optional.of(positioned(onlyPositioned, "a", 4, 21)),
+        store.read(tx -> tx.blocks().lastInFeed(SPACE, onlyPositioned)));
+    assertEquals(Optional.empty(), store.read(tx -> tx.blocks().lastInFeed(SPACE, TestBlocks.feedId())));
   }
 
   @Test

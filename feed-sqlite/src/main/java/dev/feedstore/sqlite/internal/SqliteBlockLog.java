@@ -130,6 +130,16 @@ final class SqliteBlockLog implements BlockLog {
   }
 
   @Override
+  public Optional<Block> lastInFeed(SpaceId spaceId, FeedId feedId) {
+    return tx.findFeed(spaceId, feedId).flatMap(feed -> selectBlocks()
+        .where(BLOCKS_FEED.eq(feed.privateId()))
+        .orderBy(when(BLOCKS_POSITION.isNull(), inline(1)).otherwise(inline(0)).desc(),
+            BLOCKS_POSITION.desc(), BLOCKS_SEQUENCE.desc(), BLOCKS_ACTOR.desc())
+        .limit(1)
+        .fetchOptional(SqliteBlockLog::toBlock));
+  }
+
+  @Override
   public Optional<Sequence> maxSequence(SpaceId spaceId, FeedId feedId) {
     return tx.findFeed(spaceId, feedId).flatMap(feed -> Optional.ofNullable(
         tx.dsl.select(max(BLOCKS_SEQUENCE)).from(BLOCKS).where(BLOCKS_FEED.eq(feed.privateId())).fetchOne().value1())

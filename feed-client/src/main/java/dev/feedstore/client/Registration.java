@@ -1,0 +1,7 @@
+package dev.feedstore.client;
+
+/** A listener's registration; closing it stops further updates. */
+public interface Registration extends AutoCloseable {
+  @Override
+  void close();
+}

@@ -1,0 +1,311 @@
+package dev.feedstore.client;
+
+import dev.feedstore.client.internal.Backoff;
+import dev.feedstore.client.internal.GrpcAuthority;
+import dev.feedstore.client.internal.ListenerHub;
+import dev.feedstore.client.internal.SessionLoop;
+import dev.feedstore.client.internal.StatusTracker;
+import dev.feedstore.core.ActorId;
+import dev.feedstore.core.Block;
+import dev.feedstore.core.BlockData;
+import dev.feedstore.core.BlockKey;
+import dev.feedstore.core.FeedId;
+import dev.feedstore.core.FeedInfo;
+import dev.feedstore.core.Limits;
+import dev.feedstore.core.Namespace;
+import dev.feedstore.core.Predecessor;
+import dev.feedstore.core.Replication;
+import dev.feedstore.core.Scope;
+import dev.feedstore.core.Sequence;
+import dev.feedstore.core.SpaceId;
+import dev.feedstore.core.store.UnknownFeedException;
+import dev.feedstore.core.sync.SpaceSync;
+import dev.feedstore.sqlite.SqliteFeedStore;
+import dev.feedstore.sqlite.SqliteSettings;
+import io.grpc.Channel;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * A local replica: feeds in a SQLite file that the application reads and appends to with or
+ * without a connection, and that syncs with a position authority while a {@link SyncSession} is
+ * open.
+ *
+ * <pre>{@code
+ * try (Replica replica = Replica.open(Path.of("notes.db"), ActorId.of("alice-laptop"))) {
+ *   SpaceId space = SpaceId.of("team");
+ *   FeedId feed = replica.createFeed(space, Optional.of(Namespace.of("notes")), Replication.fullHistory());
+ *   replica.append(space, feed, BlockData.utf8("hello"));
+ *   try (SyncSession sync = replica.connect(channel)) {
+ *     sync.awaitSynced(Duration.ofSeconds(10));
+ *   }
+ * }
+ * }</pre>
+ *
+ * <p>Every block this replica appends is authored by its {@link #actorId()}: use the user's public
+ * key or a stable device id, one per replica file. Feeds are local only until a {@link Replication}
+ * policy says otherwise. One process should open a file at a time. Thread-safe.
+ */
+public final class Replica implements AutoCloseable {
+  private final SqliteFeedStore store;
+  private final ActorId actor;
+  private final Clock clock;
+  private final Limits limits;
+  private final ListenerHub listeners;
+  private final Map<SpaceId, SpaceSync> syncs = new ConcurrentHashMap<>();
+  private final AtomicReference<SyncSession> session = new AtomicReference<>();
+
+  private Replica(Builder builder) {
+    this.actor = Objects.requireNonNull(builder.actor, "actorId is required");
+    this.clock = builder.clock;
+    this.limits = builder.limits;
+    this.store = SqliteFeedStore.open(builder.file, builder.sqlite);
+    this.listeners = new ListenerHub(store);
+  }
+
+  /** Opens (creating if needed) the replica in {@code file}, writing as {@code actor}. */
+  public static Replica open(Path file, ActorId actor) {
+    return builder(file).actorId(actor).build();
+  }
+
+  public static Builder builder(Path file) {
+    return new Builder(file);
+  }
+
+  /** Settings of a replica; {@link #actorId} is required. */
+  public static final class Builder {
+    private final Path file;
+    private ActorId actor;
+    private Clock clock = Clock.systemUTC();
+    private Limits limits = Limits.DEFAULTS;
+    private SqliteSettings sqlite = SqliteSettings.DEFAULTS;
+
+    private Builder(Path file) {
+      this.file = Objects.requireNonNull(file, "file");
+    }
+
+    /** The author of this replica's blocks. */
+    public Builder actorId(ActorId value) {
+      this.actor = value;
+      return this;
+    }
+
+    /** The clock of block timestamps and feed ids (default: the system clock). */
+    public Builder clock(Clock value) {
+      this.clock = value;
+      return this;
+    }
+
+    /** Limits checked on append, so that oversize blocks fail at once rather than at push. */
+    public Builder limits(Limits value) {
+      this.limits = value;
+      return this;
+    }
+
+    public Builder sqlite(SqliteSettings value) {
+      this.sqlite = value;
+      return this;
+    }
+
+    public Replica build() {
+      return new Replica(this);
+    }
+  }
+
+  public ActorId actorId() {
+    return actor;
+  }
+
+  public Path file() {
+    return store.file();
+  }
+
+  // ---------------------------------------------------------------- feeds
+
+  /** Creates a feed with a new id, with {@code replication} as its policy. */
+  public FeedId createFeed(SpaceId space, Optional<Namespace> namespace, Replication replication) {
+    FeedId feed = FeedId.generate(clock, new SecureRandom());
+    store.write(tx -> {
+      tx.feeds().create(space, feed, namespace);
+      if (!(replication instanceof Replication.None)) {
+        tx.replication().setFeed(space, feed, replication);
+      }
+      return null;
+    });
+    policyChanged(space);
+    return feed;
+  }
+
+  /**
+   * Sets how a feed is replicated; a feed this replica does not hold yet (one another replica
+   * created) is added, so that its blocks can be pulled. A start below what the replica has pulled
+   * already is back-filled.
+   */
+  public void replicate(SpaceId space, FeedId feed, Replication replication) {
+    store.write(tx -> {
+      tx.feeds().create(space, feed, Optional.empty());
+      tx.replication().setFeed(space, feed, replication);
+      rewindForBackfill(tx, space, replication);
+      return null;
+    });
+    policyChanged(space);
+  }
+
+  /** Replicates every feed of {@code namespace} in the space, with full history, including feeds created later. */
+  public void replicateNamespace(SpaceId space, Namespace namespace, boolean replicated) {
+    store.write(tx -> {
+      tx.replication().setNamespace(space, namespace, replicated);
+      if (replicated) {
+        rewindForBackfill(tx, space, Replication.fullHistory());
+      }
+      return null;
+    });
+    policyChanged(space);
+  }
+
+  /** The policy of a feed. */
+  public Replication replication(SpaceId space, FeedId feed) {
+    return store.read(tx -> tx.replication().feed(space, feed));
+  }
+
+  /** The feeds of a space this replica holds. */
+  public List<FeedInfo> feeds(SpaceId space) {
+    return store.read(tx -> tx.feeds().list(space, Optional.empty()));
+  }
+
+  // ---------------------------------------------------------------- blocks
+
+  /**
+   * Appends a block to a feed, with or without a connection: sequence and predecessor follow the
+   * feed's local content (DESIGN 5.1). The block is unpositioned until sync pushes it.
+   *
+   * @throws UnknownFeedException if the replica does not hold the feed
+   * @throws dev.feedstore.core.LimitExceededException if the data is larger than the block limit
+   */
+  public BlockKey append(SpaceId space, FeedId feed, BlockData data) {
+    return append(space, feed, List.of(data)).get(0);
+  }
+
+  /** Appends several blocks to a feed in one transaction, in order. */
+  public List<BlockKey> append(SpaceId space, FeedId feed, List<BlockData> data) {
+    List<BlockKey> keys = store.write(tx -> {
+      if (tx.feeds().find(space, feed).isEmpty()) {
+        throw new UnknownFeedException(space, feed);
+      }
+      Optional<Block> last = tx.blocks().lastInFeed(space, feed);
+      Sequence sequence = Sequence.after(tx.blocks().maxSequence(space, feed).orElse(null));
+      List<BlockKey> written = new ArrayList<>(data.size());
+      for (BlockData bytes : data) {
+        BlockKey key = new BlockKey(feed, actor, sequence);
+        Block block = Block.unpositioned(key, last.map(b -> Predecessor.of(b.key())), clock.millis(), bytes);
+        limits.checkBlock(block);
+        tx.blocks().insert(space, block);
+        written.add(key);
+        last = Optional.of(block);
+        sequence = sequence.next();
+      }
+      return written;
+    });
+    listeners.feedsChanged(space, Set.of(feed));
+    SyncSession current = session.get();
+    if (current != null) {
+      current.wake();
+    }
+    return keys;
+  }
+
+  /** The feed in feed order: positioned blocks by position, then unpositioned by sequence and actor. */
+  public List<Block> read(SpaceId space, FeedId feed) {
+    return store.read(tx -> tx.blocks().feed(space, feed));
+  }
+
+  /**
+   * Listens to the feeds of {@code scope} in a space: first their current content, then every
+   * change. See {@link FeedListener}.
+   */
+  public Registration listen(SpaceId space, Scope scope, FeedListener listener) {
+    return listeners.register(space, scope, listener);
+  }
+
+  // ---------------------------------------------------------------- sync
+
+  /** Starts syncing with the authority behind {@code channel}, with default options. */
+  public SyncSession connect(Channel channel) {
+    return connect(channel, SyncSession.Options.DEFAULTS);
+  }
+
+  /**
+   * Starts syncing with the authority behind {@code channel}. The channel stays the caller's to shut
+   * down. One session at a time.
+   *
+   * @throws IllegalStateException if a session is open
+   */
+  public SyncSession connect(Channel channel, SyncSession.Options options) {
+    GrpcAuthority authority = new GrpcAuthority(channel, options.callDeadline(), options.subscriptionTtl());
+    StatusTracker status = new StatusTracker();
+    SessionLoop loop = new SessionLoop(authority, this::sync,
+        () -> store.read(tx -> tx.replication().spaces()), status,
+        new Backoff(options.backoffInitial(), options.backoffMax(), new SecureRandom()), options.idlePoll());
+    AtomicReference<SyncSession> created = new AtomicReference<>();
+    SyncSession newSession = new SyncSession(loop, status, () -> session.compareAndSet(created.get(), null));
+    created.set(newSession);
+    if (!session.compareAndSet(null, newSession)) {
+      throw new IllegalStateException("this replica already has an open sync session; close it first");
+    }
+    newSession.start();
+    return newSession;
+  }
+
+  /**
+   * The steppable sync of one space (DESIGN 5.2): tests and tools can push and pull one step at a
+   * time with it, with no session open.
+   */
+  public SpaceSync sync(SpaceId space) {
+    return syncs.computeIfAbsent(space, s -> new SpaceSync(s, store, listeners));
+  }
+
+  @Override
+  public void close() {
+    SyncSession current = session.get();
+    if (current != null) {
+      current.close();
+    }
+    listeners.close();
+    store.close();
+  }
+
+  private void policyChanged(SpaceId space) {
+    sync(space).invalidate();
+    SyncSession current = session.get();
+    if (current != null) {
+      current.rescope(space);
+    }
+  }
+
+  /**
+   * A policy that starts below the cursor needs the history between: the cursor goes back to just
+   * before the start, and the pulls that follow bring the missing blocks (the rest are duplicates
+   * and are skipped by key).
+   */
+  private static void rewindForBackfill(dev.feedstore.core.store.StoreTransaction tx, SpaceId space, Replication replication) {
+    if (!(replication instanceof Replication.From from)) {
+      return;
+    }
+    var state = tx.syncStates().get(space);
+    long target = Math.max(0, from.from().value() - 1);
+    if (target < state.cursor().value()) {
+      var rewound = dev.feedstore.core.Position.of(target);
+      var key = tx.blocks().atPosition(space, rewound).map(Block::key);
+      tx.syncStates().put(space, state.withCursor(rewound, key));
+    }
+  }
+}

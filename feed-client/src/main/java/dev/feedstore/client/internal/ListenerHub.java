@@ -1,0 +1,159 @@
+package dev.feedstore.client.internal;
+
+import dev.feedstore.client.FeedListener;
+import dev.feedstore.client.FeedUpdate;
+import dev.feedstore.client.Registration;
+import dev.feedstore.core.Block;
+import dev.feedstore.core.FeedId;
+import dev.feedstore.core.FeedInfo;
+import dev.feedstore.core.Scope;
+import dev.feedstore.core.SpaceId;
+import dev.feedstore.core.store.FeedStore;
+import dev.feedstore.core.sync.SyncListener;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Tells listeners about changed feeds. Changes are recorded per registration and delivered on one
+ * thread, in order; changes that arrive while an update is being prepared are merged into the next
+ * one. Thread-safe.
+ */
+public final class ListenerHub implements SyncListener, AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(ListenerHub.class);
+
+  private final FeedStore store;
+  private final ExecutorService executor;
+  private final List<Entry> entries = new CopyOnWriteArrayList<>();
+
+  public ListenerHub(FeedStore store) {
+    this.store = store;
+    this.executor = Executors.newSingleThreadExecutor(r -> {
+      Thread thread = new Thread(r, "feedstore-listeners");
+      thread.setDaemon(true);
+      return thread;
+    });
+  }
+
+  /** Registers a listener and schedules its first update with every feed in scope. */
+  public Registration register(SpaceId space, Scope scope, FeedListener listener) {
+    Entry entry = new Entry(space, scope, listener);
+    entries.add(entry);
+    executor.execute(entry::deliverInitial);
+    return entry;
+  }
+
+  @Override
+  public void feedsChanged(SpaceId space, Set<FeedId> feeds) {
+    for (Entry entry : entries) {
+      if (entry.space.equals(space)) {
+        entry.changed(feeds);
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    entries.clear();
+    executor.shutdown();
+    try {
+      executor.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** One registration. Its pending set is guarded by itself. */
+  private final class Entry implements Registration {
+    final SpaceId space;
+    final Scope scope;
+    final FeedListener listener;
+    private final Set<FeedId> pending = new HashSet<>();
+    private boolean scheduled;
+    private volatile boolean closed;
+
+    Entry(SpaceId space, Scope scope, FeedListener listener) {
+      this.space = space;
+      this.scope = scope;
+      this.listener = listener;
+    }
+
+    void changed(Set<FeedId> feeds) {
+      synchronized (pending) {
+        pending.addAll(feeds);
+        if (scheduled) {
+          return;
+        }
+        scheduled = true;
+      }
+      executor.execute(this::deliverChanges);
+    }
+
+    void deliverInitial() {
+      if (closed) {
+        return;
+      }
+      Map<FeedId, List<Block>> content = store.read(tx -> {
+        Map<FeedId, List<Block>> result = new LinkedHashMap<>();
+        for (FeedInfo info : tx.feeds().list(space, Optional.empty())) {
+          if (scope.covers(info.feedId(), info.namespace())) {
+            result.put(info.feedId(), tx.blocks().feed(space, info.feedId()));
+          }
+        }
+        return result;
+      });
+      deliver(new FeedUpdate(space, content, true));
+    }
+
+    void deliverChanges() {
+      Set<FeedId> feeds;
+      synchronized (pending) {
+        feeds = new HashSet<>(pending);
+        pending.clear();
+        scheduled = false;
+      }
+      if (closed) {
+        return;
+      }
+      Map<FeedId, List<Block>> content = store.read(tx -> {
+        Map<FeedId, List<Block>> result = new LinkedHashMap<>();
+        for (FeedId feed : feeds) {
+          Optional<FeedInfo> info = tx.feeds().find(space, feed);
+          if (info.isPresent() && scope.covers(feed, info.get().namespace())) {
+            result.put(feed, tx.blocks().feed(space, feed));
+          }
+        }
+        return result;
+      });
+      if (!content.isEmpty()) {
+        deliver(new FeedUpdate(space, content, false));
+      }
+    }
+
+    private void deliver(FeedUpdate update) {
+      if (closed) {
+        return;
+      }
+      try {
+        listener.onUpdate(update);
+      } catch (RuntimeException e) {
+        log.warn("feed listener for {} threw; it stays registered", space, e);
+      }
+    }
+
+    @Override
+    public void close() {
+      closed = true;
+      entries.remove(this);
+    }
+  }
+}

@@ -1,0 +1,80 @@
+package dev.feedstore.client.internal;
+
+import dev.feedstore.proto.v1.FeedSyncGrpc;
+import dev.feedstore.proto.v1.WatchEvent;
+import dev.feedstore.proto.v1.WatchRequest;
+import io.grpc.Status;
+import io.grpc.stub.ClientCallStreamObserver;
+import io.grpc.stub.ClientResponseObserver;
+
+/**
+ * One Watch call with manual flow control: one event is requested at a time, and the next only
+ * when the consumer asks, so the client never buffers a backlog. Thread-safe.
+ */
+public final class WatchStream {
+
+  /** Receives the events of one stream, on a gRPC thread. */
+  public interface Handler {
+    void onEvent(WatchStream stream, WatchEvent event);
+
+    /** The stream ended; {@code status} is OK only if the server completed it. */
+    void onClose(WatchStream stream, Status status);
+  }
+
+  private volatile ClientCallStreamObserver<WatchRequest> call;
+  private volatile boolean cancelled;
+
+  private WatchStream() {}
+
+  public static WatchStream open(FeedSyncGrpc.FeedSyncStub stub, WatchRequest request, Handler handler, Runnable onNotFound) {
+    WatchStream stream = new WatchStream();
+    stub.watch(request, new ClientResponseObserver<WatchRequest, WatchEvent>() {
+      @Override
+      public void beforeStart(ClientCallStreamObserver<WatchRequest> requestStream) {
+        stream.call = requestStream;
+        requestStream.disableAutoRequestWithInitial(1);
+      }
+
+      @Override
+      public void onNext(WatchEvent event) {
+        handler.onEvent(stream, event);
+      }
+
+      @Override
+      public void onError(Throwable t) {
+        Status status = Status.fromThrowable(t);
+        if (status.getCode() == Status.Code.NOT_FOUND) {
+          onNotFound.run();
+        }
+        handler.onClose(stream, status);
+      }
+
+      @Override
+      public void onCompleted() {
+        handler.onClose(stream, Status.OK);
+      }
+    });
+    return stream;
+  }
+
+  /** Asks for the next event. */
+  public void requestNext() {
+    ClientCallStreamObserver<WatchRequest> current = call;
+    if (current != null && !cancelled) {
+      current.request(1);
+    }
+  }
+
+  /** Ends the stream; idempotent. */
+  public void cancel() {
+    cancelled = true;
+    ClientCallStreamObserver<WatchRequest> current = call;
+    if (current != null) {
+      current.cancel("closed by the replica", null);
+    }
+  }
+
+  public boolean isCancelled() {
+    return cancelled;
+  }
+}
