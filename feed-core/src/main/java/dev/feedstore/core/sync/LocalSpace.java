@@ -99,8 +99,9 @@ final class LocalSpace {
    *
    * @param local the block the replica holds under the key, if any
    * @param namespace the feed's namespace, for a feed the replica does not hold yet
+   * @return whether anything changed
    */
-  void place(Block block, Optional<Block> local, Optional<Namespace> namespace) {
+  boolean place(Block block, Optional<Block> local, Optional<Namespace> namespace) {
     Optional<Block> holder = at(block.position());
     if (holder.isPresent() && !holder.get().key().equals(block.key())) {
       tx.blocks().setPosition(space, holder.get().key(), Position.NONE);
@@ -111,15 +112,17 @@ final class LocalSpace {
       local = Optional.empty();
     }
     if (local.isPresent()) {
-      if (!local.get().position().equals(block.position())) {
-        tx.blocks().setPosition(space, block.key(), block.position());
-        changed.add(block.feedId());
+      if (local.get().position().equals(block.position())) {
+        return holder.isPresent() && !holder.get().key().equals(block.key());
       }
-      return;
+      tx.blocks().setPosition(space, block.key(), block.position());
+      changed.add(block.feedId());
+      return true;
     }
     tx.feeds().create(space, block.feedId(), namespace);
     tx.blocks().insert(space, block);
     changed.add(block.feedId());
+    return true;
   }
 
   /** Gives the authority's position to a block the replica pushed. */

@@ -124,6 +124,7 @@ final class PullApplier {
     if (page.cursorBlockReported() && cursor.isAssigned() && cursorBlock.isEmpty()) {
       cursorBlock = page.cursorBlock();
     }
+    int stored = 0;
     if (state.isReplaying()) {
       // Blocks the replica holds at positions the answer covers, but that the authority does not
       // hold there, were displaced (perhaps by blocks of feeds not replicated here): they lose their
@@ -131,15 +132,16 @@ final class PullApplier {
       for (Block displaced : unconfirmed(cursor)) {
         local.tx.blocks().setPosition(local.space, displaced.key(), Position.NONE);
         local.changed.add(displaced.feedId());
+        stored++;
       }
     }
-    int stored = 0;
     for (Block block : page.blocks()) {
       Optional<Block> held = local.find(block.key());
       Optional<Namespace> namespace = Optional.ofNullable(page.namespaces().get(block.feedId()));
       if (held.isPresent() || local.replication.admits(block.feedId(), block.position(), namespace)) {
-        local.place(block, held, namespace);
-        stored++;
+        if (local.place(block, held, namespace)) {
+          stored++;
+        }
       }
       cursor = block.position();
       cursorBlock = Optional.of(block.key());
@@ -150,7 +152,7 @@ final class PullApplier {
     }
     local.save(new SyncState(cursor, cursorBlock, state.serverToken(), replayUntil));
     return new SpaceSync.Applied(SyncStep.of(SyncStep.Kind.PULLED, stored,
-        "pulled " + page.blocks().size() + " blocks, stored " + stored + ", cursor " + cursor), local, cursor);
+        "pulled " + page.blocks().size() + " blocks, " + stored + " changed the replica, cursor " + cursor), local, cursor);
   }
 
   /**

@@ -4,7 +4,7 @@ package dev.feedstore.core.sync;
  * What one step of sync did.
  *
  * @param kind the kind of outcome
- * @param blocks how many blocks it stored, positioned or re-keyed
+ * @param blocks how many blocks it changed: stored, positioned or re-keyed
  * @param detail a sentence for logs, e.g. which rollback signal fired
  */
 public record SyncStep(Kind kind, int blocks, String detail) {
