@@ -52,7 +52,8 @@ final class WatchStream implements SpaceTail.Watcher {
   private final AtomicInteger wip = new AtomicInteger();
   private final AtomicBoolean released = new AtomicBoolean();
   private volatile Status ending;
-  private volatile boolean heartbeatDue;
+  /** Heartbeat ticks not yet handled by the drain. */
+  private final AtomicInteger ticks = new AtomicInteger();
 
   // Confined to the drain.
   private long scanned;
@@ -104,7 +105,7 @@ final class WatchStream implements SpaceTail.Watcher {
 
   /** A heartbeat interval passed: send one if the stream is live and sent nothing since. */
   void heartbeatTick() {
-    heartbeatDue = true;
+    ticks.incrementAndGet();
     signal();
   }
 
@@ -177,9 +178,11 @@ final class WatchStream implements SpaceTail.Watcher {
       send(event().setCaughtUp(CaughtUp.getDefaultInstance()));
       return true;
     }
-    if (heartbeatDue) {
-      heartbeatDue = false;
-      if (!sentSinceHeartbeat) {
+    int elapsed = ticks.getAndSet(0);
+    if (elapsed > 0) {
+      // Idle for a whole interval: nothing sent since the previous tick, or several ticks passed
+      // before this drain ran (then at least one whole interval had nothing sent).
+      if (elapsed > 1 || !sentSinceHeartbeat) {
         send(event().setHeartbeat(Heartbeat.getDefaultInstance()));
       }
       sentSinceHeartbeat = false;
