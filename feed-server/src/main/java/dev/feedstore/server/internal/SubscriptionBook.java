@@ -74,20 +74,21 @@ final class SubscriptionBook {
    * @throws SubscriptionNotFoundException if it is unknown, of another space, or expired
    */
   Subscription use(String id, SpaceId spaceId) {
-    return store.write(tx -> {
-      long now = clock.millis();
-      Optional<Subscription> found = tx.subscriptions().find(id).filter(s -> s.spaceId().equals(spaceId));
-      if (found.isEmpty()) {
-        throw new SubscriptionNotFoundException(id, spaceId, "is not known");
-      }
-      if (found.get().isExpiredAt(now)) {
-        throw new SubscriptionNotFoundException(id, spaceId,
-            "expired at " + Instant.ofEpochMilli(found.get().expiresAtMillis()));
-      }
-      Subscription used = found.get().withExpiry(now + found.get().ttlMillis());
-      tx.subscriptions().setExpiry(id, used.expiresAtMillis());
-      return used;
-    });
+    // Looked up in a read transaction, so that an unknown or expired id writes nothing.
+    long now = clock.millis();
+    Optional<Subscription> found = store.read(tx -> tx.subscriptions().find(id)).filter(s -> s.spaceId().equals(spaceId));
+    if (found.isEmpty()) {
+      throw new SubscriptionNotFoundException(id, spaceId, "is not known");
+    }
+    if (found.get().isExpiredAt(now)) {
+      throw new SubscriptionNotFoundException(id, spaceId,
+          "expired at " + Instant.ofEpochMilli(found.get().expiresAtMillis()));
+    }
+    Subscription used = found.get().withExpiry(now + found.get().ttlMillis());
+    if (!store.write(tx -> tx.subscriptions().setExpiry(id, used.expiresAtMillis()))) {
+      throw new SubscriptionNotFoundException(id, spaceId, "expired");
+    }
+    return used;
   }
 
   /**
