@@ -1,6 +1,7 @@
 package dev.feedstore.server;
 
 import dev.feedstore.core.InvalidValueException;
+import dev.feedstore.server.internal.TransportLog;
 import dev.feedstore.sqlite.SqliteFeedStore;
 import dev.feedstore.sqlite.SqliteSettings;
 import java.io.IOException;
@@ -155,6 +156,7 @@ public final class Main implements Callable<Integer> {
       shutDown();
       return 1;
     }
+    TransportLog.install(java.time.Clock.systemUTC(), settings.rejectionsLoggedPerMinute());
     handleStopSignals();
     Runtime.getRuntime().addShutdownHook(new Thread(this::shutDown, "feed-shutdown"));
     log.info("feed-server {} listening on {}:{}, database {} (sync {})", version(), host, server.port(),

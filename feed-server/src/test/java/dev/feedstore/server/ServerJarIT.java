@@ -92,6 +92,14 @@ class ServerJarIT {
     assertEquals(List.of(1L, 2L, 3L), stub.append(Wire.append("s", Wire.blocks(feed, "a", 0, 3))).getPositionsList());
     QueryResponse page = stub.query(QueryRequest.newBuilder().setSpaceId("s").setCursor(1).build());
     assertEquals(List.of(2L, 3L), QueryTest.positions(page));
+    List<dev.feedstore.proto.v1.Block> oversized = new java.util.ArrayList<>();
+    com.google.protobuf.ByteString mib = com.google.protobuf.ByteString.copyFrom(new byte[1 << 20]);
+    for (int i = 0; i < 17; i++) {
+      oversized.add(Wire.block(feed, "big", i).toBuilder().setData(mib).build());
+    }
+    StatusRuntimeException refused = org.junit.jupiter.api.Assertions.assertThrows(StatusRuntimeException.class,
+        () -> stub.append(Wire.append("s", oversized)));
+    assertEquals(Status.Code.RESOURCE_EXHAUSTED, refused.getStatus().getCode());
     EventRecorder<WatchEvent> watch = new EventRecorder<>();
     FeedSyncGrpc.newStub(channel).watch(WatchRequest.newBuilder().setSpaceId("s").setCursor(3).build(), watch);
     assertTrue(watch.next().hasCaughtUp());
@@ -103,6 +111,9 @@ class ServerJarIT {
     String output = read(log);
     assertEquals(0, process.exitValue(), output);
     assertTrue(output.contains("stopped; database closed"), output);
+    assertTrue(output.contains("refused a message from a client: RESOURCE_EXHAUSTED: gRPC message exceeds maximum size"
+        + " 16777216"), output);
+    assertTrue(!output.contains("\tat "), "no stack traces in the log:\n" + output);
     assertTrue(Files.notExists(dir.resolve("feeds.db-wal")) || Files.size(dir.resolve("feeds.db-wal")) == 0,
         "the WAL was folded back: the store was closed cleanly");
     try (SqliteFeedStore store = SqliteFeedStore.open(dir.resolve("feeds.db"))) {

@@ -46,6 +46,20 @@ class RateLimitedLogTest {
     assertTrue(logger.lines.get(0).contains("a\\u000aFAKE LINE"), logger.lines.get(0));
   }
 
+  @Test
+  void theTransportsRefusedMessagesBecomeOneLineRejections() {
+    TransportLog handler = new TransportLog(new RateLimitedLog(logger, Level.WARN, "refused messages", clock, 1));
+    java.util.logging.LogRecord record = new java.util.logging.LogRecord(java.util.logging.Level.WARNING,
+        "Exception processing message");
+    record.setThrown(new RuntimeException("RESOURCE_EXHAUSTED: gRPC message exceeds maximum size 2000: 2844"));
+
+    handler.publish(record);
+    handler.publish(record);
+
+    assertEquals(List.of("refused a message from a client: RESOURCE_EXHAUSTED: gRPC message exceeds maximum size"
+        + " 2000: 2844 (the limit is --max-message-bytes when it is the size)"), logger.lines);
+  }
+
   /** Keeps what is logged at WARN. */
   static final class RecordingLogger extends AbstractLogger {
     private static final long serialVersionUID = 1L;
