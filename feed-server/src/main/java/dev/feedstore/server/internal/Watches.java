@@ -74,8 +74,10 @@ final class Watches {
       open.add(stream);
       connections.put(stream, connection);
       perConnection.merge(connection, 1, Integer::sum);
+      // Started under the lock, so that closeAll cannot end the stream before its handlers are set.
+      // Starting does no I/O: it sets the call's handlers, registers with the tail and signals.
+      stream.start();
     }
-    stream.start();
   }
 
   /** How many streams are open. */
