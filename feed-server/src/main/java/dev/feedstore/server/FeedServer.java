@@ -136,12 +136,19 @@ public final class FeedServer implements AutoCloseable {
     server.shutdown();
     core.endWatches();
     try {
-      if (!server.awaitTermination(settings.shutdownGraceMillis(), TimeUnit.MILLISECONDS)) {
+      long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settings.shutdownGraceMillis());
+      boolean terminated = false;
+      while (!terminated && !core.idle() && System.nanoTime() < deadline) {
+        terminated = server.awaitTermination(10, TimeUnit.MILLISECONDS);
+      }
+      if (!terminated && !core.idle()) {
         LOG.warn("calls still running after {} ms ({}); cancelling them", settings.shutdownGraceMillis(),
             ServerSettings.Key.SHUTDOWN_GRACE_MS);
-        server.shutdownNow();
-        server.awaitTermination(5, TimeUnit.SECONDS);
       }
+      // Every call of ours has ended (or the grace is over): what a transport still holds open
+      // carries no work, so it is cut rather than waited for.
+      server.shutdownNow();
+      server.awaitTermination(5, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       server.shutdownNow();
       Thread.currentThread().interrupt();

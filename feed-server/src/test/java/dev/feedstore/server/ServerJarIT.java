@@ -109,6 +109,7 @@ class ServerJarIT {
     assertEquals(Status.Code.UNAVAILABLE, watch.awaitEnd().getCode());
     assertTrue(process.waitFor(60, TimeUnit.SECONDS), "the server exits after SIGTERM");
     String output = read(log);
+    System.out.println("server output:\n" + output);
     assertEquals(0, process.exitValue(), output);
     assertTrue(output.contains("stopped; database closed"), output);
     assertTrue(output.contains("refused a message from a client: RESOURCE_EXHAUSTED: gRPC message exceeds maximum size"

@@ -33,6 +33,7 @@ public final class ServerCore implements AutoCloseable {
   private final RateLimitedLog failures;
   private final Watches watches;
   private final FeedSyncService service;
+  private final InFlightCalls inFlight = new InFlightCalls();
 
   public ServerCore(FeedStore store, ServerSettings settings, Clock clock) {
     this.settings = settings;
@@ -55,7 +56,12 @@ public final class ServerCore implements AutoCloseable {
 
   /** The FeedSync service, with the interceptor that tells it each call's connection. */
   public ServerServiceDefinition feedSync() {
-    return ServerInterceptors.intercept(service, new ConnectionInterceptor());
+    return ServerInterceptors.intercept(service, new ConnectionInterceptor(), inFlight);
+  }
+
+  /** True when no FeedSync call is running: no request handler, no Watch stream. */
+  public boolean idle() {
+    return inFlight.count() == 0;
   }
 
   /** Starts the periodic work, every {@code heartbeat-ms}. */
