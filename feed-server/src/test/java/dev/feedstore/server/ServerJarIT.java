@@ -104,10 +104,14 @@ class ServerJarIT {
     FeedSyncGrpc.newStub(channel).watch(WatchRequest.newBuilder().setSpaceId("s").setCursor(3).build(), watch);
     assertTrue(watch.next().hasCaughtUp());
 
+    long sigterm = System.nanoTime();
     process.destroy(); // SIGTERM
 
     assertEquals(Status.Code.UNAVAILABLE, watch.awaitEnd().getCode());
     assertTrue(process.waitFor(60, TimeUnit.SECONDS), "the server exits after SIGTERM");
+    long stopMillis = (System.nanoTime() - sigterm) / 1_000_000;
+    System.out.println("SIGTERM to exit: " + stopMillis + " ms");
+    assertTrue(stopMillis < 5_000, "nothing held the shutdown up for its 10 s grace: " + stopMillis + " ms");
     String output = read(log);
     System.out.println("server output:\n" + output);
     assertEquals(0, process.exitValue(), output);
