@@ -121,6 +121,28 @@ class LoopbackTest {
     assertEquals(List.of(1L), t.blocking().append(Wire.append("s", Wire.block(feed, "a", 0))).getPositionsList());
   }
 
+  @Test
+  void aConflictOfManyKeysReachesAClientWithDefaultLimits() {
+    t = TestServer.on(dir.resolve("feeds.db")).loopback().start();
+    t.blocking().append(Wire.append("s", Wire.blocks(feed, "an-actor-with-a-rather-long-name", 0, 1000)));
+    List<dev.feedstore.proto.v1.Block> changed = new java.util.ArrayList<>();
+    for (int i = 0; i < 1000; i++) {
+      changed.add(Wire.block(feed, "an-actor-with-a-rather-long-name", i, "changed"));
+    }
+
+    StatusRuntimeException e = assertThrows(StatusRuntimeException.class,
+        () -> t.blocking().append(Wire.append("s", changed)));
+
+    assertEquals(Status.Code.ALREADY_EXISTS, e.getStatus().getCode(), e.getStatus().toString());
+    int named = e.getTrailers().get(dev.feedstore.proto.WireErrors.APPEND_CONFLICT).getKeysCount();
+    assertTrue(named > 10 && named < 1000, "named " + named);
+    assertTrue(e.getStatus().getDescription().startsWith("1000 block key(s) are stored with different content: "),
+        e.getStatus().getDescription());
+    assertTrue(e.getStatus().getDescription().endsWith("The trailer names the first " + named
+        + " of the 1000 keys (metadata is limited in size): re-key those and append again to learn the others"),
+        e.getStatus().getDescription());
+  }
+
   static EventRecorder<WatchEvent> watch(FeedSyncGrpc.FeedSyncStub stub) {
     EventRecorder<WatchEvent> events = new EventRecorder<>();
     stub.watch(WatchRequest.newBuilder().setSpaceId("s").build(), events);

@@ -2,7 +2,6 @@ package dev.feedstore.server.internal;
 
 import dev.feedstore.core.BlockKey;
 import java.util.List;
-import java.util.stream.Collectors;
 
 /**
  * An Append offered blocks whose keys are stored already with different content (key,
@@ -11,7 +10,8 @@ import java.util.stream.Collectors;
  */
 public final class AppendConflictException extends RuntimeException {
   private static final long serialVersionUID = 1L;
-  private static final int KEYS_SHOWN = 20;
+  /** Keys are listed in the message up to about this many characters. */
+  private static final int LISTED_CHARS = 1000;
 
   private final transient List<BlockKey> keys;
 
@@ -26,11 +26,18 @@ public final class AppendConflictException extends RuntimeException {
   }
 
   private static String message(List<BlockKey> keys) {
-    String shown = keys.stream().limit(KEYS_SHOWN).map(BlockKey::toString).collect(Collectors.joining(", "));
-    String more = keys.size() > KEYS_SHOWN
-        ? " and " + (keys.size() - KEYS_SHOWN) + " more (all in the trailer)"
-        : "";
-    return keys.size() + " block key(s) are stored with different content: " + shown + more
+    StringBuilder listed = new StringBuilder();
+    int shown = 0;
+    for (BlockKey key : keys) {
+      String text = key.toString();
+      if (shown > 0 && listed.length() + text.length() > LISTED_CHARS) {
+        break;
+      }
+      listed.append(shown == 0 ? "" : ", ").append(text);
+      shown++;
+    }
+    String more = shown < keys.size() ? " and " + (keys.size() - shown) + " more" : "";
+    return keys.size() + " block key(s) are stored with different content: " + listed + more
         + "; nothing was written. Give these blocks new sequences and append again";
   }
 }

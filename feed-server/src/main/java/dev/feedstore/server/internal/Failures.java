@@ -20,6 +20,9 @@ import io.grpc.StatusRuntimeException;
  * does not leak server details. Stateless and thread-safe.
  */
 final class Failures {
+  /** The most bytes of conflicting keys in one trailer (base64 in transit: about 4 KiB). */
+  static final int CONFLICT_TRAILER_BYTES = 3000;
+
   private Failures() {}
 
   static StatusException toStatus(Throwable failure) {
@@ -30,11 +33,7 @@ final class Failures {
       return Status.RESOURCE_EXHAUSTED.withDescription(failure.getMessage()).asException();
     }
     if (failure instanceof AppendConflictException conflict) {
-      Metadata trailers = new Metadata();
-      AppendConflict.Builder detail = AppendConflict.newBuilder();
-      conflict.keys().forEach(key -> detail.addKeys(WireMapping.toWire(key)));
-      trailers.put(WireErrors.APPEND_CONFLICT, detail.build());
-      return Status.ALREADY_EXISTS.withDescription(failure.getMessage()).asException(trailers);
+      return conflict(conflict);
     }
     if (failure instanceof SubscriptionNotFoundException) {
       return Status.NOT_FOUND.withDescription(failure.getMessage()).asException();
@@ -53,6 +52,35 @@ final class Failures {
           .asException();
     }
     return Status.INTERNAL.withDescription("internal error (details are in the server's log)").asException();
+  }
+
+  /**
+   * {@code ALREADY_EXISTS} with the conflicting keys in the {@link WireErrors#APPEND_CONFLICT}
+   * trailer. Trailers travel as HTTP/2 headers, which gRPC clients accept only up to 8 KiB by
+   * default; so the trailer names as many keys as fit in {@value #CONFLICT_TRAILER_BYTES} bytes
+   * and the description says when it names fewer than all. A client re-keys those and appends
+   * again, which names the next ones.
+   */
+  private static StatusException conflict(AppendConflictException conflict) {
+    AppendConflict.Builder detail = AppendConflict.newBuilder();
+    int bytes = 0;
+    for (var key : conflict.keys()) {
+      var wire = WireMapping.toWire(key);
+      int size = wire.getSerializedSize() + 3;
+      if (detail.getKeysCount() > 0 && bytes + size > CONFLICT_TRAILER_BYTES) {
+        break;
+      }
+      detail.addKeys(wire);
+      bytes += size;
+    }
+    String description = conflict.getMessage();
+    if (detail.getKeysCount() < conflict.keys().size()) {
+      description += ". The trailer names the first " + detail.getKeysCount() + " of the " + conflict.keys().size()
+          + " keys (metadata is limited in size): re-key those and append again to learn the others";
+    }
+    Metadata trailers = new Metadata();
+    trailers.put(WireErrors.APPEND_CONFLICT, detail.build());
+    return Status.ALREADY_EXISTS.withDescription(description).asException(trailers);
   }
 
   /** True for failures caused by the request (logged as rejections), false for the server's own. */
