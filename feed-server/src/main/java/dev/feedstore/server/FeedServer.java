@@ -1,0 +1,226 @@
+package dev.feedstore.server;
+
+import dev.feedstore.core.store.FeedStore;
+import dev.feedstore.proto.v1.FeedSyncGrpc;
+import dev.feedstore.server.internal.ServerCore;
+import io.grpc.InsecureServerCredentials;
+import io.grpc.Server;
+import io.grpc.ServerBuilder;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.protobuf.services.HealthStatusManager;
+import io.grpc.protobuf.services.ProtoReflectionService;
+import io.grpc.protobuf.services.ProtoReflectionServiceV1;
+import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.time.Clock;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The position authority as a gRPC server: the {@code feed.v1.FeedSync} service over a {@link
+ * FeedStore}, the standard health service ({@code grpc.health.v1.Health}) and server reflection,
+ * so that grpcurl and load balancers work.
+ *
+ * <pre>{@code
+ * try (SqliteFeedStore store = SqliteFeedStore.open(Path.of("feeds.db"));
+ *      FeedServer server = FeedServer.newBuilder(store).address("127.0.0.1", 7070).build().start()) {
+ *   server.awaitTermination();
+ * }
+ * }</pre>
+ *
+ * <p>The server does not own the store: close the server first, then the store. {@link #close}
+ * shuts down gracefully: new calls are refused, calls in flight (appends among them) finish within
+ * {@code shutdown-grace-ms}, and Watch streams end with {@code UNAVAILABLE}.
+ *
+ * <p>Thread-safe.
+ */
+public final class FeedServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(FeedServer.class);
+
+  private final Server server;
+  private final ServerCore core;
+  private final HealthStatusManager health;
+  private final ServerSettings settings;
+  private final Object lifecycle = new Object();
+  /** Guarded by lifecycle. */
+  private boolean started;
+  /** Guarded by lifecycle. */
+  private boolean closed;
+
+  private FeedServer(Server server, ServerCore core, HealthStatusManager health, ServerSettings settings) {
+    this.server = server;
+    this.core = core;
+    this.health = health;
+    this.settings = settings;
+  }
+
+  /** A builder of a server over {@code store}, which the caller keeps owning. */
+  public static Builder newBuilder(FeedStore store) {
+    return new Builder(store);
+  }
+
+  /**
+   * Binds and starts serving. Blocks until the socket is bound.
+   *
+   * @throws IOException if the address cannot be bound
+   * @throws IllegalStateException if started before or closed
+   */
+  public FeedServer start() throws IOException {
+    synchronized (lifecycle) {
+      if (started || closed) {
+        throw new IllegalStateException(closed ? "the server is closed" : "the server is started already");
+      }
+      started = true;
+      try {
+        server.start();
+      } catch (IOException | RuntimeException e) {
+        closed = true;
+        core.close();
+        throw e;
+      }
+      core.startTicking();
+      health.setStatus("", ServingStatus.SERVING);
+      health.setStatus(FeedSyncGrpc.SERVICE_NAME, ServingStatus.SERVING);
+    }
+    return this;
+  }
+
+  /** The port the server listens on (the bound one when 0 was asked for); -1 if not a socket. */
+  public int port() {
+    return server.getPort();
+  }
+
+  /** The addresses the server listens on. */
+  public List<? extends SocketAddress> listenAddresses() {
+    return server.getListenSockets();
+  }
+
+  /** The settings in force. */
+  public ServerSettings settings() {
+    return settings;
+  }
+
+  /** How many Watch streams are open now. */
+  public int openWatches() {
+    return core.openWatches();
+  }
+
+  /**
+   * Runs the periodic work now, as the ticker does every {@code heartbeat-ms}: heartbeats to idle
+   * Watch streams, renewal of their subscriptions (ending those whose subscription expired), and
+   * purging of expired subscriptions. For tests and operators' tools; blocks on the store.
+   */
+  public void tick() {
+    core.tick();
+  }
+
+  /**
+   * Shuts down gracefully and waits for it: health turns NOT_SERVING, new calls are refused, Watch
+   * streams end with {@code UNAVAILABLE}, calls in flight get {@code shutdown-grace-ms} to finish
+   * before they are cancelled. Idempotent. Does not close the store.
+   */
+  @Override
+  public void close() {
+    synchronized (lifecycle) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+    }
+    health.enterTerminalState();
+    server.shutdown();
+    core.endWatches();
+    try {
+      long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settings.shutdownGraceMillis());
+      boolean terminated = false;
+      while (!terminated && !core.idle() && System.nanoTime() < deadline) {
+        terminated = server.awaitTermination(10, TimeUnit.MILLISECONDS);
+      }
+      if (!terminated && !core.idle()) {
+        LOG.warn("calls still running after {} ms ({}); cancelling them", settings.shutdownGraceMillis(),
+            ServerSettings.Key.SHUTDOWN_GRACE_MS);
+      }
+      // Every call of ours has ended (or the grace is over): what a transport still holds open
+      // carries no work, so it is cut rather than waited for.
+      server.shutdownNow();
+      server.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      server.shutdownNow();
+      Thread.currentThread().interrupt();
+    } finally {
+      core.close();
+    }
+  }
+
+  /** Blocks until the server has terminated (after {@link #close}). */
+  public void awaitTermination() throws InterruptedException {
+    server.awaitTermination();
+  }
+
+  /**
+   * Configures a {@link FeedServer}. Give either an address to listen on (a plain-text HTTP/2
+   * socket; the default is 127.0.0.1:7070) or a {@link ServerBuilder} of your own, for example an
+   * in-process one in tests. Not thread-safe.
+   */
+  public static final class Builder {
+    private final FeedStore store;
+    private ServerSettings settings = ServerSettings.DEFAULTS;
+    private Clock clock = Clock.systemUTC();
+    private InetSocketAddress address = new InetSocketAddress("127.0.0.1", 7070);
+    private ServerBuilder<?> serverBuilder;
+
+    private Builder(FeedStore store) {
+      this.store = Objects.requireNonNull(store, "store");
+    }
+
+    public Builder settings(ServerSettings value) {
+      settings = Objects.requireNonNull(value, "settings");
+      return this;
+    }
+
+    /** The clock for subscription expiry and log rate limits; the system clock by default. */
+    public Builder clock(Clock value) {
+      clock = Objects.requireNonNull(value, "clock");
+      return this;
+    }
+
+    /** Listen on {@code host:port} (port 0 picks a free one; see {@link FeedServer#port}). */
+    public Builder address(String host, int port) {
+      address = new InetSocketAddress(host, port);
+      serverBuilder = null;
+      return this;
+    }
+
+    /**
+     * Serve through {@code builder} instead of a socket of our own. The server adds its services,
+     * interceptor, request executor and {@code max-message-bytes} to it; the builder's transport
+     * is otherwise the caller's choice.
+     */
+    public Builder serverBuilder(ServerBuilder<?> builder) {
+      serverBuilder = Objects.requireNonNull(builder, "builder");
+      return this;
+    }
+
+    /** The server, not started yet. */
+    @SuppressWarnings("deprecation") // v1alpha reflection too, for grpcurl and tools that only speak it
+    public FeedServer build() {
+      ServerBuilder<?> builder = serverBuilder != null
+          ? serverBuilder
+          : NettyServerBuilder.forAddress(address, InsecureServerCredentials.create());
+      ServerCore core = new ServerCore(store, settings, clock);
+      HealthStatusManager health = new HealthStatusManager();
+      builder.executor(core.requestExecutor())
+          .maxInboundMessageSize(settings.maxMessageBytes())
+          .addService(core.feedSync())
+          .addService(health.getHealthService())
+          .addService(ProtoReflectionServiceV1.newInstance())
+          .addService(ProtoReflectionService.newInstance());
+      return new FeedServer(builder.build(), core, health, settings);
+    }
+  }
+}

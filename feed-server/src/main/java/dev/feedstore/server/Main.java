@@ -1,0 +1,248 @@
+package dev.feedstore.server;
+
+import dev.feedstore.core.InvalidValueException;
+import dev.feedstore.server.internal.TransportLog;
+import dev.feedstore.sqlite.SqliteFeedStore;
+import dev.feedstore.sqlite.SqliteSettings;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The runnable position authority: {@code java -jar feed-server.jar --db feeds.db --port 7070}.
+ * Every setting of {@link ServerSettings} is a flag of the same name; {@code --help} lists them with
+ * their defaults.
+ *
+ * <p>SIGTERM and SIGINT shut it down gracefully (health NOT_SERVING, new calls refused, calls in
+ * flight finish, Watch streams end with UNAVAILABLE, the database is closed) and the process exits
+ * with 0. Exit code 1 means it could not start (the database or the address); 2 a bad flag.
+ */
+@Command(name = "feed-server", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+    sortOptions = false, showDefaultValues = true, usageHelpWidth = 100,
+    description = "The feed store's position authority: gRPC service feed.v1.FeedSync (plus health and"
+        + " reflection) over an embedded SQLite database.")
+public final class Main implements Callable<Integer> {
+  @Option(names = "--db", paramLabel = "FILE", description = "SQLite database file; created if missing.")
+  Path db = Path.of("feeds.db");
+
+  @Option(names = "--host", description = "Address to listen on (0.0.0.0 for every interface).")
+  String host = "127.0.0.1";
+
+  @Option(names = "--port", description = "Port to listen on (0 picks a free one and logs it).")
+  int port = 7070;
+
+  @Option(names = "--sync", paramLabel = "full|normal",
+      description = "full: a commit survives power loss; normal: faster, survives a crash of the process only.")
+  SqliteSettings.Synchronous sync = SqliteSettings.Synchronous.FULL;
+
+  @Option(names = "--" + ServerSettings.Key.BLOCK_BYTES, paramLabel = "BYTES",
+      description = "Largest data of one block.")
+  int blockBytes = ServerSettings.DEFAULT_BLOCK_BYTES;
+
+  @Option(names = "--" + ServerSettings.Key.BLOCKS_PER_APPEND, paramLabel = "N",
+      description = "Most blocks in one Append.")
+  int blocksPerAppend = ServerSettings.DEFAULT_BLOCKS_PER_APPEND;
+
+  @Option(names = "--" + ServerSettings.Key.QUERY_LIMIT, paramLabel = "N",
+      description = "Largest limit a Query may ask for (0 in a request means 100).")
+  int queryLimit = ServerSettings.DEFAULT_QUERY_LIMIT;
+
+  @Option(names = "--" + ServerSettings.Key.MAX_MESSAGE_BYTES, paramLabel = "BYTES",
+      description = "Largest request message; must exceed --block-bytes.")
+  int maxMessageBytes = ServerSettings.DEFAULT_MAX_MESSAGE_BYTES;
+
+  @Option(names = "--" + ServerSettings.Key.RESPONSE_BYTES, paramLabel = "BYTES",
+      description = "Most block data in one Query response or Watch batch (one block is always sent).")
+  int responseBytes = ServerSettings.DEFAULT_RESPONSE_BYTES;
+
+  @Option(names = "--" + ServerSettings.Key.WATCHES_PER_SERVER, paramLabel = "N",
+      description = "Most open Watch streams on the server.")
+  int watchesPerServer = ServerSettings.DEFAULT_WATCHES_PER_SERVER;
+
+  @Option(names = "--" + ServerSettings.Key.WATCHES_PER_CONNECTION, paramLabel = "N",
+      description = "Most open Watch streams on one client connection.")
+  int watchesPerConnection = ServerSettings.DEFAULT_WATCHES_PER_CONNECTION;
+
+  @Option(names = "--" + ServerSettings.Key.WATCH_BATCH_BLOCKS, paramLabel = "N",
+      description = "Most blocks in one Watch batch (at most --query-limit).")
+  int watchBatchBlocks = ServerSettings.DEFAULT_WATCH_BATCH_BLOCKS;
+
+  @Option(names = "--" + ServerSettings.Key.SUBSCRIPTION_TTL_MS, paramLabel = "MS",
+      description = "TTL of a subscription that asks for none.")
+  long subscriptionTtlMillis = ServerSettings.DEFAULT_SUBSCRIPTION_TTL_MS;
+
+  @Option(names = "--" + ServerSettings.Key.SUBSCRIPTION_MAX_TTL_MS, paramLabel = "MS",
+      description = "Longest TTL a subscription may ask for.")
+  long subscriptionMaxTtlMillis = ServerSettings.DEFAULT_SUBSCRIPTION_MAX_TTL_MS;
+
+  @Option(names = "--" + ServerSettings.Key.HEARTBEAT_MS, paramLabel = "MS",
+      description = "Heartbeat interval of idle Watch streams; also how often their subscriptions are"
+          + " renewed and expired subscriptions purged.")
+  long heartbeatMillis = ServerSettings.DEFAULT_HEARTBEAT_MS;
+
+  @Option(names = "--" + ServerSettings.Key.TAIL_BLOCKS, paramLabel = "N",
+      description = "Recently committed blocks kept in memory per watched space, shared by its watchers.")
+  int tailBlocks = ServerSettings.DEFAULT_TAIL_BLOCKS;
+
+  @Option(names = "--" + ServerSettings.Key.TAIL_BYTES, paramLabel = "BYTES",
+      description = "Most block data kept in memory per watched space.")
+  long tailBytes = ServerSettings.DEFAULT_TAIL_BYTES;
+
+  @Option(names = "--" + ServerSettings.Key.SHUTDOWN_GRACE_MS, paramLabel = "MS",
+      description = "How long a shutdown lets calls in flight finish before cancelling them.")
+  long shutdownGraceMillis = ServerSettings.DEFAULT_SHUTDOWN_GRACE_MS;
+
+  @Option(names = "--" + ServerSettings.Key.REJECTIONS_LOGGED_PER_MINUTE, paramLabel = "N",
+      description = "Rejected requests logged per minute; the rest are counted as suppressed.")
+  int rejectionsLoggedPerMinute = ServerSettings.DEFAULT_REJECTIONS_LOGGED_PER_MINUTE;
+
+  @Option(names = "--" + ServerSettings.Key.RPC_THREADS, paramLabel = "N",
+      description = "Threads that run request handlers.")
+  int rpcThreads = ServerSettings.DEFAULT_RPC_THREADS;
+
+  @Option(names = "--" + ServerSettings.Key.WATCH_THREADS, paramLabel = "N",
+      description = "Threads that feed Watch streams.")
+  int watchThreads = ServerSettings.DEFAULT_WATCH_THREADS;
+
+  private final CountDownLatch stop = new CountDownLatch(1);
+  private final Object closing = new Object();
+  /** Guarded by closing. */
+  private FeedServer server;
+  /** Guarded by closing. */
+  private SqliteFeedStore store;
+
+  public static void main(String[] args) {
+    System.exit(run(args));
+  }
+
+  /** Runs the command line and returns the exit code (blocks while the server runs). */
+  public static int run(String... args) {
+    defaultProperty("org.jooq.no-logo", "true");
+    defaultProperty("org.jooq.no-tips", "true");
+    defaultProperty("org.slf4j.simpleLogger.showDateTime", "true");
+    defaultProperty("org.slf4j.simpleLogger.dateTimeFormat", "yyyy-MM-dd'T'HH:mm:ss.SSSXXX");
+    defaultProperty("org.slf4j.simpleLogger.showThreadName", "false");
+    defaultProperty("org.slf4j.simpleLogger.showShortLogName", "true");
+    defaultProperty("org.slf4j.simpleLogger.log.org.jooq", "warn");
+    return new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true).execute(args);
+  }
+
+  @Override
+  public Integer call() throws InterruptedException {
+    Logger log = LoggerFactory.getLogger(Main.class);
+    ServerSettings settings;
+    try {
+      settings = settings();
+    } catch (InvalidValueException e) {
+      System.err.println("feed-server: --" + e.getMessage());
+      return 2;
+    }
+    try {
+      synchronized (closing) {
+        store = SqliteFeedStore.open(db, SqliteSettings.DEFAULTS.withSynchronous(sync));
+        server = FeedServer.newBuilder(store).settings(settings).address(host, port).build().start();
+      }
+    } catch (IOException | RuntimeException e) {
+      log.error("cannot start: {}", e.getMessage(), e);
+      shutDown();
+      return 1;
+    }
+    TransportLog.install(java.time.Clock.systemUTC(), settings.rejectionsLoggedPerMinute());
+    handleStopSignals();
+    Runtime.getRuntime().addShutdownHook(new Thread(this::shutDown, "feed-shutdown"));
+    log.info("feed-server {} listening on {}:{}, database {} (sync {})", version(), host, server.port(),
+        store.file(), sync.name().toLowerCase(java.util.Locale.ROOT));
+    stop.await();
+    log.info("stopping: refusing new calls, finishing calls in flight, ending Watch streams");
+    shutDown();
+    log.info("stopped; database closed");
+    return 0;
+  }
+
+  ServerSettings settings() {
+    return ServerSettings.newBuilder()
+        .blockBytes(blockBytes)
+        .blocksPerAppend(blocksPerAppend)
+        .queryLimit(queryLimit)
+        .maxMessageBytes(maxMessageBytes)
+        .responseBytes(responseBytes)
+        .watchesPerServer(watchesPerServer)
+        .watchesPerConnection(watchesPerConnection)
+        .watchBatchBlocks(watchBatchBlocks)
+        .subscriptionTtlMillis(subscriptionTtlMillis)
+        .subscriptionMaxTtlMillis(subscriptionMaxTtlMillis)
+        .heartbeatMillis(heartbeatMillis)
+        .tailBlocks(tailBlocks)
+        .tailBytes(tailBytes)
+        .shutdownGraceMillis(shutdownGraceMillis)
+        .rejectionsLoggedPerMinute(rejectionsLoggedPerMinute)
+        .rpcThreads(rpcThreads)
+        .watchThreads(watchThreads)
+        .build();
+  }
+
+  /**
+   * SIGTERM and SIGINT wake the main thread, which shuts down and exits with 0. Without this the
+   * JVM would run the shutdown hook and exit with 143, which service managers report as a failure.
+   */
+  @SuppressWarnings("restriction")
+  private void handleStopSignals() {
+    for (String name : new String[] {"TERM", "INT"}) {
+      try {
+        sun.misc.Signal.handle(new sun.misc.Signal(name), signal -> stop.countDown());
+      } catch (IllegalArgumentException | LinkageError e) {
+        // No such signal on this platform: the shutdown hook still closes everything.
+      }
+    }
+  }
+
+  /** Closes the server, then the store; idempotent, and callers wait for whoever runs it first. */
+  private void shutDown() {
+    synchronized (closing) {
+      if (server != null) {
+        server.close();
+        server = null;
+      }
+      if (store != null) {
+        store.close();
+        store = null;
+      }
+    }
+  }
+
+  /** The version of this build, from the jar's resources. */
+  static String version() {
+    Properties properties = new Properties();
+    try (InputStream in = Main.class.getResourceAsStream("feed-server.properties")) {
+      if (in != null) {
+        properties.load(in);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return properties.getProperty("version", "unknown");
+  }
+
+  /** Tells picocli the version. */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      return new String[] {"feed-server " + version()};
+    }
+  }
+
+  private static void defaultProperty(String key, String value) {
+    if (System.getProperty(key) == null) {
+      System.setProperty(key, value);
+    }
+  }
+}

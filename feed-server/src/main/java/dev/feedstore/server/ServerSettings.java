@@ -1,0 +1,306 @@
+package dev.feedstore.server;
+
+import dev.feedstore.core.InvalidValueException;
+import dev.feedstore.core.Limits;
+
+/**
+ * Every limit and tunable of the position authority, with its default. Each setting has a key
+ * ({@link Key}) that is both its command-line flag ({@code --block-bytes}) and the name an error
+ * gives when a request goes over it. Immutable; the compact constructor rejects values that cannot
+ * work, naming the key.
+ *
+ * @param blockBytes the largest {@code data} of one block ({@code block-bytes})
+ * @param blocksPerAppend the most blocks in one Append ({@code blocks-per-append})
+ * @param queryLimit the largest {@code limit} a Query may ask for ({@code query-limit})
+ * @param maxMessageBytes the largest request message gRPC accepts ({@code max-message-bytes}); it
+ *     must hold at least one block of {@code blockBytes}
+ * @param responseBytes how much block data one Query response or Watch batch carries at most
+ *     ({@code response-bytes}); at least one block is always sent, so a response holds
+ *     {@code max(responseBytes, one block)} plus framing. The default keeps responses under gRPC's
+ *     default 4 MiB inbound limit of clients
+ * @param watchesPerServer the most Watch streams open on the server ({@code watches-per-server})
+ * @param watchesPerConnection the most Watch streams open on one client connection ({@code
+ *     watches-per-connection})
+ * @param watchBatchBlocks the most blocks in one Watch batch ({@code watch-batch-blocks}), at most
+ *     {@code queryLimit}
+ * @param subscriptionTtlMillis the TTL of a subscription whose request names none ({@code
+ *     subscription-ttl-ms})
+ * @param subscriptionMaxTtlMillis the longest TTL a subscription may ask for ({@code
+ *     subscription-max-ttl-ms})
+ * @param heartbeatMillis how often idle Watch streams get a heartbeat, and how often the
+ *     subscriptions of open streams are renewed and checked ({@code heartbeat-ms})
+ * @param tailBlocks how many recently committed blocks are kept in memory per watched space, so
+ *     that live watchers share them instead of each reading storage ({@code tail-blocks})
+ * @param tailBytes the most block data kept in that memory per watched space ({@code tail-bytes})
+ * @param shutdownGraceMillis how long a shutdown waits for calls in flight before cancelling them
+ *     ({@code shutdown-grace-ms})
+ * @param rejectionsLoggedPerMinute how many rejected requests are logged per minute; the rest are
+ *     counted and reported as suppressed ({@code rejections-logged-per-minute}, 0 logs only counts)
+ * @param rpcThreads the threads that run request handlers ({@code rpc-threads})
+ * @param watchThreads the threads that feed Watch streams ({@code watch-threads})
+ */
+public record ServerSettings(
+    int blockBytes,
+    int blocksPerAppend,
+    int queryLimit,
+    int maxMessageBytes,
+    int responseBytes,
+    int watchesPerServer,
+    int watchesPerConnection,
+    int watchBatchBlocks,
+    long subscriptionTtlMillis,
+    long subscriptionMaxTtlMillis,
+    long heartbeatMillis,
+    int tailBlocks,
+    long tailBytes,
+    long shutdownGraceMillis,
+    int rejectionsLoggedPerMinute,
+    int rpcThreads,
+    int watchThreads) {
+
+  /** The keys of the settings: command-line flags without the dashes, and names in errors. */
+  public static final class Key {
+    private Key() {}
+
+    public static final String BLOCK_BYTES = Limits.Key.BLOCK_BYTES;
+    public static final String BLOCKS_PER_APPEND = Limits.Key.BLOCKS_PER_APPEND;
+    public static final String QUERY_LIMIT = Limits.Key.QUERY_LIMIT;
+    public static final String MAX_MESSAGE_BYTES = "max-message-bytes";
+    public static final String RESPONSE_BYTES = "response-bytes";
+    public static final String WATCHES_PER_SERVER = "watches-per-server";
+    public static final String WATCHES_PER_CONNECTION = "watches-per-connection";
+    public static final String WATCH_BATCH_BLOCKS = "watch-batch-blocks";
+    public static final String SUBSCRIPTION_TTL_MS = "subscription-ttl-ms";
+    public static final String SUBSCRIPTION_MAX_TTL_MS = "subscription-max-ttl-ms";
+    public static final String HEARTBEAT_MS = "heartbeat-ms";
+    public static final String TAIL_BLOCKS = "tail-blocks";
+    public static final String TAIL_BYTES = "tail-bytes";
+    public static final String SHUTDOWN_GRACE_MS = "shutdown-grace-ms";
+    public static final String REJECTIONS_LOGGED_PER_MINUTE = "rejections-logged-per-minute";
+    public static final String RPC_THREADS = "rpc-threads";
+    public static final String WATCH_THREADS = "watch-threads";
+  }
+
+  public static final int DEFAULT_BLOCK_BYTES = Limits.DEFAULT_BLOCK_BYTES;
+  public static final int DEFAULT_BLOCKS_PER_APPEND = Limits.DEFAULT_BLOCKS_PER_APPEND;
+  public static final int DEFAULT_QUERY_LIMIT = Limits.DEFAULT_QUERY_LIMIT;
+  /**
+   * 16 MiB: one block of the largest default size (1 MiB) fits many times over, as does a batch of
+   * 1,000 blocks of up to ~16 KiB, while a handful of concurrent oversized requests cannot exhaust
+   * a default heap. gRPC itself would stop at 4 MiB, too little for batches of large blocks.
+   */
+  public static final int DEFAULT_MAX_MESSAGE_BYTES = 16 << 20;
+  /** 3 MiB: with framing, under the 4 MiB that gRPC clients accept by default. */
+  public static final int DEFAULT_RESPONSE_BYTES = 3 << 20;
+  public static final int DEFAULT_WATCHES_PER_SERVER = 10_000;
+  public static final int DEFAULT_WATCHES_PER_CONNECTION = 1_000;
+  public static final int DEFAULT_WATCH_BATCH_BLOCKS = 100;
+  public static final long DEFAULT_SUBSCRIPTION_TTL_MS = 60 * 60 * 1000L;
+  public static final long DEFAULT_SUBSCRIPTION_MAX_TTL_MS = 24 * 60 * 60 * 1000L;
+  public static final long DEFAULT_HEARTBEAT_MS = 15_000;
+  public static final int DEFAULT_TAIL_BLOCKS = 4096;
+  public static final long DEFAULT_TAIL_BYTES = 16 << 20;
+  public static final long DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
+  public static final int DEFAULT_REJECTIONS_LOGGED_PER_MINUTE = 20;
+  public static final int DEFAULT_RPC_THREADS = 16;
+  public static final int DEFAULT_WATCH_THREADS = 4;
+
+  /** Every setting at its default. */
+  public static final ServerSettings DEFAULTS = newBuilder().build();
+
+  public ServerSettings {
+    positive(Key.BLOCK_BYTES, blockBytes);
+    positive(Key.BLOCKS_PER_APPEND, blocksPerAppend);
+    positive(Key.QUERY_LIMIT, queryLimit);
+    positive(Key.MAX_MESSAGE_BYTES, maxMessageBytes);
+    positive(Key.RESPONSE_BYTES, responseBytes);
+    positive(Key.WATCHES_PER_SERVER, watchesPerServer);
+    positive(Key.WATCHES_PER_CONNECTION, watchesPerConnection);
+    positive(Key.WATCH_BATCH_BLOCKS, watchBatchBlocks);
+    positive(Key.SUBSCRIPTION_TTL_MS, subscriptionTtlMillis);
+    positive(Key.SUBSCRIPTION_MAX_TTL_MS, subscriptionMaxTtlMillis);
+    positive(Key.HEARTBEAT_MS, heartbeatMillis);
+    positive(Key.TAIL_BLOCKS, tailBlocks);
+    positive(Key.TAIL_BYTES, tailBytes);
+    positive(Key.SHUTDOWN_GRACE_MS, shutdownGraceMillis);
+    if (rejectionsLoggedPerMinute < 0) {
+      throw new InvalidValueException(Key.REJECTIONS_LOGGED_PER_MINUTE, "must be >= 0", rejectionsLoggedPerMinute);
+    }
+    positive(Key.RPC_THREADS, rpcThreads);
+    positive(Key.WATCH_THREADS, watchThreads);
+    if (maxMessageBytes <= blockBytes) {
+      throw new InvalidValueException(Key.MAX_MESSAGE_BYTES,
+          "must be above " + Key.BLOCK_BYTES + " (" + blockBytes + ") so that a block of the largest size fits",
+          maxMessageBytes);
+    }
+    if (watchBatchBlocks > queryLimit) {
+      throw new InvalidValueException(Key.WATCH_BATCH_BLOCKS,
+          "must be <= " + Key.QUERY_LIMIT + " (" + queryLimit + ")", watchBatchBlocks);
+    }
+    if (subscriptionTtlMillis > subscriptionMaxTtlMillis) {
+      throw new InvalidValueException(Key.SUBSCRIPTION_TTL_MS,
+          "must be <= " + Key.SUBSCRIPTION_MAX_TTL_MS + " (" + subscriptionMaxTtlMillis + ")", subscriptionTtlMillis);
+    }
+  }
+
+  /** The data-model limits these settings imply, for the checks shared with other modules. */
+  public Limits limits() {
+    return new Limits(blockBytes, blocksPerAppend, queryLimit);
+  }
+
+  /** A builder starting from the defaults. */
+  public static Builder newBuilder() {
+    return new Builder();
+  }
+
+  /** A builder starting from these settings. */
+  public Builder toBuilder() {
+    return new Builder(this);
+  }
+
+  private static void positive(String key, long value) {
+    if (value <= 0) {
+      throw new InvalidValueException(key, "must be > 0", value);
+    }
+  }
+
+  /** Collects settings; {@link #build} validates them. Not thread-safe. */
+  public static final class Builder {
+    private int blockBytes = DEFAULT_BLOCK_BYTES;
+    private int blocksPerAppend = DEFAULT_BLOCKS_PER_APPEND;
+    private int queryLimit = DEFAULT_QUERY_LIMIT;
+    private int maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES;
+    private int responseBytes = DEFAULT_RESPONSE_BYTES;
+    private int watchesPerServer = DEFAULT_WATCHES_PER_SERVER;
+    private int watchesPerConnection = DEFAULT_WATCHES_PER_CONNECTION;
+    private int watchBatchBlocks = DEFAULT_WATCH_BATCH_BLOCKS;
+    private long subscriptionTtlMillis = DEFAULT_SUBSCRIPTION_TTL_MS;
+    private long subscriptionMaxTtlMillis = DEFAULT_SUBSCRIPTION_MAX_TTL_MS;
+    private long heartbeatMillis = DEFAULT_HEARTBEAT_MS;
+    private int tailBlocks = DEFAULT_TAIL_BLOCKS;
+    private long tailBytes = DEFAULT_TAIL_BYTES;
+    private long shutdownGraceMillis = DEFAULT_SHUTDOWN_GRACE_MS;
+    private int rejectionsLoggedPerMinute = DEFAULT_REJECTIONS_LOGGED_PER_MINUTE;
+    private int rpcThreads = DEFAULT_RPC_THREADS;
+    private int watchThreads = DEFAULT_WATCH_THREADS;
+
+    private Builder() {}
+
+    private Builder(ServerSettings s) {
+      blockBytes = s.blockBytes;
+      blocksPerAppend = s.blocksPerAppend;
+      queryLimit = s.queryLimit;
+      maxMessageBytes = s.maxMessageBytes;
+      responseBytes = s.responseBytes;
+      watchesPerServer = s.watchesPerServer;
+      watchesPerConnection = s.watchesPerConnection;
+      watchBatchBlocks = s.watchBatchBlocks;
+      subscriptionTtlMillis = s.subscriptionTtlMillis;
+      subscriptionMaxTtlMillis = s.subscriptionMaxTtlMillis;
+      heartbeatMillis = s.heartbeatMillis;
+      tailBlocks = s.tailBlocks;
+      tailBytes = s.tailBytes;
+      shutdownGraceMillis = s.shutdownGraceMillis;
+      rejectionsLoggedPerMinute = s.rejectionsLoggedPerMinute;
+      rpcThreads = s.rpcThreads;
+      watchThreads = s.watchThreads;
+    }
+
+    public Builder blockBytes(int value) {
+      blockBytes = value;
+      return this;
+    }
+
+    public Builder blocksPerAppend(int value) {
+      blocksPerAppend = value;
+      return this;
+    }
+
+    public Builder queryLimit(int value) {
+      queryLimit = value;
+      return this;
+    }
+
+    public Builder maxMessageBytes(int value) {
+      maxMessageBytes = value;
+      return this;
+    }
+
+    public Builder responseBytes(int value) {
+      responseBytes = value;
+      return this;
+    }
+
+    public Builder watchesPerServer(int value) {
+      watchesPerServer = value;
+      return this;
+    }
+
+    public Builder watchesPerConnection(int value) {
+      watchesPerConnection = value;
+      return this;
+    }
+
+    public Builder watchBatchBlocks(int value) {
+      watchBatchBlocks = value;
+      return this;
+    }
+
+    public Builder subscriptionTtlMillis(long value) {
+      subscriptionTtlMillis = value;
+      return this;
+    }
+
+    public Builder subscriptionMaxTtlMillis(long value) {
+      subscriptionMaxTtlMillis = value;
+      return this;
+    }
+
+    public Builder heartbeatMillis(long value) {
+      heartbeatMillis = value;
+      return this;
+    }
+
+    public Builder tailBlocks(int value) {
+      tailBlocks = value;
+      return this;
+    }
+
+    public Builder tailBytes(long value) {
+      tailBytes = value;
+      return this;
+    }
+
+    public Builder shutdownGraceMillis(long value) {
+      shutdownGraceMillis = value;
+      return this;
+    }
+
+    public Builder rejectionsLoggedPerMinute(int value) {
+      rejectionsLoggedPerMinute = value;
+      return this;
+    }
+
+    public Builder rpcThreads(int value) {
+      rpcThreads = value;
+      return this;
+    }
+
+    public Builder watchThreads(int value) {
+      watchThreads = value;
+      return this;
+    }
+
+    /**
+     * The settings.
+     *
+     * @throws InvalidValueException naming the key of a value that cannot work
+     */
+    public ServerSettings build() {
+      return new ServerSettings(blockBytes, blocksPerAppend, queryLimit, maxMessageBytes, responseBytes,
+          watchesPerServer, watchesPerConnection, watchBatchBlocks, subscriptionTtlMillis,
+          subscriptionMaxTtlMillis, heartbeatMillis, tailBlocks, tailBytes, shutdownGraceMillis,
+          rejectionsLoggedPerMinute, rpcThreads, watchThreads);
+    }
+  }
+}

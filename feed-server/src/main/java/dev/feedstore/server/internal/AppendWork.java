@@ -1,0 +1,89 @@
+package dev.feedstore.server.internal;
+
+import dev.feedstore.core.Block;
+import dev.feedstore.core.BlockKey;
+import dev.feedstore.core.FeedId;
+import dev.feedstore.core.Namespace;
+import dev.feedstore.core.Position;
+import dev.feedstore.core.SpaceId;
+import dev.feedstore.core.store.FeedStore;
+import dev.feedstore.core.store.InsertOutcome;
+import dev.feedstore.core.store.StoreTransaction;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The write transaction of one Append: creates missing feeds with the request's namespace, stores
+ * each new block at the next position, returns the stored position of each block already stored
+ * with the same content, and fails with {@link AppendConflictException} naming every key stored
+ * with different content, which rolls the whole transaction back.
+ *
+ * <p>Not thread-safe; runs once, inside {@link FeedStore#write}.
+ */
+final class AppendWork implements FeedStore.Work<AppendWork.Outcome> {
+
+  /**
+   * What the transaction did, valid once it committed.
+   *
+   * @param positions the position of each block given, in the same order
+   * @param added the blocks newly stored, with their positions, in position order
+   * @param namespaces the namespace of each feed of the blocks (as stored; existing feeds keep theirs)
+   * @param nextPosition the counter after the transaction
+   */
+  record Outcome(long[] positions, List<Block> added, Map<FeedId, Optional<Namespace>> namespaces,
+      long nextPosition) {}
+
+  private final SpaceId spaceId;
+  private final Optional<Namespace> namespace;
+  private final List<Block> blocks;
+  private final long nextPosition;
+
+  /**
+   * @param blocks distinct keys, unpositioned
+   * @param nextPosition the counter of the space, or 0 to read it from the store in the transaction
+   */
+  AppendWork(SpaceId spaceId, Optional<Namespace> namespace, List<Block> blocks, long nextPosition) {
+    this.spaceId = spaceId;
+    this.namespace = namespace;
+    this.blocks = blocks;
+    this.nextPosition = nextPosition;
+  }
+
+  @Override
+  public Outcome run(StoreTransaction tx) {
+    long next = nextPosition > 0 ? nextPosition : tx.blocks().maxPosition(spaceId).value() + 1;
+    Map<FeedId, Optional<Namespace>> namespaces = new LinkedHashMap<>();
+    for (Block block : blocks) {
+      namespaces.computeIfAbsent(block.feedId(), feed -> tx.feeds().create(spaceId, feed, namespace).namespace());
+    }
+    long[] positions = new long[blocks.size()];
+    List<Block> added = new ArrayList<>();
+    List<BlockKey> conflicts = new ArrayList<>();
+    for (int i = 0; i < blocks.size(); i++) {
+      Block offered = blocks.get(i).withPosition(Position.of(next));
+      InsertOutcome outcome = tx.blocks().insert(spaceId, offered);
+      if (outcome instanceof InsertOutcome.Inserted) {
+        positions[i] = next++;
+        added.add(offered);
+      } else if (outcome instanceof InsertOutcome.Duplicate duplicate) {
+        if (duplicate.stored().isPositioned()) {
+          positions[i] = duplicate.stored().position().value();
+        } else {
+          // Only a store that once served as a replica holds unpositioned blocks: position it now.
+          tx.blocks().setPosition(spaceId, offered.key(), offered.position());
+          positions[i] = next++;
+          added.add(offered);
+        }
+      } else {
+        conflicts.add(offered.key());
+      }
+    }
+    if (!conflicts.isEmpty()) {
+      throw new AppendConflictException(conflicts);
+    }
+    return new Outcome(positions, added, namespaces, next);
+  }
+}

@@ -1,0 +1,20 @@
+package dev.feedstore.server.internal;
+
+import dev.feedstore.core.Block;
+
+/** The size a block takes in a response, for byte budgets. Stateless. */
+final class BlockSizes {
+  private BlockSizes() {}
+
+  /** Field tags, varints and the position, generously. */
+  private static final int FIXED_OVERHEAD = 48;
+
+  /** An upper estimate of the block's encoded size in a response. */
+  static long of(Block block) {
+    return FIXED_OVERHEAD
+        + block.data().size()
+        + block.feedId().value().length()
+        + block.actorId().value().length()
+        + block.predecessor().map(p -> p.actorId().value().length()).orElse(0);
+  }
+}

@@ -1,0 +1,148 @@
+package dev.feedstore.server.internal;
+
+import dev.feedstore.core.FeedInfo;
+import dev.feedstore.core.Namespace;
+import dev.feedstore.core.SpaceId;
+import dev.feedstore.core.store.Subscription;
+import dev.feedstore.proto.WireMapping;
+import dev.feedstore.proto.v1.AppendRequest;
+import dev.feedstore.proto.v1.AppendResponse;
+import dev.feedstore.proto.v1.FeedSyncGrpc;
+import dev.feedstore.proto.v1.ListFeedsRequest;
+import dev.feedstore.proto.v1.ListFeedsResponse;
+import dev.feedstore.proto.v1.QueryRequest;
+import dev.feedstore.proto.v1.QueryResponse;
+import dev.feedstore.proto.v1.SubscribeRequest;
+import dev.feedstore.proto.v1.SubscribeResponse;
+import dev.feedstore.proto.v1.WatchEvent;
+import dev.feedstore.proto.v1.WatchRequest;
+import dev.feedstore.server.ServerSettings;
+import io.grpc.StatusException;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.StreamObserver;
+import java.util.Arrays;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * The {@code feed.v1.FeedSync} service: validates wire requests ({@link WireRequests}), runs them
+ * on the {@link PositionAuthority} or opens {@link Watches}, and turns failures into statuses
+ * ({@link Failures}). Rejected requests are logged at a bounded rate; the server's own failures
+ * are logged with their cause, also at a bounded rate.
+ *
+ * <p>Thread-safe. Handlers block on the store, so they run on the server's request executor.
+ */
+public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
+  private final PositionAuthority authority;
+  private final Watches watches;
+  private final ServerSettings settings;
+  private final RateLimitedLog rejections;
+  private final RateLimitedLog failures;
+
+  FeedSyncService(PositionAuthority authority, Watches watches, RateLimitedLog rejections, RateLimitedLog failures) {
+    this.authority = authority;
+    this.watches = watches;
+    this.settings = authority.settings();
+    this.rejections = rejections;
+    this.failures = failures;
+  }
+
+  @Override
+  public void append(AppendRequest request, StreamObserver<AppendResponse> responses) {
+    unary("Append", request.getSpaceId(), request.getRequestId(), responses, () -> {
+      AppendResult result = authority.append(WireRequests.append(request, settings.limits()));
+      return AppendResponse.newBuilder()
+          .setRequestId(request.getRequestId())
+          .addAllPositions(Arrays.stream(result.positions()).boxed().toList())
+          .setServerToken(result.token().value())
+          .build();
+    });
+  }
+
+  @Override
+  public void query(QueryRequest request, StreamObserver<QueryResponse> responses) {
+    unary("Query", request.getSpaceId(), request.getRequestId(), responses, () -> {
+      QueryResult result = authority.query(WireRequests.query(request, settings));
+      Page page = result.page();
+      QueryResponse.Builder response = QueryResponse.newBuilder()
+          .setRequestId(request.getRequestId())
+          .setHasMore(page.hasMore())
+          .setMaxPosition(page.maxPosition().value())
+          .setServerToken(result.token().value());
+      page.blocks().forEach(block -> response.addBlocks(WireMapping.toWire(block)));
+      page.cursorBlock().ifPresent(key -> response.setCursorBlock(WireMapping.toWire(key)));
+      page.namespaces().forEach((feed, ns) -> response.putFeedNamespaces(feed.value(), ns.value()));
+      return response.build();
+    });
+  }
+
+  @Override
+  public void subscribe(SubscribeRequest request, StreamObserver<SubscribeResponse> responses) {
+    unary("Subscribe", request.getSpaceId(), request.getRequestId(), responses, () -> {
+      SubscribeCommand command = WireRequests.subscribe(request);
+      SubscribeResult result = authority.subscribe(command.spaceId(), command.scope(), command.ttlMillis());
+      Subscription subscription = result.subscription();
+      return SubscribeResponse.newBuilder()
+          .setRequestId(request.getRequestId())
+          .setSubscriptionId(subscription.id())
+          .setExpiresAt(subscription.expiresAtMillis())
+          .setServerToken(result.token().value())
+          .build();
+    });
+  }
+
+  @Override
+  public void listFeeds(ListFeedsRequest request, StreamObserver<ListFeedsResponse> responses) {
+    unary("ListFeeds", request.getSpaceId(), request.getRequestId(), responses, () -> {
+      SpaceId spaceId = WireMapping.spaceId(request.getSpaceId());
+      Optional<Namespace> namespace = request.hasNamespace()
+          ? Optional.of(WireMapping.namespace(request.getNamespace(), "namespace"))
+          : Optional.empty();
+      FeedList list = authority.listFeeds(spaceId, namespace);
+      ListFeedsResponse.Builder response = ListFeedsResponse.newBuilder()
+          .setRequestId(request.getRequestId())
+          .setMaxPosition(list.maxPosition().value())
+          .setServerToken(list.token().value());
+      for (FeedInfo feed : list.feeds()) {
+        response.addFeeds(WireMapping.toWire(feed));
+      }
+      return response.build();
+    });
+  }
+
+  @Override
+  public void watch(WatchRequest request, StreamObserver<WatchEvent> events) {
+    try {
+      watches.open(WireRequests.watch(request), request.getRequestId(),
+          (ServerCallStreamObserver<WatchEvent>) events, ConnectionInterceptor.remoteAddress());
+    } catch (RuntimeException e) {
+      events.onError(reject("Watch", request.getSpaceId(), request.getRequestId(), e));
+    }
+  }
+
+  private <T> void unary(String method, String spaceId, String requestId, StreamObserver<T> responses,
+      Supplier<T> work) {
+    T response;
+    try {
+      response = work.get();
+    } catch (RuntimeException e) {
+      responses.onError(reject(method, spaceId, requestId, e));
+      return;
+    }
+    responses.onNext(response);
+    responses.onCompleted();
+  }
+
+  private StatusException reject(String method, String spaceId, String requestId, RuntimeException failure) {
+    StatusException status = Failures.toStatus(failure);
+    String line = method + " from " + ConnectionInterceptor.remoteAddress() + " (space '" + spaceId
+        + "', request_id '" + requestId + "') " + status.getStatus().getCode() + ": "
+        + status.getStatus().getDescription();
+    if (Failures.isRejection(status.getStatus().getCode())) {
+      rejections.log("rejected " + line, null);
+    } else {
+      failures.log("failed " + line, failure);
+    }
+    return status;
+  }
+}

@@ -1,0 +1,34 @@
+package dev.feedstore.server.internal;
+
+import dev.feedstore.core.Block;
+import dev.feedstore.core.BlockKey;
+import dev.feedstore.core.FeedId;
+import dev.feedstore.core.Namespace;
+import dev.feedstore.core.Position;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Blocks after a cursor, read from one snapshot of the store.
+ *
+ * @param blocks in position order
+ * @param hasMore true when the scope holds more blocks after the last one returned
+ * @param maxPosition the highest position in the whole space, in the same snapshot
+ * @param cursorBlock the key of the block at the cursor position in the whole space, if any
+ * @param namespaces the namespace of each feed of {@code blocks} that has one
+ */
+public record Page(List<Block> blocks, boolean hasMore, Position maxPosition, Optional<BlockKey> cursorBlock,
+    Map<FeedId, Namespace> namespaces) {
+
+  /**
+   * The position up to which the scope has been read completely: the last block's when more
+   * follow, otherwise the snapshot's highest position (or {@code cursor}, if that is higher).
+   */
+  long scannedTo(long cursor) {
+    if (hasMore) {
+      return blocks.get(blocks.size() - 1).position().value();
+    }
+    return Math.max(cursor, maxPosition.value());
+  }
+}

@@ -1,0 +1,79 @@
+package dev.feedstore.server.internal;
+
+import dev.feedstore.core.Block;
+import dev.feedstore.core.BlockKey;
+import dev.feedstore.core.FeedId;
+import dev.feedstore.core.FeedInfo;
+import dev.feedstore.core.Namespace;
+import dev.feedstore.core.Position;
+import dev.feedstore.core.Scope;
+import dev.feedstore.core.SpaceId;
+import dev.feedstore.core.store.StoreTransaction;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Reads a {@link Page} inside one transaction. Blocks are fetched in chunks sized from the sizes
+ * seen so far, so a page of large blocks does not load many more blocks than it returns. Stateless
+ * and thread-safe.
+ */
+final class PageReader {
+  private static final int FIRST_CHUNK = 32;
+  private static final int MAX_CHUNK = 256;
+
+  private PageReader() {}
+
+  /**
+   * Blocks of {@code scope} with a position above {@code cursor}: at most {@code maxBlocks}, and no
+   * more than {@code maxBytes} ({@link BlockSizes}) unless the first alone is larger.
+   *
+   * @param withCursorBlock whether to look up the block at the cursor
+   */
+  static Page read(StoreTransaction tx, SpaceId spaceId, Scope scope, Position cursor, int maxBlocks,
+      long maxBytes, boolean withCursorBlock) {
+    List<Block> blocks = new ArrayList<>();
+    boolean hasMore = false;
+    long bytes = 0;
+    Position after = cursor;
+    int chunk = Math.min(maxBlocks + 1, FIRST_CHUNK);
+    fetch:
+    while (true) {
+      List<Block> fetched = tx.blocks().after(spaceId, scope, after, chunk);
+      for (Block block : fetched) {
+        long size = BlockSizes.of(block);
+        if (blocks.size() == maxBlocks || !blocks.isEmpty() && bytes + size > maxBytes) {
+          hasMore = true;
+          break fetch;
+        }
+        blocks.add(block);
+        bytes += size;
+      }
+      if (fetched.size() < chunk) {
+        break;
+      }
+      after = fetched.get(fetched.size() - 1).position();
+      long average = Math.max(1, bytes / blocks.size());
+      long byBytes = Math.max(0, maxBytes - bytes) / average + 1;
+      chunk = (int) Math.max(1, Math.min(Math.min(maxBlocks + 1L - blocks.size(), byBytes), MAX_CHUNK));
+    }
+    Optional<BlockKey> cursorBlock = withCursorBlock
+        ? tx.blocks().atPosition(spaceId, cursor).map(Block::key)
+        : Optional.empty();
+    return new Page(blocks, hasMore, tx.blocks().maxPosition(spaceId), cursorBlock,
+        namespaces(tx, spaceId, blocks));
+  }
+
+  private static Map<FeedId, Namespace> namespaces(StoreTransaction tx, SpaceId spaceId, List<Block> blocks) {
+    Map<FeedId, Optional<Namespace>> seen = new LinkedHashMap<>();
+    for (Block block : blocks) {
+      seen.computeIfAbsent(block.feedId(),
+          feed -> tx.feeds().find(spaceId, feed).flatMap(FeedInfo::namespace));
+    }
+    Map<FeedId, Namespace> namespaces = new LinkedHashMap<>();
+    seen.forEach((feed, namespace) -> namespace.ifPresent(ns -> namespaces.put(feed, ns)));
+    return namespaces;
+  }
+}

@@ -1,0 +1,162 @@
+package dev.feedstore.server.internal;
+
+import dev.feedstore.core.Block;
+import dev.feedstore.core.BlockKey;
+import dev.feedstore.core.FeedInfo;
+import dev.feedstore.core.InvalidValueException;
+import dev.feedstore.core.Namespace;
+import dev.feedstore.core.Position;
+import dev.feedstore.core.Scope;
+import dev.feedstore.core.SpaceId;
+import dev.feedstore.core.store.FeedStore;
+import dev.feedstore.core.store.Subscription;
+import dev.feedstore.server.ServerSettings;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * The position authority's rules over a {@link FeedStore}, with no gRPC in sight: Append gives
+ * new blocks consecutive positions per space, Query reads a consistent page, Subscribe stores
+ * scopes, ListFeeds lists feeds. Every answer carries the space's server token.
+ *
+ * <p>The position counter of each space lives in memory ({@link SpaceState}), read from the store
+ * when the space is first touched and advanced only after a commit, so a failed transaction never
+ * burns positions. The authority assumes it is the only writer of the store's positions.
+ *
+ * <p>Thread-safe. Appends to one space run one at a time; everything else runs concurrently. All
+ * methods block on the store.
+ */
+public final class PositionAuthority {
+  private final FeedStore store;
+  private final ServerSettings settings;
+  private final Spaces spaces;
+  private final SubscriptionBook subscriptions;
+
+  /** The caller keeps ownership of {@code store}. */
+  public PositionAuthority(FeedStore store, ServerSettings settings, Clock clock) {
+    this.store = store;
+    this.settings = settings;
+    this.spaces = new Spaces(store, settings);
+    this.subscriptions = new SubscriptionBook(store, clock, settings);
+  }
+
+  ServerSettings settings() {
+    return settings;
+  }
+
+  SubscriptionBook subscriptions() {
+    return subscriptions;
+  }
+
+  FeedStore store() {
+    return store;
+  }
+
+  /**
+   * Stores the blocks in one transaction, all or none.
+   *
+   * @throws InvalidValueException if two blocks share a key but not their content
+   * @throws AppendConflictException if keys are stored with different content
+   */
+  public AppendResult append(AppendCommand command) {
+    List<Block> blocks = command.blocks();
+    List<Block> distinct = new ArrayList<>(blocks.size());
+    int[] slot = new int[blocks.size()];
+    Map<BlockKey, Integer> firstIndex = new HashMap<>();
+    for (int i = 0; i < blocks.size(); i++) {
+      Block block = blocks.get(i);
+      Integer first = firstIndex.putIfAbsent(block.key(), i);
+      if (first == null) {
+        slot[i] = distinct.size();
+        distinct.add(block);
+      } else if (blocks.get(first).sameContentAs(block)) {
+        slot[i] = slot[first];
+      } else {
+        throw new InvalidValueException("blocks[" + i + "]", "must not reuse the key of blocks[" + first
+            + "] with different content (a key names one block)", block.key().toString());
+      }
+    }
+    SpaceState space = spaces.get(command.spaceId());
+    AppendWork.Outcome outcome;
+    space.appendLock().lock();
+    try {
+      try {
+        outcome = store.write(new AppendWork(command.spaceId(), command.namespace(), distinct, space.nextPosition()));
+      } catch (AppendConflictException e) {
+        throw e;
+      } catch (RuntimeException e) {
+        // Whether anything committed is unknown: read the counter from the store next time.
+        space.nextPosition(0);
+        throw e;
+      }
+      space.nextPosition(outcome.nextPosition());
+      space.tail().publish(outcome.added(), outcome.namespaces(), outcome.nextPosition() - 1);
+    } finally {
+      space.appendLock().unlock();
+    }
+    long[] positions = new long[blocks.size()];
+    for (int i = 0; i < positions.length; i++) {
+      positions[i] = outcome.positions()[slot[i]];
+    }
+    return new AppendResult(positions, space.token());
+  }
+
+  /**
+   * Reads a page from one snapshot of the store.
+   *
+   * @throws SubscriptionNotFoundException if the scope names an unknown or expired subscription
+   */
+  public QueryResult query(ReadRequest request) {
+    ResolvedRead read = resolve(request);
+    Page page = store.read(tx -> PageReader.read(tx, request.spaceId(), read.scope(), read.cursor(),
+        request.limit(), settings.responseBytes(), read.cursor().isAssigned()));
+    return new QueryResult(page, read.space().token());
+  }
+
+  /**
+   * Resolves the scope and cursor of a Query or Watch: looks up (and slides) a subscription, loads
+   * the space, and takes the cursor as 0 when the caller's expected token is not the space's.
+   */
+  ResolvedRead resolve(ReadRequest request) {
+    Optional<String> subscriptionId = request.scope().subscriptionId();
+    Scope scope = subscriptionId.isPresent()
+        ? subscriptions.use(subscriptionId.get(), request.spaceId()).scope()
+        : request.scope().direct();
+    SpaceState space = spaces.get(request.spaceId());
+    boolean otherStore = request.expectedToken().isPresent()
+        && !request.expectedToken().get().equals(space.token().value());
+    return new ResolvedRead(space, scope, otherStore ? Position.NONE : request.cursor(), subscriptionId);
+  }
+
+  /** Reads one page for a Watch stream, from one snapshot. */
+  Page readPage(SpaceId spaceId, Scope scope, Position after, int maxBlocks, boolean withCursorBlock) {
+    return store.read(tx -> PageReader.read(tx, spaceId, scope, after, maxBlocks, settings.responseBytes(),
+        withCursorBlock));
+  }
+
+  /**
+   * Stores a subscription.
+   *
+   * @throws InvalidValueException if the TTL is not positive
+   * @throws dev.feedstore.core.LimitExceededException if the TTL is above the maximum
+   */
+  public SubscribeResult subscribe(SpaceId spaceId, Scope.Selection scope, OptionalLong ttlMillis) {
+    subscriptions.checkTtl(ttlMillis.orElse(settings.subscriptionTtlMillis()));
+    SpaceState space = spaces.get(spaceId);
+    Subscription subscription = subscriptions.create(spaceId, scope, ttlMillis);
+    return new SubscribeResult(subscription, space.token());
+  }
+
+  /** The feeds of the space, only those of {@code namespace} if given. */
+  public FeedList listFeeds(SpaceId spaceId, Optional<Namespace> namespace) {
+    SpaceState space = spaces.get(spaceId);
+    record Read(List<FeedInfo> feeds, Position max) {}
+    Read read = store.read(tx -> new Read(tx.feeds().list(spaceId, namespace), tx.blocks().maxPosition(spaceId)));
+    return new FeedList(read.feeds(), read.max(), space.token());
+  }
+}

@@ -1,0 +1,109 @@
+package dev.feedstore.server.internal;
+
+import dev.feedstore.core.store.FeedStore;
+import dev.feedstore.server.ServerSettings;
+import io.grpc.ServerInterceptors;
+import io.grpc.ServerServiceDefinition;
+import io.grpc.Status;
+import java.time.Clock;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
+
+/**
+ * Everything behind the gRPC server's socket: the authority, the Watch streams, the threads they
+ * run on, and the ticker that drives heartbeats, subscription renewal and purging. Owns its
+ * executors (shut down by {@link #close}); does not own the store.
+ *
+ * <p>Thread-safe.
+ */
+public final class ServerCore implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger("dev.feedstore.server");
+
+  private final ServerSettings settings;
+  private final ExecutorService rpcExecutor;
+  private final ExecutorService watchExecutor;
+  private final ScheduledExecutorService ticker;
+  private final RateLimitedLog rejections;
+  private final RateLimitedLog failures;
+  private final Watches watches;
+  private final FeedSyncService service;
+  private final InFlightCalls inFlight = new InFlightCalls();
+
+  public ServerCore(FeedStore store, ServerSettings settings, Clock clock) {
+    this.settings = settings;
+    this.rpcExecutor = Executors.newFixedThreadPool(settings.rpcThreads(), new NamedThreads("feed-rpc"));
+    this.watchExecutor = Executors.newFixedThreadPool(settings.watchThreads(), new NamedThreads("feed-watch"));
+    this.ticker = Executors.newSingleThreadScheduledExecutor(new NamedThreads("feed-ticker"));
+    this.rejections = new RateLimitedLog(LOG, Level.WARN, "rejected requests", clock,
+        settings.rejectionsLoggedPerMinute());
+    this.failures = new RateLimitedLog(LOG, Level.ERROR, "server failures", clock,
+        Math.max(1, settings.rejectionsLoggedPerMinute()));
+    PositionAuthority authority = new PositionAuthority(store, settings, clock);
+    this.watches = new Watches(authority, watchExecutor, failures);
+    this.service = new FeedSyncService(authority, watches, rejections, failures);
+  }
+
+  /** The executor request handlers run on (they block on the store). */
+  public Executor requestExecutor() {
+    return rpcExecutor;
+  }
+
+  /** The FeedSync service, with the interceptor that tells it each call's connection. */
+  public ServerServiceDefinition feedSync() {
+    return ServerInterceptors.intercept(service, new ConnectionInterceptor(), inFlight);
+  }
+
+  /** True when no FeedSync call is running: no request handler, no Watch stream. */
+  public boolean idle() {
+    return inFlight.count() == 0;
+  }
+
+  /** Starts the periodic work, every {@code heartbeat-ms}. */
+  public void startTicking() {
+    ticker.scheduleWithFixedDelay(this::tick, settings.heartbeatMillis(), settings.heartbeatMillis(),
+        TimeUnit.MILLISECONDS);
+  }
+
+  /** Runs the periodic work once (the ticker calls it; tests may too). */
+  public void tick() {
+    try {
+      watches.tick();
+      rejections.flush();
+      failures.flush();
+    } catch (RuntimeException e) {
+      failures.log("periodic work failed; it runs again in " + settings.heartbeatMillis() + " ms", e);
+    }
+  }
+
+  /** How many Watch streams are open. */
+  public int openWatches() {
+    return watches.openCount();
+  }
+
+  /** Refuses new Watch streams and ends the open ones with {@code UNAVAILABLE}. */
+  public void endWatches() {
+    watches.closeAll(Status.UNAVAILABLE.withDescription(new ShuttingDownException().getMessage()));
+  }
+
+  /** Stops the ticker and the executors, waiting briefly for running work. */
+  @Override
+  public void close() {
+    ticker.shutdownNow();
+    watchExecutor.shutdown();
+    rpcExecutor.shutdown();
+    try {
+      watchExecutor.awaitTermination(5, TimeUnit.SECONDS);
+      rpcExecutor.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    watchExecutor.shutdownNow();
+    rpcExecutor.shutdownNow();
+  }
+}

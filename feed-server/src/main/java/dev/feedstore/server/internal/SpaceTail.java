@@ -1,0 +1,130 @@
+package dev.feedstore.server.internal;
+
+import dev.feedstore.core.Block;
+import dev.feedstore.core.FeedId;
+import dev.feedstore.core.Namespace;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The live tail of one space: the highest committed position, and, while the space has watchers,
+ * the most recently committed blocks, converted once for all of them. The authority publishes each
+ * committed range here, in commit order; watchers are signalled and read what they have not sent
+ * yet. A watcher that fell behind the recent blocks reads storage instead ({@link Slice#behind()}),
+ * so the tail never holds more than its bounds, whatever the watchers do.
+ *
+ * <p>Thread-safe. Publishing and reading take a short lock; signalling runs outside it.
+ */
+final class SpaceTail {
+  /** Told when new blocks are committed. Must not block. */
+  interface Watcher {
+    void signal();
+  }
+
+  /**
+   * What a watcher reads after its position {@code after}.
+   *
+   * @param entries the recent blocks after it, in position order; empty when none
+   * @param committed the highest committed position when read
+   * @param behind true when blocks after {@code after} are committed but no longer (or not) held
+   *     here: read them from storage
+   */
+  record Slice(List<TailEntry> entries, long committed, boolean behind) {}
+
+  private final int maxBlocks;
+  private final long maxBytes;
+  private final Object lock = new Object();
+  private final Set<Watcher> watchers = ConcurrentHashMap.newKeySet();
+  /** Guarded by lock for writes; read without it. */
+  private volatile long committed;
+  /**
+   * Guarded by lock; null while the space has no watcher. When not empty it ends at {@link
+   * #committed}.
+   */
+  private RecentBlocks recent;
+
+  SpaceTail(long committed, int maxBlocks, long maxBytes) {
+    this.committed = committed;
+    this.maxBlocks = maxBlocks;
+    this.maxBytes = maxBytes;
+  }
+
+  /** The highest position committed in the space, as published. */
+  long committed() {
+    return committed;
+  }
+
+  int watcherCount() {
+    return watchers.size();
+  }
+
+  /** Registers a watcher; from now on it is signalled after every publish. */
+  void register(Watcher watcher) {
+    synchronized (lock) {
+      watchers.add(watcher);
+      if (recent == null) {
+        recent = new RecentBlocks(maxBlocks, maxBytes);
+      }
+    }
+  }
+
+  /** Unregisters a watcher; the recent blocks are dropped with the last one. Idempotent. */
+  void unregister(Watcher watcher) {
+    synchronized (lock) {
+      if (watchers.remove(watcher) && watchers.isEmpty()) {
+        recent = null;
+      }
+    }
+  }
+
+  /**
+   * Publishes blocks that just committed, with consecutive positions in ascending order, and
+   * signals every watcher. {@code highest} is the space's highest position after the commit
+   * (at least the last block's); a jump past what was published before (after a failure the
+   * authority could not publish) drops the recent blocks, so that watchers read storage.
+   */
+  void publish(List<Block> blocks, Map<FeedId, Optional<Namespace>> namespaces, long highest) {
+    synchronized (lock) {
+      if (recent != null) {
+        for (Block block : blocks) {
+          long position = block.position().value();
+          if (position <= committed) {
+            continue;
+          }
+          if (position != committed + 1) {
+            recent.clear(); // a gap: what is held would no longer end at the committed position
+          }
+          recent.add(TailEntry.of(block, namespaces.getOrDefault(block.feedId(), Optional.empty())));
+          committed = position;
+        }
+        if (highest > committed) {
+          recent.clear();
+        }
+      }
+      committed = Math.max(committed, highest);
+    }
+    for (Watcher watcher : watchers) {
+      watcher.signal();
+    }
+  }
+
+  /**
+   * The recent blocks after position {@code after}: at most {@code maxBlocks}, and at most {@code
+   * maxBytes} unless one block alone is larger.
+   */
+  Slice read(long after, int maxBlocks, long maxBytes) {
+    synchronized (lock) {
+      long now = committed;
+      if (after >= now) {
+        return new Slice(List.of(), now, false);
+      }
+      if (recent == null || recent.isEmpty() || recent.first() > after + 1) {
+        return new Slice(List.of(), now, true);
+      }
+      return new Slice(recent.after(after, maxBlocks, maxBytes), now, false);
+    }
+  }
+}

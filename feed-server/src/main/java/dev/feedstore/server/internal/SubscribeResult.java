@@ -1,0 +1,7 @@
+package dev.feedstore.server.internal;
+
+import dev.feedstore.core.ServerToken;
+import dev.feedstore.core.store.Subscription;
+
+/** The answer to Subscribe: the stored subscription and the space's server token. */
+public record SubscribeResult(Subscription subscription, ServerToken token) {}

@@ -1,0 +1,151 @@
+package dev.feedstore.server.internal;
+
+import dev.feedstore.core.Block;
+import dev.feedstore.core.FeedId;
+import dev.feedstore.core.InvalidValueException;
+import dev.feedstore.core.LimitExceededException;
+import dev.feedstore.core.Limits;
+import dev.feedstore.core.Namespace;
+import dev.feedstore.core.Position;
+import dev.feedstore.core.Scope;
+import dev.feedstore.core.SpaceId;
+import dev.feedstore.proto.WireMapping;
+import dev.feedstore.proto.v1.AppendRequest;
+import dev.feedstore.proto.v1.QueryRequest;
+import dev.feedstore.proto.v1.SubscribeRequest;
+import dev.feedstore.proto.v1.WatchRequest;
+import dev.feedstore.server.ServerSettings;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+
+/**
+ * Validates wire requests into domain commands. A bad value is an {@link InvalidValueException}
+ * naming the wire field, the rule and the value; a value over a limit is a {@link
+ * LimitExceededException} naming the setting. Nothing here touches the store. Stateless and
+ * thread-safe.
+ */
+final class WireRequests {
+  /** The number of blocks a Query returns when its {@code limit} is 0 (DESIGN 4.4). */
+  static final int DEFAULT_QUERY_LIMIT = 100;
+  private static final int MAX_SUBSCRIPTION_ID_CHARS = 128;
+
+  private WireRequests() {}
+
+  static AppendCommand append(AppendRequest request, Limits limits) {
+    SpaceId spaceId = WireMapping.spaceId(request.getSpaceId());
+    Optional<Namespace> namespace = request.hasNamespace()
+        ? Optional.of(WireMapping.namespace(request.getNamespace(), "namespace"))
+        : Optional.empty();
+    int count = request.getBlocksCount();
+    if (count == 0) {
+      throw new InvalidValueException("blocks", "must hold at least one block", "none");
+    }
+    if (count > limits.maxBlocksPerAppend()) {
+      throw new LimitExceededException(Limits.Key.BLOCKS_PER_APPEND, limits.maxBlocksPerAppend(), count,
+          "blocks of the append");
+    }
+    List<Block> blocks = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      dev.feedstore.proto.v1.Block wire = request.getBlocks(i);
+      String field = "blocks[" + i + "]";
+      if (wire.hasPosition()) {
+        throw new InvalidValueException(field + ".position",
+            "must be absent in Append (the authority assigns positions)", wire.getPosition());
+      }
+      if (wire.getData().size() > limits.maxBlockBytes()) {
+        throw new LimitExceededException(Limits.Key.BLOCK_BYTES, limits.maxBlockBytes(), wire.getData().size(),
+            field + ".data");
+      }
+      blocks.add(WireMapping.toDomain(wire, field));
+    }
+    return new AppendCommand(spaceId, namespace, blocks);
+  }
+
+  static ReadRequest query(QueryRequest request, ServerSettings settings) {
+    SpaceId spaceId = WireMapping.spaceId(request.getSpaceId());
+    ScopeRequest scope = scope(request.getFeedIdsList(),
+        request.hasSubscriptionId() ? Optional.of(request.getSubscriptionId()) : Optional.empty(),
+        request.hasNamespace() ? Optional.of(request.getNamespace()) : Optional.empty());
+    Position cursor = cursor(request.getCursor());
+    int limit = request.getLimit();
+    if (limit < 0) {
+      throw new InvalidValueException("limit", "must be >= 0 (0 means the default of " + DEFAULT_QUERY_LIMIT + ")", limit);
+    }
+    if (limit > settings.queryLimit()) {
+      throw new LimitExceededException(Limits.Key.QUERY_LIMIT, settings.queryLimit(), limit, "limit of the query");
+    }
+    return new ReadRequest(spaceId, scope, cursor, limit == 0 ? Math.min(DEFAULT_QUERY_LIMIT, settings.queryLimit()) : limit,
+        request.hasExpectedServerToken() ? Optional.of(request.getExpectedServerToken()) : Optional.empty());
+  }
+
+  static ReadRequest watch(WatchRequest request) {
+    SpaceId spaceId = WireMapping.spaceId(request.getSpaceId());
+    ScopeRequest scope = scope(request.getFeedIdsList(),
+        request.hasSubscriptionId() ? Optional.of(request.getSubscriptionId()) : Optional.empty(),
+        request.hasNamespace() ? Optional.of(request.getNamespace()) : Optional.empty());
+    return new ReadRequest(spaceId, scope, cursor(request.getCursor()), 0,
+        request.hasExpectedServerToken() ? Optional.of(request.getExpectedServerToken()) : Optional.empty());
+  }
+
+  static SubscribeCommand subscribe(SubscribeRequest request) {
+    SpaceId spaceId = WireMapping.spaceId(request.getSpaceId());
+    Set<FeedId> feeds = feedIds(request.getFeedIdsList());
+    Set<Namespace> namespaces = new LinkedHashSet<>();
+    for (int i = 0; i < request.getNamespacesCount(); i++) {
+      namespaces.add(WireMapping.namespace(request.getNamespaces(i), "namespaces[" + i + "]"));
+    }
+    if (feeds.isEmpty() && namespaces.isEmpty()) {
+      throw new InvalidValueException("feed_ids and namespaces",
+          "must name at least one feed or namespace between them", "both empty");
+    }
+    OptionalLong ttl = request.hasTtlMs() ? OptionalLong.of(request.getTtlMs()) : OptionalLong.empty();
+    return new SubscribeCommand(spaceId, new Scope.Selection(feeds, namespaces), ttl);
+  }
+
+  private static ScopeRequest scope(List<String> feedIds, Optional<String> subscriptionId, Optional<String> namespace) {
+    List<String> given = new ArrayList<>();
+    if (!feedIds.isEmpty()) {
+      given.add("feed_ids");
+    }
+    subscriptionId.ifPresent(id -> given.add("subscription_id"));
+    namespace.ifPresent(ns -> given.add("namespace"));
+    if (given.size() > 1) {
+      throw new InvalidValueException("scope",
+          "must be given by at most one of feed_ids, subscription_id and namespace", String.join(" and ", given));
+    }
+    if (subscriptionId.isPresent()) {
+      String id = subscriptionId.get();
+      if (id.isEmpty() || id.length() > MAX_SUBSCRIPTION_ID_CHARS) {
+        throw new InvalidValueException("subscription_id",
+            "must be 1-" + MAX_SUBSCRIPTION_ID_CHARS + " characters (an id returned by Subscribe)", id);
+      }
+      return ScopeRequest.subscription(id);
+    }
+    if (namespace.isPresent()) {
+      return ScopeRequest.of(Scope.namespace(WireMapping.namespace(namespace.get(), "namespace")));
+    }
+    if (!feedIds.isEmpty()) {
+      return ScopeRequest.of(Scope.feeds(feedIds(feedIds)));
+    }
+    return ScopeRequest.WHOLE_SPACE;
+  }
+
+  private static Set<FeedId> feedIds(List<String> wire) {
+    Set<FeedId> feeds = new LinkedHashSet<>();
+    for (int i = 0; i < wire.size(); i++) {
+      feeds.add(WireMapping.feedId(wire.get(i), "feed_ids[" + i + "]"));
+    }
+    return feeds;
+  }
+
+  private static Position cursor(long cursor) {
+    if (cursor < 0) {
+      throw new InvalidValueException("cursor", "must be >= 0 (0 reads from the start)", cursor);
+    }
+    return Position.of(cursor);
+  }
+}

@@ -1,0 +1,135 @@
+package dev.feedstore.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.feedstore.core.FeedId;
+import dev.feedstore.core.testing.TestBlocks;
+import dev.feedstore.proto.v1.FeedSyncGrpc;
+import dev.feedstore.proto.v1.WatchEvent;
+import dev.feedstore.proto.v1.WatchRequest;
+import dev.feedstore.server.testing.Await;
+import dev.feedstore.server.testing.TestServer;
+import dev.feedstore.server.testing.Wire;
+import com.google.protobuf.ByteString;
+import io.grpc.CallOptions;
+import io.grpc.ClientCall;
+import io.grpc.Metadata;
+import io.grpc.Status;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A watcher that stops reading must not make the server buffer what it does not read: the stream
+ * sends only while gRPC flow control says the call is ready, and resumes from storage.
+ */
+class FlowControlTest {
+  private static final int BLOCKS = 20_000;
+  private static final int BLOCK_BYTES = 1024;
+
+  @TempDir Path dir;
+  TestServer t;
+
+  @AfterEach
+  void stop() {
+    if (t != null) {
+      t.close();
+    }
+  }
+
+  @Test
+  void aStalledWatcherInProcessDoesNotGrowTheHeapAndThenGetsEverythingInOrder() {
+    t = TestServer.on(dir.resolve("feeds.db")).settings(settings()).start();
+    stalledWatcherReceivesEverythingWithoutHeapGrowth("in-process");
+  }
+
+  @Test
+  void aStalledWatcherOverLoopbackDoesNotGrowTheHeapAndThenGetsEverythingInOrder() {
+    t = TestServer.on(dir.resolve("feeds.db")).settings(settings()).loopback().start();
+    stalledWatcherReceivesEverythingWithoutHeapGrowth("loopback");
+  }
+
+  private static ServerSettings settings() {
+    // A small shared tail, so that what the heap holds for live watchers is visibly bounded.
+    return ServerSettings.newBuilder().heartbeatMillis(3_600_000).tailBlocks(256).tailBytes(512 * 1024).build();
+  }
+
+  private void stalledWatcherReceivesEverythingWithoutHeapGrowth(String transport) {
+    FeedId feed = TestBlocks.feedId();
+    ByteString data = ByteString.copyFrom(TestBlocks.bytes(BLOCK_BYTES).toByteArray());
+    appendRange(feed, 0, 200, data); // warm up classes, caches and connections before measuring
+
+    ConcurrentLinkedQueue<WatchEvent> received = new ConcurrentLinkedQueue<>();
+    AtomicReference<Status> closed = new AtomicReference<>();
+    ClientCall<WatchRequest, WatchEvent> call = t.channel.newCall(FeedSyncGrpc.getWatchMethod(), CallOptions.DEFAULT);
+    call.start(new ClientCall.Listener<>() {
+      @Override
+      public void onMessage(WatchEvent message) {
+        received.add(message);
+      }
+
+      @Override
+      public void onClose(Status status, Metadata trailers) {
+        closed.set(status);
+      }
+    }, new Metadata());
+    call.sendMessage(WatchRequest.newBuilder().setSpaceId("s").setCursor(200).build());
+    call.halfClose();
+    call.request(1);
+    Await.until("the first event", () -> received.size() == 1);
+    assertTrue(received.peek().hasCaughtUp());
+    call.request(1); // one more, then the reader stops reading
+
+    long before = usedHeapAfterGc();
+    appendRange(feed, 200, BLOCKS, data);
+    long after = usedHeapAfterGc();
+    int receivedWhileStalled = received.size();
+
+    long appendedBytes = (long) BLOCKS * BLOCK_BYTES;
+    long growth = after - before;
+    System.out.printf("stalled watcher (%s): appended %d blocks (%.1f MiB of data) while it read nothing;"
+            + " used heap %.1f MiB -> %.1f MiB (growth %.2f MiB); events delivered while stalled: %d%n",
+        transport, BLOCKS, appendedBytes / 1048576.0, before / 1048576.0, after / 1048576.0,
+        growth / 1048576.0, receivedWhileStalled);
+    assertTrue(growth < appendedBytes / 4,
+        "the heap grew by " + growth + " bytes while " + appendedBytes + " bytes were appended");
+
+    call.request(Integer.MAX_VALUE);
+    List<Long> positions = new ArrayList<>();
+    Await.until("every block arrived", () -> {
+      positions.clear();
+      for (WatchEvent event : received) {
+        if (event.hasBlocks()) {
+          event.getBlocks().getBlocksList().forEach(b -> positions.add(b.getPosition()));
+        }
+      }
+      return positions.size() >= BLOCKS;
+    });
+    assertEquals(WatchTest.range(201, 200 + BLOCKS), positions, "everything, once, in order");
+    call.cancel("done", null);
+  }
+
+  private void appendRange(FeedId feed, int from, int count, ByteString data) {
+    for (int start = from; start < from + count; start += 500) {
+      List<dev.feedstore.proto.v1.Block> batch = new ArrayList<>();
+      for (int i = start; i < Math.min(start + 500, from + count); i++) {
+        batch.add(Wire.block(feed, "a", i).toBuilder().setData(data).build());
+      }
+      t.blocking().append(Wire.append("s", batch));
+    }
+  }
+
+  private static long usedHeapAfterGc() {
+    for (int i = 0; i < 3; i++) {
+      System.gc();
+    }
+    return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+  }
+}

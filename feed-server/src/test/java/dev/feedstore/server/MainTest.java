@@ -1,0 +1,64 @@
+package dev.feedstore.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.lang.reflect.Field;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+class MainTest {
+  @Test
+  void helpListsEverySettingWithItsDefault() throws Exception {
+    String help = new CommandLine(new Main()).getUsageMessage();
+
+    for (Field key : ServerSettings.Key.class.getFields()) {
+      String flag = "--" + key.get(null);
+      assertTrue(help.contains(flag), "--help lists " + flag + ":\n" + help);
+    }
+    for (String flag : new String[] {"--db", "--host", "--port", "--sync", "--help", "--version"}) {
+      assertTrue(help.contains(flag), flag);
+    }
+    assertTrue(help.contains("Default: feeds.db"), help);
+    assertTrue(help.contains("Default: 127.0.0.1"), help);
+    assertTrue(help.contains("Default: 7070"), help);
+    assertTrue(help.contains("Default: 1048576"), help);
+    assertTrue(help.contains("Default: FULL"), help);
+  }
+
+  @Test
+  void flagsBecomeSettings() {
+    Main main = new Main();
+    new CommandLine(main).parseArgs("--block-bytes", "2048", "--watches-per-connection", "5", "--heartbeat-ms", "500");
+
+    ServerSettings settings = main.settings();
+
+    assertEquals(2048, settings.blockBytes());
+    assertEquals(5, settings.watchesPerConnection());
+    assertEquals(500, settings.heartbeatMillis());
+  }
+
+  @Test
+  void aBadSettingExitsWithTwoNamingIt() {
+    PrintStream err = System.err;
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+    try {
+      assertEquals(2, Main.run("--watches-per-server", "0"));
+      assertEquals(2, Main.run("--no-such-flag"));
+    } finally {
+      System.setErr(err);
+    }
+    String text = captured.toString(StandardCharsets.UTF_8);
+    assertTrue(text.contains("--watches-per-server must be > 0, was 0"), text);
+    assertTrue(text.contains("no-such-flag"), text);
+  }
+
+  @Test
+  void versionComesFromTheBuild() {
+    assertTrue(Main.version().matches("\\d+\\.\\d+\\.\\d+.*"), Main.version());
+  }
+}

@@ -1,0 +1,48 @@
+package dev.feedstore.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.feedstore.core.InvalidValueException;
+import org.junit.jupiter.api.Test;
+
+class ServerSettingsTest {
+  @Test
+  void defaultsAreThoseOfTheDesign() {
+    ServerSettings s = ServerSettings.DEFAULTS;
+
+    assertEquals(1 << 20, s.blockBytes());
+    assertEquals(1000, s.blocksPerAppend());
+    assertEquals(1000, s.queryLimit());
+    assertEquals(16 << 20, s.maxMessageBytes());
+    assertEquals(3_600_000, s.subscriptionTtlMillis());
+    assertEquals(86_400_000, s.subscriptionMaxTtlMillis());
+    assertEquals(15_000, s.heartbeatMillis());
+  }
+
+  @Test
+  void aValueThatCannotWorkIsRefusedNamingItsKey() {
+    InvalidValueException zero = assertThrows(InvalidValueException.class,
+        () -> ServerSettings.newBuilder().watchesPerServer(0).build());
+    InvalidValueException ttl = assertThrows(InvalidValueException.class,
+        () -> ServerSettings.newBuilder().subscriptionTtlMillis(10).subscriptionMaxTtlMillis(5).build());
+    InvalidValueException message = assertThrows(InvalidValueException.class,
+        () -> ServerSettings.newBuilder().blockBytes(100).maxMessageBytes(100).build());
+    InvalidValueException batch = assertThrows(InvalidValueException.class,
+        () -> ServerSettings.newBuilder().queryLimit(10).watchBatchBlocks(11).build());
+
+    assertEquals("watches-per-server must be > 0, was 0", zero.getMessage());
+    assertTrue(ttl.getMessage().startsWith("subscription-ttl-ms must be <= subscription-max-ttl-ms"), ttl.getMessage());
+    assertTrue(message.getMessage().startsWith("max-message-bytes must be above block-bytes"), message.getMessage());
+    assertTrue(batch.getMessage().startsWith("watch-batch-blocks must be <= query-limit"), batch.getMessage());
+  }
+
+  @Test
+  void toBuilderKeepsEverySetting() {
+    ServerSettings custom = ServerSettings.newBuilder().blockBytes(7).maxMessageBytes(100).queryLimit(9)
+        .watchBatchBlocks(9).tailBytes(3).rpcThreads(2).watchThreads(3).rejectionsLoggedPerMinute(0).build();
+
+    assertEquals(custom, custom.toBuilder().build());
+  }
+}

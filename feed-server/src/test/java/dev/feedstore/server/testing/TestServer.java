@@ -1,0 +1,107 @@
+package dev.feedstore.server.testing;
+
+import dev.feedstore.proto.v1.FeedSyncGrpc;
+import dev.feedstore.server.FeedServer;
+import dev.feedstore.server.ServerSettings;
+import dev.feedstore.sqlite.SqliteFeedStore;
+import io.grpc.ManagedChannel;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A feed server on a real SQLite file, reached in-process (or over loopback with {@link
+ * Builder#loopback}). Close it after each test; it closes its channel, server and store.
+ */
+public final class TestServer implements AutoCloseable {
+  public final Path file;
+  public final SqliteFeedStore sqlite;
+  public final CountingFeedStore store;
+  public final FeedServer server;
+  public final ManagedChannel channel;
+
+  private TestServer(Path file, SqliteFeedStore sqlite, CountingFeedStore store, FeedServer server,
+      ManagedChannel channel) {
+    this.file = file;
+    this.sqlite = sqlite;
+    this.store = store;
+    this.server = server;
+    this.channel = channel;
+  }
+
+  /** A server on {@code file} (created if missing). */
+  public static Builder on(Path file) {
+    return new Builder(file);
+  }
+
+  public FeedSyncGrpc.FeedSyncBlockingStub blocking() {
+    return FeedSyncGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
+  }
+
+  public FeedSyncGrpc.FeedSyncStub async() {
+    return FeedSyncGrpc.newStub(channel);
+  }
+
+  @Override
+  public void close() {
+    channel.shutdownNow();
+    server.close();
+    store.close();
+  }
+
+  /** Configures a {@link TestServer}. */
+  public static final class Builder {
+    private final Path file;
+    private ServerSettings settings = ServerSettings.newBuilder().heartbeatMillis(3_600_000).build();
+    private Clock clock = Clock.systemUTC();
+    private boolean loopback;
+
+    private Builder(Path file) {
+      this.file = file;
+    }
+
+    /** Defaults, but with an hour between ticks so tests tick by hand ({@link FeedServer#tick}). */
+    public Builder settings(ServerSettings value) {
+      settings = value;
+      return this;
+    }
+
+    public Builder clock(Clock value) {
+      clock = value;
+      return this;
+    }
+
+    /** Serve over a real socket on 127.0.0.1 and a free port. */
+    public Builder loopback() {
+      loopback = true;
+      return this;
+    }
+
+    public TestServer start() {
+      SqliteFeedStore sqlite = SqliteFeedStore.open(file);
+      CountingFeedStore store = new CountingFeedStore(sqlite);
+      try {
+        FeedServer.Builder builder = FeedServer.newBuilder(store).settings(settings).clock(clock);
+        String name = InProcessServerBuilder.generateName();
+        if (loopback) {
+          builder.address("127.0.0.1", 0);
+        } else {
+          builder.serverBuilder(InProcessServerBuilder.forName(name));
+        }
+        FeedServer server = builder.build().start();
+        ManagedChannel channel = loopback
+            ? io.grpc.Grpc.newChannelBuilderForAddress("127.0.0.1", server.port(),
+                io.grpc.InsecureChannelCredentials.create()).build()
+            : InProcessChannelBuilder.forName(name).build();
+        return new TestServer(file, sqlite, store, server, channel);
+      } catch (IOException e) {
+        store.close();
+        throw new UncheckedIOException(e);
+      }
+    }
+  }
+}
