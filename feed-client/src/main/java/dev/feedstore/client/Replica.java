@@ -60,6 +60,8 @@ public final class Replica implements AutoCloseable {
   private final ActorId actor;
   private final Clock clock;
   private final Limits limits;
+  private final int pullLimit;
+  private final int pushLimit;
   private final ListenerHub listeners;
   private final Map<SpaceId, SpaceSync> syncs = new ConcurrentHashMap<>();
   private final AtomicReference<SyncSession> session = new AtomicReference<>();
@@ -68,6 +70,8 @@ public final class Replica implements AutoCloseable {
     this.actor = Objects.requireNonNull(builder.actor, "actorId is required");
     this.clock = builder.clock;
     this.limits = builder.limits;
+    this.pullLimit = builder.pullLimit;
+    this.pushLimit = builder.pushLimit;
     this.store = SqliteFeedStore.open(builder.file, builder.sqlite);
     this.listeners = new ListenerHub(store);
   }
@@ -88,6 +92,8 @@ public final class Replica implements AutoCloseable {
     private Clock clock = Clock.systemUTC();
     private Limits limits = Limits.DEFAULTS;
     private SqliteSettings sqlite = SqliteSettings.DEFAULTS;
+    private int pullLimit = SpaceSync.DEFAULT_PULL_LIMIT;
+    private int pushLimit = SpaceSync.DEFAULT_PUSH_LIMIT;
 
     private Builder(Path file) {
       this.file = Objects.requireNonNull(file, "file");
@@ -108,6 +114,20 @@ public final class Replica implements AutoCloseable {
     /** Limits checked on append, so that oversize blocks fail at once rather than at push. */
     public Builder limits(Limits value) {
       this.limits = value;
+      return this;
+    }
+
+    /**
+     * How many blocks one pull page asks for and one push sends (defaults {@value
+     * SpaceSync#DEFAULT_PULL_LIMIT} and {@value SpaceSync#DEFAULT_PUSH_LIMIT}); the authority's own
+     * limits cap both.
+     */
+    public Builder syncBatches(int pull, int push) {
+      if (pull < 1 || push < 1) {
+        throw new IllegalArgumentException("sync batches must be >= 1, were " + pull + " and " + push);
+      }
+      this.pullLimit = pull;
+      this.pushLimit = push;
       return this;
     }
 
@@ -270,7 +290,7 @@ public final class Replica implements AutoCloseable {
    * time with it, with no session open.
    */
   public SpaceSync sync(SpaceId space) {
-    return syncs.computeIfAbsent(space, s -> new SpaceSync(s, store, listeners));
+    return syncs.computeIfAbsent(space, s -> new SpaceSync(s, store, listeners, pullLimit, pushLimit));
   }
 
   @Override
