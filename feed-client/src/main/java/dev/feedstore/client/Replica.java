@@ -167,12 +167,25 @@ public final class Replica implements AutoCloseable {
 
   /**
    * Sets how a feed is replicated; a feed this replica does not hold yet (one another replica
-   * created) is added, so that its blocks can be pulled. A start below what the replica has pulled
-   * already is back-filled.
+   * created) is added, so that its blocks can be pulled, and takes its namespace from the authority
+   * at the first pull. A start below what the replica has pulled already is back-filled.
+   *
+   * <p>If this replica pushes blocks of such a feed before the authority has it, the authority
+   * creates the feed without a namespace; when the namespace is known, prefer {@link
+   * #replicate(SpaceId, FeedId, Optional, Replication)}.
    */
   public void replicate(SpaceId space, FeedId feed, Replication replication) {
+    replicate(space, feed, Optional.empty(), replication);
+  }
+
+  /**
+   * Like {@link #replicate(SpaceId, FeedId, Replication)}, for a feed whose namespace the caller
+   * knows: a feed this replica does not hold yet is added with it.
+   */
+  public void replicate(SpaceId space, FeedId feed, Optional<Namespace> namespace, Replication replication) {
     store.write(tx -> {
-      tx.feeds().create(space, feed, Optional.empty());
+      tx.feeds().create(space, feed, namespace);
+      namespace.ifPresent(ns -> tx.feeds().adoptNamespace(space, feed, ns));
       tx.replication().setFeed(space, feed, replication);
       rewindForBackfill(tx, space, replication);
       return null;

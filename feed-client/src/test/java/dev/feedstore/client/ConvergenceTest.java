@@ -69,8 +69,8 @@ class ConvergenceTest {
     for (Replica replica : List.of(bob, carol)) {
       replica.replicate(SPACE, shared, Replication.fullHistory());
     }
-    alice.replicate(SPACE, bobs, Replication.fullHistory());
-    carol.replicate(SPACE, bobs, Replication.fullHistory());
+    alice.replicate(SPACE, bobs, Optional.of(Namespace.of("data")), Replication.fullHistory());
+    carol.replicate(SPACE, bobs, Optional.of(Namespace.of("data")), Replication.fullHistory());
 
     SyncDriver driver = new SyncDriver(authority.authority(), SPACE);
     for (int round = 0; round < 3; round++) {
@@ -89,6 +89,20 @@ class ConvergenceTest {
     assertExactlyOnce(authority.store(), SPACE, replicas.written());
     assertEquals(Optional.of(Namespace.of("data")),
         authority.store().read(tx -> tx.feeds().find(SPACE, bobs)).orElseThrow().namespace());
+  }
+
+  @Test
+  void feedFollowedByIdLearnsItsNamespaceFromTheAuthority() {
+    Replica alice = replicas.open("alice");
+    Replica bob = replicas.open("bob");
+    FeedId feed = alice.createFeed(SPACE, Optional.of(Namespace.of("notes")), Replication.fullHistory());
+    replicas.append(alice, SPACE, feed, "a", 1);
+    SyncDriver driver = new SyncDriver(authority.authority(), SPACE);
+    driver.untilQuiet(10, alice);
+    bob.replicate(SPACE, feed, Replication.fullHistory());
+    assertEquals(Optional.empty(), bob.feeds(SPACE).get(0).namespace());
+    driver.untilQuiet(10, bob);
+    assertEquals(Optional.of(Namespace.of("notes")), bob.feeds(SPACE).get(0).namespace());
   }
 
   @Test
