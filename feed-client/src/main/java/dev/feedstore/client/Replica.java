@@ -210,6 +210,11 @@ public final class Replica implements AutoCloseable {
     return store.read(tx -> tx.replication().feed(space, feed));
   }
 
+  /** The namespaces of a space whose every feed this replica replicates. */
+  public Set<Namespace> replicatedNamespaces(SpaceId space) {
+    return store.read(tx -> tx.replication().namespaces(space));
+  }
+
   /** The feeds of a space this replica holds. */
   public List<FeedInfo> feeds(SpaceId space) {
     return store.read(tx -> tx.feeds().list(space, Optional.empty()));
