@@ -103,67 +103,63 @@ final class World implements AutoCloseable {
 
   void apply(Op op) {
     stats.op(op);
-    switch (op) {
-      case Op.Append append -> replicas[append.replica()].append(SPACE, feeds[append.feed()], BlockData.utf8(append.data()));
-      case Op.Connect c -> connected[c.replica()] = true;
-      case Op.Disconnect d -> connected[d.replica()] = false;
-      case Op.Push push -> {
-        if (connected[push.replica()]) {
-          push(push.replica(), push.fault());
-        }
+    if (op instanceof Op.Append append) {
+      replicas[append.replica()].append(SPACE, feeds[append.feed()], BlockData.utf8(append.data()));
+    } else if (op instanceof Op.Connect c) {
+      connected[c.replica()] = true;
+    } else if (op instanceof Op.Disconnect d) {
+      connected[d.replica()] = false;
+    } else if (op instanceof Op.Push push) {
+      if (connected[push.replica()]) {
+        push(push.replica(), push.fault());
       }
-      case Op.Pull pull -> {
-        if (connected[pull.replica()]) {
-          pull(pull.replica(), pull.fault());
-        }
+    } else if (op instanceof Op.Pull pull) {
+      if (connected[pull.replica()]) {
+        pull(pull.replica(), pull.fault());
       }
-      case Op.SnapshotAuthority s -> {
-        if (server != null) {
-          Path copy = dir.resolve("authority-snapshot-" + authoritySnapshots.size() + ".db");
-          authorityStore.backupTo(copy);
-          authoritySnapshots.add(copy);
-        }
+    } else if (op instanceof Op.SnapshotAuthority) {
+      if (server != null) {
+        Path copy = dir.resolve("authority-snapshot-" + authoritySnapshots.size() + ".db");
+        authorityStore.backupTo(copy);
+        authoritySnapshots.add(copy);
       }
-      case Op.RollbackAuthority rollback -> {
-        if (!authoritySnapshots.isEmpty()) {
-          stopAuthority();
-          replaceFile(authoritySnapshots.get(rollback.index() % authoritySnapshots.size()), authorityFile);
-          startAuthority();
-        }
-      }
-      case Op.SwapAuthority s -> {
+    } else if (op instanceof Op.RollbackAuthority rollback) {
+      if (!authoritySnapshots.isEmpty()) {
         stopAuthority();
-        deleteFile(authorityFile);
+        replaceFile(authoritySnapshots.get(rollback.index() % authoritySnapshots.size()), authorityFile);
         startAuthority();
       }
-      case Op.CrashAuthority c -> {
-        stopAuthority();
-        startAuthority();
-      }
-      case Op.StopAuthority s -> stopAuthority();
-      case Op.StartAuthority s -> startAuthority();
-      case Op.RestartReplica restart -> {
-        replicas[restart.replica()].close();
-        replicas[restart.replica()] = openReplica(restart.replica());
-      }
-      case Op.BackupReplica backup -> {
-        int r = backup.replica();
+    } else if (op instanceof Op.SwapAuthority) {
+      stopAuthority();
+      deleteFile(authorityFile);
+      startAuthority();
+    } else if (op instanceof Op.CrashAuthority) {
+      stopAuthority();
+      startAuthority();
+    } else if (op instanceof Op.StopAuthority) {
+      stopAuthority();
+    } else if (op instanceof Op.StartAuthority) {
+      startAuthority();
+    } else if (op instanceof Op.RestartReplica restart) {
+      replicas[restart.replica()].close();
+      replicas[restart.replica()] = openReplica(restart.replica());
+    } else if (op instanceof Op.BackupReplica backup) {
+      int r = backup.replica();
+      replicas[r].close();
+      Path copy = dir.resolve("r" + r + "-backup-" + backups.get(r).size() + ".db");
+      replaceFile(replicaFile(r), copy);
+      backups.get(r).add(copy);
+      replicas[r] = openReplica(r);
+    } else if (op instanceof Op.RestoreReplica restore) {
+      int r = restore.replica();
+      if (!backups.get(r).isEmpty()) {
         replicas[r].close();
-        Path copy = dir.resolve("r" + r + "-backup-" + backups.get(r).size() + ".db");
-        replaceFile(replicaFile(r), copy);
-        backups.get(r).add(copy);
+        replaceFile(backups.get(r).get(restore.index() % backups.get(r).size()), replicaFile(r));
         replicas[r] = openReplica(r);
+        held.get(r).clear();
       }
-      case Op.RestoreReplica restore -> {
-        int r = restore.replica();
-        if (!backups.get(r).isEmpty()) {
-          replicas[r].close();
-          replaceFile(backups.get(r).get(restore.index() % backups.get(r).size()), replicaFile(r));
-          replicas[r] = openReplica(r);
-          held.get(r).clear();
-        }
-      }
-      case Op.SetPolicy policy -> setPolicy(policy);
+    } else if (op instanceof Op.SetPolicy policy) {
+      setPolicy(policy);
     }
     for (int r = 0; r < replicas.length; r++) {
       held.get(r).addAll(data(r));
@@ -181,6 +177,7 @@ final class World implements AutoCloseable {
       case FROM -> replica.replicate(SPACE, feed, namespace, Replication.from(Position.of(policy.from())));
       case NAMESPACE_ON -> replica.replicateNamespace(SPACE, SHARED, true);
       case NAMESPACE_OFF -> replica.replicateNamespace(SPACE, SHARED, false);
+      default -> throw new IllegalArgumentException(policy.toString());
     }
   }
 
