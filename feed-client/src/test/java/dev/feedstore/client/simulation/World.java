@@ -322,6 +322,9 @@ final class World implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+    if (channel != null) {
+      channel.shutdownNow();
+    }
     channel = InProcessChannelBuilder.forName(name).directExecutor().build();
     authority = new GrpcAuthority(channel, Duration.ofSeconds(20), Duration.ofHours(1));
   }
