@@ -60,6 +60,8 @@ public final class Replica implements AutoCloseable {
   private final ActorId actor;
   private final Clock clock;
   private final Limits limits;
+  private final int pullLimit;
+  private final int pushLimit;
   private final ListenerHub listeners;
   private final Map<SpaceId, SpaceSync> syncs = new ConcurrentHashMap<>();
   private final AtomicReference<SyncSession> session = new AtomicReference<>();
@@ -68,6 +70,8 @@ public final class Replica implements AutoCloseable {
     this.actor = Objects.requireNonNull(builder.actor, "actorId is required");
     this.clock = builder.clock;
     this.limits = builder.limits;
+    this.pullLimit = builder.pullLimit;
+    this.pushLimit = builder.pushLimit;
     this.store = SqliteFeedStore.open(builder.file, builder.sqlite);
     this.listeners = new ListenerHub(store);
   }
@@ -88,6 +92,8 @@ public final class Replica implements AutoCloseable {
     private Clock clock = Clock.systemUTC();
     private Limits limits = Limits.DEFAULTS;
     private SqliteSettings sqlite = SqliteSettings.DEFAULTS;
+    private int pullLimit = SpaceSync.DEFAULT_PULL_LIMIT;
+    private int pushLimit = SpaceSync.DEFAULT_PUSH_LIMIT;
 
     private Builder(Path file) {
       this.file = Objects.requireNonNull(file, "file");
@@ -108,6 +114,20 @@ public final class Replica implements AutoCloseable {
     /** Limits checked on append, so that oversize blocks fail at once rather than at push. */
     public Builder limits(Limits value) {
       this.limits = value;
+      return this;
+    }
+
+    /**
+     * How many blocks one pull page asks for and one push sends (defaults {@value
+     * SpaceSync#DEFAULT_PULL_LIMIT} and {@value SpaceSync#DEFAULT_PUSH_LIMIT}); the authority's own
+     * limits cap both.
+     */
+    public Builder syncBatches(int pull, int push) {
+      if (pull < 1 || push < 1) {
+        throw new IllegalArgumentException("sync batches must be >= 1, were " + pull + " and " + push);
+      }
+      this.pullLimit = pull;
+      this.pushLimit = push;
       return this;
     }
 
@@ -147,12 +167,25 @@ public final class Replica implements AutoCloseable {
 
   /**
    * Sets how a feed is replicated; a feed this replica does not hold yet (one another replica
-   * created) is added, so that its blocks can be pulled. A start below what the replica has pulled
-   * already is back-filled.
+   * created) is added, so that its blocks can be pulled, and takes its namespace from the authority
+   * at the first pull. A start below what the replica has pulled already is back-filled.
+   *
+   * <p>If this replica pushes blocks of such a feed before the authority has it, the authority
+   * creates the feed without a namespace; when the namespace is known, prefer {@link
+   * #replicate(SpaceId, FeedId, Optional, Replication)}.
    */
   public void replicate(SpaceId space, FeedId feed, Replication replication) {
+    replicate(space, feed, Optional.empty(), replication);
+  }
+
+  /**
+   * Like {@link #replicate(SpaceId, FeedId, Replication)}, for a feed whose namespace the caller
+   * knows: a feed this replica does not hold yet is added with it.
+   */
+  public void replicate(SpaceId space, FeedId feed, Optional<Namespace> namespace, Replication replication) {
     store.write(tx -> {
-      tx.feeds().create(space, feed, Optional.empty());
+      tx.feeds().create(space, feed, namespace);
+      namespace.ifPresent(ns -> tx.feeds().adoptNamespace(space, feed, ns));
       tx.replication().setFeed(space, feed, replication);
       rewindForBackfill(tx, space, replication);
       return null;
@@ -175,6 +208,11 @@ public final class Replica implements AutoCloseable {
   /** The policy of a feed. */
   public Replication replication(SpaceId space, FeedId feed) {
     return store.read(tx -> tx.replication().feed(space, feed));
+  }
+
+  /** The namespaces of a space whose every feed this replica replicates. */
+  public Set<Namespace> replicatedNamespaces(SpaceId space) {
+    return store.read(tx -> tx.replication().namespaces(space));
   }
 
   /** The feeds of a space this replica holds. */
@@ -270,7 +308,7 @@ public final class Replica implements AutoCloseable {
    * time with it, with no session open.
    */
   public SpaceSync sync(SpaceId space) {
-    return syncs.computeIfAbsent(space, s -> new SpaceSync(s, store, listeners));
+    return syncs.computeIfAbsent(space, s -> new SpaceSync(s, store, listeners, pullLimit, pushLimit));
   }
 
   @Override

@@ -82,7 +82,7 @@ public final class GrpcAuthority implements Authority {
   @Override
   public PullPage pull(PullRequest request) {
     for (int attempt = 0; ; attempt++) {
-      ScopeRequests.WireScope scope = scopes.wire(request.spaceId(), request.scope());
+      ScopeRequests.WireScope scope = wireScope(request);
       QueryRequest.Builder query = QueryRequest.newBuilder()
           .setRequestId(RequestIds.next())
           .setSpaceId(request.spaceId().value())
@@ -110,12 +110,7 @@ public final class GrpcAuthority implements Authority {
    * consumer never buffers more than one event.
    */
   public WatchStream watch(PullRequest request, WatchStream.Handler handler) {
-    ScopeRequests.WireScope scope;
-    try {
-      scope = scopes.wire(request.spaceId(), request.scope());
-    } catch (StatusRuntimeException e) {
-      throw translate(e, "subscribe in " + request.spaceId());
-    }
+    ScopeRequests.WireScope scope = wireScope(request);
     WatchRequest.Builder watch = WatchRequest.newBuilder()
         .setRequestId(RequestIds.next())
         .setSpaceId(request.spaceId().value())
@@ -126,6 +121,14 @@ public final class GrpcAuthority implements Authority {
     request.expectedServerToken().ifPresent(t -> watch.setExpectedServerToken(t.value()));
     Runnable onNotFound = () -> scopes.forget(request.spaceId(), request.scope());
     return WatchStream.open(async, watch.build(), handler, onNotFound);
+  }
+
+  private ScopeRequests.WireScope wireScope(PullRequest request) {
+    try {
+      return scopes.wire(request.spaceId(), request.scope());
+    } catch (StatusRuntimeException e) {
+      throw translate(e, "subscribe in " + request.spaceId());
+    }
   }
 
   private FeedSyncGrpc.FeedSyncBlockingStub stub() {

@@ -19,6 +19,15 @@ public interface FeedCatalog {
    */
   FeedInfo create(SpaceId spaceId, FeedId feedId, Optional<Namespace> namespace);
 
+  /**
+   * Gives a feed that was created without a namespace the namespace {@code namespace}; a feed that
+   * has one keeps it. A replica uses this when the authority tells it the namespace of a feed it
+   * added by id alone.
+   *
+   * @return whether the feed changed
+   */
+  boolean adoptNamespace(SpaceId spaceId, FeedId feedId, Namespace namespace);
+
   /** The feeds of a space in feed id order, only those of {@code namespace} when it is given. */
   List<FeedInfo> list(SpaceId spaceId, Optional<Namespace> namespace);
 

@@ -120,6 +120,7 @@ final class LocalSpace {
       return true;
     }
     tx.feeds().create(space, block.feedId(), namespace);
+    namespace.ifPresent(ns -> tx.feeds().adoptNamespace(space, block.feedId(), ns));
     tx.blocks().insert(space, block);
     changed.add(block.feedId());
     return true;

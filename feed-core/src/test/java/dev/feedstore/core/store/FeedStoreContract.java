@@ -78,6 +78,16 @@ public abstract class FeedStoreContract {
   }
 
   @Test
+  void aFeedWithoutNamespaceAdoptsOneOnce() {
+    FeedId feed = createFeed(SPACE, Optional.empty());
+    assertTrue(store.<Boolean>write(tx -> tx.feeds().adoptNamespace(SPACE, feed, DATA)));
+    assertFalse(store.<Boolean>write(tx -> tx.feeds().adoptNamespace(SPACE, feed, TRACE)));
+    assertEquals(Optional.of(DATA), store.read(tx -> tx.feeds().find(SPACE, feed)).orElseThrow().namespace());
+    assertEquals(1, store.read(tx -> tx.feeds().list(SPACE, Optional.of(DATA))).size());
+    assertFalse(store.<Boolean>write(tx -> tx.feeds().adoptNamespace(SPACE, TestBlocks.feedId(), DATA)));
+  }
+
+  @Test
   void feedsAreListedPerSpaceAndNamespace() {
     FeedId data = createFeed(SPACE, Optional.of(DATA));
     FeedId trace = createFeed(SPACE, Optional.of(TRACE));

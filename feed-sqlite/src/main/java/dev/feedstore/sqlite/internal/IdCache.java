@@ -7,8 +7,9 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Caches the private ids of spaces and the fixed rows of feeds, which never change or disappear
- * while a store is open. Entries made inside a write transaction stay private to it until it
+ * Caches the private ids of spaces and the rows of feeds, which never disappear while a store is
+ * open (a feed's namespace changes at most once, from none to one, see {@link #replaceFeed}).
+ * Entries made inside a write transaction stay private to it until it
  * commits ({@link Pending#publish}), so a rolled-back transaction cannot leave a row id behind that
  * the file does not hold. Thread-safe; a {@link Pending} is not.
  */
@@ -26,6 +27,7 @@ final class IdCache {
   final class Pending {
     private final Map<SpaceId, Long> newSpaces = new HashMap<>();
     private final Map<FeedKey, FeedRow> newFeeds = new HashMap<>();
+    private final Map<FeedKey, FeedRow> changedFeeds = new HashMap<>();
 
     Long space(SpaceId spaceId) {
       Long id = spaces.get(spaceId);
@@ -38,18 +40,26 @@ final class IdCache {
 
     FeedRow feed(long spacePrivateId, FeedId feedId) {
       FeedKey key = new FeedKey(spacePrivateId, feedId);
-      FeedRow row = feeds.get(key);
-      return row != null ? row : newFeeds.get(key);
+      FeedRow mine = newFeeds.get(key);
+      return mine != null ? mine : feeds.get(key);
     }
 
     void putFeed(FeedRow row) {
       newFeeds.put(new FeedKey(row.spacePrivateId(), row.feedId()), row);
     }
 
+    /** A feed row that changed in this transaction; it replaces the cached one at commit. */
+    void replaceFeed(FeedRow row) {
+      FeedKey key = new FeedKey(row.spacePrivateId(), row.feedId());
+      newFeeds.put(key, row);
+      changedFeeds.put(key, row);
+    }
+
     /** Makes this transaction's entries visible to all; call after it committed. */
     void publish() {
       spaces.putAll(newSpaces);
       newFeeds.forEach(feeds::putIfAbsent);
+      feeds.putAll(changedFeeds);
     }
   }
 }

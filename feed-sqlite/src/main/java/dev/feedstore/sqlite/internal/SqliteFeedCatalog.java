@@ -46,6 +46,20 @@ final class SqliteFeedCatalog implements FeedCatalog {
   }
 
   @Override
+  public boolean adoptNamespace(SpaceId spaceId, FeedId feedId, Namespace namespace) {
+    Optional<FeedRow> row = tx.findFeed(spaceId, feedId);
+    if (row.isEmpty() || row.get().namespace().isPresent()) {
+      return false;
+    }
+    int changed = tx.dsl.update(FEEDS).set(FEEDS_NAMESPACE, namespace.value())
+        .where(FEEDS_PRIVATE_ID.eq(row.get().privateId()).and(FEEDS_NAMESPACE.isNull())).execute();
+    if (changed == 1) {
+      tx.ids.replaceFeed(new FeedRow(row.get().privateId(), row.get().spacePrivateId(), feedId, Optional.of(namespace)));
+    }
+    return changed == 1;
+  }
+
+  @Override
   public List<FeedInfo> list(SpaceId spaceId, Optional<Namespace> namespace) {
     Optional<Long> space = tx.findSpace(spaceId);
     if (space.isEmpty()) {

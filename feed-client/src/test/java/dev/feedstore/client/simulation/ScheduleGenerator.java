@@ -1,0 +1,74 @@
+package dev.feedstore.client.simulation;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+/** Draws a random schedule from a seed; the same seed gives the same schedule. */
+final class ScheduleGenerator {
+  static final int REPLICAS = 3;
+  static final int FEEDS = 3;
+
+  private ScheduleGenerator() {}
+
+  static List<Op> generate(long seed, int length) {
+    Random random = new Random(seed);
+    List<Op> ops = new ArrayList<>();
+    int appended = 0;
+    for (int replica = 0; replica < REPLICAS; replica++) {
+      ops.add(new Op.Connect(replica));
+    }
+    while (ops.size() < length) {
+      int replica = random.nextInt(REPLICAS);
+      int roll = random.nextInt(1000);
+      if (roll < 250) {
+        ops.add(new Op.Append(replica, random.nextInt(FEEDS), "s" + seed + "-" + (appended++)));
+      } else if (roll < 420) {
+        ops.add(new Op.Push(replica, fault(random)));
+      } else if (roll < 590) {
+        ops.add(new Op.Pull(replica, fault(random)));
+      } else if (roll < 640) {
+        ops.add(new Op.Connect(replica));
+      } else if (roll < 680) {
+        ops.add(new Op.Disconnect(replica));
+      } else if (roll < 730) {
+        ops.add(new Op.SnapshotAuthority());
+      } else if (roll < 765) {
+        ops.add(new Op.RollbackAuthority(random.nextInt(8)));
+      } else if (roll < 780) {
+        ops.add(new Op.SwapAuthority());
+      } else if (roll < 805) {
+        ops.add(new Op.CrashAuthority());
+      } else if (roll < 820) {
+        ops.add(new Op.StopAuthority());
+      } else if (roll < 850) {
+        ops.add(new Op.StartAuthority());
+      } else if (roll < 885) {
+        ops.add(new Op.RestartReplica(replica));
+      } else if (roll < 920) {
+        ops.add(new Op.BackupReplica(replica));
+      } else if (roll < 945) {
+        ops.add(new Op.RestoreReplica(replica, random.nextInt(4)));
+      } else {
+        Op.PolicyKind[] kinds = Op.PolicyKind.values();
+        ops.add(new Op.SetPolicy(replica, random.nextInt(FEEDS), kinds[random.nextInt(kinds.length)],
+            random.nextInt(12)));
+      }
+    }
+    return ops;
+  }
+
+  private static Fault fault(Random random) {
+    int roll = random.nextInt(100);
+    if (roll < 70) {
+      return Fault.NONE;
+    }
+    if (roll < 80) {
+      return Fault.FAIL_BEFORE_COMMIT;
+    }
+    if (roll < 90) {
+      return Fault.FAIL_AFTER_COMMIT;
+    }
+    return Fault.DUPLICATE_REPLY;
+  }
+}

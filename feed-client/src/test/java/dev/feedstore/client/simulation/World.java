@@ -1,0 +1,377 @@
+package dev.feedstore.client.simulation;
+
+import dev.feedstore.client.Replica;
+import dev.feedstore.client.internal.GrpcAuthority;
+import dev.feedstore.core.ActorId;
+import dev.feedstore.core.Block;
+import dev.feedstore.core.BlockData;
+import dev.feedstore.core.FeedId;
+import dev.feedstore.core.Namespace;
+import dev.feedstore.core.Position;
+import dev.feedstore.core.Replication;
+import dev.feedstore.core.SpaceId;
+import dev.feedstore.core.sync.AppendReply;
+import dev.feedstore.core.sync.AuthorityException;
+import dev.feedstore.core.sync.PullPage;
+import dev.feedstore.core.sync.PullTicket;
+import dev.feedstore.core.sync.PushBatch;
+import dev.feedstore.core.sync.SequenceConflictException;
+import dev.feedstore.core.sync.SpaceSync;
+import dev.feedstore.core.sync.SyncStep;
+import dev.feedstore.server.FeedServer;
+import dev.feedstore.sqlite.SqliteFeedStore;
+import dev.feedstore.sqlite.SqliteSettings;
+import io.grpc.ManagedChannel;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+
+/**
+ * The world of one schedule: a real position authority (feed-server over SQLite, in-process gRPC)
+ * and real replicas (SQLite files), driven one operation at a time on the calling thread, so that a
+ * schedule always runs the same way. Not thread-safe.
+ */
+final class World implements AutoCloseable {
+  static final SpaceId SPACE = SpaceId.of("sim");
+  static final Namespace SHARED = Namespace.of("a");
+  static final Namespace OTHER = Namespace.of("b");
+  private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC);
+  private static final SqliteSettings FAST = SqliteSettings.DEFAULTS.withSynchronous(SqliteSettings.Synchronous.NORMAL);
+
+  final Path dir;
+  final FeedId[] feeds = new FeedId[ScheduleGenerator.FEEDS];
+  final Stats stats;
+  private final Path authorityFile;
+  private final List<Path> authoritySnapshots = new ArrayList<>();
+  private SqliteFeedStore authorityStore;
+  private FeedServer server;
+  private ManagedChannel channel;
+  private GrpcAuthority authority;
+  private int authorityFiles;
+
+  final Replica[] replicas = new Replica[ScheduleGenerator.REPLICAS];
+  final boolean[] connected = new boolean[ScheduleGenerator.REPLICAS];
+  final List<List<Path>> backups = new ArrayList<>();
+  /** What each replica has held since it was last restored from a backup: nothing may disappear. */
+  final List<Set<String>> held = new ArrayList<>();
+  final List<SyncStep> steps = new ArrayList<>();
+
+  World(Path dir, long seed, Stats stats) {
+    this.dir = dir;
+    this.stats = stats;
+    this.authorityFile = dir.resolve("authority.db");
+    Random random = new Random(seed);
+    for (int i = 0; i < feeds.length; i++) {
+      feeds[i] = FeedId.generate(Clock.offset(CLOCK, Duration.ofMillis(i)), random);
+    }
+    startAuthority();
+    for (int r = 0; r < replicas.length; r++) {
+      replicas[r] = openReplica(r);
+      backups.add(new ArrayList<>());
+      held.add(new HashSet<>());
+      for (int f = 0; f < feeds.length; f++) {
+        replicas[r].replicate(SPACE, feeds[f], Optional.of(namespaceOf(f)), Replication.fullHistory());
+      }
+    }
+  }
+
+  static Namespace namespaceOf(int feed) {
+    return feed < 2 ? SHARED : OTHER;
+  }
+
+  dev.feedstore.core.store.FeedStore authorityStore() {
+    return authorityStore;
+  }
+
+  boolean authorityRunning() {
+    return server != null;
+  }
+
+  void apply(Op op) {
+    stats.op(op);
+    if (op instanceof Op.Append append) {
+      replicas[append.replica()].append(SPACE, feeds[append.feed()], BlockData.utf8(append.data()));
+    } else if (op instanceof Op.Connect c) {
+      connected[c.replica()] = true;
+    } else if (op instanceof Op.Disconnect d) {
+      connected[d.replica()] = false;
+    } else if (op instanceof Op.Push push) {
+      if (connected[push.replica()]) {
+        push(push.replica(), push.fault());
+      }
+    } else if (op instanceof Op.Pull pull) {
+      if (connected[pull.replica()]) {
+        pull(pull.replica(), pull.fault());
+      }
+    } else if (op instanceof Op.SnapshotAuthority) {
+      if (server != null) {
+        Path copy = dir.resolve("authority-snapshot-" + authoritySnapshots.size() + ".db");
+        authorityStore.backupTo(copy);
+        authoritySnapshots.add(copy);
+      }
+    } else if (op instanceof Op.RollbackAuthority rollback) {
+      if (!authoritySnapshots.isEmpty()) {
+        stopAuthority();
+        replaceFile(authoritySnapshots.get(rollback.index() % authoritySnapshots.size()), authorityFile);
+        startAuthority();
+      }
+    } else if (op instanceof Op.SwapAuthority) {
+      stopAuthority();
+      deleteFile(authorityFile);
+      startAuthority();
+    } else if (op instanceof Op.CrashAuthority) {
+      stopAuthority();
+      startAuthority();
+    } else if (op instanceof Op.StopAuthority) {
+      stopAuthority();
+    } else if (op instanceof Op.StartAuthority) {
+      startAuthority();
+    } else if (op instanceof Op.RestartReplica restart) {
+      replicas[restart.replica()].close();
+      replicas[restart.replica()] = openReplica(restart.replica());
+    } else if (op instanceof Op.BackupReplica backup) {
+      int r = backup.replica();
+      replicas[r].close();
+      Path copy = dir.resolve("r" + r + "-backup-" + backups.get(r).size() + ".db");
+      replaceFile(replicaFile(r), copy);
+      backups.get(r).add(copy);
+      replicas[r] = openReplica(r);
+    } else if (op instanceof Op.RestoreReplica restore) {
+      int r = restore.replica();
+      if (!backups.get(r).isEmpty()) {
+        replicas[r].close();
+        replaceFile(backups.get(r).get(restore.index() % backups.get(r).size()), replicaFile(r));
+        replicas[r] = openReplica(r);
+        held.get(r).clear();
+      }
+    } else if (op instanceof Op.SetPolicy policy) {
+      setPolicy(policy);
+    }
+    for (int r = 0; r < replicas.length; r++) {
+      held.get(r).addAll(data(r));
+    }
+  }
+
+  private void setPolicy(Op.SetPolicy policy) {
+    Replica replica = replicas[policy.replica()];
+    FeedId feed = feeds[policy.feed()];
+    Optional<Namespace> namespace = Optional.of(namespaceOf(policy.feed()));
+    switch (policy.policy()) {
+      case NONE -> replica.replicate(SPACE, feed, namespace, Replication.NONE);
+      case FULL -> replica.replicate(SPACE, feed, namespace, Replication.fullHistory());
+      case LATEST -> replica.replicate(SPACE, feed, namespace, Replication.LATEST);
+      case FROM -> replica.replicate(SPACE, feed, namespace, Replication.from(Position.of(policy.from())));
+      case NAMESPACE_ON -> replica.replicateNamespace(SPACE, SHARED, true);
+      case NAMESPACE_OFF -> replica.replicateNamespace(SPACE, SHARED, false);
+      default -> throw new IllegalArgumentException(policy.toString());
+    }
+  }
+
+  /** One push step through a network that may fail or duplicate. */
+  void push(int r, Fault fault) {
+    SpaceSync sync = replicas[r].sync(SPACE);
+    Optional<PushBatch> batch = sync.beginPush();
+    if (batch.isEmpty()) {
+      return;
+    }
+    stats.fault(fault);
+    if (fault == Fault.FAIL_BEFORE_COMMIT) {
+      return;
+    }
+    AppendReply reply;
+    try {
+      reply = authority.append(SPACE, batch.get().namespace(), batch.get().blocks());
+    } catch (SequenceConflictException conflict) {
+      if (fault != Fault.FAIL_AFTER_COMMIT) {
+        record(sync.applyConflict(batch.get(), conflict));
+      }
+      return;
+    } catch (AuthorityException unreachable) {
+      return;
+    }
+    if (fault == Fault.FAIL_AFTER_COMMIT) {
+      return;
+    }
+    record(sync.applyPush(batch.get(), reply));
+    if (fault == Fault.DUPLICATE_REPLY) {
+      record(sync.applyPush(batch.get(), reply));
+    }
+  }
+
+  /** One pull step through a network that may fail or duplicate; returns whether the authority had more. */
+  boolean pull(int r, Fault fault) {
+    SpaceSync sync = replicas[r].sync(SPACE);
+    Optional<PullTicket> ticket = sync.beginPull();
+    if (ticket.isEmpty()) {
+      return true;
+    }
+    stats.fault(fault);
+    if (fault == Fault.FAIL_BEFORE_COMMIT) {
+      return false;
+    }
+    PullPage page;
+    try {
+      page = authority.pull(ticket.get().request());
+    } catch (AuthorityException unreachable) {
+      return false;
+    }
+    if (fault == Fault.FAIL_AFTER_COMMIT) {
+      return false;
+    }
+    SyncStep step = record(sync.applyPull(ticket.get(), page).step());
+    if (fault == Fault.DUPLICATE_REPLY) {
+      record(sync.applyPull(ticket.get(), page).step());
+    }
+    return step.kind() == SyncStep.Kind.PULLED && page.complete();
+  }
+
+  /** Starts the authority if it is down and connects every replica. */
+  void heal() {
+    startAuthority();
+    java.util.Arrays.fill(connected, true);
+  }
+
+  /**
+   * Syncs every replica with no faults, round after round, until a round changes nothing.
+   *
+   * @return the rounds it took, or -1 if it did not settle within {@code maxRounds}
+   */
+  int settle(int maxRounds) {
+    for (int round = 1; round <= maxRounds; round++) {
+      int before = changes();
+      for (int r = 0; r < replicas.length; r++) {
+        for (int i = 0; i < 10_000 && pushOnce(r); i++) {
+          // keep pushing
+        }
+        for (int i = 0; i < 10_000 && !pull(r, Fault.NONE); i++) {
+          // keep pulling
+        }
+      }
+      if (changes() == before) {
+        return round;
+      }
+    }
+    return -1;
+  }
+
+  private boolean pushOnce(int r) {
+    int before = steps.size();
+    push(r, Fault.NONE);
+    return steps.size() > before;
+  }
+
+  /** A count that grows with every step that changed something. */
+  private int changes() {
+    int count = 0;
+    for (SyncStep step : steps) {
+      if (step.kind() != SyncStep.Kind.PULLED || step.blocks() > 0) {
+        count++;
+      }
+    }
+    return count;
+  }
+
+  private SyncStep record(SyncStep step) {
+    steps.add(step);
+    stats.step(step);
+    return step;
+  }
+
+  /** The data of every block the replica holds. */
+  Set<String> data(int r) {
+    Set<String> result = new HashSet<>();
+    for (FeedId feed : feeds) {
+      for (Block block : replicas[r].read(SPACE, feed)) {
+        result.add(block.data().toStringUtf8());
+      }
+    }
+    return result;
+  }
+
+  private Replica openReplica(int r) {
+    return Replica.builder(replicaFile(r)).actorId(ActorId.of("r" + r)).clock(CLOCK).sqlite(FAST)
+        .syncBatches(7, 5).build();
+  }
+
+  private Path replicaFile(int r) {
+    return dir.resolve("r" + r + ".db");
+  }
+
+  private void startAuthority() {
+    if (server != null) {
+      return;
+    }
+    authorityStore = SqliteFeedStore.open(authorityFile, FAST);
+    String name = "sim-" + dir.getFileName() + "-" + (authorityFiles++);
+    try {
+      server = FeedServer.newBuilder(authorityStore).serverBuilder(InProcessServerBuilder.forName(name)).build().start();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    if (channel != null) {
+      channel.shutdownNow();
+    }
+    channel = InProcessChannelBuilder.forName(name).directExecutor().build();
+    authority = new GrpcAuthority(channel, Duration.ofSeconds(20), Duration.ofHours(1));
+  }
+
+  private void stopAuthority() {
+    if (server == null) {
+      return;
+    }
+    channel.shutdownNow();
+    server.close();
+    authorityStore.close();
+    server = null;
+    authorityStore = null;
+    // Calls while the authority is down fail the way they would over a dead connection.
+    channel = InProcessChannelBuilder.forName("sim-down-" + dir.getFileName()).directExecutor().build();
+    authority = new GrpcAuthority(channel, Duration.ofSeconds(5), Duration.ofHours(1));
+  }
+
+  @Override
+  public void close() {
+    for (Replica replica : replicas) {
+      if (replica != null) {
+        replica.close();
+      }
+    }
+    stopAuthority();
+    if (channel != null) {
+      channel.shutdownNow();
+    }
+  }
+
+  private static void replaceFile(Path from, Path to) {
+    try {
+      deleteFile(to);
+      Files.copy(from, to, StandardCopyOption.REPLACE_EXISTING);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static void deleteFile(Path file) {
+    try {
+      for (String suffix : new String[] {"", "-wal", "-shm"}) {
+        Files.deleteIfExists(Path.of(file + suffix));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

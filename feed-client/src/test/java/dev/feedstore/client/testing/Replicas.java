@@ -1,0 +1,90 @@
+package dev.feedstore.client.testing;
+
+import dev.feedstore.client.Replica;
+import dev.feedstore.core.ActorId;
+import dev.feedstore.core.BlockData;
+import dev.feedstore.core.FeedId;
+import dev.feedstore.core.SpaceId;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Opens replicas in a directory and remembers what the test wrote through them. Not thread-safe. */
+public final class Replicas implements AutoCloseable {
+  private final Path dir;
+  private final List<Replica> open = new ArrayList<>();
+  private final List<String> written = new ArrayList<>();
+
+  public Replicas(Path dir) {
+    this.dir = dir;
+  }
+
+  public Replica open(String actor) {
+    return track(Replica.open(file(actor), ActorId.of(actor)));
+  }
+
+  public Replica open(String actor, int pullLimit, int pushLimit) {
+    return track(Replica.builder(file(actor)).actorId(ActorId.of(actor)).syncBatches(pullLimit, pushLimit).build());
+  }
+
+  public Path file(String actor) {
+    return dir.resolve(actor + ".db");
+  }
+
+  /** Closes the replica, copies its file aside, and returns the copy (a local backup). */
+  public Path backup(Replica replica, String name) {
+    replica.close();
+    open.remove(replica);
+    Path copy = dir.resolve(name + ".backup.db");
+    copyFile(replica.file(), copy);
+    return copy;
+  }
+
+  /** Replaces the replica's file with {@code backup} and opens it. */
+  public Replica restore(String actor, Path backup) {
+    copyFile(backup, file(actor));
+    return open(actor);
+  }
+
+  /** Appends {@code count} blocks whose data are "label-i", remembering them as written. */
+  public List<String> append(Replica replica, SpaceId space, FeedId feed, String label, int count) {
+    List<String> data = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      String text = label + "-" + i;
+      replica.append(space, feed, BlockData.utf8(text));
+      data.add(text);
+    }
+    written.addAll(data);
+    return data;
+  }
+
+  /** Everything appended through {@link #append}. */
+  public List<String> written() {
+    return written;
+  }
+
+  @Override
+  public void close() {
+    open.forEach(Replica::close);
+    open.clear();
+  }
+
+  private Replica track(Replica replica) {
+    open.add(replica);
+    return replica;
+  }
+
+  private static void copyFile(Path from, Path to) {
+    try {
+      Files.copy(from, to, StandardCopyOption.REPLACE_EXISTING);
+      Files.deleteIfExists(Path.of(to + "-wal"));
+      Files.deleteIfExists(Path.of(to + "-shm"));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
