@@ -145,8 +145,13 @@ public final class FeedServer implements AutoCloseable {
         LOG.warn("calls still running after {} ms ({}); cancelling them", settings.shutdownGraceMillis(),
             ServerSettings.Key.SHUTDOWN_GRACE_MS);
       }
-      // Every call of ours has ended (or the grace is over): what a transport still holds open
+      // Every call of ours has ended (or the grace is over). The transports get a moment to deliver
+      // the statuses just sent (UNAVAILABLE to watchers); what they still hold open after that
       // carries no work, so it is cut rather than waited for.
+      long flushDeadline = Math.min(deadline, System.nanoTime() + TimeUnit.SECONDS.toNanos(1));
+      while (!terminated && System.nanoTime() < flushDeadline) {
+        terminated = server.awaitTermination(10, TimeUnit.MILLISECONDS);
+      }
       server.shutdownNow();
       server.awaitTermination(5, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
