@@ -1,0 +1,102 @@
+package dev.feedstore.bench;
+
+import dev.feedstore.proto.v1.AppendRequest;
+import dev.feedstore.proto.v1.AppendResponse;
+import dev.feedstore.proto.v1.FeedSyncGrpc;
+import io.grpc.ManagedChannel;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.List;
+
+/**
+ * Append throughput of the authority on loopback, one client sending one request after another,
+ * beside the raw SQLite limit ({@link RawSqlite}) for the same rows: each case starts from a fresh
+ * database file, warms up, then counts the blocks stored in a fixed time.
+ */
+final class AppendBench {
+  private final BenchOptions options;
+  private final ResultTable table;
+
+  AppendBench(BenchOptions options, ResultTable table) {
+    this.options = options;
+    this.table = table;
+  }
+
+  void run() throws Exception {
+    for (AppendWorkload.Shape shape : AppendWorkload.Shape.values()) {
+      for (int batch : options.appendBatches()) {
+        double raw = raw(shape, batch);
+        double served = served(shape, batch);
+        ResultTable.Target target = batch >= 100 ? ResultTable.Target.atLeastRatio(0.5) : ResultTable.Target.NONE;
+        table.add("append." + shape.label + ".batch" + batch, served, "blocks/s", raw, target);
+        Progress.say("append %s batch %d: %.0f blocks/s, raw SQLite %.0f blocks/s", shape.label, batch, served, raw);
+      }
+    }
+    table.note("append.*: one client, one request at a time, 256-byte blocks, " + AppendWorkload.FEEDS
+        + " feeds of one space; baseline = the same rows with raw sqlite-jdbc, one transaction per batch,"
+        + " same schema and settings (WAL, synchronous=FULL); " + options.appendWarmupSeconds() + " s warm-up, "
+        + options.appendSeconds() + " s measured per case, fresh file per case");
+  }
+
+  private double served(AppendWorkload.Shape shape, int batch) {
+    Path db = options.dir().resolve("append-" + shape.label + "-" + batch + ".db");
+    AppendWorkload workload = new AppendWorkload(shape, batch, 42);
+    try (BenchServer server = options.startServer(db)) {
+      ManagedChannel channel = server.channel();
+      try {
+        FeedSyncGrpc.FeedSyncBlockingStub stub = FeedSyncGrpc.newBlockingStub(channel);
+        runFor(options.appendWarmupSeconds(), () -> send(stub, workload.nextRequest()));
+        return runFor(options.appendSeconds(), () -> send(stub, workload.nextRequest())) * batch;
+      } finally {
+        BenchServer.shutdown(channel);
+      }
+    }
+  }
+
+  private double raw(AppendWorkload.Shape shape, int batch) throws SQLException {
+    Path db = options.dir().resolve("raw-" + shape.label + "-" + batch + ".db");
+    AppendWorkload workload = new AppendWorkload(shape, batch, 42);
+    try (RawSqlite raw = new RawSqlite(db, workload)) {
+      Step step = () -> raw.insert(workload.nextRows(), workload.data());
+      runFor(options.appendWarmupSeconds(), step);
+      return runFor(options.appendSeconds(), step) * batch;
+    }
+  }
+
+  private static void send(FeedSyncGrpc.FeedSyncBlockingStub stub, AppendRequest request) {
+    AppendResponse response = stub.append(request);
+    if (response.getPositionsCount() != request.getBlocksCount()) {
+      throw new IllegalStateException("expected " + request.getBlocksCount() + " positions, got "
+          + response.getPositionsCount());
+    }
+  }
+
+  @FunctionalInterface
+  interface Step {
+    void run() throws Exception;
+  }
+
+  /** Runs {@code step} repeatedly for {@code seconds}; returns steps per second. */
+  static double runFor(double seconds, Step step) {
+    long start = System.nanoTime();
+    long deadline = start + (long) (seconds * 1e9);
+    long steps = 0;
+    try {
+      long now;
+      do {
+        step.run();
+        steps++;
+        now = System.nanoTime();
+      } while (now < deadline);
+      return steps / ((now - start) / 1e9);
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  static List<Integer> defaultBatches() {
+    return List.of(1, 10, 100);
+  }
+}

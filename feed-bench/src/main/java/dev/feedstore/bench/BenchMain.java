@@ -1,0 +1,161 @@
+package dev.feedstore.bench;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The benchmark program: {@code java -jar feed-bench/target/feed-bench.jar [--only ...] [--quick]}.
+ * Prints one table on stdout (progress goes to stderr). Exit code 0 when it ran, whether targets
+ * were met or not; 1 when a case failed.
+ */
+@Command(name = "feed-bench", mixinStandardHelpOptions = true, sortOptions = false, showDefaultValues = true,
+    usageHelpWidth = 110,
+    description = "Benchmarks of the feed store on loopback: append, catch-up, live latency, fan-out, idle cost.")
+public final class BenchMain implements Callable<Integer> {
+
+  /** The parts of the table. */
+  enum Part {
+    append, catchup, live, fanout, idle
+  }
+
+  @Option(names = "--only", split = ",", paramLabel = "PART",
+      description = "Parts to run: ${COMPLETION-CANDIDATES} (default: all).")
+  Set<Part> only = EnumSet.allOf(Part.class);
+
+  @Option(names = "--quick", description = "Small sizes, for a run of a minute or two (numbers are noisier).")
+  boolean quick;
+
+  @Option(names = "--dir", paramLabel = "DIR", description = "Where the database files go (default: a new temporary"
+      + " directory, deleted afterwards).")
+  Path dir;
+
+  @Option(names = "--keep", description = "Keep the database files.")
+  boolean keep;
+
+  @Option(names = "--out", paramLabel = "FILE", description = "Also write the table to FILE.")
+  Path out;
+
+  @Option(names = "--in-process", description = "Run the server in this JVM (its heap is then not told apart).")
+  boolean inProcess;
+
+  @Option(names = "--server-jvm", split = " ", paramLabel = "ARGS", description = "Options of the server's JVM.")
+  List<String> serverJvm = new ArrayList<>();
+
+  @Option(names = "--append-batches", split = ",", paramLabel = "N") List<Integer> appendBatches = List.of(1, 10, 100);
+  @Option(names = "--append-warmup-s", paramLabel = "S") Double appendWarmup;
+  @Option(names = "--append-s", paramLabel = "S") Double appendSeconds;
+  @Option(names = "--catchup-blocks", paramLabel = "N") Integer catchupBlocks;
+  @Option(names = "--live-blocks", paramLabel = "N") Integer liveBlocks;
+  @Option(names = "--live-warmup-blocks", paramLabel = "N") Integer liveWarmup;
+  @Option(names = "--live-interval-us", paramLabel = "US") long liveInterval = 1000;
+  @Option(names = "--fanout-streams", paramLabel = "N") Integer fanoutStreams;
+  @Option(names = "--fanout-s", paramLabel = "S") Double fanoutSeconds;
+  @Option(names = "--fanout-warmup-s", paramLabel = "S") Double fanoutWarmup;
+  @Option(names = "--fanout-rate", paramLabel = "BLOCKS_PER_S") int fanoutRate = 1000;
+  @Option(names = "--fanout-batch", paramLabel = "N") int fanoutBatch = 10;
+  @Option(names = "--idle-streams", paramLabel = "N") Integer idleStreams;
+
+  public static void main(String[] args) {
+    System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+    System.setProperty("org.jooq.no-logo", "true");
+    System.setProperty("org.jooq.no-tips", "true");
+    System.exit(new CommandLine(new BenchMain()).setCaseInsensitiveEnumValuesAllowed(true).execute(args));
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    boolean temporary = dir == null;
+    Path workDir = temporary ? Files.createTempDirectory("feed-bench") : Files.createDirectories(dir);
+    BenchOptions options = new BenchOptions(workDir, inProcess, serverJvm, appendBatches,
+        or(appendWarmup, quick ? 1 : 2), or(appendSeconds, quick ? 2 : 5),
+        or(catchupBlocks, quick ? 100_000 : 1_000_000),
+        or(liveBlocks, quick ? 2_000 : 10_000), or(liveWarmup, quick ? 500 : 2_000), liveInterval,
+        or(fanoutStreams, quick ? 200 : 1_000), or(fanoutSeconds, quick ? 3 : 10), or(fanoutWarmup, quick ? 1 : 2),
+        fanoutRate, fanoutBatch, or(idleStreams, quick ? 200 : 1_000));
+    ResultTable table = new ResultTable();
+    Instant started = Instant.now();
+    int status = 0;
+    try {
+      status |= part(Part.append, () -> new AppendBench(options, table).run());
+      status |= part(Part.catchup, () -> new CatchUpBench(options, table).run());
+      status |= part(Part.live, () -> new LiveLatencyBench(options, table).run());
+      if (only.contains(Part.idle) || only.contains(Part.fanout)) {
+        status |= part(null, () -> new WatchBench(options, table).run(only.contains(Part.idle), only.contains(Part.fanout)));
+      }
+    } finally {
+      if (temporary && !keep) {
+        delete(workDir);
+      }
+    }
+    List<String> header = List.of(
+        "feed-bench " + started.truncatedTo(ChronoUnit.SECONDS) + ", took "
+            + Math.round((Instant.now().toEpochMilli() - started.toEpochMilli()) / 1000.0) + " s",
+        "java " + System.getProperty("java.version") + ", " + Runtime.getRuntime().availableProcessors() + " cores, "
+            + System.getProperty("os.name") + " " + System.getProperty("os.arch") + ", bench max heap "
+            + Math.round(Heap.mib(Heap.max())) + " MiB, server " + (inProcess ? "in this JVM" : "in a child JVM "
+            + serverJvm),
+        "parts " + only + (quick ? ", --quick" : ""));
+    table.print(System.out, header);
+    if (out != null) {
+      try (PrintStream file = new PrintStream(Files.newOutputStream(out), true, StandardCharsets.UTF_8)) {
+        table.print(file, header);
+      }
+    }
+    return status;
+  }
+
+  @FunctionalInterface
+  private interface Body {
+    void run() throws Exception;
+  }
+
+  private int part(Part part, Body body) {
+    if (part != null && !only.contains(part)) {
+      return 0;
+    }
+    try {
+      body.run();
+      return 0;
+    } catch (Exception e) {
+      Progress.say("%s failed: %s", part == null ? "watch" : part, e);
+      e.printStackTrace();
+      return 1;
+    }
+  }
+
+  private static double or(Double value, double otherwise) {
+    return value != null ? value : otherwise;
+  }
+
+  private static int or(Integer value, int otherwise) {
+    return value != null ? value : otherwise;
+  }
+
+  private static void delete(Path root) throws IOException {
+    try (Stream<Path> paths = Files.walk(root)) {
+      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(path);
+      }
+    }
+  }
+
+  static String format(String pattern, Object... args) {
+    return String.format(Locale.ROOT, pattern, args);
+  }
+}

@@ -1,0 +1,47 @@
+package dev.feedstore.bench;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The sizes of one run and where it works.
+ *
+ * @param dir where database files go (one per case)
+ * @param inProcess run the server in this JVM instead of a child JVM (its heap is then not told apart)
+ * @param serverJvmArgs options of the server's JVM
+ * @param appendBatches the batch sizes of the append cases
+ * @param appendWarmupSeconds warm-up per append case
+ * @param appendSeconds measured time per append case
+ * @param catchupBlocks blocks the fresh replica pulls
+ * @param liveBlocks measured blocks of the live-latency case (after {@code liveWarmupBlocks})
+ * @param liveWarmupBlocks blocks sent before measuring
+ * @param liveIntervalMicros time between two appends of replica A
+ * @param fanoutStreams Watch streams of the fan-out case
+ * @param fanoutSeconds measured time of the fan-out case (after {@code fanoutWarmupSeconds})
+ * @param fanoutWarmupSeconds load before measuring
+ * @param fanoutRate blocks per second appended
+ * @param fanoutBatch blocks per append
+ * @param idleStreams Watch streams of the idle-cost case
+ */
+record BenchOptions(
+    Path dir,
+    boolean inProcess,
+    List<String> serverJvmArgs,
+    List<Integer> appendBatches,
+    double appendWarmupSeconds,
+    double appendSeconds,
+    int catchupBlocks,
+    int liveBlocks,
+    int liveWarmupBlocks,
+    long liveIntervalMicros,
+    int fanoutStreams,
+    double fanoutSeconds,
+    double fanoutWarmupSeconds,
+    int fanoutRate,
+    int fanoutBatch,
+    int idleStreams) {
+
+  BenchServer startServer(Path db) {
+    return BenchServer.start(db, inProcess, serverJvmArgs);
+  }
+}

@@ -1,0 +1,252 @@
+package dev.feedstore.bench;
+
+import com.google.protobuf.ByteString;
+import dev.feedstore.core.FeedId;
+import dev.feedstore.proto.v1.AppendRequest;
+import dev.feedstore.proto.v1.AppendResponse;
+import dev.feedstore.proto.v1.Block;
+import dev.feedstore.proto.v1.FeedSyncGrpc;
+import dev.feedstore.proto.v1.WatchEvent;
+import dev.feedstore.proto.v1.WatchRequest;
+import io.grpc.Context;
+import io.grpc.ManagedChannel;
+import io.grpc.stub.StreamObserver;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+
+/**
+ * Watch streams on one space. Idle cost: the server's heap after GC with {@code idleStreams} open
+ * and caught-up streams, minus before, per stream. Fan-out: {@code fanoutStreams} streams while
+ * blocks are appended at {@code fanoutRate} per second in batches of {@code fanoutBatch}: the time
+ * from when an append was due to when each stream receives its blocks, and the server's heap.
+ */
+final class WatchBench {
+  private static final String SPACE = "fan";
+  private static final int CHANNELS = 4;
+  private final BenchOptions options;
+  private final ResultTable table;
+
+  WatchBench(BenchOptions options, ResultTable table) {
+    this.options = options;
+    this.table = table;
+  }
+
+  /** One Watch stream of the benchmark, counting blocks and recording their delivery delay. */
+  private static final class Watcher implements StreamObserver<WatchEvent> {
+    final Recorder recorder;
+    final CountDownLatch caughtUp = new CountDownLatch(1);
+    final AtomicLong blocks = new AtomicLong();
+    final AtomicReference<Throwable> failure = new AtomicReference<>();
+    Context.CancellableContext context;
+
+    Watcher(Recorder recorder) {
+      this.recorder = recorder;
+    }
+
+    @Override
+    public void onNext(WatchEvent event) {
+      if (event.hasCaughtUp()) {
+        caughtUp.countDown();
+      }
+      if (event.hasBlocks()) {
+        long now = System.nanoTime();
+        for (Block block : event.getBlocks().getBlocksList()) {
+          long due = block.getData().asReadOnlyByteBuffer().getLong();
+          if (due != 0) {
+            recorder.recordValue(Math.max(0, TimeUnit.NANOSECONDS.toMicros(now - due)));
+          }
+          blocks.incrementAndGet();
+        }
+      }
+    }
+
+    @Override
+    public void onError(Throwable t) {
+      failure.compareAndSet(null, t);
+      caughtUp.countDown();
+    }
+
+    @Override
+    public void onCompleted() {
+      caughtUp.countDown();
+    }
+  }
+
+  void run(boolean idle, boolean fanout) throws Exception {
+    try (BenchServer server = options.startServer(options.dir().resolve("watch-authority.db"))) {
+      List<ManagedChannel> channels = new ArrayList<>();
+      for (int i = 0; i < CHANNELS; i++) {
+        channels.add(server.channel());
+      }
+      try {
+        FeedSyncGrpc.FeedSyncBlockingStub blocking = FeedSyncGrpc.newBlockingStub(channels.get(0));
+        Appender appender = new Appender(blocking);
+        appender.append(1, 0); // the space exists, with one block at position 1
+        Recorder recorder = new Recorder(TimeUnit.SECONDS.toMicros(60), 3);
+        // Warm the server's watch path up, then measure its heap with no stream open.
+        close(open(channels, 20, recorder));
+        long before = server.usedHeapAfterGc();
+        int streams = Math.max(idle ? options.idleStreams() : 0, fanout ? options.fanoutStreams() : 0);
+        List<Watcher> watchers = open(channels, streams, recorder);
+        if (idle) {
+          long after = server.usedHeapAfterGc();
+          double perStream = (after - before) / (double) options.idleStreams() / 1024.0;
+          table.add("idle.heap_per_stream", perStream, "KiB", ResultTable.Target.atMost(50, "KiB"));
+          table.add("idle.server_heap", Heap.mib(after), "MiB");
+          table.note("idle.*: server heap after GC with " + options.idleStreams() + " caught-up Watch streams"
+              + " (over " + CHANNELS + " connections) minus before, per stream; and in all");
+          Progress.say("idle: %d streams, server heap %.1f -> %.1f MiB, %.1f KiB per stream", options.idleStreams(),
+              Heap.mib(before), Heap.mib(after), perStream);
+        }
+        if (fanout) {
+          fanout(server, appender, watchers.subList(0, options.fanoutStreams()), recorder);
+        }
+        close(watchers);
+      } finally {
+        channels.forEach(BenchServer::shutdown);
+      }
+    }
+  }
+
+  private void fanout(BenchServer server, Appender appender, List<Watcher> watchers, Recorder recorder)
+      throws Exception {
+    int batch = options.fanoutBatch();
+    long period = TimeUnit.SECONDS.toNanos(1) * batch / options.fanoutRate();
+    ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
+    long[] counts = watchers.stream().mapToLong(w -> w.blocks.get()).toArray();
+    long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(20);
+    long warmupTicks = (long) (options.fanoutWarmupSeconds() * 1e9 / period);
+    long ticks = warmupTicks + (long) (options.fanoutSeconds() * 1e9 / period);
+    AtomicLong tick = new AtomicLong();
+    CountDownLatch sent = new CountDownLatch(1);
+    ticker.scheduleAtFixedRate(() -> {
+      long k = tick.getAndIncrement();
+      if (k >= ticks) {
+        sent.countDown();
+        return;
+      }
+      if (k == warmupTicks) {
+        recorder.reset();
+        server.resetPeaks();
+      }
+      appender.appendAsync(batch, start + k * period);
+    }, start - System.nanoTime(), period, TimeUnit.NANOSECONDS);
+    sent.await();
+    ticker.shutdown();
+    long expected = ticks * batch;
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    long missing;
+    do {
+      missing = 0;
+      for (int i = 0; i < watchers.size(); i++) {
+        missing += Math.max(0, expected - (watchers.get(i).blocks.get() - counts[i]));
+      }
+      if (missing > 0) {
+        Thread.sleep(20);
+      }
+    } while (missing > 0 && System.nanoTime() < deadline);
+    Histogram histogram = recorder.getIntervalHistogram();
+    long[] peaks = server.peaks();
+    long heapAfter = server.usedHeapAfterGc();
+    if (appender.failures.get() > 0) {
+      throw new IllegalStateException(appender.failures.get() + " appends failed during fan-out");
+    }
+    table.add("fanout.p50", histogram.getValueAtPercentile(50) / 1000.0, "ms");
+    table.add("fanout.p99", histogram.getValueAtPercentile(99) / 1000.0, "ms", ResultTable.Target.atMost(50, "ms"));
+    table.add("fanout.p99.9", histogram.getValueAtPercentile(99.9) / 1000.0, "ms");
+    table.add("fanout.max", histogram.getMaxValue() / 1000.0, "ms");
+    table.add("fanout.undelivered", missing, "blocks", ResultTable.Target.atMost(0, "blocks"));
+    table.add("fanout.server_heap_after_gc", Heap.mib(heapAfter), "MiB");
+    table.add("fanout.server_heap_peak_after_gc", Heap.mib(peaks[1]), "MiB");
+    table.add("fanout.server_heap_peak_used", Heap.mib(peaks[0]), "MiB");
+    table.note("fanout.*: " + watchers.size() + " Watch streams (over " + CHANNELS + " connections) on one space while"
+        + " one client appends " + options.fanoutRate() + " blocks/s in batches of " + batch + " (" + options.fanoutSeconds()
+        + " s measured after " + options.fanoutWarmupSeconds() + " s); delay from when an append was due to when each"
+        + " stream receives its blocks (" + histogram.getTotalCount() + " deliveries); server heap after GC at the end"
+        + " with the streams open, and its peaks while measuring");
+    Progress.say("fan-out: p50 %.1f ms, p99 %.1f ms, max %.1f ms, %d undelivered, server heap %.1f MiB (peak after GC %.1f)",
+        histogram.getValueAtPercentile(50) / 1000.0, histogram.getValueAtPercentile(99) / 1000.0,
+        histogram.getMaxValue() / 1000.0, missing, Heap.mib(heapAfter), Heap.mib(peaks[1]));
+  }
+
+  private static List<Watcher> open(List<ManagedChannel> channels, int count, Recorder recorder)
+      throws InterruptedException {
+    List<Watcher> watchers = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      Watcher watcher = new Watcher(recorder);
+      watcher.context = Context.current().withCancellation();
+      FeedSyncGrpc.FeedSyncStub stub = FeedSyncGrpc.newStub(channels.get(i % channels.size()));
+      watcher.context.run(() -> stub.watch(WatchRequest.newBuilder().setSpaceId(SPACE).setCursor(1).build(), watcher));
+      watchers.add(watcher);
+    }
+    for (Watcher watcher : watchers) {
+      if (!watcher.caughtUp.await(60, TimeUnit.SECONDS) || watcher.failure.get() != null) {
+        throw new IllegalStateException("a Watch stream did not catch up", watcher.failure.get());
+      }
+    }
+    return watchers;
+  }
+
+  private static void close(List<Watcher> watchers) {
+    watchers.forEach(w -> w.context.cancel(null));
+  }
+
+  /** Appends blocks of one feed, carrying the time they were due in their first 8 bytes. */
+  private static final class Appender {
+    private final FeedSyncGrpc.FeedSyncBlockingStub blocking;
+    private final FeedSyncGrpc.FeedSyncStub async;
+    private final String feed = FeedId.generate().value();
+    private final AtomicLong failures = new AtomicLong();
+    private long sequence;
+
+    Appender(FeedSyncGrpc.FeedSyncBlockingStub blocking) {
+      this.blocking = blocking;
+      this.async = FeedSyncGrpc.newStub(blocking.getChannel());
+    }
+
+    void append(int count, long due) {
+      blocking.append(request(count, due));
+    }
+
+    void appendAsync(int count, long due) {
+      async.append(request(count, due), new StreamObserver<>() {
+        @Override
+        public void onNext(AppendResponse value) {}
+
+        @Override
+        public void onError(Throwable t) {
+          failures.incrementAndGet();
+        }
+
+        @Override
+        public void onCompleted() {}
+      });
+    }
+
+    private synchronized AppendRequest request(int count, long due) {
+      byte[] data = new byte[AppendWorkload.DATA_BYTES];
+      ByteBuffer.wrap(data).putLong(due);
+      ByteString bytes = ByteString.copyFrom(data);
+      AppendRequest.Builder request = AppendRequest.newBuilder().setSpaceId(SPACE).setRequestId("f" + sequence);
+      for (int i = 0; i < count; i++) {
+        Block.Builder block = Block.newBuilder().setFeedId(feed).setActorId("fan-writer").setSequence(sequence)
+            .setTimestamp(System.currentTimeMillis()).setData(bytes);
+        if (sequence > 0) {
+          block.setPrevActorId("fan-writer").setPrevSequence(sequence - 1);
+        }
+        request.addBlocks(block);
+        sequence++;
+      }
+      return request.build();
+    }
+  }
+}

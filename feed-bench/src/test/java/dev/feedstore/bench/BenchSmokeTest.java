@@ -1,0 +1,33 @@
+package dev.feedstore.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** The benchmark program runs every part end to end at toy sizes and prints every row. */
+class BenchSmokeTest {
+  @TempDir Path dir;
+
+  @Test
+  void everyPartRunsAtToySizesAndPrintsItsRows() throws Exception {
+    Path out = dir.resolve("table.txt");
+    int status = new CommandLine(new BenchMain()).setCaseInsensitiveEnumValuesAllowed(true).execute(
+        "--in-process", "--dir", dir.resolve("work").toString(), "--out", out.toString(),
+        "--append-batches", "1,10", "--append-warmup-s", "0.1", "--append-s", "0.2",
+        "--catchup-blocks", "1500", "--live-blocks", "40", "--live-warmup-blocks", "10",
+        "--fanout-streams", "4", "--fanout-s", "0.3", "--fanout-warmup-s", "0.1", "--idle-streams", "4");
+    assertEquals(0, status);
+    List<String> lines = Files.readAllLines(out);
+    String table = String.join("\n", lines);
+    for (String metric : List.of("append.one-feed.batch1 ", "append.interleaved.batch10 ", "catchup.rate ",
+        "live.p99 ", "fanout.p99 ", "fanout.undelivered ", "idle.heap_per_stream ")) {
+      assertTrue(table.contains("\n" + metric), metric + " is in the table:\n" + table);
+    }
+  }
+}
