@@ -90,6 +90,7 @@ public final class BenchMain implements Callable<Integer> {
         fanoutRate, fanoutBatch, or(idleStreams, quick ? 200 : 1_000));
     ResultTable table = new ResultTable();
     Instant started = Instant.now();
+    String loadBefore = loadAverage();
     int status = 0;
     try {
       status |= part(Part.append, () -> new AppendBench(options, table).run());
@@ -110,7 +111,8 @@ public final class BenchMain implements Callable<Integer> {
             + System.getProperty("os.name") + " " + System.getProperty("os.arch") + ", bench max heap "
             + Math.round(Heap.mib(Heap.max())) + " MiB, server " + (inProcess ? "in this JVM" : "in a child JVM "
             + serverJvm),
-        "parts " + only + (quick ? ", --quick" : ""));
+        "parts " + only + (quick ? ", --quick" : "") + "; load average (1, 5, 15 min) at start " + loadBefore
+            + ", at end " + loadAverage() + " (other processes on the machine skew every figure)");
     table.print(System.out, header);
     if (out != null) {
       try (PrintStream file = new PrintStream(Files.newOutputStream(out), true, StandardCharsets.UTF_8)) {
@@ -136,6 +138,16 @@ public final class BenchMain implements Callable<Integer> {
       Progress.say("%s failed: %s", part == null ? "watch" : part, e);
       e.printStackTrace();
       return 1;
+    }
+  }
+
+  /** The machine's load averages, from /proc/loadavg where there is one. */
+  private static String loadAverage() {
+    try {
+      String[] parts = Files.readString(Path.of("/proc/loadavg")).trim().split(" ");
+      return parts[0] + " " + parts[1] + " " + parts[2];
+    } catch (IOException | RuntimeException e) {
+      return "unknown";
     }
   }
 
