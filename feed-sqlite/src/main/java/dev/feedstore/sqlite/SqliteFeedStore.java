@@ -61,6 +61,11 @@ public final class SqliteFeedStore implements FeedStore {
     return store.write(work);
   }
 
+  @Override
+  public <T> T writeRelaxed(Work<T> work) {
+    return store.writeRelaxed(work);
+  }
+
   /**
    * Writes a consistent copy of the store to {@code target}, which must not exist, while the store
    * stays in use (SQLite's {@code VACUUM INTO}). The copy is a complete store that {@link #open} can

@@ -28,6 +28,22 @@ public interface BlockLog {
    */
   InsertOutcome insert(SpaceId spaceId, Block block);
 
+  /**
+   * Stores blocks as {@link #insert} would, one after the other in the order given, in one go.
+   *
+   * @return what happened to each block, in the same order
+   * @throws UnknownFeedException if a feed does not exist (nothing of the call is kept then only if
+   *     the caller's transaction rolls back, as with every failure of a write)
+   * @throws UniquenessViolationException if a position is held by another block of the space
+   */
+  default List<InsertOutcome> insertAll(SpaceId spaceId, List<Block> blocks) {
+    List<InsertOutcome> outcomes = new java.util.ArrayList<>(blocks.size());
+    for (Block block : blocks) {
+      outcomes.add(insert(spaceId, block));
+    }
+    return outcomes;
+  }
+
   /** The block stored under {@code key}. */
   Optional<Block> find(SpaceId spaceId, BlockKey key);
 
@@ -36,6 +52,18 @@ public interface BlockLog {
 
   /** The block at {@code position} in the space. */
   Optional<Block> atPosition(SpaceId spaceId, Position position);
+
+  /**
+   * The blocks at any of {@code positions} in the space, by position; positions no block holds (and
+   * {@link Position#NONE}) are absent from the map.
+   */
+  default Map<Position, Block> atPositions(SpaceId spaceId, Collection<Position> positions) {
+    Map<Position, Block> found = new java.util.LinkedHashMap<>();
+    for (Position position : positions) {
+      atPosition(spaceId, position).ifPresent(block -> found.put(position, block));
+    }
+    return found;
+  }
 
   /** Every block of the feed, in {@link dev.feedstore.core.FeedOrder}. Empty for an unknown feed. */
   List<Block> feed(SpaceId spaceId, FeedId feedId);

@@ -20,6 +20,14 @@ public interface FeedCatalog {
   FeedInfo create(SpaceId spaceId, FeedId feedId, Optional<Namespace> namespace);
 
   /**
+   * Creates the feed as {@link #create} does if the store does not have it, and returns the
+   * namespace the feed has: what appends and pulls need, without the counts {@link FeedInfo} holds.
+   */
+  default Optional<Namespace> ensure(SpaceId spaceId, FeedId feedId, Optional<Namespace> namespace) {
+    return create(spaceId, feedId, namespace).namespace();
+  }
+
+  /**
    * Gives a feed that was created without a namespace the namespace {@code namespace}; a feed that
    * has one keeps it. A replica uses this when the authority tells it the namespace of a feed it
    * added by id alone.

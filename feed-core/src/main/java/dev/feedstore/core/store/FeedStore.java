@@ -33,6 +33,20 @@ public interface FeedStore extends AutoCloseable {
    */
   <T> T write(Work<T> work);
 
+  /**
+   * Like {@link #write}, but the commit may return before it is on disk: for changes that can be
+   * made again, such as a replica's copy of blocks the authority holds and the sync state that goes
+   * with them. A crash of the process loses nothing; a power cut may lose this commit together with
+   * the relaxed commits after it, but never a commit before it, never part of one, and never one
+   * that a later {@link #write} followed: that write makes everything before it durable. A store
+   * that cannot relax durability runs a plain {@link #write}.
+   *
+   * @throws StoreException if the storage fails (then nothing was committed)
+   */
+  default <T> T writeRelaxed(Work<T> work) {
+    return write(work);
+  }
+
   /** Closes the store; waits for running transactions. Idempotent. */
   @Override
   void close();

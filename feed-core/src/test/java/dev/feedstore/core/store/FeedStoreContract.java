@@ -200,6 +200,72 @@ public abstract class FeedStoreContract {
   }
 
   @Test
+  void insertAllStoresInOrderAndTellsWhatHappenedToEachBlock() {
+    FeedId feed = createFeed(SPACE, Optional.empty());
+    Block stored = positioned(feed, "a", 0, 1);
+    insert(SPACE, stored);
+    Block conflicting = TestBlocks.block(feed, "a", 0, "other").withPosition(Position.of(7));
+    List<InsertOutcome> outcomes = store.write(tx -> tx.blocks().insertAll(SPACE, List.of(
+        positioned(feed, "a", 1, 2), stored.withPosition(Position.of(9)), conflicting, positioned(feed, "a", 2, 3))));
+    assertInstanceOf(InsertOutcome.Inserted.class, outcomes.get(0));
+    assertEquals(new InsertOutcome.Duplicate(stored), outcomes.get(1));
+    assertEquals(new InsertOutcome.Conflict(stored, conflicting), outcomes.get(2));
+    assertInstanceOf(InsertOutcome.Inserted.class, outcomes.get(3));
+    assertEquals(List.of(stored, positioned(feed, "a", 1, 2), positioned(feed, "a", 2, 3)),
+        store.read(tx -> tx.blocks().feed(SPACE, feed)));
+    assertEquals(3, store.read(tx -> tx.feeds().find(SPACE, feed)).orElseThrow().blockCount());
+    assertEquals(List.of(), store.write(tx -> tx.blocks().insertAll(SPACE, List.of())));
+    UniquenessViolationException taken = assertThrows(UniquenessViolationException.class,
+        () -> store.write(tx -> tx.blocks().insertAll(SPACE, List.of(positioned(feed, "a", 5, 5), positioned(feed, "b", 0, 2)))));
+    assertEquals("(space, position)", taken.constraint());
+    assertEquals(Optional.empty(), store.read(tx -> tx.blocks().find(SPACE, TestBlocks.key(feed, "a", 5))),
+        "the failed write kept nothing");
+  }
+
+  @Test
+  void blocksAreFoundByManyKeysAndManyPositionsAtOnce() {
+    FeedId one = createFeed(SPACE, Optional.empty());
+    FeedId two = createFeed(SPACE, Optional.empty());
+    insert(SPACE, positioned(one, "a", 0, 1));
+    insert(SPACE, positioned(one, "b", 0, 2));
+    insert(SPACE, block(one, "a", 1));
+    insert(SPACE, positioned(two, "a", 0, 3));
+    insert(OTHER_SPACE, positioned(createFeed(OTHER_SPACE, Optional.empty()), "a", 0, 4));
+    Map<BlockKey, Block> byKey = store.read(tx -> tx.blocks().findAll(SPACE, List.of(
+        TestBlocks.key(one, "b", 0), TestBlocks.key(one, "a", 1), TestBlocks.key(one, "c", 0),
+        TestBlocks.key(two, "a", 0), TestBlocks.key(TestBlocks.feedId(), "a", 0))));
+    assertEquals(List.of(TestBlocks.key(one, "b", 0), TestBlocks.key(one, "a", 1), TestBlocks.key(two, "a", 0)),
+        List.copyOf(byKey.keySet()));
+    assertEquals(block(one, "a", 1), byKey.get(TestBlocks.key(one, "a", 1)));
+    Map<Position, Block> byPosition = store.read(tx -> tx.blocks().atPositions(SPACE, List.of(
+        Position.of(3), Position.of(1), Position.of(4), Position.NONE, Position.of(99))));
+    assertEquals(Set.of(Position.of(1), Position.of(3)), byPosition.keySet());
+    assertEquals(positioned(two, "a", 0, 3), byPosition.get(Position.of(3)));
+  }
+
+  @Test
+  void ensureCreatesAFeedOnceAndTellsItsNamespace() {
+    FeedId feed = TestBlocks.feedId();
+    assertEquals(Optional.of(DATA), store.write(tx -> tx.feeds().ensure(SPACE, feed, Optional.of(DATA))));
+    assertEquals(Optional.of(DATA), store.write(tx -> tx.feeds().ensure(SPACE, feed, Optional.of(TRACE))));
+    assertEquals(Optional.empty(), store.write(tx -> tx.feeds().ensure(SPACE, TestBlocks.feedId(), Optional.empty())));
+    assertEquals(2, store.read(tx -> tx.feeds().list(SPACE, Optional.empty())).size());
+  }
+
+  @Test
+  void aRelaxedWriteCommitsOrRollsBackLikeAWrite() {
+    FeedId feed = createFeed(SPACE, Optional.empty());
+    store.writeRelaxed(tx -> tx.blocks().insert(SPACE, positioned(feed, "a", 0, 1)));
+    assertThrows(IllegalStateException.class, () -> store.writeRelaxed(tx -> {
+      tx.blocks().insert(SPACE, positioned(feed, "a", 1, 2));
+      throw new IllegalStateException("changed my mind");
+    }));
+    store.write(tx -> tx.blocks().insert(SPACE, positioned(feed, "a", 2, 3)));
+    assertEquals(List.of(1L, 3L), store.read(tx -> tx.blocks().feed(SPACE, feed)).stream()
+        .map(b -> b.position().value()).toList());
+  }
+
+  @Test
   void blocksAfterACursorComeByPositionWithinTheScope() {
     FeedId data = createFeed(SPACE, Optional.of(DATA));
     FeedId trace = createFeed(SPACE, Optional.of(TRACE));

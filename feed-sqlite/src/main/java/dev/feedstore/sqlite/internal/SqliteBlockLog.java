@@ -1,27 +1,5 @@
 package dev.feedstore.sqlite.internal;
 
-import static dev.feedstore.sqlite.internal.Tables.BLOCKS;
-import static dev.feedstore.sqlite.internal.Tables.BLOCKS_ACTOR;
-import static dev.feedstore.sqlite.internal.Tables.BLOCKS_DATA;
-import static dev.feedstore.sqlite.internal.Tables.BLOCKS_FEED;
-import static dev.feedstore.sqlite.internal.Tables.BLOCKS_POSITION;
-import static dev.feedstore.sqlite.internal.Tables.BLOCKS_PREV_ACTOR;
-import static dev.feedstore.sqlite.internal.Tables.BLOCKS_PREV_SEQUENCE;
-import static dev.feedstore.sqlite.internal.Tables.BLOCKS_SEQUENCE;
-import static dev.feedstore.sqlite.internal.Tables.BLOCKS_SPACE;
-import static dev.feedstore.sqlite.internal.Tables.BLOCKS_TIMESTAMP;
-import static dev.feedstore.sqlite.internal.Tables.FEEDS;
-import static dev.feedstore.sqlite.internal.Tables.FEEDS_FEED_ID;
-import static dev.feedstore.sqlite.internal.Tables.FEEDS_NAMESPACE;
-import static dev.feedstore.sqlite.internal.Tables.FEEDS_PRIVATE_ID;
-import static dev.feedstore.sqlite.internal.Tables.FEEDS_SPACE;
-import static org.jooq.impl.DSL.count;
-import static org.jooq.impl.DSL.falseCondition;
-import static org.jooq.impl.DSL.inline;
-import static org.jooq.impl.DSL.max;
-import static org.jooq.impl.DSL.noCondition;
-import static org.jooq.impl.DSL.when;
-
 import dev.feedstore.core.ActorId;
 import dev.feedstore.core.Block;
 import dev.feedstore.core.BlockData;
@@ -36,20 +14,49 @@ import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.BlockLog;
 import dev.feedstore.core.store.InsertOutcome;
 import dev.feedstore.core.store.UniquenessViolationException;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.jooq.Condition;
-import org.jooq.Field;
-import org.jooq.Record;
-import org.jooq.SelectOnConditionStep;
+import org.jooq.exception.DataAccessException;
 
-/** {@link BlockLog} over the {@code blocks} table. */
+/**
+ * {@link BlockLog} over the {@code blocks} table, in plain SQL on the connection's cached prepared
+ * statements (the hot paths of appends and pulls run these for every block).
+ */
 final class SqliteBlockLog implements BlockLog {
-  private static final List<Field<?>> BLOCK_COLUMNS = List.of(FEEDS_FEED_ID, BLOCKS_POSITION, BLOCKS_SEQUENCE,
-      BLOCKS_ACTOR, BLOCKS_PREV_SEQUENCE, BLOCKS_PREV_ACTOR, BLOCKS_TIMESTAMP, BLOCKS_DATA);
+  /** The columns {@link #toBlock} reads, in its order. */
+  private static final String SELECT_BLOCKS = "SELECT f.feed_id, b.position, b.sequence, b.actor_id, b.prev_sequence,"
+      + " b.prev_actor_id, b.timestamp, b.data FROM blocks b JOIN feeds f ON f.feed_private_id = b.feed_private_id ";
+  private static final String INSERT = "INSERT INTO blocks (space_private_id, feed_private_id, position, sequence,"
+      + " actor_id, prev_sequence, prev_actor_id, timestamp, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+      + " ON CONFLICT DO NOTHING";
+  private static final String BY_KEY = SELECT_BLOCKS
+      + "WHERE b.feed_private_id = ? AND b.sequence = ? AND b.actor_id = ?";
+  private static final String AT_POSITION = SELECT_BLOCKS + "WHERE b.space_private_id = ? AND b.position = ?";
+  private static final String FEED_POSITIONED = SELECT_BLOCKS
+      + "WHERE b.feed_private_id = ? AND b.position IS NOT NULL ORDER BY b.position";
+  private static final String FEED_UNPOSITIONED = SELECT_BLOCKS
+      + "WHERE b.feed_private_id = ? AND b.position IS NULL ORDER BY b.sequence, b.actor_id";
+  private static final String LAST_POSITIONED = SELECT_BLOCKS
+      + "WHERE b.feed_private_id = ? AND b.position IS NOT NULL ORDER BY b.position DESC LIMIT 1";
+  private static final String LAST_UNPOSITIONED = SELECT_BLOCKS
+      + "WHERE b.feed_private_id = ? AND b.position IS NULL ORDER BY b.sequence DESC, b.actor_id DESC LIMIT 1";
+  private static final String MAX_SEQUENCE = "SELECT max(sequence) FROM blocks WHERE feed_private_id = ?";
+  private static final String MAX_POSITION = "SELECT max(position) FROM blocks WHERE space_private_id = ?";
+  private static final String LAST_BEFORE = SELECT_BLOCKS
+      + "WHERE b.space_private_id = ? AND b.position < ? ORDER BY b.position DESC LIMIT 1";
+  private static final String SET_POSITION =
+      "UPDATE blocks SET position = ? WHERE feed_private_id = ? AND sequence = ? AND actor_id = ?";
+  /** Lookups by a list of values bind at most this many at once. */
+  private static final int LOOKUP_CHUNK = 500;
 
   private final SqliteTransaction tx;
 
@@ -59,32 +66,71 @@ final class SqliteBlockLog implements BlockLog {
 
   @Override
   public InsertOutcome insert(SpaceId spaceId, Block block) {
-    FeedRow feed = tx.requireFeed(spaceId, block.feedId());
-    int inserted = tx.dsl.insertInto(BLOCKS)
-        .columns(BLOCKS_SPACE, BLOCKS_FEED, BLOCKS_POSITION, BLOCKS_SEQUENCE, BLOCKS_ACTOR,
-            BLOCKS_PREV_SEQUENCE, BLOCKS_PREV_ACTOR, BLOCKS_TIMESTAMP, BLOCKS_DATA)
-        .values(feed.spacePrivateId(), feed.privateId(), positionValue(block.position()),
-            block.sequence().value(), block.actorId().value(),
-            block.predecessor().map(p -> p.sequence().value()).orElse(null),
-            block.predecessor().map(p -> p.actorId().value()).orElse(null),
-            block.timestamp(), block.data().toByteArray())
-        .onConflictDoNothing()
-        .execute();
-    if (inserted == 1) {
-      tx.countInserted(feed.privateId());
-      return new InsertOutcome.Inserted(block);
+    return insertAll(spaceId, List.of(block)).get(0);
+  }
+
+  /**
+   * One prepared statement, executed as a batch: SQLite reports per row whether it was stored. Rows
+   * it skipped (the key or the position is held) are classified afterwards, one by one, as {@link
+   * #insert} does.
+   */
+  @Override
+  public List<InsertOutcome> insertAll(SpaceId spaceId, List<Block> blocks) {
+    if (blocks.isEmpty()) {
+      return List.of();
     }
-    Optional<Block> stored = find(feed, block.key());
-    if (stored.isEmpty()) {
-      Block holder = atPosition(spaceId, block.position()).orElse(null);
-      throw new UniquenessViolationException("(space, position)",
-          "position " + block.position() + " in space " + spaceId + " is held by "
-              + (holder == null ? "another block" : "block " + holder.key())
-              + "; cannot store block " + block.key() + " there", null);
+    List<FeedRow> feeds = new ArrayList<>(blocks.size());
+    for (Block block : blocks) {
+      feeds.add(tx.requireFeed(spaceId, block.feedId()));
     }
-    return stored.get().sameContentAs(block)
-        ? new InsertOutcome.Duplicate(stored.get())
-        : new InsertOutcome.Conflict(stored.get(), block);
+    int[] stored;
+    try {
+      PreparedStatement insert = tx.statements.get(INSERT);
+      insert.clearBatch();
+      for (int i = 0; i < blocks.size(); i++) {
+        Block block = blocks.get(i);
+        FeedRow feed = feeds.get(i);
+        insert.setLong(1, feed.spacePrivateId());
+        insert.setLong(2, feed.privateId());
+        setPosition(insert, 3, block.position());
+        insert.setLong(4, block.sequence().value());
+        insert.setString(5, block.actorId().value());
+        if (block.predecessor().isPresent()) {
+          insert.setLong(6, block.predecessor().get().sequence().value());
+          insert.setString(7, block.predecessor().get().actorId().value());
+        } else {
+          insert.setNull(6, Types.INTEGER);
+          insert.setNull(7, Types.VARCHAR);
+        }
+        insert.setLong(8, block.timestamp());
+        insert.setBytes(9, block.data().toByteArray());
+        insert.addBatch();
+      }
+      stored = insert.executeBatch();
+    } catch (SQLException e) {
+      throw new DataAccessException("inserting blocks", e);
+    }
+    List<InsertOutcome> outcomes = new ArrayList<>(blocks.size());
+    for (int i = 0; i < blocks.size(); i++) {
+      Block block = blocks.get(i);
+      if (stored[i] == 1) {
+        tx.countInserted(feeds.get(i).privateId());
+        outcomes.add(new InsertOutcome.Inserted(block));
+        continue;
+      }
+      Optional<Block> held = find(feeds.get(i), block.key());
+      if (held.isEmpty()) {
+        Block holder = atPosition(spaceId, block.position()).orElse(null);
+        throw new UniquenessViolationException("(space, position)",
+            "position " + block.position() + " in space " + spaceId + " is held by "
+                + (holder == null ? "another block" : "block " + holder.key())
+                + "; cannot store block " + block.key() + " there", null);
+      }
+      outcomes.add(held.get().sameContentAs(block)
+          ? new InsertOutcome.Duplicate(held.get())
+          : new InsertOutcome.Conflict(held.get(), block));
+    }
+    return outcomes;
   }
 
   @Override
@@ -93,18 +139,43 @@ final class SqliteBlockLog implements BlockLog {
   }
 
   private Optional<Block> find(FeedRow feed, BlockKey key) {
-    return selectBlocks()
-        .where(BLOCKS_FEED.eq(feed.privateId()))
-        .and(BLOCKS_SEQUENCE.eq(key.sequence().value()))
-        .and(BLOCKS_ACTOR.eq(key.actorId().value()))
-        .fetchOptional(SqliteBlockLog::toBlock);
+    return one(BY_KEY, feed.privateId(), key.sequence().value(), key.actorId().value());
   }
 
+  /**
+   * Per feed, one query for the sequences asked about (the key index leads with feed and
+   * sequence); rows of other actors are dropped here.
+   */
   @Override
   public Map<BlockKey, Block> findAll(SpaceId spaceId, Collection<BlockKey> keys) {
+    Map<FeedId, List<BlockKey>> byFeed = new LinkedHashMap<>();
+    for (BlockKey key : keys) {
+      byFeed.computeIfAbsent(key.feedId(), f -> new ArrayList<>()).add(key);
+    }
+    Map<BlockKey, Block> held = new HashMap<>();
+    for (Map.Entry<FeedId, List<BlockKey>> entry : byFeed.entrySet()) {
+      Optional<FeedRow> feed = tx.findFeed(spaceId, entry.getKey());
+      if (feed.isEmpty()) {
+        continue;
+      }
+      List<BlockKey> feedKeys = entry.getValue();
+      for (int from = 0; from < feedKeys.size(); from += LOOKUP_CHUNK) {
+        List<BlockKey> chunk = feedKeys.subList(from, Math.min(feedKeys.size(), from + LOOKUP_CHUNK));
+        List<Object> parameters = new ArrayList<>(chunk.size() + 1);
+        parameters.add(feed.get().privateId());
+        chunk.forEach(key -> parameters.add(key.sequence().value()));
+        String sql = SELECT_BLOCKS + "WHERE b.feed_private_id = ? AND b.sequence IN (" + marks(chunk.size()) + ")";
+        for (Block block : list(sql, parameters.toArray())) {
+          held.put(block.key(), block);
+        }
+      }
+    }
     Map<BlockKey, Block> found = new LinkedHashMap<>();
     for (BlockKey key : keys) {
-      find(spaceId, key).ifPresent(block -> found.put(key, block));
+      Block block = held.get(key);
+      if (block != null) {
+        found.put(key, block);
+      }
     }
     return found;
   }
@@ -114,36 +185,56 @@ final class SqliteBlockLog implements BlockLog {
     if (!position.isAssigned()) {
       return Optional.empty();
     }
-    return tx.findSpace(spaceId).flatMap(space -> selectBlocks()
-        .where(BLOCKS_SPACE.eq(space))
-        .and(BLOCKS_POSITION.eq(position.value()))
-        .fetchOptional(SqliteBlockLog::toBlock));
+    return tx.findSpace(spaceId).flatMap(space -> one(AT_POSITION, space, position.value()));
   }
 
   @Override
+  public Map<Position, Block> atPositions(SpaceId spaceId, Collection<Position> positions) {
+    Map<Position, Block> found = new LinkedHashMap<>();
+    Optional<Long> space = tx.findSpace(spaceId);
+    if (space.isEmpty()) {
+      return found;
+    }
+    List<Long> values = positions.stream().filter(Position::isAssigned).map(Position::value).distinct().toList();
+    for (int from = 0; from < values.size(); from += LOOKUP_CHUNK) {
+      List<Long> chunk = values.subList(from, Math.min(values.size(), from + LOOKUP_CHUNK));
+      List<Object> parameters = new ArrayList<>(chunk.size() + 1);
+      parameters.add(space.get());
+      parameters.addAll(chunk);
+      String sql = SELECT_BLOCKS + "WHERE b.space_private_id = ? AND b.position IN (" + marks(chunk.size()) + ")";
+      for (Block block : list(sql, parameters.toArray())) {
+        found.put(block.position(), block);
+      }
+    }
+    return found;
+  }
+
+  /** Positioned blocks by position, then unpositioned ones by sequence and actor: two index scans. */
+  @Override
   public List<Block> feed(SpaceId spaceId, FeedId feedId) {
-    return tx.findFeed(spaceId, feedId).map(feed -> selectBlocks()
-        .where(BLOCKS_FEED.eq(feed.privateId()))
-        .orderBy(when(BLOCKS_POSITION.isNull(), inline(1)).otherwise(inline(0)),
-            BLOCKS_POSITION, BLOCKS_SEQUENCE, BLOCKS_ACTOR)
-        .fetch(SqliteBlockLog::toBlock)).orElse(List.of());
+    Optional<FeedRow> feed = tx.findFeed(spaceId, feedId);
+    if (feed.isEmpty()) {
+      return List.of();
+    }
+    List<Block> blocks = list(FEED_POSITIONED, feed.get().privateId());
+    blocks.addAll(list(FEED_UNPOSITIONED, feed.get().privateId()));
+    return blocks;
   }
 
   @Override
   public Optional<Block> lastInFeed(SpaceId spaceId, FeedId feedId) {
-    return tx.findFeed(spaceId, feedId).flatMap(feed -> selectBlocks()
-        .where(BLOCKS_FEED.eq(feed.privateId()))
-        .orderBy(when(BLOCKS_POSITION.isNull(), inline(1)).otherwise(inline(0)).desc(),
-            BLOCKS_POSITION.desc(), BLOCKS_SEQUENCE.desc(), BLOCKS_ACTOR.desc())
-        .limit(1)
-        .fetchOptional(SqliteBlockLog::toBlock));
+    Optional<FeedRow> feed = tx.findFeed(spaceId, feedId);
+    if (feed.isEmpty()) {
+      return Optional.empty();
+    }
+    Optional<Block> unpositioned = one(LAST_UNPOSITIONED, feed.get().privateId());
+    return unpositioned.isPresent() ? unpositioned : one(LAST_POSITIONED, feed.get().privateId());
   }
 
   @Override
   public Optional<Sequence> maxSequence(SpaceId spaceId, FeedId feedId) {
-    return tx.findFeed(spaceId, feedId).flatMap(feed -> Optional.ofNullable(
-        tx.dsl.select(max(BLOCKS_SEQUENCE)).from(BLOCKS).where(BLOCKS_FEED.eq(feed.privateId())).fetchOne().value1())
-        .map(Sequence::new));
+    return tx.findFeed(spaceId, feedId)
+        .flatMap(feed -> Optional.ofNullable(longValue(MAX_SEQUENCE, feed.privateId())).map(Sequence::new));
   }
 
   @Override
@@ -152,30 +243,28 @@ final class SqliteBlockLog implements BlockLog {
     if (space.isEmpty()) {
       return List.of();
     }
-    return selectBlocks()
-        .where(BLOCKS_SPACE.eq(space.get()))
-        .and(BLOCKS_POSITION.gt(cursor.value()))
-        .and(scopeCondition(space.get(), scope))
-        .orderBy(BLOCKS_POSITION)
-        .limit(limit)
-        .fetch(SqliteBlockLog::toBlock);
+    ScopeSql scoped = ScopeSql.of(space.get(), scope);
+    if (scoped.isEmpty()) {
+      return List.of();
+    }
+    List<Object> parameters = new ArrayList<>();
+    parameters.add(space.get());
+    parameters.add(cursor.value());
+    parameters.addAll(scoped.parameters());
+    parameters.add(limit);
+    return list(SELECT_BLOCKS + "WHERE b.space_private_id = ? AND b.position > ?" + scoped.condition()
+        + " ORDER BY b.position LIMIT ?", parameters.toArray());
   }
 
   @Override
   public Optional<Block> lastBefore(SpaceId spaceId, Position position) {
-    return tx.findSpace(spaceId).flatMap(space -> selectBlocks()
-        .where(BLOCKS_SPACE.eq(space))
-        .and(BLOCKS_POSITION.lt(position.value()))
-        .orderBy(BLOCKS_POSITION.desc())
-        .limit(1)
-        .fetchOptional(SqliteBlockLog::toBlock));
+    return tx.findSpace(spaceId).flatMap(space -> one(LAST_BEFORE, space, position.value()));
   }
 
   @Override
   public Position maxPosition(SpaceId spaceId) {
     return tx.findSpace(spaceId)
-        .map(space -> SqliteFeedCatalog.positionOf(tx.dsl.select(max(BLOCKS_POSITION)).from(BLOCKS)
-            .where(BLOCKS_SPACE.eq(space)).fetchOne().value1()))
+        .map(space -> SqliteFeedCatalog.positionOf(longValue(MAX_POSITION, space)))
         .orElse(Position.NONE);
   }
 
@@ -185,13 +274,16 @@ final class SqliteBlockLog implements BlockLog {
     if (space.isEmpty()) {
       return List.of();
     }
-    return selectBlocks()
-        .where(BLOCKS_SPACE.eq(space.get()))
-        .and(BLOCKS_POSITION.isNull())
-        .and(scopeCondition(space.get(), scope))
-        .orderBy(BLOCKS_FEED, BLOCKS_SEQUENCE, BLOCKS_ACTOR)
-        .limit(limit)
-        .fetch(SqliteBlockLog::toBlock);
+    ScopeSql scoped = ScopeSql.of(space.get(), scope);
+    if (scoped.isEmpty()) {
+      return List.of();
+    }
+    List<Object> parameters = new ArrayList<>();
+    parameters.add(space.get());
+    parameters.addAll(scoped.parameters());
+    parameters.add(limit);
+    return list(SELECT_BLOCKS + "WHERE b.space_private_id = ? AND b.position IS NULL" + scoped.condition()
+        + " ORDER BY b.feed_private_id, b.sequence, b.actor_id LIMIT ?", parameters.toArray());
   }
 
   @Override
@@ -200,11 +292,16 @@ final class SqliteBlockLog implements BlockLog {
     if (space.isEmpty()) {
       return 0;
     }
-    return tx.dsl.select(count()).from(BLOCKS)
-        .where(BLOCKS_SPACE.eq(space.get()))
-        .and(BLOCKS_POSITION.isNull())
-        .and(scopeCondition(space.get(), scope))
-        .fetchOne().value1();
+    ScopeSql scoped = ScopeSql.of(space.get(), scope);
+    if (scoped.isEmpty()) {
+      return 0;
+    }
+    List<Object> parameters = new ArrayList<>();
+    parameters.add(space.get());
+    parameters.addAll(scoped.parameters());
+    Long count = longValue("SELECT count(*) FROM blocks b WHERE b.space_private_id = ? AND b.position IS NULL"
+        + scoped.condition(), parameters.toArray());
+    return count == null ? 0 : count;
   }
 
   @Override
@@ -214,36 +311,32 @@ final class SqliteBlockLog implements BlockLog {
       return false;
     }
     try {
-      return tx.dsl.update(BLOCKS)
-          .set(BLOCKS_POSITION, positionValue(position))
-          .where(keyCondition(feed.get(), key))
-          .execute() == 1;
-    } catch (RuntimeException e) {
-      if (SqlErrors.isSqlError(e)) {
-        Block holder = atPosition(spaceId, position).orElse(null);
-        throw new UniquenessViolationException(SqlErrors.constraintOf(String.valueOf(e.getMessage())),
-            "position " + position + " in space " + spaceId + " is held by "
-                + (holder == null ? "another block" : "block " + holder.key())
-                + "; cannot give it to block " + key, e);
-      }
-      throw e;
+      PreparedStatement update = tx.statements.get(SET_POSITION);
+      setPosition(update, 1, position);
+      update.setLong(2, feed.get().privateId());
+      update.setLong(3, key.sequence().value());
+      update.setString(4, key.actorId().value());
+      return update.executeUpdate() == 1;
+    } catch (SQLException e) {
+      Block holder = atPosition(spaceId, position).orElse(null);
+      throw new UniquenessViolationException(SqlErrors.constraintOf(String.valueOf(e.getMessage())),
+          "position " + position + " in space " + spaceId + " is held by "
+              + (holder == null ? "another block" : "block " + holder.key())
+              + "; cannot give it to block " + key, e);
     }
   }
 
   @Override
   public int clearPositions(SpaceId spaceId) {
-    return tx.findSpace(spaceId).map(space -> tx.dsl.update(BLOCKS)
-        .setNull(BLOCKS_POSITION)
-        .where(BLOCKS_SPACE.eq(space).and(BLOCKS_POSITION.isNotNull()))
-        .execute()).orElse(0);
+    return tx.findSpace(spaceId).map(space -> update(
+        "UPDATE blocks SET position = NULL WHERE space_private_id = ? AND position IS NOT NULL", space)).orElse(0);
   }
 
   @Override
   public int clearPositionsAbove(SpaceId spaceId, Position position) {
-    return tx.findSpace(spaceId).map(space -> tx.dsl.update(BLOCKS)
-        .setNull(BLOCKS_POSITION)
-        .where(BLOCKS_SPACE.eq(space).and(BLOCKS_POSITION.gt(position.value())))
-        .execute()).orElse(0);
+    return tx.findSpace(spaceId).map(space -> update(
+        "UPDATE blocks SET position = NULL WHERE space_private_id = ? AND position > ?", space, position.value()))
+        .orElse(0);
   }
 
   @Override
@@ -256,8 +349,8 @@ final class SqliteBlockLog implements BlockLog {
           + block.position() + ", and positioned blocks are immutable");
     }
     try {
-      tx.dsl.update(BLOCKS).set(BLOCKS_SEQUENCE, newSequence.value())
-          .where(keyCondition(feed, key)).execute();
+      update("UPDATE blocks SET sequence = ? WHERE feed_private_id = ? AND sequence = ? AND actor_id = ?",
+          newSequence.value(), feed.privateId(), key.sequence().value(), key.actorId().value());
     } catch (RuntimeException e) {
       if (SqlErrors.isSqlError(e)) {
         throw new UniquenessViolationException("(feed, sequence, actor)", "cannot re-key block " + key
@@ -265,58 +358,132 @@ final class SqliteBlockLog implements BlockLog {
       }
       throw e;
     }
-    tx.dsl.update(BLOCKS).set(BLOCKS_PREV_SEQUENCE, newSequence.value())
-        .where(BLOCKS_FEED.eq(feed.privateId()))
-        .and(BLOCKS_PREV_ACTOR.eq(key.actorId().value()))
-        .and(BLOCKS_PREV_SEQUENCE.eq(key.sequence().value()))
-        .and(BLOCKS_POSITION.isNull())
-        .execute();
+    update("UPDATE blocks SET prev_sequence = ? WHERE feed_private_id = ? AND prev_actor_id = ?"
+            + " AND prev_sequence = ? AND position IS NULL",
+        newSequence.value(), feed.privateId(), key.actorId().value(), key.sequence().value());
   }
 
-  private SelectOnConditionStep<Record> selectBlocks() {
-    return tx.dsl.select(BLOCK_COLUMNS)
-        .from(BLOCKS).join(FEEDS).on(FEEDS_PRIVATE_ID.eq(BLOCKS_FEED));
+  // ---------------------------------------------------------------- plain SQL
+
+  private Optional<Block> one(String sql, Object... parameters) {
+    List<Block> blocks = list(sql, parameters);
+    return blocks.isEmpty() ? Optional.empty() : Optional.of(blocks.get(0));
   }
 
-  private Condition scopeCondition(long space, Scope scope) {
-    if (scope instanceof Scope.Selection selection) {
-      if (selection.isEmpty()) {
-        return falseCondition();
+  private List<Block> list(String sql, Object... parameters) {
+    PreparedStatement statement = tx.statements.get(sql);
+    try {
+      bind(statement, parameters);
+      List<Block> blocks = new ArrayList<>();
+      try (ResultSet rs = statement.executeQuery()) {
+        while (rs.next()) {
+          blocks.add(toBlock(rs));
+        }
       }
-      Condition member = falseCondition();
+      return blocks;
+    } catch (SQLException e) {
+      throw new DataAccessException("reading blocks: " + sql, e);
+    }
+  }
+
+  private Long longValue(String sql, Object... parameters) {
+    PreparedStatement statement = tx.statements.get(sql);
+    try {
+      bind(statement, parameters);
+      try (ResultSet rs = statement.executeQuery()) {
+        if (!rs.next()) {
+          return null;
+        }
+        long value = rs.getLong(1);
+        return rs.wasNull() ? null : value;
+      }
+    } catch (SQLException e) {
+      throw new DataAccessException("reading " + sql, e);
+    }
+  }
+
+  private int update(String sql, Object... parameters) {
+    PreparedStatement statement = tx.statements.get(sql);
+    try {
+      bind(statement, parameters);
+      return statement.executeUpdate();
+    } catch (SQLException e) {
+      throw new DataAccessException("writing " + sql, e);
+    }
+  }
+
+  static void bind(PreparedStatement statement, Object[] parameters) throws SQLException {
+    for (int i = 0; i < parameters.length; i++) {
+      Object value = parameters[i];
+      if (value instanceof Long l) {
+        statement.setLong(i + 1, l);
+      } else if (value instanceof Integer n) {
+        statement.setInt(i + 1, n);
+      } else if (value instanceof String text) {
+        statement.setString(i + 1, text);
+      } else {
+        throw new IllegalArgumentException("cannot bind " + value);
+      }
+    }
+  }
+
+  private static void setPosition(PreparedStatement statement, int index, Position position) throws SQLException {
+    if (position.isAssigned()) {
+      statement.setLong(index, position.value());
+    } else {
+      statement.setNull(index, Types.INTEGER);
+    }
+  }
+
+  static String marks(int count) {
+    StringBuilder marks = new StringBuilder(count * 3);
+    for (int i = 0; i < count; i++) {
+      marks.append(i == 0 ? "?" : ", ?");
+    }
+    return marks.toString();
+  }
+
+  /** The block of the current row of a result set of {@link #SELECT_BLOCKS}. */
+  private static Block toBlock(ResultSet rs) throws SQLException {
+    FeedId feedId = new FeedId(rs.getString(1));
+    long position = rs.getLong(2);
+    if (rs.wasNull()) {
+      position = 0;
+    }
+    long sequence = rs.getLong(3);
+    String actor = rs.getString(4);
+    long prevSequence = rs.getLong(5);
+    Optional<Predecessor> predecessor = rs.wasNull()
+        ? Optional.empty()
+        : Optional.of(new Predecessor(new ActorId(rs.getString(6)), new Sequence(prevSequence)));
+    long timestamp = rs.getLong(7);
+    byte[] data = rs.getBytes(8);
+    return new Block(new BlockKey(feedId, new ActorId(actor), new Sequence(sequence)), predecessor, timestamp,
+        data == null ? BlockData.EMPTY : BlockData.copyOf(data), position == 0 ? Position.NONE : Position.of(position));
+  }
+
+  /** A scope as an SQL condition on {@code b.feed_private_id}, with its parameters. */
+  private record ScopeSql(String condition, List<Object> parameters, boolean isEmpty) {
+    static ScopeSql of(long space, Scope scope) {
+      if (!(scope instanceof Scope.Selection selection)) {
+        return new ScopeSql("", List.of(), false);
+      }
+      if (selection.isEmpty()) {
+        return new ScopeSql("", List.of(), true);
+      }
+      List<Object> parameters = new ArrayList<>();
+      parameters.add(space);
+      List<String> members = new ArrayList<>();
       if (!selection.feeds().isEmpty()) {
-        member = member.or(FEEDS_FEED_ID.in(selection.feeds().stream().map(FeedId::value).toList()));
+        members.add("feed_id IN (" + marks(selection.feeds().size()) + ")");
+        selection.feeds().stream().map(FeedId::value).sorted().forEach(parameters::add);
       }
       if (!selection.namespaces().isEmpty()) {
-        member = member.or(FEEDS_NAMESPACE.in(selection.namespaces().stream().map(Namespace::value).toList()));
+        members.add("feed_namespace IN (" + marks(selection.namespaces().size()) + ")");
+        selection.namespaces().stream().map(Namespace::value).sorted().forEach(parameters::add);
       }
-      return BLOCKS_FEED.in(tx.dsl.select(FEEDS_PRIVATE_ID).from(FEEDS).where(FEEDS_SPACE.eq(space)).and(member));
+      return new ScopeSql(" AND b.feed_private_id IN (SELECT feed_private_id FROM feeds WHERE space_private_id = ?"
+          + " AND (" + String.join(" OR ", members) + "))", parameters, false);
     }
-    return noCondition();
-  }
-
-  private static Condition keyCondition(FeedRow feed, BlockKey key) {
-    return BLOCKS_FEED.eq(feed.privateId())
-        .and(BLOCKS_SEQUENCE.eq(key.sequence().value()))
-        .and(BLOCKS_ACTOR.eq(key.actorId().value()));
-  }
-
-  private static Long positionValue(Position position) {
-    return position.isAssigned() ? position.value() : null;
-  }
-
-  static Block toBlock(Record r) {
-    FeedId feedId = new FeedId(r.get(FEEDS_FEED_ID));
-    Long prevSequence = r.get(BLOCKS_PREV_SEQUENCE);
-    Optional<Predecessor> predecessor = prevSequence == null
-        ? Optional.empty()
-        : Optional.of(new Predecessor(new ActorId(r.get(BLOCKS_PREV_ACTOR)), new Sequence(prevSequence)));
-    Long position = r.get(BLOCKS_POSITION);
-    return new Block(
-        new BlockKey(feedId, new ActorId(r.get(BLOCKS_ACTOR)), new Sequence(r.get(BLOCKS_SEQUENCE))),
-        predecessor,
-        r.get(BLOCKS_TIMESTAMP),
-        BlockData.copyOf(r.get(BLOCKS_DATA)),
-        position == null ? Position.NONE : Position.of(position));
   }
 }

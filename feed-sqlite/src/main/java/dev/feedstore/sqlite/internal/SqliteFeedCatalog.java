@@ -22,13 +22,19 @@ import dev.feedstore.core.Namespace;
 import dev.feedstore.core.Position;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.FeedCatalog;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
 import org.jooq.Condition;
+import org.jooq.exception.DataAccessException;
 import org.jooq.Field;
 
 /** {@link FeedCatalog} over the {@code feeds} table. */
 final class SqliteFeedCatalog implements FeedCatalog {
+  private static final String INFO = "SELECT block_count, (SELECT max(position) FROM blocks WHERE feed_private_id = ?)"
+      + " FROM feeds WHERE feed_private_id = ?";
   private final SqliteTransaction tx;
 
   SqliteFeedCatalog(SqliteTransaction tx) {
@@ -43,6 +49,11 @@ final class SqliteFeedCatalog implements FeedCatalog {
   @Override
   public FeedInfo create(SpaceId spaceId, FeedId feedId, Optional<Namespace> namespace) {
     return info(spaceId, tx.createFeed(spaceId, feedId, namespace));
+  }
+
+  @Override
+  public Optional<Namespace> ensure(SpaceId spaceId, FeedId feedId, Optional<Namespace> namespace) {
+    return tx.createFeed(spaceId, feedId, namespace).namespace();
   }
 
   @Override
@@ -88,11 +99,21 @@ final class SqliteFeedCatalog implements FeedCatalog {
   }
 
   private FeedInfo info(SpaceId spaceId, FeedRow row) {
-    var record = tx.dsl.select(FEEDS_BLOCK_COUNT,
-            tx.dsl.select(max(BLOCKS_POSITION)).from(BLOCKS).where(BLOCKS_FEED.eq(row.privateId())).asField())
-        .from(FEEDS).where(FEEDS_PRIVATE_ID.eq(row.privateId())).fetchOne();
-    long count = record.value1() + tx.pendingBlockCount(row.privateId());
-    return new FeedInfo(spaceId, row.feedId(), row.namespace(), count, positionOf((Long) record.value2()));
+    PreparedStatement statement = tx.statements.get(INFO);
+    try {
+      statement.setLong(1, row.privateId());
+      statement.setLong(2, row.privateId());
+      try (ResultSet rs = statement.executeQuery()) {
+        if (!rs.next()) {
+          throw new IllegalStateException("feed " + row.feedId() + " has no row");
+        }
+        long count = rs.getLong(1) + tx.pendingBlockCount(row.privateId());
+        long last = rs.getLong(2);
+        return new FeedInfo(spaceId, row.feedId(), row.namespace(), count, rs.wasNull() ? Position.NONE : Position.of(last));
+      }
+    } catch (SQLException e) {
+      throw new DataAccessException("reading feed " + row.feedId(), e);
+    }
   }
 
   static Position positionOf(Long value) {

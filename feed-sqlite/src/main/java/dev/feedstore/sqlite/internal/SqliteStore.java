@@ -24,9 +24,13 @@ import org.sqlite.SQLiteOpenMode;
 
 /**
  * A feed store in one SQLite file: one write connection, used under a lock, and a small pool of
- * read-only connections. Transactions are explicit ({@code BEGIN IMMEDIATE} for writes, {@code
- * BEGIN} for reads) on connections in auto-commit mode, so that no connection ever holds a
- * transaction, and with it an old WAL snapshot, between units of work. Thread-safe.
+ * read-only connections, each with its cache of prepared statements. Transactions are explicit
+ * ({@code BEGIN IMMEDIATE} for writes, {@code BEGIN} for reads) on connections in auto-commit mode,
+ * so that no connection ever holds a transaction, and with it an old WAL snapshot, between units of
+ * work. {@link #writeRelaxed} commits with {@code synchronous=NORMAL}, which in WAL mode skips the
+ * fsync of the commit: the WAL is append-only and every later {@code FULL} commit syncs it whole,
+ * so a relaxed commit can be lost to a power cut only together with everything after it.
+ * Thread-safe.
  */
 public final class SqliteStore implements FeedStore {
   private static final Settings JOOQ_SETTINGS = new Settings()
@@ -35,12 +39,25 @@ public final class SqliteStore implements FeedStore {
 
   private final Path file;
   private final SqliteSettings settings;
-  private final Connection writer;
-  private final DSLContext writerDsl;
+  /** A connection with its jOOQ context and its prepared statements. */
+  private record Handle(Connection connection, DSLContext dsl, Statements statements) {
+    Handle(Connection connection) {
+      this(connection, DSL.using(connection, SQLDialect.SQLITE, JOOQ_SETTINGS), new Statements(connection));
+    }
+
+    void close() {
+      statements.close();
+      closeQuietly(connection);
+    }
+  }
+
+  private final Handle writer;
   private final ReentrantLock writeLock = new ReentrantLock();
+  /** Guarded by writeLock: whether the writer commits with synchronous=NORMAL now. */
+  private boolean writerRelaxed;
   private final Semaphore readerPermits;
-  private final BlockingQueue<Connection> idleReaders;
-  private final List<Connection> allReaders = new ArrayList<>();
+  private final BlockingQueue<Handle> idleReaders;
+  private final List<Handle> allReaders = new ArrayList<>();
   private final IdCache ids = new IdCache();
   /** Held shared by every transaction and exclusively by {@link #close}. */
   private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
@@ -49,8 +66,7 @@ public final class SqliteStore implements FeedStore {
   private SqliteStore(Path file, SqliteSettings settings, Connection writer) {
     this.file = file;
     this.settings = settings;
-    this.writer = writer;
-    this.writerDsl = DSL.using(writer, SQLDialect.SQLITE, JOOQ_SETTINGS);
+    this.writer = new Handle(writer);
     this.readerPermits = new Semaphore(settings.readers());
     this.idleReaders = new ArrayBlockingQueue<>(settings.readers());
   }
@@ -83,6 +99,15 @@ public final class SqliteStore implements FeedStore {
 
   @Override
   public <T> T write(Work<T> work) {
+    return write(work, false);
+  }
+
+  @Override
+  public <T> T writeRelaxed(Work<T> work) {
+    return write(work, settings.synchronous() == SqliteSettings.Synchronous.FULL);
+  }
+
+  private <T> T write(Work<T> work, boolean relaxed) {
     if (writeLock.isHeldByCurrentThread()) {
       throw new IllegalStateException("write transactions do not nest: this thread is already in one");
     }
@@ -91,7 +116,13 @@ public final class SqliteStore implements FeedStore {
       ensureOpen();
       writeLock.lock();
       try {
-        return inTransaction(writer, writerDsl, "BEGIN IMMEDIATE", true, work);
+        if (relaxed != writerRelaxed) {
+          // A connection setting, taken up by the next commit; never changed inside a transaction.
+          execute(writer.connection(), relaxed ? "PRAGMA synchronous = NORMAL" : "PRAGMA synchronous = FULL",
+              "setting synchronous");
+          writerRelaxed = relaxed;
+        }
+        return inTransaction(writer, "BEGIN IMMEDIATE", true, work);
       } finally {
         writeLock.unlock();
       }
@@ -106,10 +137,10 @@ public final class SqliteStore implements FeedStore {
     try {
       ensureOpen();
       readerPermits.acquireUninterruptibly();
-      Connection reader = null;
+      Handle reader = null;
       try {
         reader = takeReader();
-        return inTransaction(reader, DSL.using(reader, SQLDialect.SQLITE, JOOQ_SETTINGS), "BEGIN", false, work);
+        return inTransaction(reader, "BEGIN", false, work);
       } finally {
         if (reader != null) {
           idleReaders.add(reader);
@@ -130,10 +161,10 @@ public final class SqliteStore implements FeedStore {
     try {
       ensureOpen();
       readerPermits.acquireUninterruptibly();
-      Connection reader = null;
+      Handle reader = null;
       try {
         reader = takeReader();
-        try (Statement statement = reader.createStatement()) {
+        try (Statement statement = reader.connection().createStatement()) {
           statement.execute("VACUUM INTO '" + target.toAbsolutePath().toString().replace("'", "''") + "'");
         }
       } catch (SQLException e) {
@@ -158,32 +189,34 @@ public final class SqliteStore implements FeedStore {
       }
       closed = true;
       synchronized (allReaders) {
-        allReaders.forEach(SqliteStore::closeQuietly);
+        allReaders.forEach(Handle::close);
         allReaders.clear();
       }
-      try (Statement statement = writer.createStatement()) {
+      writer.statements().close();
+      try (Statement statement = writer.connection().createStatement()) {
         // Folds the WAL back into the main file so that a closed store is a single file.
         statement.execute("PRAGMA wal_checkpoint(TRUNCATE)");
       } catch (SQLException e) {
         // The WAL stays beside the file and is replayed on the next open; nothing is lost.
       }
-      closeQuietly(writer);
+      closeQuietly(writer.connection());
     } finally {
       lifecycle.writeLock().unlock();
     }
   }
 
-  private <T> T inTransaction(Connection connection, DSLContext dsl, String begin, boolean writable, Work<T> work) {
+  private <T> T inTransaction(Handle handle, String begin, boolean writable, Work<T> work) {
+    Connection connection = handle.connection();
     IdCache.Pending pending = ids.pending();
-    SqliteTransaction tx = new SqliteTransaction(dsl, pending, writable);
-    execute(connection, begin, "beginning a transaction");
+    SqliteTransaction tx = new SqliteTransaction(handle.dsl(), handle.statements(), pending, writable);
+    execute(handle, begin, "beginning a transaction");
     boolean committed = false;
     try {
       T result = work.run(tx);
       if (writable) {
         tx.flush();
       }
-      execute(connection, "COMMIT", "committing");
+      execute(handle, "COMMIT", "committing");
       committed = true;
       pending.publish();
       return result;
@@ -200,6 +233,15 @@ public final class SqliteStore implements FeedStore {
     }
   }
 
+  /** Runs a statement of the transaction's frame (BEGIN, COMMIT) prepared once per connection. */
+  private void execute(Handle handle, String sql, String action) {
+    try {
+      handle.statements().get(sql).execute();
+    } catch (SQLException | RuntimeException e) {
+      throw SqlErrors.translate(file, action, e);
+    }
+  }
+
   private void execute(Connection connection, String sql, String action) {
     try (Statement statement = connection.createStatement()) {
       statement.execute(sql);
@@ -208,13 +250,13 @@ public final class SqliteStore implements FeedStore {
     }
   }
 
-  private Connection takeReader() {
-    Connection reader = idleReaders.poll();
+  private Handle takeReader() {
+    Handle reader = idleReaders.poll();
     if (reader != null) {
       return reader;
     }
     try {
-      Connection created = connect(file, settings, true);
+      Handle created = new Handle(connect(file, settings, true));
       synchronized (allReaders) {
         allReaders.add(created);
       }

@@ -33,6 +33,7 @@ import org.jooq.Record;
  */
 final class SqliteTransaction implements StoreTransaction {
   final DSLContext dsl;
+  final Statements statements;
   final IdCache.Pending ids;
   final boolean writable;
   private final Map<Long, Long> blockCountDeltas = new HashMap<>();
@@ -44,8 +45,9 @@ final class SqliteTransaction implements StoreTransaction {
   private SyncStates syncStates;
   private ReplicationPolicies replication;
 
-  SqliteTransaction(DSLContext dsl, IdCache.Pending ids, boolean writable) {
+  SqliteTransaction(DSLContext dsl, Statements statements, IdCache.Pending ids, boolean writable) {
     this.dsl = dsl;
+    this.statements = statements;
     this.ids = ids;
     this.writable = writable;
   }
@@ -174,9 +176,19 @@ final class SqliteTransaction implements StoreTransaction {
 
   /** Writes what was deferred to the end of the transaction; call just before commit. */
   void flush() {
-    for (Map.Entry<Long, Long> delta : blockCountDeltas.entrySet()) {
-      dsl.update(FEEDS).set(FEEDS_BLOCK_COUNT, FEEDS_BLOCK_COUNT.plus(delta.getValue()))
-          .where(FEEDS_PRIVATE_ID.eq(delta.getKey())).execute();
+    if (blockCountDeltas.isEmpty()) {
+      return;
+    }
+    java.sql.PreparedStatement update =
+        statements.get("UPDATE feeds SET block_count = block_count + ? WHERE feed_private_id = ?");
+    try {
+      for (Map.Entry<Long, Long> delta : blockCountDeltas.entrySet()) {
+        update.setLong(1, delta.getValue());
+        update.setLong(2, delta.getKey());
+        update.executeUpdate();
+      }
+    } catch (java.sql.SQLException e) {
+      throw new org.jooq.exception.DataAccessException("counting blocks", e);
     }
     blockCountDeltas.clear();
   }

@@ -1,0 +1,68 @@
+package dev.feedstore.sqlite.internal;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.jooq.exception.DataAccessException;
+
+/**
+ * The prepared statements of one connection, kept for reuse: preparing a statement costs more than
+ * running a small one, and the hot paths (appends, pulls, lookups by key or position) run the same
+ * few statements over and over. At most {@value #MAX} are kept; the least recently used is closed
+ * first. Not thread-safe: like its connection, it serves one transaction at a time.
+ */
+final class Statements implements AutoCloseable {
+  private static final int MAX = 64;
+
+  private final Connection connection;
+  private final Map<String, PreparedStatement> cache = new LinkedHashMap<>(16, 0.75f, true) {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, PreparedStatement> eldest) {
+      if (size() <= MAX) {
+        return false;
+      }
+      closeQuietly(eldest.getValue());
+      return true;
+    }
+  };
+
+  Statements(Connection connection) {
+    this.connection = connection;
+  }
+
+  /**
+   * The prepared statement of {@code sql}, with no result set open.
+   *
+   * @throws DataAccessException if SQLite cannot prepare it
+   */
+  PreparedStatement get(String sql) {
+    PreparedStatement statement = cache.get(sql);
+    if (statement == null) {
+      try {
+        statement = connection.prepareStatement(sql);
+      } catch (SQLException e) {
+        throw new DataAccessException("preparing " + sql, e);
+      }
+      cache.put(sql, statement);
+    }
+    return statement;
+  }
+
+  @Override
+  public void close() {
+    cache.values().forEach(Statements::closeQuietly);
+    cache.clear();
+  }
+
+  private static void closeQuietly(PreparedStatement statement) {
+    try {
+      statement.close();
+    } catch (SQLException ignored) {
+      // The connection closes it anyway.
+    }
+  }
+}
