@@ -41,6 +41,9 @@ abstract class BenchServer implements AutoCloseable {
   /** The server's peak heap since {@link #resetPeaks}: used (garbage included) and after GC. */
   abstract long[] peaks();
 
+  /** CPU time the server's process used so far (the whole JVM when in process), in nanoseconds. */
+  abstract long cpuNanos();
+
   @Override
   public abstract void close();
 
@@ -95,6 +98,11 @@ abstract class BenchServer implements AutoCloseable {
     }
 
     @Override
+    long cpuNanos() {
+      return Heap.processCpuNanos();
+    }
+
+    @Override
     public void close() {
       server.close();
       store.close();
@@ -141,6 +149,11 @@ abstract class BenchServer implements AutoCloseable {
     @Override
     void resetPeaks() {
       ask("reset", "reset");
+    }
+
+    @Override
+    long cpuNanos() {
+      return Long.parseLong(ask("cpu", "cpu"));
     }
 
     @Override

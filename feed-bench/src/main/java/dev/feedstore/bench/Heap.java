@@ -72,6 +72,14 @@ final class Heap {
     return peakAfterGc.get();
   }
 
+  /** CPU time this process used so far, in nanoseconds (0 where the JVM cannot tell). */
+  static long processCpuNanos() {
+    if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+      return Math.max(0, os.getProcessCpuTime());
+    }
+    return 0;
+  }
+
   static long max() {
     return Runtime.getRuntime().maxMemory();
   }

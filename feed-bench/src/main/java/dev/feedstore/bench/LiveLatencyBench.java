@@ -118,6 +118,6 @@ final class LiveLatencyBench {
 
   /** The blocks of {@code feed} an update tells about. */
   private static List<Block> changedBlocks(FeedUpdate update, FeedId feed) {
-    return update.feeds().getOrDefault(feed, List.of());
+    return update.changes().getOrDefault(feed, List.of());
   }
 }

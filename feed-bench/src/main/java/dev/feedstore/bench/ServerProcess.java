@@ -37,6 +37,7 @@ public final class ServerProcess {
             System.out.println("reset");
           }
           case "peaks" -> System.out.println("peaks " + Heap.peakUsed() + " " + Heap.peakAfterGc());
+          case "cpu" -> System.out.println("cpu " + Heap.processCpuNanos());
           case "quit" -> {
             server.close();
             store.close();

@@ -19,6 +19,7 @@ import dev.feedstore.core.Scope;
 import dev.feedstore.core.Sequence;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.UnknownFeedException;
+import dev.feedstore.core.sync.Changes;
 import dev.feedstore.core.sync.SpaceSync;
 import dev.feedstore.sqlite.SqliteFeedStore;
 import dev.feedstore.sqlite.SqliteSettings;
@@ -253,7 +254,7 @@ public final class Replica implements AutoCloseable {
       }
       return written;
     });
-    listeners.feedsChanged(space, Set.of(feed));
+    listeners.feedsChanged(space, Changes.of(keys));
     SyncSession current = session.get();
     if (current != null) {
       current.wake();

@@ -4,12 +4,17 @@ import dev.feedstore.client.FeedListener;
 import dev.feedstore.client.FeedUpdate;
 import dev.feedstore.client.Registration;
 import dev.feedstore.core.Block;
+import dev.feedstore.core.BlockKey;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.FeedInfo;
+import dev.feedstore.core.FeedOrder;
 import dev.feedstore.core.Scope;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.FeedStore;
+import dev.feedstore.core.sync.Changes;
 import dev.feedstore.core.sync.SyncListener;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,7 +31,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Tells listeners about changed feeds. Changes are recorded per registration and delivered on one
  * thread, in order; changes that arrive while an update is being prepared are merged into the next
- * one. Thread-safe.
+ * one. An update reads only the blocks that changed (by key), or the whole feed when it changed
+ * wholesale, so its cost follows the change, not the length of the feed. Thread-safe.
  */
 public final class ListenerHub implements SyncListener, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ListenerHub.class);
@@ -53,10 +59,10 @@ public final class ListenerHub implements SyncListener, AutoCloseable {
   }
 
   @Override
-  public void feedsChanged(SpaceId space, Set<FeedId> feeds) {
+  public void feedsChanged(SpaceId space, Changes changes) {
     for (Entry entry : entries) {
       if (entry.space.equals(space)) {
-        entry.changed(feeds);
+        entry.changed(changes);
       }
     }
   }
@@ -72,12 +78,15 @@ public final class ListenerHub implements SyncListener, AutoCloseable {
     }
   }
 
-  /** One registration. Its pending set is guarded by itself. */
+  /** One registration. Its pending changes are guarded by {@code pending}. */
   private final class Entry implements Registration {
     final SpaceId space;
     final Scope scope;
     final FeedListener listener;
-    private final Set<FeedId> pending = new HashSet<>();
+    /** Per feed, the keys changed since the last update was prepared. */
+    private final Map<FeedId, Set<BlockKey>> pending = new HashMap<>();
+    /** Guarded by pending: feeds changed wholesale since the last update was prepared. */
+    private final Set<FeedId> pendingWhole = new HashSet<>();
     private boolean scheduled;
     private volatile boolean closed;
 
@@ -87,9 +96,10 @@ public final class ListenerHub implements SyncListener, AutoCloseable {
       this.listener = listener;
     }
 
-    void changed(Set<FeedId> feeds) {
+    void changed(Changes changes) {
       synchronized (pending) {
-        pending.addAll(feeds);
+        changes.blocks().forEach((feed, keys) -> pending.computeIfAbsent(feed, f -> new HashSet<>()).addAll(keys));
+        pendingWhole.addAll(changes.rewritten());
         if (scheduled) {
           return;
         }
@@ -111,31 +121,52 @@ public final class ListenerHub implements SyncListener, AutoCloseable {
         }
         return result;
       });
-      deliver(new FeedUpdate(space, content, true));
+      deliver(FeedUpdate.ofInitial(space, content));
     }
 
     void deliverChanges() {
-      Set<FeedId> feeds;
+      Map<FeedId, Set<BlockKey>> keys;
+      Set<FeedId> whole;
       synchronized (pending) {
-        feeds = new HashSet<>(pending);
+        keys = new HashMap<>(pending);
+        whole = new HashSet<>(pendingWhole);
         pending.clear();
+        pendingWhole.clear();
         scheduled = false;
       }
       if (closed) {
         return;
       }
-      Map<FeedId, List<Block>> content = store.read(tx -> {
+      Set<FeedId> replaced = new HashSet<>();
+      Map<FeedId, List<Block>> changes = store.read(tx -> {
         Map<FeedId, List<Block>> result = new LinkedHashMap<>();
+        Set<FeedId> feeds = new HashSet<>(keys.keySet());
+        feeds.addAll(whole);
         for (FeedId feed : feeds) {
           Optional<FeedInfo> info = tx.feeds().find(space, feed);
-          if (info.isPresent() && scope.covers(feed, info.get().namespace())) {
+          if (info.isEmpty() || !scope.covers(feed, info.get().namespace())) {
+            continue;
+          }
+          if (whole.contains(feed)) {
             result.put(feed, tx.blocks().feed(space, feed));
+            replaced.add(feed);
+          } else {
+            List<Block> blocks = new ArrayList<>(tx.blocks().findAll(space, keys.get(feed)).values());
+            blocks.sort(FeedOrder.COMPARATOR);
+            result.put(feed, blocks);
           }
         }
         return result;
       });
-      if (!content.isEmpty()) {
-        deliver(new FeedUpdate(space, content, false));
+      if (!changes.isEmpty()) {
+        Set<FeedId> feeds = Set.copyOf(changes.keySet());
+        deliver(FeedUpdate.of(space, changes, replaced, () -> store.read(tx -> {
+          Map<FeedId, List<Block>> content = new LinkedHashMap<>();
+          for (FeedId feed : feeds) {
+            content.put(feed, tx.blocks().feed(space, feed));
+          }
+          return content;
+        })));
       }
     }
 

@@ -10,19 +10,17 @@ import dev.feedstore.core.ServerToken;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.StoreTransaction;
 import dev.feedstore.core.store.SyncState;
-import java.util.HashSet;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * The replica's copy of one space inside one write transaction, with the moves recovery is made of.
- * Records which feeds changed. Not thread-safe; lives as long as its transaction.
+ * Records which blocks and feeds changed. Not thread-safe; lives as long as its transaction.
  */
 final class LocalSpace {
   final StoreTransaction tx;
   final SpaceId space;
   final ReplicationView replication;
-  final Set<FeedId> changed = new HashSet<>();
+  final ChangeSet changed = new ChangeSet();
 
   LocalSpace(StoreTransaction tx, SpaceId space) {
     this.tx = tx;
@@ -105,7 +103,7 @@ final class LocalSpace {
     Optional<Block> holder = at(block.position());
     if (holder.isPresent() && !holder.get().key().equals(block.key())) {
       tx.blocks().setPosition(space, holder.get().key(), Position.NONE);
-      changed.add(holder.get().feedId());
+      changed.block(holder.get().key());
     }
     if (local.isPresent() && !local.get().sameContentAs(block)) {
       moveAside(local.get());
@@ -116,13 +114,13 @@ final class LocalSpace {
         return holder.isPresent() && !holder.get().key().equals(block.key());
       }
       tx.blocks().setPosition(space, block.key(), block.position());
-      changed.add(block.feedId());
+      changed.block(block.key());
       return true;
     }
-    tx.feeds().create(space, block.feedId(), namespace);
+    tx.feeds().ensure(space, block.feedId(), namespace);
     namespace.ifPresent(ns -> tx.feeds().adoptNamespace(space, block.feedId(), ns));
     tx.blocks().insert(space, block);
-    changed.add(block.feedId());
+    changed.block(block.key());
     return true;
   }
 
@@ -131,10 +129,10 @@ final class LocalSpace {
     Optional<Block> holder = at(position);
     if (holder.isPresent() && !holder.get().key().equals(key)) {
       tx.blocks().setPosition(space, holder.get().key(), Position.NONE);
-      changed.add(holder.get().feedId());
+      changed.block(holder.get().key());
     }
     tx.blocks().setPosition(space, key, position);
-    changed.add(key.feedId());
+    changed.block(key);
   }
 
   /**
@@ -147,11 +145,11 @@ final class LocalSpace {
     }
     Sequence next = Sequence.after(tx.blocks().maxSequence(space, local.feedId()).orElse(null));
     tx.blocks().rekey(space, local.key(), next);
-    changed.add(local.feedId());
+    changed.feed(local.feedId());
     return new BlockKey(local.feedId(), local.actorId(), next);
   }
 
   private void markAllReplicatedFeedsChanged() {
-    tx.feeds().list(space, Optional.empty()).forEach(info -> changed.add(info.feedId()));
+    tx.feeds().list(space, Optional.empty()).forEach(info -> changed.feed(info.feedId()));
   }
 }

@@ -2,20 +2,31 @@ package dev.feedstore.core.sync;
 
 import dev.feedstore.core.Block;
 import dev.feedstore.core.BlockKey;
+import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Namespace;
 import dev.feedstore.core.Position;
 import dev.feedstore.core.ServerToken;
+import dev.feedstore.core.store.InsertOutcome;
 import dev.feedstore.core.store.SyncState;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Applies one pull answer inside one write transaction: token check (first token, verify, swap),
  * rollback signals 1, 2, 4 and 5, then the blocks and the cursor. Not thread-safe; one per apply.
+ *
+ * <p>Outside a replay, what the replica holds at the answer's positions and under its keys is read
+ * in two queries ({@link Held}) before anything changes, and serves both the rollback signals and
+ * the storing. When every block of the answer is either new (neither its key nor its position is
+ * held) or held exactly as the authority says, storing is one batch insert of the new blocks that
+ * the policies admit: what {@link LocalSpace#place} would do block by block, without asking again.
+ * Any other answer is stored block by block.
  */
 final class PullApplier {
   private static final int CHECK_BATCH = 1000;
@@ -23,6 +34,25 @@ final class PullApplier {
   private final PullTicket ticket;
   private final PullPage page;
   private final AtomicLong epoch;
+  /** Read once, before the first change of the transaction; null until needed. */
+  private Held held;
+
+  /** What the replica holds at the answer's positions and under its keys. */
+  private record Held(Map<Position, Block> atPositions, Map<BlockKey, Block> byKey) {
+
+    /** True when {@code block} is stored under its key with its content at its position. */
+    boolean exactly(Block block) {
+      Block mine = byKey.get(block.key());
+      Block holder = atPositions.get(block.position());
+      return mine != null && holder != null && holder.key().equals(block.key()) && mine.sameContentAs(block)
+          && mine.position().equals(block.position());
+    }
+
+    /** True when neither the key nor the position of {@code block} is held. */
+    boolean neither(Block block) {
+      return !byKey.containsKey(block.key()) && !atPositions.containsKey(block.position());
+    }
+  }
 
   PullApplier(LocalSpace local, PullTicket ticket, PullPage page, AtomicLong epoch) {
     this.local = local;
@@ -103,19 +133,46 @@ final class PullApplier {
       return "rollback signal 1: the authority does not hold " + unconfirmed.get().key() + " at "
           + unconfirmed.get().position() + ", where the replica holds it";
     }
+    Held lookups = held();
     for (Block block : page.blocks()) {
-      Optional<Block> holder = local.at(block.position());
-      if (holder.isPresent() && !holder.get().key().equals(block.key())) {
+      Block holder = lookups.atPositions().get(block.position());
+      if (holder != null && !holder.key().equals(block.key())) {
         return "rollback signal 1: the authority has " + block.key() + " at " + block.position()
-            + " where the replica holds " + holder.get().key();
+            + " where the replica holds " + holder.key();
       }
-      Optional<Block> held = local.find(block.key());
-      if (held.isPresent() && held.get().isPositioned() && !held.get().position().equals(block.position())) {
+      Block mine = lookups.byKey().get(block.key());
+      if (mine != null && mine.isPositioned() && !mine.position().equals(block.position())) {
         return "rollback signal 2: the authority has " + block.key() + " at " + block.position()
-            + ", the replica holds it at " + held.get().position();
+            + ", the replica holds it at " + mine.position();
       }
     }
     return null;
+  }
+
+  /** Reads {@link Held}; call only before the transaction changed anything in the space's blocks. */
+  private Held held() {
+    if (held == null) {
+      List<Position> positions = new ArrayList<>(page.blocks().size());
+      List<BlockKey> keys = new ArrayList<>(page.blocks().size());
+      for (Block block : page.blocks()) {
+        positions.add(block.position());
+        keys.add(block.key());
+      }
+      held = new Held(local.tx.blocks().atPositions(local.space, positions),
+          local.tx.blocks().findAll(local.space, keys));
+    }
+    return held;
+  }
+
+  /** Whether the answer can be stored in one batch (see the class comment). */
+  private boolean storableAtOnce(Held lookups) {
+    Set<BlockKey> keys = new HashSet<>();
+    for (Block block : page.blocks()) {
+      if (!keys.add(block.key()) || !(lookups.neither(block) || lookups.exactly(block))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private SpaceSync.Applied store(SyncState state) {
@@ -125,13 +182,39 @@ final class PullApplier {
       cursorBlock = page.cursorBlock();
     }
     int stored = 0;
+    if (!state.isReplaying() && storableAtOnce(held())) {
+      // No change was made since held() was read: outside a replay nothing is written before this.
+      List<Block> fresh = new ArrayList<>();
+      Set<FeedId> ensured = new HashSet<>();
+      for (Block block : page.blocks()) {
+        Optional<Namespace> namespace = Optional.ofNullable(page.namespaces().get(block.feedId()));
+        if (!held.byKey().containsKey(block.key())
+            && local.replication.admits(block.feedId(), block.position(), namespace)) {
+          if (ensured.add(block.feedId())) {
+            local.tx.feeds().ensure(local.space, block.feedId(), namespace);
+            namespace.ifPresent(ns -> local.tx.feeds().adoptNamespace(local.space, block.feedId(), ns));
+          }
+          fresh.add(block);
+          local.changed.block(block.key());
+          stored++;
+        }
+        cursor = block.position();
+        cursorBlock = Optional.of(block.key());
+      }
+      for (InsertOutcome outcome : local.tx.blocks().insertAll(local.space, fresh)) {
+        if (!(outcome instanceof InsertOutcome.Inserted)) {
+          throw new IllegalStateException("block " + outcome.stored().key() + " appeared while storing a pull");
+        }
+      }
+      return pulled(state, cursor, cursorBlock, stored);
+    }
     if (state.isReplaying()) {
       // Blocks the replica holds at positions the answer covers, but that the authority does not
       // hold there, were displaced (perhaps by blocks of feeds not replicated here): they lose their
       // position and will be pushed again.
       for (Block displaced : unconfirmed(cursor)) {
         local.tx.blocks().setPosition(local.space, displaced.key(), Position.NONE);
-        local.changed.add(displaced.feedId());
+        local.changed.block(displaced.key());
         stored++;
       }
     }
@@ -146,6 +229,10 @@ final class PullApplier {
       cursor = block.position();
       cursorBlock = Optional.of(block.key());
     }
+    return pulled(state, cursor, cursorBlock, stored);
+  }
+
+  private SpaceSync.Applied pulled(SyncState state, Position cursor, Optional<BlockKey> cursorBlock, int stored) {
     Position replayUntil = state.replayUntil();
     if (state.isReplaying() && (page.complete() || cursor.compareTo(replayUntil) >= 0)) {
       replayUntil = Position.NONE;

@@ -13,7 +13,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -27,6 +26,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * rollback signals before anything is stored, and an answer to a request made from state that
  * changed in the meantime (another pull moved the cursor, a recovery ran) is dropped as {@link
  * SyncStep.Kind#STALE}: push and pull never interleave their state updates.
+ *
+ * <p>Applies commit with {@link FeedStore#writeRelaxed}: what they store is the authority's answer
+ * and the sync state that goes with it, which a replica can always fetch again; a power cut may
+ * take back the last applies (cursor and blocks together), never a local write, which commits with
+ * a full {@link FeedStore#write} and makes every apply before it durable too.
  *
  * <p>Thread-safe: applies are serialized per space; begins may run at any time.
  */
@@ -104,7 +108,7 @@ public final class SpaceSync {
     applyLock.lock();
     try {
       lastKnownMax = page.maxPosition();
-      Applied applied = store.write(tx -> new PullApplier(new LocalSpace(tx, space), ticket, page, epoch).apply());
+      Applied applied = store.writeRelaxed(tx -> new PullApplier(new LocalSpace(tx, space), ticket, page, epoch).apply());
       notify(applied.local);
       Optional<PullTicket> next = applied.step.kind() == SyncStep.Kind.PULLED
           ? Optional.of(ticket.continueAt(applied.cursor))
@@ -160,7 +164,7 @@ public final class SpaceSync {
     }
     applyLock.lock();
     try {
-      Applied applied = store.write(tx -> new PushApplier(new LocalSpace(tx, space), batch, epoch).apply(reply));
+      Applied applied = store.writeRelaxed(tx -> new PushApplier(new LocalSpace(tx, space), batch, epoch).apply(reply));
       notify(applied.local);
       return applied.step;
     } finally {
@@ -176,7 +180,7 @@ public final class SpaceSync {
   public SyncStep applyConflict(PushBatch batch, SequenceConflictException conflict) {
     applyLock.lock();
     try {
-      Applied applied = store.write(tx -> {
+      Applied applied = store.writeRelaxed(tx -> {
         LocalSpace local = new LocalSpace(tx, space);
         int moved = 0;
         for (var key : conflict.keys()) {
@@ -242,7 +246,7 @@ public final class SpaceSync {
 
   private void notify(LocalSpace local) {
     if (!local.changed.isEmpty()) {
-      listener.feedsChanged(space, Set.copyOf(local.changed));
+      listener.feedsChanged(space, local.changed.toChanges());
     }
   }
 

@@ -1,14 +1,15 @@
 package dev.feedstore.core.sync;
 
-import dev.feedstore.core.FeedId;
 import dev.feedstore.core.SpaceId;
-import java.util.Set;
 
-/** Told after a sync step committed changes to some feeds (blocks stored, positioned or moved). */
+/**
+ * Told after a sync step committed changes to some feeds (blocks stored, positioned or moved), with
+ * the blocks it changed, so that a listener can read just those.
+ */
 @FunctionalInterface
 public interface SyncListener {
-  SyncListener NONE = (space, feeds) -> {};
+  SyncListener NONE = (space, changes) -> {};
 
   /** Called on the thread that ran the step, after commit; must not block for long. */
-  void feedsChanged(SpaceId spaceId, Set<FeedId> feeds);
+  void feedsChanged(SpaceId spaceId, Changes changes);
 }

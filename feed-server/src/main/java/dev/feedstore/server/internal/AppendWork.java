@@ -21,6 +21,11 @@ import java.util.Optional;
  * with the same content, and fails with {@link AppendConflictException} naming every key stored
  * with different content, which rolls the whole transaction back.
  *
+ * <p>An optimistic work assumes every block is new, the common case: it stores them all in one
+ * {@link dev.feedstore.core.store.BlockLog#insertAll} at consecutive positions, and if any key
+ * turns out to be stored already it throws {@link NotAllNew}, which rolls the transaction back, so
+ * that the caller runs the careful work: block by block, duplicates keeping their positions.
+ *
  * <p>Not thread-safe; runs once, inside {@link FeedStore#write}.
  */
 final class AppendWork implements FeedStore.Work<AppendWork.Outcome> {
@@ -36,20 +41,33 @@ final class AppendWork implements FeedStore.Work<AppendWork.Outcome> {
   record Outcome(long[] positions, List<Block> added, Map<FeedId, Optional<Namespace>> namespaces,
       long nextPosition) {}
 
+  /** Some key of an optimistic work was stored already; nothing was written. */
+  static final class NotAllNew extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    NotAllNew() {
+      super("some appended keys are stored already", null, false, false);
+    }
+  }
+
   private final SpaceId spaceId;
   private final Optional<Namespace> namespace;
   private final List<Block> blocks;
   private final long nextPosition;
+  private final boolean optimistic;
 
   /**
    * @param blocks distinct keys, unpositioned
    * @param nextPosition the counter of the space, or 0 to read it from the store in the transaction
+   * @param optimistic whether to assume that every block is new (see the class comment)
    */
-  AppendWork(SpaceId spaceId, Optional<Namespace> namespace, List<Block> blocks, long nextPosition) {
+  AppendWork(SpaceId spaceId, Optional<Namespace> namespace, List<Block> blocks, long nextPosition,
+      boolean optimistic) {
     this.spaceId = spaceId;
     this.namespace = namespace;
     this.blocks = blocks;
     this.nextPosition = nextPosition;
+    this.optimistic = optimistic;
   }
 
   @Override
@@ -57,8 +75,27 @@ final class AppendWork implements FeedStore.Work<AppendWork.Outcome> {
     long next = nextPosition > 0 ? nextPosition : tx.blocks().maxPosition(spaceId).value() + 1;
     Map<FeedId, Optional<Namespace>> namespaces = new LinkedHashMap<>();
     for (Block block : blocks) {
-      namespaces.computeIfAbsent(block.feedId(), feed -> tx.feeds().create(spaceId, feed, namespace).namespace());
+      namespaces.computeIfAbsent(block.feedId(), feed -> tx.feeds().ensure(spaceId, feed, namespace));
     }
+    return optimistic ? allNew(tx, next, namespaces) : careful(tx, next, namespaces);
+  }
+
+  private Outcome allNew(StoreTransaction tx, long next, Map<FeedId, Optional<Namespace>> namespaces) {
+    long[] positions = new long[blocks.size()];
+    List<Block> offered = new ArrayList<>(blocks.size());
+    for (int i = 0; i < blocks.size(); i++) {
+      positions[i] = next + i;
+      offered.add(blocks.get(i).withPosition(Position.of(next + i)));
+    }
+    for (InsertOutcome outcome : tx.blocks().insertAll(spaceId, offered)) {
+      if (!(outcome instanceof InsertOutcome.Inserted)) {
+        throw new NotAllNew();
+      }
+    }
+    return new Outcome(positions, offered, namespaces, next + blocks.size());
+  }
+
+  private Outcome careful(StoreTransaction tx, long next, Map<FeedId, Optional<Namespace>> namespaces) {
     long[] positions = new long[blocks.size()];
     List<Block> added = new ArrayList<>();
     List<BlockKey> conflicts = new ArrayList<>();

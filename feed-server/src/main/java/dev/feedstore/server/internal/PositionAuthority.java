@@ -86,7 +86,14 @@ public final class PositionAuthority {
     space.appendLock().lock();
     try {
       try {
-        outcome = store.write(new AppendWork(command.spaceId(), command.namespace(), distinct, space.nextPosition()));
+        try {
+          outcome = store.write(new AppendWork(command.spaceId(), command.namespace(), distinct, space.nextPosition(),
+              true));
+        } catch (AppendWork.NotAllNew e) {
+          // Re-pushed blocks: the optimistic transaction rolled back; store them one by one.
+          outcome = store.write(new AppendWork(command.spaceId(), command.namespace(), distinct, space.nextPosition(),
+              false));
+        }
       } catch (AppendConflictException e) {
         throw e;
       } catch (RuntimeException e) {
