@@ -8,6 +8,7 @@ import dev.feedstore.core.BlockKey;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.FeedInfo;
 import dev.feedstore.core.FeedOrder;
+import dev.feedstore.core.Namespace;
 import dev.feedstore.core.Scope;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.FeedStore;
@@ -142,9 +143,10 @@ public final class ListenerHub implements SyncListener, AutoCloseable {
         Map<FeedId, List<Block>> result = new LinkedHashMap<>();
         Set<FeedId> feeds = new HashSet<>(keys.keySet());
         feeds.addAll(whole);
+        Map<FeedId, Optional<Namespace>> namespaces = tx.feeds().namespaces(space, feeds);
         for (FeedId feed : feeds) {
-          Optional<FeedInfo> info = tx.feeds().find(space, feed);
-          if (info.isEmpty() || !scope.covers(feed, info.get().namespace())) {
+          Optional<Namespace> namespace = namespaces.get(feed);
+          if (namespace == null || !scope.covers(feed, namespace)) {
             continue;
           }
           if (whole.contains(feed)) {

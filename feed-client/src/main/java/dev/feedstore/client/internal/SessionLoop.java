@@ -4,6 +4,7 @@ import dev.feedstore.client.SyncStatus;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.sync.AuthorityException;
 import dev.feedstore.core.sync.PullPage;
+import dev.feedstore.core.sync.PullRequest;
 import dev.feedstore.core.sync.PullTicket;
 import dev.feedstore.core.sync.SpaceSync;
 import dev.feedstore.core.sync.SyncStep;
@@ -16,7 +17,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -29,7 +35,13 @@ import org.slf4j.LoggerFactory;
  * applies each Watch event before asking for the next; and when the authority cannot be reached it
  * backs off (exponentially, with jitter) and tries again. All sync state changes go through {@link
  * SpaceSync}, so push and pull never interleave. Only its own thread touches its fields, except
- * the signal queue and {@link #close}.
+ * the signal queue and {@link #stop}.
+ *
+ * <p>While catching up, the Query for the next page is sent (on a helper thread) while the current
+ * page is applied; its answer is used only if the next ticket asks exactly what it asked,
+ * otherwise it is dropped. A live event that only added blocks (the stream was caught up and the
+ * pull was applied as it came) changes neither what is left to push nor the status, so it is not
+ * followed by a push round and a status refresh; everything else is.
  */
 public final class SessionLoop implements Runnable {
   private static final Logger log = LoggerFactory.getLogger(SessionLoop.class);
@@ -64,6 +76,11 @@ public final class SessionLoop implements Runnable {
   private final Duration idlePoll;
   private final BlockingQueue<Signal> signals = new LinkedBlockingQueue<>();
   private final Map<SpaceId, Live> live = new HashMap<>();
+  private final ExecutorService prefetcher = Executors.newSingleThreadExecutor(r -> {
+    Thread thread = new Thread(r, "feedstore-sync-prefetch");
+    thread.setDaemon(true);
+    return thread;
+  });
   private volatile boolean stopped;
 
   public SessionLoop(GrpcAuthority authority, Function<SpaceId, SpaceSync> syncs, Supplier<Set<SpaceId>> spaces,
@@ -95,18 +112,27 @@ public final class SessionLoop implements Runnable {
   @Override
   public void run() {
     try {
+      boolean due = true;
       while (!stopped) {
         try {
-          cycle();
-          backoff.reset();
+          if (due) {
+            cycle();
+            backoff.reset();
+            due = false;
+          }
           Signal signal = signals.poll(idlePoll.toMillis(), TimeUnit.MILLISECONDS);
+          if (signal == null) {
+            due = true; // idle: look for work nobody told about
+          }
           while (signal != null && !stopped) {
-            handle(signal);
+            due |= handle(signal);
             signal = signals.poll();
           }
         } catch (AuthorityException | StatusRuntimeException e) {
+          due = true;
           failed(e);
         } catch (RuntimeException e) {
+          due = true;
           log.error("sync failed unexpectedly; retrying after a pause", e);
           failed(e);
         }
@@ -115,14 +141,16 @@ public final class SessionLoop implements Runnable {
       Thread.currentThread().interrupt();
     } finally {
       closeAllStreams();
+      prefetcher.shutdownNow();
     }
   }
 
   private void cycle() {
-    for (SpaceId space : live.keySet().stream().filter(s -> !spaces.get().contains(s)).toList()) {
+    Set<SpaceId> replicated = spaces.get();
+    for (SpaceId space : live.keySet().stream().filter(s -> !replicated.contains(s)).toList()) {
       closeStream(space);
     }
-    for (SpaceId space : spaces.get()) {
+    for (SpaceId space : replicated) {
       SpaceSync sync = syncs.apply(space);
       pushAll(sync);
       if (!live.containsKey(space)) {
@@ -148,18 +176,55 @@ public final class SessionLoop implements Runnable {
   }
 
   private void catchUpAndWatch(SpaceSync sync) {
+    Prefetch prefetch = null;
     while (!stopped) {
       Optional<PullTicket> ticket = sync.beginPull();
       if (ticket.isEmpty()) {
         return;
       }
-      PullPage page = authority.pull(ticket.get().request());
+      PullRequest request = ticket.get().request();
+      PullPage page = prefetch != null && prefetch.request().equals(request)
+          ? prefetch.page().orElseGet(() -> authority.pull(request))
+          : authority.pull(request);
+      prefetch = next(request, page);
       SpaceSync.PullResult result = sync.applyPull(ticket.get(), page);
       logStep(sync.space(), result.step());
       if (result.step().kind() == SyncStep.Kind.PULLED && page.complete()) {
         openStream(sync.space(), result.next().orElseThrow());
         return;
       }
+    }
+  }
+
+  /** A Query sent ahead for the page after one being applied. */
+  private record Prefetch(PullRequest request, Future<PullPage> answer) {
+    /** The answer, or empty if the Query failed (the caller asks again and sees the failure itself). */
+    Optional<PullPage> page() {
+      try {
+        return Optional.of(answer.get());
+      } catch (ExecutionException e) {
+        return Optional.empty();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return Optional.empty();
+      }
+    }
+  }
+
+  /**
+   * Sends ahead the Query that follows {@code page} if there is more: the request the next ticket
+   * makes once the page is applied as expected (the cursor on its last block, the token it carries).
+   */
+  private Prefetch next(PullRequest request, PullPage page) {
+    if (page.complete() || page.blocks().isEmpty()) {
+      return null;
+    }
+    PullRequest next = new PullRequest(request.spaceId(), request.scope(),
+        page.blocks().get(page.blocks().size() - 1).position(), request.limit(), Optional.of(page.serverToken()));
+    try {
+      return new Prefetch(next, prefetcher.submit(() -> authority.pull(next)));
+    } catch (RejectedExecutionException e) {
+      return null; // stopping
     }
   }
 
@@ -180,11 +245,12 @@ public final class SessionLoop implements Runnable {
     });
   }
 
-  private void handle(Signal signal) {
+  /** Handles one signal; returns whether a push round and a status refresh are due after it. */
+  private boolean handle(Signal signal) {
     if (signal instanceof Event event) {
       Live stream = live.get(event.space());
       if (stream == null || stream.stream != event.stream()) {
-        return;
+        return false;
       }
       SpaceSync sync = syncs.apply(event.space());
       PullPage page = WirePages.of(event.event(), stream.first);
@@ -192,12 +258,16 @@ public final class SessionLoop implements Runnable {
       SpaceSync.PullResult result = sync.applyPull(stream.ticket, page);
       logStep(event.space(), result.step());
       if (result.step().kind() == SyncStep.Kind.PULLED) {
+        // Outside a replay (a live stream opens only once one is over) a pull that was applied as
+        // it came only adds blocks: nothing new to push, and a caught-up stream stays caught up.
+        boolean wasCaughtUp = stream.caughtUp;
         stream.ticket = result.next().orElseThrow();
         stream.caughtUp |= page.complete();
         stream.stream.requestNext();
-      } else {
-        closeStream(event.space());
+        return !wasCaughtUp;
       }
+      closeStream(event.space());
+      return true;
     } else if (signal instanceof Closed closed) {
       Live stream = live.get(closed.space());
       if (stream != null && stream.stream == closed.stream()) {
@@ -212,6 +282,7 @@ public final class SessionLoop implements Runnable {
     } else if (signal instanceof Rescope rescope) {
       closeStream(rescope.space());
     }
+    return true;
   }
 
   private void failed(RuntimeException e) throws InterruptedException {

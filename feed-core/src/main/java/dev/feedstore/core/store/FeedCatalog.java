@@ -4,7 +4,9 @@ import dev.feedstore.core.FeedId;
 import dev.feedstore.core.FeedInfo;
 import dev.feedstore.core.Namespace;
 import dev.feedstore.core.SpaceId;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** The feeds of a store. A feed's namespace is set when it is created and never changes. */
@@ -35,6 +37,19 @@ public interface FeedCatalog {
    * @return whether the feed changed
    */
   boolean adoptNamespace(SpaceId spaceId, FeedId feedId, Namespace namespace);
+
+  /**
+   * The namespace of each of {@code feedIds} the store holds (empty for a feed created without
+   * one); feeds the store does not hold are absent from the map. Cheaper than {@link #find}: reads
+   * no counts.
+   */
+  default Map<FeedId, Optional<Namespace>> namespaces(SpaceId spaceId, Collection<FeedId> feedIds) {
+    Map<FeedId, Optional<Namespace>> result = new java.util.LinkedHashMap<>();
+    for (FeedId feedId : feedIds) {
+      find(spaceId, feedId).ifPresent(info -> result.put(feedId, info.namespace()));
+    }
+    return result;
+  }
 
   /** The feeds of a space in feed id order, only those of {@code namespace} when it is given. */
   List<FeedInfo> list(SpaceId spaceId, Optional<Namespace> namespace);

@@ -251,12 +251,17 @@ final class PullApplier {
     if (!through.isAfter(cursor)) {
       return List.of();
     }
-    Map<Position, BlockKey> answered = new HashMap<>();
-    page.blocks().forEach(b -> answered.put(b.position(), b.key()));
+    Map<Position, BlockKey> answered = null;
     List<Block> result = new ArrayList<>();
     Position from = cursor;
     while (true) {
       List<Block> held = local.tx.blocks().after(local.space, ticket.request().scope(), from, CHECK_BATCH);
+      if (answered == null && !held.isEmpty()) {
+        answered = new HashMap<>();
+        for (Block block : page.blocks()) {
+          answered.put(block.position(), block.key());
+        }
+      }
       for (Block block : held) {
         if (block.position().isAfter(through)) {
           return result;

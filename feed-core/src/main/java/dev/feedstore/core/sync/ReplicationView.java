@@ -1,7 +1,6 @@
 package dev.feedstore.core.sync;
 
 import dev.feedstore.core.FeedId;
-import dev.feedstore.core.FeedInfo;
 import dev.feedstore.core.Namespace;
 import dev.feedstore.core.Position;
 import dev.feedstore.core.Replication;
@@ -9,6 +8,7 @@ import dev.feedstore.core.Scope;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.StoreTransaction;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -116,6 +116,6 @@ final class ReplicationView {
 
   Optional<Namespace> namespaceOf(FeedId feed) {
     return feedNamespaces.computeIfAbsent(feed,
-        f -> tx.feeds().find(space, f).flatMap(FeedInfo::namespace));
+        f -> tx.feeds().namespaces(space, List.of(f)).getOrDefault(f, Optional.empty()));
   }
 }

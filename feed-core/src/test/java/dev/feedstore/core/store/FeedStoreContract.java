@@ -241,6 +241,15 @@ public abstract class FeedStoreContract {
         Position.of(3), Position.of(1), Position.of(4), Position.NONE, Position.of(99))));
     assertEquals(Set.of(Position.of(1), Position.of(3)), byPosition.keySet());
     assertEquals(positioned(two, "a", 0, 3), byPosition.get(Position.of(3)));
+    // Dense and sparse requests may be answered differently; both must find exactly what is held.
+    assertEquals(Set.of(Position.of(1), Position.of(2)), store.read(tx -> tx.blocks().atPositions(SPACE,
+        List.of(Position.of(1), Position.of(2)))).keySet());
+    insert(SPACE, positioned(one, "a", 5000, 9000));
+    assertEquals(Set.of(TestBlocks.key(one, "a", 0), TestBlocks.key(one, "a", 5000)), store.read(tx -> tx.blocks()
+        .findAll(SPACE, List.of(TestBlocks.key(one, "a", 0), TestBlocks.key(one, "a", 5000), TestBlocks.key(one, "a", 7))))
+        .keySet());
+    assertEquals(Set.of(Position.of(2), Position.of(9000)), store.read(tx -> tx.blocks().atPositions(SPACE,
+        List.of(Position.of(2), Position.of(9000), Position.of(5000)))).keySet());
   }
 
   @Test

@@ -3,7 +3,6 @@ package dev.feedstore.server.internal;
 import dev.feedstore.core.Block;
 import dev.feedstore.core.BlockKey;
 import dev.feedstore.core.FeedId;
-import dev.feedstore.core.FeedInfo;
 import dev.feedstore.core.Namespace;
 import dev.feedstore.core.Position;
 import dev.feedstore.core.Scope;
@@ -11,9 +10,11 @@ import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.StoreTransaction;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Reads a {@link Page} inside one transaction. Blocks are fetched in chunks sized from the sizes
@@ -22,7 +23,7 @@ import java.util.Optional;
  */
 final class PageReader {
   private static final int FIRST_CHUNK = 32;
-  private static final int MAX_CHUNK = 256;
+  private static final int MAX_CHUNK = 1024;
 
   private PageReader() {}
 
@@ -67,13 +68,12 @@ final class PageReader {
   }
 
   private static Map<FeedId, Namespace> namespaces(StoreTransaction tx, SpaceId spaceId, List<Block> blocks) {
-    Map<FeedId, Optional<Namespace>> seen = new LinkedHashMap<>();
+    Set<FeedId> feeds = new LinkedHashSet<>();
     for (Block block : blocks) {
-      seen.computeIfAbsent(block.feedId(),
-          feed -> tx.feeds().find(spaceId, feed).flatMap(FeedInfo::namespace));
+      feeds.add(block.feedId());
     }
     Map<FeedId, Namespace> namespaces = new LinkedHashMap<>();
-    seen.forEach((feed, namespace) -> namespace.ifPresent(ns -> namespaces.put(feed, ns)));
+    tx.feeds().namespaces(spaceId, feeds).forEach((feed, namespace) -> namespace.ifPresent(ns -> namespaces.put(feed, ns)));
     return namespaces;
   }
 }

@@ -21,10 +21,12 @@ import java.sql.Types;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.jooq.exception.DataAccessException;
 
 /**
@@ -55,8 +57,17 @@ final class SqliteBlockLog implements BlockLog {
       + "WHERE b.space_private_id = ? AND b.position < ? ORDER BY b.position DESC LIMIT 1";
   private static final String SET_POSITION =
       "UPDATE blocks SET position = ? WHERE feed_private_id = ? AND sequence = ? AND actor_id = ?";
+  private static final String BY_SEQUENCE_RANGE = SELECT_BLOCKS
+      + "WHERE b.feed_private_id = ? AND b.sequence BETWEEN ? AND ?";
+  private static final String POSITION_RANGE = SELECT_BLOCKS
+      + "WHERE b.space_private_id = ? AND b.position BETWEEN ? AND ?";
   /** Lookups by a list of values bind at most this many at once. */
   private static final int LOOKUP_CHUNK = 500;
+  /**
+   * Values asked about are looked up as one range when the range is at most this many times as
+   * long as the list: it then reads at most that many rows per value asked about.
+   */
+  private static final int DENSE = 4;
 
   private final SqliteTransaction tx;
 
@@ -144,7 +155,7 @@ final class SqliteBlockLog implements BlockLog {
 
   /**
    * Per feed, one query for the sequences asked about (the key index leads with feed and
-   * sequence); rows of other actors are dropped here.
+   * sequence): a range when they are dense, a list otherwise; rows of other keys are dropped here.
    */
   @Override
   public Map<BlockKey, Block> findAll(SpaceId spaceId, Collection<BlockKey> keys) {
@@ -159,18 +170,35 @@ final class SqliteBlockLog implements BlockLog {
         continue;
       }
       List<BlockKey> feedKeys = entry.getValue();
+      long min = Long.MAX_VALUE;
+      long max = Long.MIN_VALUE;
+      for (BlockKey key : feedKeys) {
+        min = Math.min(min, key.sequence().value());
+        max = Math.max(max, key.sequence().value());
+      }
+      if (max - min < DENSE * (long) feedKeys.size()) {
+        for (Block block : list(BY_SEQUENCE_RANGE, feed.get().privateId(), min, max)) {
+          held.put(block.key(), block);
+        }
+        continue;
+      }
       for (int from = 0; from < feedKeys.size(); from += LOOKUP_CHUNK) {
         List<BlockKey> chunk = feedKeys.subList(from, Math.min(feedKeys.size(), from + LOOKUP_CHUNK));
-        List<Object> parameters = new ArrayList<>(chunk.size() + 1);
-        parameters.add(feed.get().privateId());
-        chunk.forEach(key -> parameters.add(key.sequence().value()));
+        Object[] parameters = new Object[chunk.size() + 1];
+        parameters[0] = feed.get().privateId();
+        for (int i = 0; i < chunk.size(); i++) {
+          parameters[i + 1] = chunk.get(i).sequence().value();
+        }
         String sql = SELECT_BLOCKS + "WHERE b.feed_private_id = ? AND b.sequence IN (" + marks(chunk.size()) + ")";
-        for (Block block : list(sql, parameters.toArray())) {
+        for (Block block : list(sql, parameters)) {
           held.put(block.key(), block);
         }
       }
     }
     Map<BlockKey, Block> found = new LinkedHashMap<>();
+    if (held.isEmpty()) {
+      return found;
+    }
     for (BlockKey key : keys) {
       Block block = held.get(key);
       if (block != null) {
@@ -188,11 +216,37 @@ final class SqliteBlockLog implements BlockLog {
     return tx.findSpace(spaceId).flatMap(space -> one(AT_POSITION, space, position.value()));
   }
 
+  /** One query: a range of positions when they are dense, a list otherwise. */
   @Override
   public Map<Position, Block> atPositions(SpaceId spaceId, Collection<Position> positions) {
     Map<Position, Block> found = new LinkedHashMap<>();
     Optional<Long> space = tx.findSpace(spaceId);
-    if (space.isEmpty()) {
+    if (space.isEmpty() || positions.isEmpty()) {
+      return found;
+    }
+    long min = Long.MAX_VALUE;
+    long max = Long.MIN_VALUE;
+    int assigned = 0;
+    for (Position position : positions) {
+      if (position.isAssigned()) {
+        min = Math.min(min, position.value());
+        max = Math.max(max, position.value());
+        assigned++;
+      }
+    }
+    if (assigned == 0) {
+      return found;
+    }
+    if (max - min < DENSE * (long) assigned) {
+      List<Block> inRange = list(POSITION_RANGE, space.get(), min, max);
+      if (!inRange.isEmpty()) {
+        Set<Position> wanted = new HashSet<>(positions);
+        for (Block block : inRange) {
+          if (wanted.contains(block.position())) {
+            found.put(block.position(), block);
+          }
+        }
+      }
       return found;
     }
     List<Long> values = positions.stream().filter(Position::isAssigned).map(Position::value).distinct().toList();
@@ -371,60 +425,15 @@ final class SqliteBlockLog implements BlockLog {
   }
 
   private List<Block> list(String sql, Object... parameters) {
-    PreparedStatement statement = tx.statements.get(sql);
-    try {
-      bind(statement, parameters);
-      List<Block> blocks = new ArrayList<>();
-      try (ResultSet rs = statement.executeQuery()) {
-        while (rs.next()) {
-          blocks.add(toBlock(rs));
-        }
-      }
-      return blocks;
-    } catch (SQLException e) {
-      throw new DataAccessException("reading blocks: " + sql, e);
-    }
+    return Sql.list(tx, sql, SqliteBlockLog::toBlock, parameters);
   }
 
   private Long longValue(String sql, Object... parameters) {
-    PreparedStatement statement = tx.statements.get(sql);
-    try {
-      bind(statement, parameters);
-      try (ResultSet rs = statement.executeQuery()) {
-        if (!rs.next()) {
-          return null;
-        }
-        long value = rs.getLong(1);
-        return rs.wasNull() ? null : value;
-      }
-    } catch (SQLException e) {
-      throw new DataAccessException("reading " + sql, e);
-    }
+    return Sql.longValue(tx, sql, parameters);
   }
 
   private int update(String sql, Object... parameters) {
-    PreparedStatement statement = tx.statements.get(sql);
-    try {
-      bind(statement, parameters);
-      return statement.executeUpdate();
-    } catch (SQLException e) {
-      throw new DataAccessException("writing " + sql, e);
-    }
-  }
-
-  static void bind(PreparedStatement statement, Object[] parameters) throws SQLException {
-    for (int i = 0; i < parameters.length; i++) {
-      Object value = parameters[i];
-      if (value instanceof Long l) {
-        statement.setLong(i + 1, l);
-      } else if (value instanceof Integer n) {
-        statement.setInt(i + 1, n);
-      } else if (value instanceof String text) {
-        statement.setString(i + 1, text);
-      } else {
-        throw new IllegalArgumentException("cannot bind " + value);
-      }
-    }
+    return Sql.update(tx, sql, parameters);
   }
 
   private static void setPosition(PreparedStatement statement, int index, Position position) throws SQLException {
@@ -435,12 +444,8 @@ final class SqliteBlockLog implements BlockLog {
     }
   }
 
-  static String marks(int count) {
-    StringBuilder marks = new StringBuilder(count * 3);
-    for (int i = 0; i < count; i++) {
-      marks.append(i == 0 ? "?" : ", ?");
-    }
-    return marks.toString();
+  private static String marks(int count) {
+    return Sql.marks(count);
   }
 
   /** The block of the current row of a result set of {@link #SELECT_BLOCKS}. */

@@ -25,7 +25,10 @@ import dev.feedstore.core.store.FeedCatalog;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.jooq.Condition;
 import org.jooq.exception.DataAccessException;
@@ -54,6 +57,15 @@ final class SqliteFeedCatalog implements FeedCatalog {
   @Override
   public Optional<Namespace> ensure(SpaceId spaceId, FeedId feedId, Optional<Namespace> namespace) {
     return tx.createFeed(spaceId, feedId, namespace).namespace();
+  }
+
+  @Override
+  public Map<FeedId, Optional<Namespace>> namespaces(SpaceId spaceId, Collection<FeedId> feedIds) {
+    Map<FeedId, Optional<Namespace>> result = new LinkedHashMap<>();
+    for (FeedId feedId : feedIds) {
+      tx.findFeed(spaceId, feedId).ifPresent(row -> result.put(feedId, row.namespace()));
+    }
+    return result;
   }
 
   @Override

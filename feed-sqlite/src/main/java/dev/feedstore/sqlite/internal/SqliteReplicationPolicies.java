@@ -73,20 +73,23 @@ final class SqliteReplicationPolicies implements ReplicationPolicies {
     if (space.isEmpty()) {
       return result;
     }
-    tx.dsl.select(FEEDS_FEED_ID, FEED_REPLICATION_MODE, FEED_REPLICATION_FROM)
-        .from(FEED_REPLICATION).join(FEEDS).on(FEEDS_PRIVATE_ID.eq(FEED_REPLICATION_FEED))
-        .where(FEEDS_SPACE.eq(space.get()))
-        .orderBy(FEEDS_FEED_ID)
-        .forEach(r -> result.put(new FeedId(r.get(FEEDS_FEED_ID)), toPolicy(r)));
+    Sql.list(tx, "SELECT f.feed_id, r.mode, r.from_position FROM feed_replication r"
+            + " JOIN feeds f ON f.feed_private_id = r.feed_private_id WHERE f.space_private_id = ? ORDER BY f.feed_id",
+        rs -> {
+          String mode = rs.getString(2);
+          result.put(new FeedId(rs.getString(1)),
+              LATEST.equals(mode) ? Replication.LATEST : Replication.from(Position.of(rs.getLong(3))));
+          return null;
+        }, space.get());
     return result;
   }
 
   @Override
   public Set<Namespace> namespaces(SpaceId spaceId) {
     Set<Namespace> result = new TreeSet<>();
-    tx.findSpace(spaceId).ifPresent(space -> tx.dsl.select(NAMESPACE_REPLICATION_NAMESPACE)
-        .from(NAMESPACE_REPLICATION).where(NAMESPACE_REPLICATION_SPACE.eq(space))
-        .forEach(r -> result.add(new Namespace(r.value1()))));
+    tx.findSpace(spaceId).ifPresent(space -> Sql.list(tx,
+        "SELECT namespace FROM namespace_replication WHERE space_private_id = ?",
+        rs -> result.add(new Namespace(rs.getString(1))), space));
     return result;
   }
 
@@ -110,12 +113,10 @@ final class SqliteReplicationPolicies implements ReplicationPolicies {
   @Override
   public Set<SpaceId> spaces() {
     Set<SpaceId> result = new TreeSet<>();
-    tx.dsl.selectDistinct(SPACES_SPACE_ID).from(SPACES)
-        .join(FEEDS).on(FEEDS_SPACE.eq(SPACES_PRIVATE_ID))
-        .join(FEED_REPLICATION).on(FEED_REPLICATION_FEED.eq(FEEDS_PRIVATE_ID))
-        .union(tx.dsl.selectDistinct(SPACES_SPACE_ID).from(SPACES)
-            .join(NAMESPACE_REPLICATION).on(NAMESPACE_REPLICATION_SPACE.eq(SPACES_PRIVATE_ID)))
-        .forEach(r -> result.add(new SpaceId(r.value1())));
+    Sql.list(tx, "SELECT s.space_id FROM spaces s WHERE EXISTS (SELECT 1 FROM feeds f JOIN feed_replication r"
+            + " ON r.feed_private_id = f.feed_private_id WHERE f.space_private_id = s.space_private_id)"
+            + " OR EXISTS (SELECT 1 FROM namespace_replication n WHERE n.space_private_id = s.space_private_id)",
+        rs -> result.add(new SpaceId(rs.getString(1))));
     return result;
   }
 

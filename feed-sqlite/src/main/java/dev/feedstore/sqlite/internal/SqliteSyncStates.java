@@ -1,14 +1,5 @@
 package dev.feedstore.sqlite.internal;
 
-import static dev.feedstore.sqlite.internal.Tables.SYNC_CURSOR;
-import static dev.feedstore.sqlite.internal.Tables.SYNC_CURSOR_ACTOR;
-import static dev.feedstore.sqlite.internal.Tables.SYNC_CURSOR_FEED;
-import static dev.feedstore.sqlite.internal.Tables.SYNC_CURSOR_SEQUENCE;
-import static dev.feedstore.sqlite.internal.Tables.SYNC_REPLAY_UNTIL;
-import static dev.feedstore.sqlite.internal.Tables.SYNC_SERVER_TOKEN;
-import static dev.feedstore.sqlite.internal.Tables.SYNC_SPACE;
-import static dev.feedstore.sqlite.internal.Tables.SYNC_STATE;
-
 import dev.feedstore.core.ActorId;
 import dev.feedstore.core.BlockKey;
 import dev.feedstore.core.FeedId;
@@ -18,10 +9,20 @@ import dev.feedstore.core.ServerToken;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.SyncState;
 import dev.feedstore.core.store.SyncStates;
+import java.util.List;
 import java.util.Optional;
 
-/** {@link SyncStates} in the {@code sync_state} table. */
+/** {@link SyncStates} in the {@code sync_state} table (read and written on every sync step). */
 final class SqliteSyncStates implements SyncStates {
+  private static final String GET = "SELECT cursor, cursor_feed_id, cursor_actor_id, cursor_sequence, server_token,"
+      + " replay_until FROM sync_state WHERE space_private_id = ?";
+  private static final String PUT = "INSERT INTO sync_state (space_private_id, cursor, cursor_feed_id,"
+      + " cursor_actor_id, cursor_sequence, server_token, replay_until) VALUES (?, ?, ?, ?, ?, ?, ?)"
+      + " ON CONFLICT (space_private_id) DO UPDATE SET cursor = excluded.cursor,"
+      + " cursor_feed_id = excluded.cursor_feed_id, cursor_actor_id = excluded.cursor_actor_id,"
+      + " cursor_sequence = excluded.cursor_sequence, server_token = excluded.server_token,"
+      + " replay_until = excluded.replay_until";
+
   private final SqliteTransaction tx;
 
   SqliteSyncStates(SqliteTransaction tx) {
@@ -30,39 +31,36 @@ final class SqliteSyncStates implements SyncStates {
 
   @Override
   public SyncState get(SpaceId spaceId) {
-    return tx.findSpace(spaceId).flatMap(space -> tx.dsl
-            .select(SYNC_CURSOR, SYNC_CURSOR_FEED, SYNC_CURSOR_ACTOR, SYNC_CURSOR_SEQUENCE, SYNC_SERVER_TOKEN,
-                SYNC_REPLAY_UNTIL)
-            .from(SYNC_STATE).where(SYNC_SPACE.eq(space))
-            .fetchOptional(r -> new SyncState(
-                Position.of(r.value1()),
-                r.value2() == null
-                    ? Optional.empty()
-                    : Optional.of(new BlockKey(new FeedId(r.value2()), new ActorId(r.value3()), new Sequence(r.value4()))),
-                Optional.ofNullable(r.value5()).map(ServerToken::new),
-                Position.of(r.value6()))))
-        .orElse(SyncState.INITIAL);
+    Optional<Long> space = tx.findSpace(spaceId);
+    if (space.isEmpty()) {
+      return SyncState.INITIAL;
+    }
+    List<SyncState> states = Sql.list(tx, GET, rs -> {
+      long cursor = rs.getLong(1);
+      String feed = rs.getString(2);
+      String actor = rs.getString(3);
+      long sequence = rs.getLong(4);
+      String token = rs.getString(5);
+      long replayUntil = rs.getLong(6);
+      return new SyncState(Position.of(cursor),
+          feed == null
+              ? Optional.empty()
+              : Optional.of(new BlockKey(new FeedId(feed), new ActorId(actor), new Sequence(sequence))),
+          Optional.ofNullable(token).map(ServerToken::new),
+          Position.of(replayUntil));
+    }, space.get());
+    return states.isEmpty() ? SyncState.INITIAL : states.get(0);
   }
 
   @Override
   public void put(SpaceId spaceId, SyncState state) {
     long space = tx.space(spaceId);
     Optional<BlockKey> key = state.cursorBlock();
-    String feed = key.map(k -> k.feedId().value()).orElse(null);
-    String actor = key.map(k -> k.actorId().value()).orElse(null);
-    Long sequence = key.map(k -> k.sequence().value()).orElse(null);
-    String token = state.serverToken().map(ServerToken::value).orElse(null);
-    tx.dsl.insertInto(SYNC_STATE)
-        .columns(SYNC_SPACE, SYNC_CURSOR, SYNC_CURSOR_FEED, SYNC_CURSOR_ACTOR, SYNC_CURSOR_SEQUENCE,
-            SYNC_SERVER_TOKEN, SYNC_REPLAY_UNTIL)
-        .values(space, state.cursor().value(), feed, actor, sequence, token, state.replayUntil().value())
-        .onConflict(SYNC_SPACE).doUpdate()
-        .set(SYNC_CURSOR, state.cursor().value())
-        .set(SYNC_CURSOR_FEED, feed)
-        .set(SYNC_CURSOR_ACTOR, actor)
-        .set(SYNC_CURSOR_SEQUENCE, sequence)
-        .set(SYNC_SERVER_TOKEN, token)
-        .set(SYNC_REPLAY_UNTIL, state.replayUntil().value())
-        .execute();
+    Sql.update(tx, PUT, space, state.cursor().value(),
+        key.map(k -> k.feedId().value()).orElse(null),
+        key.map(k -> k.actorId().value()).orElse(null),
+        key.map(k -> k.sequence().value()).orElse(null),
+        state.serverToken().map(ServerToken::value).orElse(null),
+        state.replayUntil().value());
   }
 }

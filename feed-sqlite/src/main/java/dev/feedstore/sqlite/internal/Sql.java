@@ -1,0 +1,86 @@
+package dev.feedstore.sqlite.internal;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+import org.jooq.exception.DataAccessException;
+
+/**
+ * Plain SQL on a transaction's cached prepared statements, for the statements that run per block
+ * or per sync step (jOOQ renders each query anew, which costs more than running a small one).
+ * Parameters are {@code Long}, {@code Integer}, {@code String} or null (bound as NULL). Failures are
+ * {@link DataAccessException}s, which the store translates like jOOQ's. Stateless.
+ */
+final class Sql {
+  private Sql() {}
+
+  /** Maps the current row of a result set. */
+  @FunctionalInterface
+  interface Row<T> {
+    T map(ResultSet rs) throws SQLException;
+  }
+
+  static <T> List<T> list(SqliteTransaction tx, String sql, Row<T> row, Object... parameters) {
+    PreparedStatement statement = tx.statements.get(sql);
+    try {
+      bind(statement, parameters);
+      List<T> result = new ArrayList<>();
+      try (ResultSet rs = statement.executeQuery()) {
+        while (rs.next()) {
+          result.add(row.map(rs));
+        }
+      }
+      return result;
+    } catch (SQLException e) {
+      throw new DataAccessException("reading: " + sql, e);
+    }
+  }
+
+  /** The first column of the first row, or null when there is no row or it holds NULL. */
+  static Long longValue(SqliteTransaction tx, String sql, Object... parameters) {
+    List<Long> values = list(tx, sql, rs -> {
+      long value = rs.getLong(1);
+      return rs.wasNull() ? null : value;
+    }, parameters);
+    return values.isEmpty() ? null : values.get(0);
+  }
+
+  static int update(SqliteTransaction tx, String sql, Object... parameters) {
+    PreparedStatement statement = tx.statements.get(sql);
+    try {
+      bind(statement, parameters);
+      return statement.executeUpdate();
+    } catch (SQLException e) {
+      throw new DataAccessException("writing: " + sql, e);
+    }
+  }
+
+  static void bind(PreparedStatement statement, Object[] parameters) throws SQLException {
+    for (int i = 0; i < parameters.length; i++) {
+      Object value = parameters[i];
+      if (value == null) {
+        statement.setNull(i + 1, Types.NULL);
+      } else if (value instanceof Long l) {
+        statement.setLong(i + 1, l);
+      } else if (value instanceof Integer n) {
+        statement.setInt(i + 1, n);
+      } else if (value instanceof String text) {
+        statement.setString(i + 1, text);
+      } else {
+        throw new IllegalArgumentException("cannot bind " + value.getClass().getName());
+      }
+    }
+  }
+
+  /** {@code ?, ?, ...}: {@code count} parameter marks. */
+  static String marks(int count) {
+    StringBuilder marks = new StringBuilder(count * 3);
+    for (int i = 0; i < count; i++) {
+      marks.append(i == 0 ? "?" : ", ?");
+    }
+    return marks.toString();
+  }
+}
