@@ -44,7 +44,8 @@ final class AppendBench {
   private double[] served(AppendWorkload.Shape shape, int batch) {
     Path db = options.dir().resolve("append-" + shape.label + "-" + batch + ".db");
     AppendWorkload workload = new AppendWorkload(shape, batch, 42);
-    try (BenchServer server = options.startServer(db)) {
+    {
+      BenchServer server = options.server().reopen(db);
       ManagedChannel channel = server.channel();
       try {
         FeedSyncGrpc.FeedSyncBlockingStub stub = FeedSyncGrpc.newBlockingStub(channel);

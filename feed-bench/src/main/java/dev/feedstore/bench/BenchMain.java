@@ -57,6 +57,10 @@ public final class BenchMain implements Callable<Integer> {
   @Option(names = "--server-jvm", split = " ", paramLabel = "ARGS", description = "Options of the server's JVM.")
   List<String> serverJvm = new ArrayList<>();
 
+  @Option(names = "--warmup-s", paramLabel = "S",
+      description = "Warm-up before the first case (default 30, 8 with --quick).")
+  Double warmup;
+
   @Option(names = "--append-batches", split = ",", paramLabel = "N") List<Integer> appendBatches = List.of(1, 10, 100);
   @Option(names = "--append-warmup-s", paramLabel = "S") Double appendWarmup;
   @Option(names = "--append-s", paramLabel = "S") Double appendSeconds;
@@ -87,17 +91,19 @@ public final class BenchMain implements Callable<Integer> {
         or(catchupBlocks, quick ? 100_000 : 1_000_000),
         or(liveBlocks, quick ? 2_000 : 10_000), or(liveWarmup, quick ? 500 : 2_000), liveInterval,
         or(fanoutStreams, quick ? 200 : 1_000), or(fanoutSeconds, quick ? 3 : 10), or(fanoutWarmup, quick ? 1 : 2),
-        fanoutRate, fanoutBatch, or(idleStreams, quick ? 200 : 1_000));
+        fanoutRate, fanoutBatch, or(idleStreams, quick ? 200 : 1_000), null);
     ResultTable table = new ResultTable();
     Instant started = Instant.now();
     String loadBefore = loadAverage();
     int status = 0;
-    try {
-      status |= part(Part.append, () -> new AppendBench(options, table).run());
-      status |= part(Part.catchup, () -> new CatchUpBench(options, table).run());
-      status |= part(Part.live, () -> new LiveLatencyBench(options, table).run());
+    try (BenchServer server = BenchServer.start(workDir.resolve("warm-up.db"), inProcess, serverJvm)) {
+      BenchOptions run = options.withServer(server);
+      WarmUp.run(run, warmup != null ? warmup : quick ? 8 : 30);
+      status |= part(Part.append, () -> new AppendBench(run, table).run());
+      status |= part(Part.catchup, () -> new CatchUpBench(run, table).run());
+      status |= part(Part.live, () -> new LiveLatencyBench(run, table).run());
       if (only.contains(Part.idle) || only.contains(Part.fanout)) {
-        status |= part(null, () -> new WatchBench(options, table).run(only.contains(Part.idle), only.contains(Part.fanout)));
+        status |= part(null, () -> new WatchBench(run, table).run(only.contains(Part.idle), only.contains(Part.fanout)));
       }
     } finally {
       if (temporary && !keep) {

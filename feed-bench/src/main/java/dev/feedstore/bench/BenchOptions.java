@@ -22,6 +22,7 @@ import java.util.List;
  * @param fanoutRate blocks per second appended
  * @param fanoutBatch blocks per append
  * @param idleStreams Watch streams of the idle-cost case
+ * @param server the server of the run, which every case points at its own database file
  */
 record BenchOptions(
     Path dir,
@@ -39,9 +40,12 @@ record BenchOptions(
     double fanoutWarmupSeconds,
     int fanoutRate,
     int fanoutBatch,
-    int idleStreams) {
+    int idleStreams,
+    BenchServer server) {
 
-  BenchServer startServer(Path db) {
-    return BenchServer.start(db, inProcess, serverJvmArgs);
+  BenchOptions withServer(BenchServer value) {
+    return new BenchOptions(dir, inProcess, serverJvmArgs, appendBatches, appendWarmupSeconds, appendSeconds,
+        catchupBlocks, liveBlocks, liveWarmupBlocks, liveIntervalMicros, fanoutStreams, fanoutSeconds,
+        fanoutWarmupSeconds, fanoutRate, fanoutBatch, idleStreams, value);
   }
 }

@@ -21,7 +21,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * A position authority as shipped ({@link ServerSettings#DEFAULTS}, SQLite {@code synchronous=FULL}
  * in WAL mode) on a loopback port, by default in a JVM of its own so that its heap is measured apart
- * from the clients'. Not thread-safe.
+ * from the clients'. One server serves the whole run, one fresh database file per case ({@link
+ * #reopen}), so that its code is compiled once. Not thread-safe.
  */
 abstract class BenchServer implements AutoCloseable {
 
@@ -31,6 +32,9 @@ abstract class BenchServer implements AutoCloseable {
   }
 
   abstract int port();
+
+  /** Serves the database {@code db} (created if missing) instead, on a new port; returns this. */
+  abstract BenchServer reopen(Path db);
 
   /** The server's used heap after full collections, in bytes. */
   abstract long usedHeapAfterGc();
@@ -64,10 +68,16 @@ abstract class BenchServer implements AutoCloseable {
 
   /** The server in this JVM (for smoke tests; its heap is not told apart from the clients'). */
   static final class InProcess extends BenchServer {
-    private final SqliteFeedStore store;
-    private final FeedServer server;
+    private SqliteFeedStore store;
+    private FeedServer server;
 
     InProcess(Path db) {
+      reopen(db);
+    }
+
+    @Override
+    BenchServer reopen(Path db) {
+      close();
       store = SqliteFeedStore.open(db, SqliteSettings.DEFAULTS);
       try {
         server = FeedServer.newBuilder(store).settings(ServerSettings.DEFAULTS).address("127.0.0.1", 0).build().start();
@@ -75,6 +85,7 @@ abstract class BenchServer implements AutoCloseable {
         store.close();
         throw new UncheckedIOException(e);
       }
+      return this;
     }
 
     @Override
@@ -104,8 +115,12 @@ abstract class BenchServer implements AutoCloseable {
 
     @Override
     public void close() {
-      server.close();
-      store.close();
+      if (server != null) {
+        server.close();
+        store.close();
+        server = null;
+        store = null;
+      }
     }
   }
 
@@ -114,7 +129,7 @@ abstract class BenchServer implements AutoCloseable {
     private final Process process;
     private final BufferedReader out;
     private final BufferedWriter in;
-    private final int port;
+    private int port;
 
     Child(Path db, List<String> jvmArgs) {
       List<String> command = new ArrayList<>();
@@ -139,6 +154,12 @@ abstract class BenchServer implements AutoCloseable {
     @Override
     int port() {
       return port;
+    }
+
+    @Override
+    BenchServer reopen(Path db) {
+      port = Integer.parseInt(ask("open " + db.toAbsolutePath(), "ready"));
+      return this;
     }
 
     @Override

@@ -29,7 +29,8 @@ final class CatchUpBench {
 
   void run() throws Exception {
     int total = options.catchupBlocks();
-    try (BenchServer server = options.startServer(options.dir().resolve("catchup-authority.db"))) {
+    {
+      BenchServer server = options.server().reopen(options.dir().resolve("catchup-authority.db"));
       populate(server, total);
       ManagedChannel channel = server.channel();
       try (Replica replica = Replica.builder(options.dir().resolve("catchup-replica.db"))

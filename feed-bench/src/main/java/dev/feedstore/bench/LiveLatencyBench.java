@@ -47,7 +47,8 @@ final class LiveLatencyBench {
     Histogram latency = new Histogram(TimeUnit.SECONDS.toMicros(60), 3);
     boolean[] seen = new boolean[total];
     CountDownLatch received = new CountDownLatch(total);
-    try (BenchServer server = options.startServer(options.dir().resolve("live-authority.db"))) {
+    {
+      BenchServer server = options.server().reopen(options.dir().resolve("live-authority.db"));
       ManagedChannel channelA = server.channel();
       ManagedChannel channelB = server.channel();
       try (Replica a = Replica.open(options.dir().resolve("live-a.db"), ActorId.of("alice"));

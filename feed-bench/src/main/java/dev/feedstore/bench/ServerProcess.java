@@ -5,32 +5,35 @@ import dev.feedstore.server.ServerSettings;
 import dev.feedstore.sqlite.SqliteFeedStore;
 import dev.feedstore.sqlite.SqliteSettings;
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
 /**
  * The child JVM of {@link BenchServer.Child}: the position authority with its shipped settings on a
- * loopback port, answering heap questions on stdin ({@code heap}, {@code reset}, {@code peaks},
- * {@code quit}) so that its heap is measured apart from the clients'.
+ * loopback port, answering on stdin: {@code open FILE} (serve another database file, in the same
+ * JVM, so that its compiled code stays warm), {@code heap}, {@code reset}, {@code peaks}, {@code
+ * cpu}, {@code quit}. Its heap is measured apart from the clients'.
  */
 public final class ServerProcess {
+  private static SqliteFeedStore store;
+  private static FeedServer server;
+
   private ServerProcess() {}
 
   public static void main(String[] args) throws Exception {
     System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
     System.setProperty("org.jooq.no-logo", "true");
     System.setProperty("org.jooq.no-tips", "true");
-    Path db = Path.of(args[0]);
-    try (SqliteFeedStore store = SqliteFeedStore.open(db, SqliteSettings.DEFAULTS);
-        FeedServer server = FeedServer.newBuilder(store).settings(ServerSettings.DEFAULTS)
-            .address("127.0.0.1", 0).build().start()) {
-      System.out.println("ready " + server.port());
-      System.out.flush();
+    try {
+      open(Path.of(args[0]));
       BufferedReader commands = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
       String command;
       while ((command = commands.readLine()) != null) {
-        switch (command.trim()) {
+        String[] words = command.trim().split(" ", 2);
+        switch (words[0]) {
+          case "open" -> open(Path.of(words[1]));
           case "heap" -> System.out.println("heap " + Heap.usedAfterGc());
           case "reset" -> {
             Heap.resetPeaks();
@@ -39,8 +42,7 @@ public final class ServerProcess {
           case "peaks" -> System.out.println("peaks " + Heap.peakUsed() + " " + Heap.peakAfterGc());
           case "cpu" -> System.out.println("cpu " + Heap.processCpuNanos());
           case "quit" -> {
-            server.close();
-            store.close();
+            close();
             System.out.println("bye");
             System.out.flush();
             return;
@@ -49,6 +51,27 @@ public final class ServerProcess {
         }
         System.out.flush();
       }
+    } finally {
+      close();
+    }
+  }
+
+  private static void open(Path db) throws IOException {
+    close();
+    store = SqliteFeedStore.open(db, SqliteSettings.DEFAULTS);
+    server = FeedServer.newBuilder(store).settings(ServerSettings.DEFAULTS).address("127.0.0.1", 0).build().start();
+    System.out.println("ready " + server.port());
+    System.out.flush();
+  }
+
+  private static void close() {
+    if (server != null) {
+      server.close();
+      server = null;
+    }
+    if (store != null) {
+      store.close();
+      store = null;
     }
   }
 }

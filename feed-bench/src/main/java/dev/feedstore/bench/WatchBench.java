@@ -82,7 +82,8 @@ final class WatchBench {
   }
 
   void run(boolean idle, boolean fanout) throws Exception {
-    try (BenchServer server = options.startServer(options.dir().resolve("watch-authority.db"))) {
+    {
+      BenchServer server = options.server().reopen(options.dir().resolve("watch-authority.db"));
       List<ManagedChannel> channels = new ArrayList<>();
       for (int i = 0; i < CHANNELS; i++) {
         channels.add(server.channel());
@@ -127,6 +128,7 @@ final class WatchBench {
     long warmupTicks = (long) (options.fanoutWarmupSeconds() * 1e9 / period);
     long ticks = warmupTicks + (long) (options.fanoutSeconds() * 1e9 / period);
     AtomicLong tick = new AtomicLong();
+    long[] cpuAtStart = new long[3];
     CountDownLatch sent = new CountDownLatch(1);
     ticker.scheduleAtFixedRate(() -> {
       long k = tick.getAndIncrement();
@@ -136,7 +138,11 @@ final class WatchBench {
       }
       if (k == warmupTicks) {
         recorder.reset();
+        appender.acks.reset();
         server.resetPeaks();
+        cpuAtStart[0] = server.cpuNanos();
+        cpuAtStart[1] = Heap.processCpuNanos();
+        cpuAtStart[2] = System.nanoTime();
       }
       appender.appendAsync(batch, start + k * period);
     }, start - System.nanoTime(), period, TimeUnit.NANOSECONDS);
@@ -155,6 +161,10 @@ final class WatchBench {
       }
     } while (missing > 0 && System.nanoTime() < deadline);
     Histogram histogram = recorder.getIntervalHistogram();
+    Histogram acks = appender.acks.getIntervalHistogram();
+    double elapsed = (System.nanoTime() - cpuAtStart[2]) / 1e9;
+    double serverCores = (server.cpuNanos() - cpuAtStart[0]) / 1e9 / elapsed;
+    double clientCores = (Heap.processCpuNanos() - cpuAtStart[1]) / 1e9 / elapsed;
     long[] peaks = server.peaks();
     long heapAfter = server.usedHeapAfterGc();
     if (appender.failures.get() > 0) {
@@ -173,9 +183,12 @@ final class WatchBench {
         + " s measured after " + options.fanoutWarmupSeconds() + " s); delay from when an append was due to when each"
         + " stream receives its blocks (" + histogram.getTotalCount() + " deliveries); server heap after GC at the end"
         + " with the streams open, and its peaks while measuring");
-    Progress.say("fan-out: p50 %.1f ms, p99 %.1f ms, max %.1f ms, %d undelivered, server heap %.1f MiB (peak after GC %.1f)",
+    Progress.say("fan-out: p50 %.1f ms, p99 %.1f ms, max %.1f ms, %d undelivered, server heap %.1f MiB (peak after GC"
+            + " %.1f); CPU while measuring: server %.2f cores, watchers' JVM %.2f cores; append answered p50 %.1f ms,"
+            + " p99 %.1f ms after it was due",
         histogram.getValueAtPercentile(50) / 1000.0, histogram.getValueAtPercentile(99) / 1000.0,
-        histogram.getMaxValue() / 1000.0, missing, Heap.mib(heapAfter), Heap.mib(peaks[1]));
+        histogram.getMaxValue() / 1000.0, missing, Heap.mib(heapAfter), Heap.mib(peaks[1]), serverCores, clientCores,
+        acks.getValueAtPercentile(50) / 1000.0, acks.getValueAtPercentile(99) / 1000.0);
   }
 
   private static List<Watcher> open(List<ManagedChannel> channels, int count, Recorder recorder)
@@ -206,6 +219,8 @@ final class WatchBench {
     private final FeedSyncGrpc.FeedSyncStub async;
     private final String feed = FeedId.generate().value();
     private final AtomicLong failures = new AtomicLong();
+    /** From when an append was due to its answer, in microseconds. */
+    private final Recorder acks = new Recorder(TimeUnit.SECONDS.toMicros(60), 3);
     private long sequence;
 
     Appender(FeedSyncGrpc.FeedSyncBlockingStub blocking) {
@@ -220,7 +235,9 @@ final class WatchBench {
     void appendAsync(int count, long due) {
       async.append(request(count, due), new StreamObserver<>() {
         @Override
-        public void onNext(AppendResponse value) {}
+        public void onNext(AppendResponse value) {
+          acks.recordValue(Math.max(0, TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - due)));
+        }
 
         @Override
         public void onError(Throwable t) {

@@ -14,10 +14,15 @@ import dev.feedstore.proto.v1.QueryRequest;
 import dev.feedstore.proto.v1.QueryResponse;
 import dev.feedstore.proto.v1.SubscribeRequest;
 import dev.feedstore.proto.v1.SubscribeResponse;
-import dev.feedstore.proto.v1.WatchEvent;
 import dev.feedstore.proto.v1.WatchRequest;
 import dev.feedstore.server.ServerSettings;
+import io.grpc.MethodDescriptor;
+import io.grpc.ServerMethodDefinition;
+import io.grpc.ServerServiceDefinition;
+import io.grpc.ServiceDescriptor;
 import io.grpc.StatusException;
+import io.grpc.protobuf.ProtoUtils;
+import io.grpc.stub.ServerCalls;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.util.Arrays;
@@ -110,14 +115,42 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
     });
   }
 
-  @Override
-  public void watch(WatchRequest request, StreamObserver<WatchEvent> events) {
+  /**
+   * Watch, answering with {@link WatchFrame}s (bound by {@link #definition} in place of the
+   * generated {@code watch}, which answers with messages that every stream would encode again).
+   */
+  void watchFrames(WatchRequest request, StreamObserver<WatchFrame> events) {
     try {
       watches.open(WireRequests.watch(request), request.getRequestId(),
-          (ServerCallStreamObserver<WatchEvent>) events, ConnectionInterceptor.remoteAddress());
+          (ServerCallStreamObserver<WatchFrame>) events, ConnectionInterceptor.remoteAddress());
     } catch (RuntimeException e) {
       events.onError(reject("Watch", request.getSpaceId(), request.getRequestId(), e));
     }
+  }
+
+  /**
+   * The generated definition, with Watch bound to {@link #watchFrames} through a method descriptor
+   * that marshals {@link WatchFrame}s: the same wire messages, the same schema for reflection.
+   */
+  ServerServiceDefinition definition() {
+    ServerServiceDefinition generated = bindService();
+    MethodDescriptor<WatchRequest, WatchFrame> watch = FeedSyncGrpc.getWatchMethod()
+        .toBuilder(ProtoUtils.marshaller(WatchRequest.getDefaultInstance()), WatchFrame.MARSHALLER)
+        .build();
+    ServiceDescriptor service = generated.getServiceDescriptor();
+    ServiceDescriptor.Builder descriptor = ServiceDescriptor.newBuilder(service.getName())
+        .setSchemaDescriptor(service.getSchemaDescriptor());
+    for (MethodDescriptor<?, ?> method : service.getMethods()) {
+      descriptor.addMethod(method.getFullMethodName().equals(watch.getFullMethodName()) ? watch : method);
+    }
+    ServerServiceDefinition.Builder definition = ServerServiceDefinition.builder(descriptor.build());
+    for (ServerMethodDefinition<?, ?> method : generated.getMethods()) {
+      if (!method.getMethodDescriptor().getFullMethodName().equals(watch.getFullMethodName())) {
+        definition.addMethod(method);
+      }
+    }
+    definition.addMethod(watch, ServerCalls.asyncServerStreamingCall(this::watchFrames));
+    return definition.build();
   }
 
   private <T> void unary(String method, String spaceId, String requestId, StreamObserver<T> responses,

@@ -56,7 +56,7 @@ public final class ServerCore implements AutoCloseable {
 
   /** The FeedSync service, with the interceptor that tells it each call's connection. */
   public ServerServiceDefinition feedSync() {
-    return ServerInterceptors.intercept(service, new ConnectionInterceptor(), inFlight);
+    return ServerInterceptors.intercept(service.definition(), new ConnectionInterceptor(), inFlight);
   }
 
   /** True when no FeedSync call is running: no request handler, no Watch stream. */

@@ -3,32 +3,44 @@ package dev.feedstore.server.internal;
 import dev.feedstore.core.Block;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Namespace;
+import com.google.protobuf.ByteString;
 import dev.feedstore.proto.WireMapping;
+import dev.feedstore.proto.v1.BlockBatch;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A committed block as live watchers need it: converted to its wire form once, so that every
- * watcher of the space sends the same immutable message, with the namespace of its feed for scope
- * checks and {@code feed_namespaces}. Immutable.
+ * A committed block as live watchers need it: encoded once, so that every watcher of the space
+ * sends the same bytes, with the namespace of its feed for scope checks and {@code
+ * feed_namespaces}. Immutable.
  *
  * @param position the block's position in its space
  * @param feedId the block's feed
  * @param namespace the feed's namespace, if it has one
- * @param wire the block on the wire, position included
+ * @param blockField the block as an entry of {@code BlockBatch.blocks}: tag, length and the
+ *     encoded {@code Block}, position included
+ * @param namespaceField the feed's namespace as an entry of {@code BlockBatch.feed_namespaces}
+ *     (tag, length, map entry), or empty when the feed has none
  * @param bytes its size for byte budgets ({@link BlockSizes#of})
  */
-record TailEntry(long position, FeedId feedId, Optional<Namespace> namespace,
-    dev.feedstore.proto.v1.Block wire, long bytes) {
+record TailEntry(long position, FeedId feedId, Optional<Namespace> namespace, ByteString blockField,
+    ByteString namespaceField, long bytes) {
 
   TailEntry {
     Objects.requireNonNull(feedId, "feedId");
     Objects.requireNonNull(namespace, "namespace");
-    Objects.requireNonNull(wire, "wire");
+    Objects.requireNonNull(blockField, "blockField");
+    Objects.requireNonNull(namespaceField, "namespaceField");
   }
 
   static TailEntry of(Block positioned, Optional<Namespace> namespace) {
-    return new TailEntry(positioned.position().value(), positioned.feedId(), namespace,
-        WireMapping.toWire(positioned), BlockSizes.of(positioned));
+    BlockBatch.Builder batch = BlockBatch.newBuilder().addBlocks(WireMapping.toWire(positioned));
+    ByteString blockField = batch.build().toByteString();
+    ByteString namespaceField = namespace
+        .map(ns -> BlockBatch.newBuilder().putFeedNamespaces(positioned.feedId().value(), ns.value()).build()
+            .toByteString())
+        .orElse(ByteString.EMPTY);
+    return new TailEntry(positioned.position().value(), positioned.feedId(), namespace, blockField, namespaceField,
+        BlockSizes.of(positioned));
   }
 }

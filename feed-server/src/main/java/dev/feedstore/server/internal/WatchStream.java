@@ -1,7 +1,9 @@
 package dev.feedstore.server.internal;
 
+import com.google.protobuf.ByteString;
 import dev.feedstore.core.Block;
 import dev.feedstore.core.BlockKey;
+import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Position;
 import dev.feedstore.core.Scope;
 import dev.feedstore.proto.WireMapping;
@@ -12,8 +14,10 @@ import dev.feedstore.proto.v1.WatchEvent;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -42,7 +46,7 @@ final class WatchStream implements SpaceTail.Watcher {
   private final String requestId;
   private final ResolvedRead read;
   private final PositionAuthority authority;
-  private final ServerCallStreamObserver<WatchEvent> call;
+  private final ServerCallStreamObserver<WatchFrame> call;
   private final Executor executor;
   private final RateLimitedLog failures;
   private final Consumer<WatchStream> onRelease;
@@ -65,7 +69,7 @@ final class WatchStream implements SpaceTail.Watcher {
   private Optional<BlockKey> cursorBlock = Optional.empty();
 
   WatchStream(String requestId, ResolvedRead read, PositionAuthority authority,
-      ServerCallStreamObserver<WatchEvent> call, Executor executor, RateLimitedLog failures,
+      ServerCallStreamObserver<WatchFrame> call, Executor executor, RateLimitedLog failures,
       Consumer<WatchStream> onRelease) {
     this.requestId = requestId;
     this.read = read;
@@ -204,24 +208,29 @@ final class WatchStream implements SpaceTail.Watcher {
     send(event().setBlocks(batch));
   }
 
+  /** Sends live blocks from their shared encoding ({@link WatchFrame}). */
   private void sendEntries(List<TailEntry> entries) {
     Scope scope = read.scope();
-    List<TailEntry> inScope = new ArrayList<>(entries.size());
+    List<ByteString> blocks = new ArrayList<>(entries.size());
+    Set<FeedId> named = new HashSet<>();
+    List<ByteString> namespaces = new ArrayList<>();
     for (TailEntry entry : entries) {
       if (scope.covers(entry.feedId(), entry.namespace())) {
-        inScope.add(entry);
+        blocks.add(entry.blockField());
+        if (!entry.namespaceField().isEmpty() && named.add(entry.feedId())) {
+          namespaces.add(entry.namespaceField());
+        }
       }
     }
     scanned = entries.get(entries.size() - 1).position();
-    if (inScope.isEmpty()) {
+    if (blocks.isEmpty()) {
       return;
     }
-    BlockBatch.Builder batch = BlockBatch.newBuilder();
-    for (TailEntry entry : inScope) {
-      batch.addBlocks(entry.wire());
-      entry.namespace().ifPresent(ns -> batch.putFeedNamespaces(entry.feedId().value(), ns.value()));
-    }
-    send(event().setBlocks(batch));
+    blocks.addAll(namespaces);
+    WatchEvent head = event().build();
+    firstEventSent = true;
+    sentSinceHeartbeat = true;
+    call.onNext(WatchFrame.withBatch(head, blocks));
   }
 
   private WatchEvent.Builder event() {
@@ -238,7 +247,7 @@ final class WatchStream implements SpaceTail.Watcher {
   private void send(WatchEvent.Builder event) {
     firstEventSent = true;
     sentSinceHeartbeat = !event.hasHeartbeat();
-    call.onNext(event.build());
+    call.onNext(WatchFrame.of(event.build()));
   }
 
   private void fail(RuntimeException failure) {

@@ -1,7 +1,6 @@
 package dev.feedstore.server.internal;
 
 import dev.feedstore.core.LimitExceededException;
-import dev.feedstore.proto.v1.WatchEvent;
 import dev.feedstore.server.ServerSettings;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
@@ -55,7 +54,7 @@ final class Watches {
    * @throws LimitExceededException if a watch limit is reached
    * @throws ShuttingDownException if the server is shutting down
    */
-  void open(ReadRequest request, String requestId, ServerCallStreamObserver<WatchEvent> call, String connection) {
+  void open(ReadRequest request, String requestId, ServerCallStreamObserver<WatchFrame> call, String connection) {
     ResolvedRead read = authority.resolve(request);
     WatchStream stream = new WatchStream(requestId, read, authority, call, executor, failures, this::release);
     synchronized (lock) {

@@ -1,0 +1,125 @@
+package dev.feedstore.server.internal;
+
+import com.google.protobuf.ByteString;
+import com.google.protobuf.CodedOutputStream;
+import dev.feedstore.proto.v1.WatchEvent;
+import io.grpc.Drainable;
+import io.grpc.KnownLength;
+import io.grpc.MethodDescriptor;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One {@code WatchEvent} in its wire form. A block batch of live blocks is put together from the
+ * bytes each block was encoded to once, when it was committed ({@link TailEntry}), so that a
+ * thousand watchers of a space send the same bytes without encoding them a thousand times; only
+ * the few fields of the event itself (request id, token, highest position) are encoded per stream.
+ * Protobuf readers accept the fields of a message in any order and concatenated encodings as one
+ * message, which is what makes this a valid {@code WatchEvent}. Immutable.
+ */
+final class WatchFrame {
+  /** The tag of {@code WatchEvent.blocks} (field 4, length-delimited). */
+  private static final int BLOCKS_TAG = (4 << 3) | 2;
+
+  /** Frames on the wire, for the Watch method of the service ({@link FeedSyncService#definition}). */
+  static final MethodDescriptor.Marshaller<WatchFrame> MARSHALLER = new MethodDescriptor.Marshaller<>() {
+    @Override
+    public InputStream stream(WatchFrame frame) {
+      return new FrameStream(frame.bytes);
+    }
+
+    @Override
+    public WatchFrame parse(InputStream stream) {
+      try {
+        return new WatchFrame(ByteString.readFrom(stream));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  };
+
+  private final ByteString bytes;
+
+  private WatchFrame(ByteString bytes) {
+    this.bytes = Objects.requireNonNull(bytes, "bytes");
+  }
+
+  /** An event encoded whole. */
+  static WatchFrame of(WatchEvent event) {
+    return new WatchFrame(event.toByteString());
+  }
+
+  /**
+   * An event of {@code head}'s fields (which must not include {@code blocks}) and a block batch of
+   * the given encoded parts: {@code BlockBatch} fields, each with its tag, as {@link TailEntry}
+   * holds them.
+   */
+  static WatchFrame withBatch(WatchEvent head, List<ByteString> batchFields) {
+    ByteString batch = ByteString.copyFrom(batchFields);
+    byte[] prefix = new byte[CodedOutputStream.computeUInt32SizeNoTag(BLOCKS_TAG)
+        + CodedOutputStream.computeUInt32SizeNoTag(batch.size())];
+    CodedOutputStream out = CodedOutputStream.newInstance(prefix);
+    try {
+      out.writeUInt32NoTag(BLOCKS_TAG);
+      out.writeUInt32NoTag(batch.size());
+      out.checkNoSpaceLeft();
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+    return new WatchFrame(head.toByteString().concat(ByteString.copyFrom(prefix)).concat(batch));
+  }
+
+  ByteString bytes() {
+    return bytes;
+  }
+
+  /** A frame as gRPC reads it: of known length, drained straight into the transport's buffers. */
+  private static final class FrameStream extends InputStream implements KnownLength, Drainable {
+    private final ByteString bytes;
+    private InputStream reading;
+    private boolean drained;
+
+    FrameStream(ByteString bytes) {
+      this.bytes = bytes;
+    }
+
+    @Override
+    public int drainTo(OutputStream target) throws IOException {
+      if (drained || reading != null) {
+        throw new IllegalStateException("a frame is read once");
+      }
+      drained = true;
+      bytes.writeTo(target);
+      return bytes.size();
+    }
+
+    @Override
+    public int available() throws IOException {
+      if (drained) {
+        return 0;
+      }
+      return reading == null ? bytes.size() : reading.available();
+    }
+
+    @Override
+    public int read() throws IOException {
+      return drained ? -1 : input().read();
+    }
+
+    @Override
+    public int read(byte[] buffer, int offset, int length) throws IOException {
+      return drained ? -1 : input().read(buffer, offset, length);
+    }
+
+    private InputStream input() {
+      if (reading == null) {
+        reading = bytes.newInput();
+      }
+      return reading;
+    }
+  }
+}
