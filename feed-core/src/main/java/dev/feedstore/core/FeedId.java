@@ -17,6 +17,14 @@ public record FeedId(String value) implements Comparable<FeedId> {
       "must be a ULID: 26 characters of Crockford base32 (0-9 and A-Z without I, L, O, U),"
           + " first character 0-7";
   private static final Random RANDOM = new SecureRandom();
+  /** Whether a character is in {@link #ALPHABET}, by its code (a lookup: ids are checked per block read). */
+  private static final boolean[] IN_ALPHABET = new boolean[128];
+
+  static {
+    for (char c : ALPHABET.toCharArray()) {
+      IN_ALPHABET[c] = true;
+    }
+  }
 
   public FeedId {
     if (value == null) {
@@ -27,7 +35,8 @@ public record FeedId(String value) implements Comparable<FeedId> {
     }
     String upper = value.toUpperCase(Locale.ROOT);
     for (int i = 0; i < LENGTH; i++) {
-      if (ALPHABET.indexOf(upper.charAt(i)) < 0) {
+      char c = upper.charAt(i);
+      if (c >= IN_ALPHABET.length || !IN_ALPHABET[c]) {
         throw new InvalidValueException("feedId", RULE, value);
       }
     }

@@ -27,6 +27,36 @@ public final class WireMapping {
 
   /** A wire block as a domain block; {@code field} is where it sits in its message. */
   public static Block toDomain(dev.feedstore.proto.v1.Block wire, String field) {
+    return toDomain(wire, () -> field);
+  }
+
+  /**
+   * Maps without naming fields, which costs string building per block; when a value is rejected it
+   * maps again with names, which rejects the same value with the field named.
+   */
+  private static Block toDomain(dev.feedstore.proto.v1.Block wire, java.util.function.Supplier<String> field) {
+    try {
+      Optional<Predecessor> predecessor = Optional.empty();
+      if (wire.hasPrevActorId() && wire.hasPrevSequence()) {
+        predecessor = Optional.of(new Predecessor(new ActorId(wire.getPrevActorId()), new Sequence(wire.getPrevSequence())));
+      } else if (wire.hasPrevActorId() || wire.hasPrevSequence()) {
+        return named(wire, field.get());
+      }
+      if (wire.hasPosition() && wire.getPosition() < 1 || wire.getTimestamp() < 0) {
+        return named(wire, field.get());
+      }
+      return new Block(new BlockKey(new FeedId(wire.getFeedId()), new ActorId(wire.getActorId()),
+          new Sequence(wire.getSequence())), predecessor, wire.getTimestamp(),
+          BlockData.copyOf(wire.getData().asReadOnlyByteBuffer()),
+          wire.hasPosition() ? Position.of(wire.getPosition()) : Position.NONE);
+    } catch (InvalidValueException e) {
+      named(wire, field.get());
+      throw e;
+    }
+  }
+
+  /** The mapping with every rejection naming its wire field. */
+  private static Block named(dev.feedstore.proto.v1.Block wire, String field) {
     try {
       BlockKey key = new BlockKey(
           in(field + ".feed_id", () -> new FeedId(wire.getFeedId())),
@@ -74,7 +104,8 @@ public final class WireMapping {
   public static List<Block> toDomain(List<dev.feedstore.proto.v1.Block> wire) {
     List<Block> blocks = new ArrayList<>(wire.size());
     for (int i = 0; i < wire.size(); i++) {
-      blocks.add(toDomain(wire.get(i), "blocks[" + i + "]"));
+      int index = i;
+      blocks.add(toDomain(wire.get(i), () -> "blocks[" + index + "]"));
     }
     return blocks;
   }

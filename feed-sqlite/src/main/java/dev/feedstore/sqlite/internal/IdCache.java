@@ -18,6 +18,7 @@ final class IdCache {
 
   private final Map<SpaceId, Long> spaces = new ConcurrentHashMap<>();
   private final Map<FeedKey, FeedRow> feeds = new ConcurrentHashMap<>();
+  private final Map<Long, FeedRow> feedsById = new ConcurrentHashMap<>();
 
   Pending pending() {
     return new Pending();
@@ -27,6 +28,7 @@ final class IdCache {
   final class Pending {
     private final Map<SpaceId, Long> newSpaces = new HashMap<>();
     private final Map<FeedKey, FeedRow> newFeeds = new HashMap<>();
+    private final Map<Long, FeedRow> newFeedsById = new HashMap<>();
     private final Map<FeedKey, FeedRow> changedFeeds = new HashMap<>();
 
     Long space(SpaceId spaceId) {
@@ -44,14 +46,22 @@ final class IdCache {
       return mine != null ? mine : feeds.get(key);
     }
 
+    /** The feed row with private id {@code privateId}, or null. */
+    FeedRow feedById(long privateId) {
+      FeedRow mine = newFeedsById.get(privateId);
+      return mine != null ? mine : feedsById.get(privateId);
+    }
+
     void putFeed(FeedRow row) {
       newFeeds.put(new FeedKey(row.spacePrivateId(), row.feedId()), row);
+      newFeedsById.put(row.privateId(), row);
     }
 
     /** A feed row that changed in this transaction; it replaces the cached one at commit. */
     void replaceFeed(FeedRow row) {
       FeedKey key = new FeedKey(row.spacePrivateId(), row.feedId());
       newFeeds.put(key, row);
+      newFeedsById.put(row.privateId(), row);
       changedFeeds.put(key, row);
     }
 
@@ -60,6 +70,8 @@ final class IdCache {
       spaces.putAll(newSpaces);
       newFeeds.forEach(feeds::putIfAbsent);
       feeds.putAll(changedFeeds);
+      newFeeds.values().forEach(row -> feedsById.putIfAbsent(row.privateId(), row));
+      changedFeeds.values().forEach(row -> feedsById.put(row.privateId(), row));
     }
   }
 }

@@ -34,9 +34,12 @@ import org.jooq.exception.DataAccessException;
  * statements (the hot paths of appends and pulls run these for every block).
  */
 final class SqliteBlockLog implements BlockLog {
-  /** The columns {@link #toBlock} reads, in its order. */
-  private static final String SELECT_BLOCKS = "SELECT f.feed_id, b.position, b.sequence, b.actor_id, b.prev_sequence,"
-      + " b.prev_actor_id, b.timestamp, b.data FROM blocks b JOIN feeds f ON f.feed_private_id = b.feed_private_id ";
+  /**
+   * The columns {@link #toBlock} reads, in its order. The feed's id comes from the cached feed rows
+   * ({@link SqliteTransaction#feedById}), not from a join.
+   */
+  private static final String SELECT_BLOCKS = "SELECT b.feed_private_id, b.position, b.sequence, b.actor_id,"
+      + " b.prev_sequence, b.prev_actor_id, b.timestamp, b.data FROM blocks b ";
   private static final String INSERT = "INSERT INTO blocks (space_private_id, feed_private_id, position, sequence,"
       + " actor_id, prev_sequence, prev_actor_id, timestamp, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
       + " ON CONFLICT DO NOTHING";
@@ -425,7 +428,7 @@ final class SqliteBlockLog implements BlockLog {
   }
 
   private List<Block> list(String sql, Object... parameters) {
-    return Sql.list(tx, sql, SqliteBlockLog::toBlock, parameters);
+    return Sql.list(tx, sql, this::toBlock, parameters);
   }
 
   private Long longValue(String sql, Object... parameters) {
@@ -449,8 +452,8 @@ final class SqliteBlockLog implements BlockLog {
   }
 
   /** The block of the current row of a result set of {@link #SELECT_BLOCKS}. */
-  private static Block toBlock(ResultSet rs) throws SQLException {
-    FeedId feedId = new FeedId(rs.getString(1));
+  private Block toBlock(ResultSet rs) throws SQLException {
+    FeedId feedId = tx.feedById(rs.getLong(1)).feedId();
     long position = rs.getLong(2);
     if (rs.wasNull()) {
       position = 0;

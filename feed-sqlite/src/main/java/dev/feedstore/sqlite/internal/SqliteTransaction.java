@@ -147,6 +147,24 @@ final class SqliteTransaction implements StoreTransaction {
     return Optional.of(row);
   }
 
+  /** The feed row with private id {@code privateId}, which the file must hold. */
+  FeedRow feedById(long privateId) {
+    FeedRow cached = ids.feedById(privateId);
+    if (cached != null) {
+      return cached;
+    }
+    java.util.List<FeedRow> rows = Sql.list(this,
+        "SELECT space_private_id, feed_id, feed_namespace FROM feeds WHERE feed_private_id = ?",
+        rs -> new FeedRow(privateId, rs.getLong(1), new FeedId(rs.getString(2)),
+            Optional.ofNullable(rs.getString(3)).map(Namespace::new)),
+        privateId);
+    if (rows.isEmpty()) {
+      throw new IllegalStateException("no feed has private id " + privateId);
+    }
+    ids.putFeed(rows.get(0));
+    return rows.get(0);
+  }
+
   FeedRow requireFeed(SpaceId spaceId, FeedId feedId) {
     return findFeed(spaceId, feedId).orElseThrow(() -> new UnknownFeedException(spaceId, feedId));
   }
