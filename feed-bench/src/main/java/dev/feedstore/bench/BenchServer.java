@@ -57,6 +57,15 @@ abstract class BenchServer implements AutoCloseable {
         .maxInboundMessageSize(64 << 20).build();
   }
 
+  /**
+   * A channel whose callbacks run on its transport threads (gRPC's {@code directExecutor}): for
+   * observers that only take a timestamp, so that the benchmark's own clients cost little.
+   */
+  ManagedChannel directChannel() {
+    return NettyChannelBuilder.forAddress("127.0.0.1", port()).usePlaintext()
+        .maxInboundMessageSize(64 << 20).directExecutor().build();
+  }
+
   static void shutdown(ManagedChannel channel) {
     channel.shutdownNow();
     try {

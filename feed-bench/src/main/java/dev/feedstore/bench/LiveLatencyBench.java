@@ -44,7 +44,10 @@ final class LiveLatencyBench {
     int total = warmup + options.liveBlocks();
     long interval = TimeUnit.MICROSECONDS.toNanos(options.liveIntervalMicros());
     AtomicLongArray due = new AtomicLongArray(total);
+    AtomicLongArray appended = new AtomicLongArray(total);
     Histogram latency = new Histogram(TimeUnit.SECONDS.toMicros(60), 3);
+    Histogram local = new Histogram(TimeUnit.SECONDS.toMicros(60), 3);
+    Histogram sync = new Histogram(TimeUnit.SECONDS.toMicros(60), 3);
     boolean[] seen = new boolean[total];
     CountDownLatch received = new CountDownLatch(total);
     {
@@ -68,6 +71,11 @@ final class LiveLatencyBench {
             seen[index] = true;
             if (index >= warmup) {
               latency.recordValue(Math.max(0, TimeUnit.NANOSECONDS.toMicros(now - due.get(index))));
+              long returned = appended.get(index);
+              if (returned != 0) {
+                local.recordValue(Math.max(0, TimeUnit.NANOSECONDS.toMicros(returned - due.get(index))));
+                sync.recordValue(Math.max(0, TimeUnit.NANOSECONDS.toMicros(now - returned)));
+              }
             }
             received.countDown();
           }
@@ -77,6 +85,8 @@ final class LiveLatencyBench {
             throw new IllegalStateException("the replicas did not sync: " + sessionA.status() + ", " + sessionB.status());
           }
           byte[] data = new byte[AppendWorkload.DATA_BYTES];
+          long serverCpu = server.cpuNanos();
+          long clientCpu = Heap.processCpuNanos();
           long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(50);
           for (int i = 0; i < total; i++) {
             long at = start + i * interval;
@@ -87,6 +97,7 @@ final class LiveLatencyBench {
             }
             ByteBuffer.wrap(data).putInt(i);
             a.append(SPACE, feed, BlockData.copyOf(data));
+            appended.set(i, System.nanoTime());
           }
           long sent = System.nanoTime();
           double sendSeconds = (sent - start) / 1e9;
@@ -94,8 +105,11 @@ final class LiveLatencyBench {
             throw new IllegalStateException("replica B saw " + (total - received.getCount()) + " of " + total
                 + " blocks within two minutes of the last append");
           }
-          Progress.say("live: %d blocks appended in %.1f s (due %.1f s); B saw the last %.1f ms after the last append",
-              total, sendSeconds, total * interval / 1e9, (System.nanoTime() - sent) / 1e6);
+          double seconds = (System.nanoTime() - start) / 1e9;
+          Progress.say("live: %d blocks appended in %.1f s (due %.1f s); B saw the last %.1f ms after the last append;"
+                  + " CPU: server %.2f cores, replicas' JVM %.2f cores",
+              total, sendSeconds, total * interval / 1e9, (System.nanoTime() - sent) / 1e6,
+              (server.cpuNanos() - serverCpu) / 1e9 / seconds, (Heap.processCpuNanos() - clientCpu) / 1e9 / seconds);
         } finally {
           registration.close();
         }
@@ -112,9 +126,12 @@ final class LiveLatencyBench {
     table.note("live.*: replica A appends one 256-byte block every " + options.liveIntervalMicros() + " us ("
         + options.liveBlocks() + " measured after " + warmup + " warm-up blocks); latency from when the append was"
         + " due to when replica B's listener is told (block committed in B's file); both replicas sync over loopback");
-    Progress.say("live: p50 %.2f ms, p99 %.2f ms, p99.9 %.2f ms, max %.2f ms",
+    Progress.say("live: p50 %.2f ms, p99 %.2f ms, p99.9 %.2f ms, max %.2f ms; of which A's local append (due to"
+            + " returned) p50 %.2f p99 %.2f ms, and sync to B's listener p50 %.2f p99 %.2f ms",
         latency.getValueAtPercentile(50) / 1000.0, latency.getValueAtPercentile(99) / 1000.0,
-        latency.getValueAtPercentile(99.9) / 1000.0, latency.getMaxValue() / 1000.0);
+        latency.getValueAtPercentile(99.9) / 1000.0, latency.getMaxValue() / 1000.0,
+        local.getValueAtPercentile(50) / 1000.0, local.getValueAtPercentile(99) / 1000.0,
+        sync.getValueAtPercentile(50) / 1000.0, sync.getValueAtPercentile(99) / 1000.0);
   }
 
   /** The blocks of {@code feed} an update tells about. */

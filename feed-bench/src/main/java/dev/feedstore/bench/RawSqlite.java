@@ -15,10 +15,16 @@ import org.sqlite.SQLiteConfig;
  * The limit of the append benchmark: the same rows inserted into the same schema (made by {@link
  * SqliteFeedStore#open}, so its indexes are the store's) with plain sqlite-jdbc, one prepared
  * statement, one batched transaction per request, and the connection settings the store uses
- * (WAL, {@code synchronous=FULL}, foreign keys, busy timeout, cache size). Not thread-safe.
+ * (WAL, {@code synchronous=FULL}, foreign keys, busy timeout, cache size), and its checkpoints: a
+ * second connection checkpoints (PASSIVE) at most every 100 ms after commits, the writer's own
+ * automatic checkpoint at 4000 pages. Not thread-safe.
  */
 final class RawSqlite implements AutoCloseable {
   private final Connection connection;
+  private final Connection checkpoints;
+  private final java.util.concurrent.ScheduledExecutorService checkpointer =
+      java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+  private final java.util.concurrent.atomic.AtomicBoolean committed = new java.util.concurrent.atomic.AtomicBoolean();
   private final PreparedStatement insert;
   private final long space;
   private final long[] feedRows;
@@ -27,7 +33,18 @@ final class RawSqlite implements AutoCloseable {
   RawSqlite(Path file, AppendWorkload workload) throws SQLException {
     SqliteFeedStore.open(file, SqliteSettings.DEFAULTS).close(); // the schema, as the store makes it
     connection = connect(file, SqliteSettings.DEFAULTS);
+    checkpoints = connect(file, SqliteSettings.DEFAULTS);
+    checkpointer.scheduleWithFixedDelay(() -> {
+      if (committed.getAndSet(false)) {
+        try (Statement statement = checkpoints.createStatement()) {
+          statement.execute("PRAGMA wal_checkpoint(PASSIVE)");
+        } catch (SQLException e) {
+          // the writer's own threshold bounds the WAL
+        }
+      }
+    }, 100, 100, java.util.concurrent.TimeUnit.MILLISECONDS);
     try (Statement statement = connection.createStatement()) {
+      statement.execute("PRAGMA wal_autocheckpoint = 4000");
       statement.execute("BEGIN IMMEDIATE");
       statement.execute("INSERT INTO spaces (space_id, server_token) VALUES ('" + AppendWorkload.SPACE + "', 'raw')");
       space = lastRowId(statement);
@@ -67,10 +84,18 @@ final class RawSqlite implements AutoCloseable {
       insert.executeBatch();
       statement.execute("COMMIT");
     }
+    committed.set(true);
   }
 
   @Override
   public void close() throws SQLException {
+    checkpointer.shutdownNow();
+    try {
+      checkpointer.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    checkpoints.close();
     insert.close();
     connection.close();
   }

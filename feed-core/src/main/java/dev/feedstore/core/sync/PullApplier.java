@@ -255,7 +255,11 @@ final class PullApplier {
     List<Block> result = new ArrayList<>();
     Position from = cursor;
     while (true) {
-      List<Block> held = local.tx.blocks().after(local.space, ticket.request().scope(), from, CHECK_BATCH);
+      // Positions are unique per space, so (from, through] holds at most through - from blocks: a
+      // limit of that many reads nothing beyond the range (a replica that pushed ahead of its
+      // pulls holds many blocks above it).
+      int limit = (int) Math.min(CHECK_BATCH, through.value() - from.value());
+      List<Block> held = local.tx.blocks().after(local.space, ticket.request().scope(), from, limit);
       if (answered == null && !held.isEmpty()) {
         answered = new HashMap<>();
         for (Block block : page.blocks()) {
@@ -270,7 +274,7 @@ final class PullApplier {
           result.add(block);
         }
       }
-      if (held.size() < CHECK_BATCH) {
+      if (held.size() < limit || limit < CHECK_BATCH) {
         return result;
       }
       from = held.get(held.size() - 1).position();

@@ -27,7 +27,8 @@ import org.sqlite.SQLiteOpenMode;
  * read-only connections, each with its cache of prepared statements. Transactions are explicit
  * ({@code BEGIN IMMEDIATE} for writes, {@code BEGIN} for reads) on connections in auto-commit mode,
  * so that no connection ever holds a transaction, and with it an old WAL snapshot, between units of
- * work. {@link #writeRelaxed} commits with {@code synchronous=NORMAL}, which in WAL mode skips the
+ * work. Checkpoints run on a thread of their own ({@link Checkpointer}), so commits do not wait for
+ * them. {@link #writeRelaxed} commits with {@code synchronous=NORMAL}, which in WAL mode skips the
  * fsync of the commit: the WAL is append-only and every later {@code FULL} commit syncs it whole,
  * so a relaxed commit can be lost to a power cut only together with everything after it.
  * Thread-safe.
@@ -52,6 +53,7 @@ public final class SqliteStore implements FeedStore {
   }
 
   private final Handle writer;
+  private final Checkpointer checkpointer;
   private final ReentrantLock writeLock = new ReentrantLock();
   /** Guarded by writeLock: whether the writer commits with synchronous=NORMAL now. */
   private boolean writerRelaxed;
@@ -63,10 +65,11 @@ public final class SqliteStore implements FeedStore {
   private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
   private volatile boolean closed;
 
-  private SqliteStore(Path file, SqliteSettings settings, Connection writer) {
+  private SqliteStore(Path file, SqliteSettings settings, Connection writer, Checkpointer checkpointer) {
     this.file = file;
     this.settings = settings;
     this.writer = new Handle(writer);
+    this.checkpointer = checkpointer;
     this.readerPermits = new Semaphore(settings.readers());
     this.idleReaders = new ArrayBlockingQueue<>(settings.readers());
   }
@@ -80,15 +83,22 @@ public final class SqliteStore implements FeedStore {
   public static SqliteStore open(Path file, SqliteSettings settings, SchemaMigrator migrator) {
     Path absolute = file.toAbsolutePath();
     Connection writer = null;
+    Connection checkpoints = null;
     try {
       writer = connect(absolute, settings, false);
       migrator.migrate(writer, absolute);
-      return new SqliteStore(absolute, settings, writer);
+      try (Statement statement = writer.createStatement()) {
+        statement.execute("PRAGMA wal_autocheckpoint = " + Checkpointer.WRITER_THRESHOLD_PAGES);
+      }
+      checkpoints = connect(absolute, settings, false);
+      return new SqliteStore(absolute, settings, writer, new Checkpointer(absolute, checkpoints));
     } catch (SQLException e) {
       closeQuietly(writer);
+      closeQuietly(checkpoints);
       throw SqlErrors.translate(absolute, "opening the database", e);
     } catch (RuntimeException e) {
       closeQuietly(writer);
+      closeQuietly(checkpoints);
       throw e;
     }
   }
@@ -122,7 +132,9 @@ public final class SqliteStore implements FeedStore {
               "setting synchronous");
           writerRelaxed = relaxed;
         }
-        return inTransaction(writer, "BEGIN IMMEDIATE", true, work);
+        T result = inTransaction(writer, "BEGIN IMMEDIATE", true, work);
+        checkpointer.committed();
+        return result;
       } finally {
         writeLock.unlock();
       }
@@ -188,6 +200,7 @@ public final class SqliteStore implements FeedStore {
         return;
       }
       closed = true;
+      checkpointer.close();
       synchronized (allReaders) {
         allReaders.forEach(Handle::close);
         allReaders.clear();
