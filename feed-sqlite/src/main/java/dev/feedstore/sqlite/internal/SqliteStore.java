@@ -128,7 +128,7 @@ public final class SqliteStore implements FeedStore {
       try {
         if (relaxed != writerRelaxed) {
           // A connection setting, taken up by the next commit; never changed inside a transaction.
-          execute(writer.connection(), relaxed ? "PRAGMA synchronous = NORMAL" : "PRAGMA synchronous = FULL",
+          execute(writer, relaxed ? "PRAGMA synchronous = NORMAL" : "PRAGMA synchronous = FULL",
               "setting synchronous");
           writerRelaxed = relaxed;
         }
