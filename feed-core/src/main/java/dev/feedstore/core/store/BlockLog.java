@@ -28,6 +28,22 @@ public interface BlockLog {
    */
   InsertOutcome insert(SpaceId spaceId, Block block);
 
+  /**
+   * Like {@link #insert}, for a block written here that no other store has seen yet: until it is
+   * {@linkplain #markPublished published}, re-keying a block it follows may update its predecessor
+   * link. Blocks stored with {@link #insert} count as published.
+   */
+  InsertOutcome insertLocal(SpaceId spaceId, Block block);
+
+  /**
+   * Records whether another store may hold these blocks' content (they are about to be sent, or a
+   * send was refused as a whole). A published block's content never changes again.
+   */
+  void markPublished(SpaceId spaceId, Collection<BlockKey> keys, boolean published);
+
+  /** The keys among {@code keys} of blocks not published yet. */
+  java.util.Set<BlockKey> unpublished(SpaceId spaceId, Collection<BlockKey> keys);
+
   /** The block stored under {@code key}. */
   Optional<Block> find(SpaceId spaceId, BlockKey key);
 
@@ -84,7 +100,8 @@ public interface BlockLog {
 
   /**
    * Moves the unpositioned block stored under {@code key} to {@code newSequence}, and points every
-   * unpositioned block of the feed whose predecessor was {@code key} at the new key.
+   * unpublished block of the feed whose predecessor was {@code key} at the new key (a published
+   * block keeps its link: its content may be stored elsewhere already).
    *
    * @throws UniquenessViolationException if {@code newSequence} is taken for that actor
    * @throws IllegalStateException if the block is positioned or not stored

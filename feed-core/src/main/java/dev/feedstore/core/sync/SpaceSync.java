@@ -1,6 +1,7 @@
 package dev.feedstore.core.sync;
 
 import dev.feedstore.core.Block;
+import dev.feedstore.core.BlockKey;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Namespace;
 import dev.feedstore.core.Position;
@@ -126,10 +127,14 @@ public final class SpaceSync {
 
   // ---------------------------------------------------------------- push
 
-  /** The next unpositioned blocks of replicated feeds to append, or empty when there are none. */
+  /**
+   * The next unpositioned blocks of replicated feeds to append, or empty when there are none. The
+   * blocks are marked published first (from here on their content may be on the authority), in a
+   * short local transaction.
+   */
   public Optional<PushBatch> beginPush() {
     long currentEpoch = epoch.get();
-    return store.read(tx -> {
+    return store.write(tx -> {
       ReplicationView replication = new ReplicationView(tx, space);
       Scope.Selection scope = replication.scope();
       if (scope.isEmpty()) {
@@ -148,7 +153,10 @@ public final class SpaceSync {
           batch.add(block);
         }
       }
-      return Optional.of(new PushBatch(batch, namespace, currentEpoch));
+      List<BlockKey> keys = batch.stream().map(Block::key).toList();
+      Set<BlockKey> firstSent = tx.blocks().unpublished(space, keys);
+      tx.blocks().markPublished(space, firstSent, true);
+      return Optional.of(new PushBatch(batch, namespace, currentEpoch, firstSent));
     });
   }
 
@@ -178,6 +186,9 @@ public final class SpaceSync {
     try {
       Applied applied = store.write(tx -> {
         LocalSpace local = new LocalSpace(tx, space);
+        // The authority wrote nothing of the request: what it sent for the first time is still
+        // unpublished, so the links of those blocks may follow the blocks moved aside below.
+        tx.blocks().markPublished(space, batch.firstSent(), false);
         int moved = 0;
         for (var key : conflict.keys()) {
           Optional<Block> block = local.find(key);

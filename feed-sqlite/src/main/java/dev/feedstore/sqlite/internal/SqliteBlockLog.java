@@ -7,6 +7,7 @@ import static dev.feedstore.sqlite.internal.Tables.BLOCKS_FEED;
 import static dev.feedstore.sqlite.internal.Tables.BLOCKS_POSITION;
 import static dev.feedstore.sqlite.internal.Tables.BLOCKS_PREV_ACTOR;
 import static dev.feedstore.sqlite.internal.Tables.BLOCKS_PREV_SEQUENCE;
+import static dev.feedstore.sqlite.internal.Tables.BLOCKS_PUBLISHED;
 import static dev.feedstore.sqlite.internal.Tables.BLOCKS_SEQUENCE;
 import static dev.feedstore.sqlite.internal.Tables.BLOCKS_SPACE;
 import static dev.feedstore.sqlite.internal.Tables.BLOCKS_TIMESTAMP;
@@ -59,15 +60,24 @@ final class SqliteBlockLog implements BlockLog {
 
   @Override
   public InsertOutcome insert(SpaceId spaceId, Block block) {
+    return insert(spaceId, block, true);
+  }
+
+  @Override
+  public InsertOutcome insertLocal(SpaceId spaceId, Block block) {
+    return insert(spaceId, block, false);
+  }
+
+  private InsertOutcome insert(SpaceId spaceId, Block block, boolean published) {
     FeedRow feed = tx.requireFeed(spaceId, block.feedId());
     int inserted = tx.dsl.insertInto(BLOCKS)
         .columns(BLOCKS_SPACE, BLOCKS_FEED, BLOCKS_POSITION, BLOCKS_SEQUENCE, BLOCKS_ACTOR,
-            BLOCKS_PREV_SEQUENCE, BLOCKS_PREV_ACTOR, BLOCKS_TIMESTAMP, BLOCKS_DATA)
+            BLOCKS_PREV_SEQUENCE, BLOCKS_PREV_ACTOR, BLOCKS_TIMESTAMP, BLOCKS_DATA, BLOCKS_PUBLISHED)
         .values(feed.spacePrivateId(), feed.privateId(), positionValue(block.position()),
             block.sequence().value(), block.actorId().value(),
             block.predecessor().map(p -> p.sequence().value()).orElse(null),
             block.predecessor().map(p -> p.actorId().value()).orElse(null),
-            block.timestamp(), block.data().toByteArray())
+            block.timestamp(), block.data().toByteArray(), published ? 1 : 0)
         .onConflictDoNothing()
         .execute();
     if (inserted == 1) {
@@ -85,6 +95,29 @@ final class SqliteBlockLog implements BlockLog {
     return stored.get().sameContentAs(block)
         ? new InsertOutcome.Duplicate(stored.get())
         : new InsertOutcome.Conflict(stored.get(), block);
+  }
+
+  @Override
+  public void markPublished(SpaceId spaceId, Collection<BlockKey> keys, boolean published) {
+    for (BlockKey key : keys) {
+      tx.findFeed(spaceId, key.feedId()).ifPresent(feed -> tx.dsl.update(BLOCKS)
+          .set(BLOCKS_PUBLISHED, published ? 1 : 0)
+          .where(keyCondition(feed, key))
+          .execute());
+    }
+  }
+
+  @Override
+  public java.util.Set<BlockKey> unpublished(SpaceId spaceId, Collection<BlockKey> keys) {
+    java.util.Set<BlockKey> result = new java.util.LinkedHashSet<>();
+    for (BlockKey key : keys) {
+      Optional<FeedRow> feed = tx.findFeed(spaceId, key.feedId());
+      if (feed.isPresent() && tx.dsl.fetchExists(tx.dsl.selectOne().from(BLOCKS)
+          .where(keyCondition(feed.get(), key)).and(BLOCKS_PUBLISHED.eq(0)))) {
+        result.add(key);
+      }
+    }
+    return result;
   }
 
   @Override
@@ -270,6 +303,7 @@ final class SqliteBlockLog implements BlockLog {
         .and(BLOCKS_PREV_ACTOR.eq(key.actorId().value()))
         .and(BLOCKS_PREV_SEQUENCE.eq(key.sequence().value()))
         .and(BLOCKS_POSITION.isNull())
+        .and(BLOCKS_PUBLISHED.eq(0))
         .execute();
   }
 
