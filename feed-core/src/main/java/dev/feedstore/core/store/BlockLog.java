@@ -68,6 +68,16 @@ public interface BlockLog {
    */
   List<Block> after(SpaceId spaceId, Scope scope, Position cursor, int limit);
 
+  /**
+   * Removes the unpositioned block stored under {@code from}, whose content is stored under {@code
+   * to} as well (the same block, re-keyed elsewhere), and points the unpublished blocks that
+   * followed {@code from} at {@code to}. Nothing of the content is lost.
+   *
+   * @throws IllegalStateException if either block is missing, {@code from} is positioned, or the
+   *     two differ in anything but the sequence
+   */
+  void mergeInto(SpaceId spaceId, BlockKey from, BlockKey to);
+
   /** The positioned block with the highest position below {@code position}, if any. */
   Optional<Block> lastBefore(SpaceId spaceId, Position position);
 

@@ -11,6 +11,7 @@ import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.StoreTransaction;
 import dev.feedstore.core.store.SyncState;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
@@ -138,17 +139,37 @@ final class LocalSpace {
   }
 
   /**
-   * Gives a local block a new sequence (the sequence rule: the feed's highest plus one), keeping its
-   * content, author and its successors' links, so that the key is free for the authority's block.
+   * Gives a local block a new key so that its key is free for the authority's block, keeping its
+   * content and author (DESIGN 5.3). A block only this replica has seen takes the sequence rule (the
+   * feed's highest plus one) and its unpublished successors follow it. A published block may have
+   * copies on other replicas: it takes a sequence derived from its content ({@link
+   * OrphanSequence}), the same on every replica, and if this replica already holds it there (pulled
+   * from another that moved it first), the two copies become one.
    */
   BlockKey moveAside(Block local) {
     if (local.isPositioned()) {
       tx.blocks().setPosition(space, local.key(), Position.NONE);
     }
-    Sequence next = Sequence.after(tx.blocks().maxSequence(space, local.feedId()).orElse(null));
-    tx.blocks().rekey(space, local.key(), next);
     changed.add(local.feedId());
-    return new BlockKey(local.feedId(), local.actorId(), next);
+    boolean published = tx.blocks().unpublished(space, List.of(local.key())).isEmpty();
+    if (!published) {
+      Sequence next = Sequence.after(tx.blocks().maxSequence(space, local.feedId()).orElse(null));
+      tx.blocks().rekey(space, local.key(), next);
+      return new BlockKey(local.feedId(), local.actorId(), next);
+    }
+    for (int attempt = 0; ; attempt++) {
+      Sequence sequence = OrphanSequence.of(local, attempt);
+      BlockKey target = new BlockKey(local.feedId(), local.actorId(), sequence);
+      Optional<Block> there = find(target);
+      if (there.isEmpty()) {
+        tx.blocks().rekey(space, local.key(), sequence);
+        return target;
+      }
+      if (there.get().sameContentAs(local.withSequence(sequence))) {
+        tx.blocks().mergeInto(space, local.key(), target);
+        return target;
+      }
+    }
   }
 
   private void markAllReplicatedFeedsChanged() {

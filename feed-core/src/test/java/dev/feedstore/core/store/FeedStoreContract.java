@@ -299,6 +299,31 @@ public abstract class FeedStoreContract {
   }
 
   @Test
+  void aBlockMergesIntoItsCopyUnderAnotherSequence() {
+    FeedId feed = createFeed(SPACE, Optional.empty());
+    Block original = block(feed, "a", 0);
+    Block copy = original.withSequence(new Sequence(9));
+    Block follower = after(original, "b", 1);
+    store.write(tx -> {
+      tx.blocks().insert(SPACE, original);
+      tx.blocks().insert(SPACE, copy);
+      tx.blocks().insertLocal(SPACE, follower);
+      tx.blocks().mergeInto(SPACE, original.key(), copy.key());
+      return null;
+    });
+    assertEquals(Optional.empty(), store.read(tx -> tx.blocks().find(SPACE, original.key())));
+    assertEquals(Optional.of(Predecessor.of(copy.key())),
+        store.read(tx -> tx.blocks().find(SPACE, follower.key())).orElseThrow().predecessor());
+    assertEquals(2, store.read(tx -> tx.feeds().find(SPACE, feed)).orElseThrow().blockCount());
+    Block other = block(feed, "a", 3, "other content");
+    insert(SPACE, other);
+    assertThrows(IllegalStateException.class, () -> store.write(tx -> {
+      tx.blocks().mergeInto(SPACE, other.key(), copy.key());
+      return null;
+    }));
+  }
+
+  @Test
   void rekeyLeavesThePredecessorLinkOfAPublishedBlock() {
     FeedId feed = createFeed(SPACE, Optional.empty());
     Block first = block(feed, "a", 0);

@@ -298,6 +298,27 @@ final class SqliteBlockLog implements BlockLog {
       }
       throw e;
     }
+    relinkUnpublished(feed, key, newSequence);
+  }
+
+  @Override
+  public void mergeInto(SpaceId spaceId, BlockKey from, BlockKey to) {
+    FeedRow feed = tx.requireFeed(spaceId, from.feedId());
+    Block source = find(feed, from).orElseThrow(() ->
+        new IllegalStateException("cannot merge block " + from + ": it is not stored"));
+    Block target = find(spaceId, to).orElseThrow(() ->
+        new IllegalStateException("cannot merge block " + from + " into " + to + ": " + to + " is not stored"));
+    if (source.isPositioned() || !to.feedId().equals(from.feedId()) || !to.actorId().equals(from.actorId())
+        || !source.withSequence(to.sequence()).sameContentAs(target)) {
+      throw new IllegalStateException("cannot merge block " + from + " into " + to
+          + ": only an unpositioned block with the same content may merge");
+    }
+    relinkUnpublished(feed, from, to.sequence());
+    tx.dsl.deleteFrom(BLOCKS).where(keyCondition(feed, from)).execute();
+    tx.countInserted(feed.privateId(), -1);
+  }
+
+  private void relinkUnpublished(FeedRow feed, BlockKey key, Sequence newSequence) {
     tx.dsl.update(BLOCKS).set(BLOCKS_PREV_SEQUENCE, newSequence.value())
         .where(BLOCKS_FEED.eq(feed.privateId()))
         .and(BLOCKS_PREV_ACTOR.eq(key.actorId().value()))
