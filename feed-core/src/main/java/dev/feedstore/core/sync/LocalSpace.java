@@ -48,10 +48,32 @@ final class LocalSpace {
   }
 
   /**
+   * The token rules of DESIGN 5.2, for an answer carrying {@code token}: the first token over no
+   * progress is recorded (and the answer may be applied); the first token over progress is recorded
+   * and verified (the cursor steps back); a different token is a swap. Returns the recovery that
+   * ran, or empty when the answer may be applied.
+   */
+  Optional<SyncStep> checkToken(SyncState state, ServerToken token) {
+    if (state.serverToken().isEmpty()) {
+      if (state.cursor().isAssigned()) {
+        verify(state, token);
+        return Optional.of(SyncStep.of(SyncStep.Kind.VERIFYING, "first token " + token + " over progress up to "
+            + state.cursor() + ": stepping back one block to verify it"));
+      }
+      save(state.withServerToken(token));
+    } else if (!state.serverToken().get().equals(token)) {
+      swap(token);
+      return Optional.of(SyncStep.of(SyncStep.Kind.SWAPPED, "server token changed from "
+          + state.serverToken().get() + " to " + token + ": replaying from the start"));
+    }
+    return Optional.empty();
+  }
+
+  /**
    * A swap: the authority's store was replaced. Every position is cleared (the blocks will be
    * pushed again and deduplicated by key), the cursor goes to the start, {@code token} is recorded.
    */
-  void swap(ServerToken token) {
+  private void swap(ServerToken token) {
     if (tx.blocks().clearPositions(space) > 0) {
       markAllReplicatedFeedsChanged();
     }
@@ -63,7 +85,7 @@ final class LocalSpace {
    * The first token over progress the replica already holds: record it and step the cursor back to
    * the previous block the replica holds, so the next pull fetches the block at the cursor again.
    */
-  void verify(SyncState state, ServerToken token) {
+  private void verify(SyncState state, ServerToken token) {
     Optional<Block> previous = tx.blocks().lastBefore(space, state.cursor());
     save(new SyncState(previous.map(Block::position).orElse(Position.NONE), previous.map(Block::key),
         Optional.of(token), state.replayUntil()));

@@ -4,7 +4,6 @@ import dev.feedstore.core.Block;
 import dev.feedstore.core.BlockKey;
 import dev.feedstore.core.Namespace;
 import dev.feedstore.core.Position;
-import dev.feedstore.core.ServerToken;
 import dev.feedstore.core.store.SyncState;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -40,20 +39,12 @@ final class PullApplier {
       return done(SyncStep.of(SyncStep.Kind.STALE,
           "the cursor moved from " + ticket.cursor() + " to " + state.cursor() + " while the pull was out"));
     }
-    ServerToken token = page.serverToken();
-    if (state.serverToken().isEmpty()) {
-      if (state.cursor().isAssigned()) {
-        local.verify(state, token);
-        return restart(SyncStep.Kind.VERIFYING, "first token " + token + " over progress up to "
-            + state.cursor() + ": stepping back one block to verify it");
-      }
-      state = state.withServerToken(token);
-      local.save(state);
-    } else if (!state.serverToken().get().equals(token)) {
-      local.swap(token);
-      return restart(SyncStep.Kind.SWAPPED,
-          "server token changed from " + state.serverToken().get() + " to " + token + ": replaying from the start");
+    Optional<SyncStep> recovery = local.checkToken(state, page.serverToken());
+    if (recovery.isPresent()) {
+      epoch.incrementAndGet();
+      return done(recovery.get());
     }
+    state = local.state();
     if (ticket.probe()) {
       return probed(state);
     }
