@@ -63,10 +63,16 @@ final class PullApplier {
 
   private SpaceSync.Applied probed(SyncState state) {
     local.replication.resolveLatest(page.maxPosition());
-    // Skip the history that no policy wants: jump the cursor to just before the lowest start.
-    Position start = local.replication.lowestStart();
-    if (start.value() - 1 > state.cursor().value()) {
-      state = state.withCursor(Position.of(start.value() - 1), Optional.empty());
+    // Skip the history that no policy wants: jump the cursor to just before the lowest start, but
+    // never past a position the replica holds (the pulls that follow must vouch for it).
+    long target = local.replication.lowestStart().value() - 1;
+    Optional<Block> held = local.tx.blocks().after(local.space, ticket.request().scope(), state.cursor(), 1)
+        .stream().findFirst();
+    if (held.isPresent()) {
+      target = Math.min(target, held.get().position().value() - 1);
+    }
+    if (target > state.cursor().value()) {
+      state = state.withCursor(Position.of(target), Optional.empty());
     }
     local.save(state);
     epoch.incrementAndGet();
@@ -79,11 +85,19 @@ final class PullApplier {
       return "rollback signal 4: the cursor " + cursor + " is above the authority's highest position "
           + page.maxPosition();
     }
-    if (page.cursorBlockReported() && cursor.isAssigned() && state.cursorBlock().isPresent()
-        && !state.cursorBlock().equals(page.cursorBlock())) {
-      return "rollback signal 5: at the cursor " + cursor + " the authority holds "
-          + page.cursorBlock().map(BlockKey::toString).orElse("nothing") + ", the replica recorded "
-          + state.cursorBlock().get();
+    if (ticket.knownMax().isAfter(page.maxPosition())) {
+      // The same signal for positions the replica got by pushing, which the cursor has not reached.
+      return "rollback signal 4: the replica held position " + ticket.knownMax()
+          + ", above the authority's highest position " + page.maxPosition();
+    }
+    if (page.cursorBlockReported() && cursor.isAssigned()) {
+      // What the replica knows of the cursor: the key recorded with it, else the block it holds there.
+      Optional<BlockKey> expected = state.cursorBlock().or(() -> local.at(cursor).map(Block::key));
+      if (expected.isPresent() && !expected.equals(page.cursorBlock())) {
+        return "rollback signal 5: at the cursor " + cursor + " the authority holds "
+            + page.cursorBlock().map(BlockKey::toString).orElse("nothing") + ", the replica "
+            + expected.get();
+      }
     }
     if (state.isReplaying()) {
       // While replaying, displacements are what the replay repairs; they are not new evidence.

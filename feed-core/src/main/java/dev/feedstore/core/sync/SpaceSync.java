@@ -91,7 +91,7 @@ public final class SpaceSync {
       boolean probe = replication.hasUnresolvedLatest();
       Position cursor = probe ? Position.of(Long.MAX_VALUE - 1) : state.cursor();
       PullRequest request = new PullRequest(space, scope, cursor, probe ? 1 : pullLimit, state.serverToken());
-      return Optional.of(new PullTicket(request, currentEpoch, probe));
+      return Optional.of(new PullTicket(request, currentEpoch, probe, tx.blocks().maxPosition(space)));
     });
   }
 
