@@ -27,10 +27,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The hostile-input sweep over a real socket, against a server with default limits on a SQLite
  * file: every field of every RPC empty, huge, of the wrong characters, negative, duplicated or
- * combined wrongly. Each request gets its documented status, with a description that names the
- * field or the limit and the rule; the database is unchanged, row for row (no space and so no
- * server token, feed, block or subscription, no expiry moved); and the next good Append gets the
- * next position.
+ * combined wrongly, and messages above {@code max-message-bytes}. Each request gets its documented
+ * status, with a description that names the field or the limit and the rule; the database is
+ * unchanged, row for row (no space and so no server token, feed, block or subscription, no expiry
+ * moved); and the next good Append gets the next position.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class HostileInputTest {
@@ -63,7 +63,7 @@ class HostileInputTest {
   @TestFactory
   Stream<DynamicTest> everyHostileRequestGetsItsStatusWritesNothingAndTheServerKeepsServing() {
     List<HostileCase> cases = Stream.of(HostileIdCases.all(requests), HostileAppendCases.all(requests),
-        new HostileScopeCases(requests, expired, foreign).all()).flatMap(List::stream).toList();
+        new HostileScopeCases(requests, expired, foreign).all(), HostileSizeCases.all(requests)).flatMap(List::stream).toList();
     return cases.stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> {
       Census before = Census.of(t.file);
 

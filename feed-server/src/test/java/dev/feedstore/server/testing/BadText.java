@@ -37,7 +37,7 @@ public record BadText(String label, String value) {
   /** Printable ASCII outside {@code [A-Za-z0-9._:-]}: wrong for identifiers, fine for actor ids. */
   public static List<BadText> punctuation() {
     return List.of(new BadText("slash", "a/b"), new BadText("path", "../etc"), new BadText("quote", "a'b\""),
-        new BadText("SQL", "x');DROP TABLE blocks;--"), new BadText("percent", "%00"));
+        new BadText("SQL", "x');DROP/**/TABLE/**/blocks;--"), new BadText("percent", "%00"));
   }
 
   /** Every value that breaks the identifier rule by its characters. */
