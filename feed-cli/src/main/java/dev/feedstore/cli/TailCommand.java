@@ -1,0 +1,94 @@
+package dev.feedstore.cli;
+
+import dev.feedstore.core.SpaceId;
+import dev.feedstore.proto.v1.Block;
+import dev.feedstore.proto.v1.QueryRequest;
+import dev.feedstore.proto.v1.WatchEvent;
+import dev.feedstore.proto.v1.WatchRequest;
+import java.util.Iterator;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code feedctl tail}: follows a space, a namespace or feeds live with a Watch stream, printing
+ * each block as its transaction commits, until interrupted, until {@code --count} blocks, or until
+ * the server ends the stream (a shutdown ends it with {@code UNAVAILABLE}: exit code 3).
+ */
+@Command(name = "tail", sortOptions = false, usageHelpWidth = 100,
+    description = {"Follows a space (or some feeds, or a namespace) live: prints blocks as they commit until"
+        + " interrupted (Ctrl-C). Starts from now unless --from is given (--from 0: the whole history first).",
+        "Example: feedctl tail --space demo --namespace notes --json"})
+final class TailCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Option(names = "--space", required = true, paramLabel = "SPACE", description = "The space.")
+  SpaceId space;
+
+  @ArgGroup(exclusive = true, multiplicity = "0..1")
+  ScopeOptions scope;
+
+  @Option(names = {"--from", "--after"}, paramLabel = "POSITION",
+      description = "Cursor: start after this position (0: the whole history). Default: the space's highest"
+          + " position now, so only new blocks are printed.")
+  Long from;
+
+  @Option(names = "--count", paramLabel = "N", description = "Exit after printing N blocks.")
+  Long count;
+
+  @Option(names = "--heartbeats", description = "With --json, also print the idle stream's heartbeats.")
+  boolean heartbeats;
+
+  @Mixin ServerOptions server;
+  @Mixin OutputOptions output;
+
+  @Override
+  public Integer call() {
+    if (from != null) {
+      Checks.atLeast("--from", from, 0);
+    }
+    if (count != null) {
+      Checks.atLeast("--count", count, 1);
+    }
+    Printer printer = output.printer(spec.commandLine().getOut(), spec.commandLine().getErr());
+    try (Authority authority = server.connect()) {
+      long cursor = from != null ? from : highestPosition(authority);
+      printer.remark("tailing space " + space + " after position " + cursor + " on " + server.server);
+      Iterator<WatchEvent> events = authority.watch(ScopeOptions.apply(scope, WatchRequest.newBuilder()
+          .setSpaceId(space.value()).setCursor(cursor)));
+      long printed = 0;
+      while (events.hasNext()) {
+        WatchEvent event = events.next();
+        switch (event.getEventCase()) {
+          case BLOCKS -> {
+            for (Block block : event.getBlocks().getBlocksList()) {
+              printer.block(space.value(), block,
+                  Optional.ofNullable(event.getBlocks().getFeedNamespacesMap().get(block.getFeedId())));
+              if (count != null && ++printed >= count) {
+                return FeedCtl.Exit.OK;
+              }
+            }
+          }
+          case CAUGHT_UP -> printer.caughtUp(event.getMaxPosition());
+          case HEARTBEAT -> {
+            if (heartbeats) {
+              printer.heartbeat(event.getMaxPosition());
+            }
+          }
+          default -> { }
+        }
+      }
+    }
+    throw new CliException("the server ended the stream without a status", FeedCtl.Exit.UNREACHABLE);
+  }
+
+  /** The space's highest position, from a one-block Query. */
+  private long highestPosition(Authority authority) {
+    return authority.query(QueryRequest.newBuilder().setSpaceId(space.value()).setLimit(1)).getMaxPosition();
+  }
+}
