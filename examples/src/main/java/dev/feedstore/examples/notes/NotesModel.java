@@ -100,8 +100,8 @@ public final class NotesModel implements AutoCloseable {
   }
 
   /**
-   * Writes a note, with or without a connection; it shows at once as pending and is sent when
-   * the server is reachable.
+   * Writes a note, with or without a connection; it is in {@link #view()} as pending when this
+   * returns, and is sent when the server is reachable.
    *
    * @throws IllegalArgumentException if the text is blank
    */
@@ -118,6 +118,13 @@ public final class NotesModel implements AutoCloseable {
       feed = ownFeed.get();
     }
     replica.append(space, feed, BlockData.utf8(text.strip()));
+    // Shown at once, pending, rather than when the listener thread gets to it: a view taken right
+    // after add() must not say "synced".
+    List<Block> content = replica.read(space, feed);
+    synchronized (lock) {
+      feeds.put(feed, content);
+    }
+    publish();
   }
 
   /** The notes and sync status now. */
