@@ -52,6 +52,7 @@ public final class NotesModel implements AutoCloseable {
   private final Replica replica;
   private final SpaceId space;
   private final ActorId user;
+  private final boolean hasServer;
   private final Object lock = new Object();
   private final List<Consumer<NotesView>> listeners = new CopyOnWriteArrayList<>();
   /** Guarded by lock. */
@@ -68,6 +69,7 @@ public final class NotesModel implements AutoCloseable {
     this.replica = replica;
     this.space = space;
     this.user = replica.actorId();
+    this.hasServer = channel.isPresent();
     replica.replicateNamespace(space, NOTES, true);
     this.ownFeed = findOwnFeed();
     this.notesRegistration = replica.listen(space, Scope.namespace(NOTES), this::notesChanged);
@@ -134,7 +136,7 @@ public final class NotesModel implements AutoCloseable {
       feeds.values().forEach(blocks -> blocks.forEach(b -> notes.add(Note.of(b))));
       notes.sort(SPACE_ORDER);
       long pending = notes.stream().filter(Note::pending).count();
-      return new NotesView(notes, status, NotesView.label(status, pending));
+      return new NotesView(notes, status, NotesView.label(status, pending, hasServer));
     }
   }
 

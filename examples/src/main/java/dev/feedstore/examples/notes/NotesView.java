@@ -10,8 +10,9 @@ import java.util.Objects;
  * @param notes the notes in the space's order (sent notes by position, then this replica's
  *     unsent ones by time), so that every synced replica lists them alike
  * @param sync the sync session's status ({@link SyncStatus#OFFLINE_INITIALLY} without a server)
- * @param syncLabel {@code offline}, {@code offline, N to send}, {@code syncing N} or {@code
- *     synced}; never {@code synced} while a note in {@link #notes} is pending
+ * @param syncLabel {@code connecting} (no answer and no failure yet), {@code offline}, {@code
+ *     syncing N} or {@code synced}, the first two followed by {@code , N to send} when notes wait;
+ *     never {@code synced} while a note in {@link #notes} is pending
  */
 public record NotesView(List<Note> notes, SyncStatus sync, String syncLabel) {
   public NotesView {
@@ -29,10 +30,10 @@ public record NotesView(List<Note> notes, SyncStatus sync, String syncLabel) {
    * different threads, so a {@code SYNCED} status can arrive before the update that positions the
    * last note; the label then stays {@code syncing} until both agree.
    */
-  static String label(SyncStatus sync, long pendingNotes) {
+  static String label(SyncStatus sync, long pendingNotes, boolean hasServer) {
     return switch (sync.state()) {
-      case OFFLINE -> sync.toPush() > 0 || pendingNotes > 0
-          ? "offline, " + Math.max(sync.toPush(), pendingNotes) + " to send" : "offline";
+      case OFFLINE -> (hasServer && sync.lastError().isEmpty() ? "connecting" : "offline")
+          + (sync.toPush() > 0 || pendingNotes > 0 ? ", " + Math.max(sync.toPush(), pendingNotes) + " to send" : "");
       case SYNCING -> "syncing " + Math.max(sync.toPush() + sync.toPull(), pendingNotes);
       case SYNCED -> pendingNotes > 0 ? "syncing " + pendingNotes : "synced";
     };

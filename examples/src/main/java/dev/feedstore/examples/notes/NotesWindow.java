@@ -24,7 +24,7 @@ import javax.swing.JTextField;
 import javax.swing.SwingUtilities;
 
 /**
- * The notes window: the sync status at the top, every user's notes in the middle (pending ones in
+ * The notes window: the sync status and who you are at the top, every user's notes in the middle (pending ones in
  * grey, "not sent yet"), and a field to write a note at the bottom. It only draws {@link NotesView}s
  * from the {@link NotesModel} and hands new notes to it; all of it runs on the Swing event thread.
  */
@@ -33,6 +33,7 @@ final class NotesWindow {
 
   private final NotesModel model;
   private final JFrame frame;
+  private final JPanel header = new JPanel(new BorderLayout());
   private final JLabel status = new JLabel();
   private final DefaultListModel<Note> notes = new DefaultListModel<>();
   private final JTextField input = new JTextField();
@@ -42,8 +43,10 @@ final class NotesWindow {
     this.model = model;
     this.frame = new JFrame("Notes - " + model.user() + " @ " + server);
     status.setFont(status.getFont().deriveFont(Font.BOLD, 14f));
-    status.setBorder(BorderFactory.createEmptyBorder(6, 8, 6, 8));
-    status.setOpaque(true);
+    JLabel who = new JLabel(model.user() + " @ " + server);
+    header.setBorder(BorderFactory.createEmptyBorder(6, 8, 6, 8));
+    header.add(status, BorderLayout.WEST);
+    header.add(who, BorderLayout.EAST);
 
     JList<Note> list = new JList<>(notes);
     list.setCellRenderer(new NoteRenderer(model));
@@ -55,7 +58,7 @@ final class NotesWindow {
     bottom.add(input, BorderLayout.CENTER);
     bottom.add(add, BorderLayout.EAST);
 
-    frame.getContentPane().add(status, BorderLayout.NORTH);
+    frame.getContentPane().add(header, BorderLayout.NORTH);
     frame.getContentPane().add(new JScrollPane(list), BorderLayout.CENTER);
     frame.getContentPane().add(bottom, BorderLayout.SOUTH);
     frame.setPreferredSize(new Dimension(460, 360));
@@ -79,13 +82,13 @@ final class NotesWindow {
   }
 
   private void render(NotesView view) {
-    status.setText("  " + view.syncLabel());
-    status.setBackground(switch (view.sync().state()) {
+    status.setText(view.syncLabel());
+    header.setBackground(switch (view.sync().state()) {
       case OFFLINE -> new Color(0xF4C7C3);
       case SYNCING -> new Color(0xFCE8B2);
       case SYNCED -> view.syncLabel().equals("synced") ? new Color(0xB7E1CD) : new Color(0xFCE8B2);
     });
-    status.setToolTipText(view.sync().lastError().orElse(null));
+    header.setToolTipText(view.sync().lastError().orElse(null));
     notes.clear();
     view.notes().forEach(notes::addElement);
   }
