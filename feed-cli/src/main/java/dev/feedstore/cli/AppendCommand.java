@@ -11,7 +11,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -58,16 +57,13 @@ final class AppendCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    author.check();
     List<ByteString> data = data();
     if (data.isEmpty()) {
       throw new CliException("nothing to append: give TEXT, --file, or lines on standard input", FeedCtl.Exit.USAGE);
     }
     Printer printer = output.printer(spec.commandLine().getOut(), spec.commandLine().getErr());
     try (Authority authority = server.connect()) {
-      StatelessAuthor writer = new StatelessAuthor(authority, space.value(), author.actor.value(),
-          Optional.ofNullable(namespace).map(Namespace::value), Clock.systemUTC(), author.batch, author.retries,
-          printer);
+      StatelessAuthor writer = author.author(authority, space, Optional.ofNullable(namespace), printer);
       for (StatelessAuthor.Appended appended : writer.append(feed.value(), data)) {
         printer.appended(space.value(), appended.block(), appended.position());
       }

@@ -4,7 +4,6 @@ import com.google.protobuf.ByteString;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Namespace;
 import dev.feedstore.core.SpaceId;
-import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -43,13 +42,11 @@ final class CreateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    author.check();
     Printer printer = output.printer(spec.commandLine().getOut(), spec.commandLine().getErr());
     Optional<String> ns = Optional.ofNullable(namespace).map(Namespace::value);
     FeedId feed = FeedId.generate();
     try (Authority authority = server.connect()) {
-      StatelessAuthor writer = new StatelessAuthor(authority, space.value(), author.actor.value(), ns,
-          Clock.systemUTC(), author.batch, author.retries, printer);
+      StatelessAuthor writer = author.author(authority, space, Optional.ofNullable(namespace), printer);
       ByteString data = text == null ? ByteString.EMPTY : ByteString.copyFromUtf8(text);
       StatelessAuthor.Appended first = writer.append(feed.value(), List.of(data)).get(0);
       printer.created(space.value(), first.block(), ns, first.position());

@@ -21,7 +21,8 @@ final class Failures implements IExecutionExceptionHandler {
     if (e instanceof StatusRuntimeException status) {
       err.println("feedctl: " + describe(status.getStatus()));
       code = unreachable(status.getStatus().getCode()) ? FeedCtl.Exit.UNREACHABLE : FeedCtl.Exit.REFUSED;
-      if (status.getStatus().getCode() == Status.Code.UNAVAILABLE) {
+      if (status.getStatus().getCode() == Status.Code.UNAVAILABLE && status.getStatus().getCause() != null) {
+        // A transport failure (refused, reset, unresolved), not the server's own "shutting down".
         err.println("feedctl: is a feed-server running at the address given by --server?");
       }
     } else if (e instanceof InvalidValueException || e instanceof CliException) {

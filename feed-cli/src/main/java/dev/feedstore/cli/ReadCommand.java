@@ -54,8 +54,10 @@ final class ReadCommand implements Callable<Integer> {
     long maxPosition = 0;
     try (Authority authority = server.connect()) {
       while (limit == null || printed < limit) {
-        QueryResponse page = authority.query(ScopeOptions.apply(scope, QueryRequest.newBuilder()
-            .setSpaceId(space.value()).setCursor(cursor).setLimit(pageSize)));
+        QueryRequest.Builder request = QueryRequest.newBuilder().setSpaceId(space.value()).setCursor(cursor)
+            .setLimit(pageSize).addAllFeedIds(ScopeOptions.feedIds(scope));
+        ScopeOptions.namespace(scope).ifPresent(request::setNamespace);
+        QueryResponse page = authority.query(request);
         maxPosition = page.getMaxPosition();
         for (Block block : page.getBlocksList()) {
           if (limit != null && printed == limit) {

@@ -2,9 +2,8 @@ package dev.feedstore.cli;
 
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Namespace;
-import dev.feedstore.proto.v1.QueryRequest;
-import dev.feedstore.proto.v1.WatchRequest;
 import java.util.List;
+import java.util.Optional;
 import picocli.CommandLine.Option;
 
 /** Which feeds of a space a read or tail covers: some feeds, or one namespace; neither is the whole space. */
@@ -17,21 +16,13 @@ final class ScopeOptions {
       description = "Only the feeds of this namespace, including feeds created later.")
   Namespace namespace;
 
-  static QueryRequest.Builder apply(ScopeOptions scope, QueryRequest.Builder request) {
-    if (scope != null && scope.feeds != null) {
-      scope.feeds.forEach(feed -> request.addFeedIds(feed.value()));
-    } else if (scope != null && scope.namespace != null) {
-      request.setNamespace(scope.namespace.value());
-    }
-    return request;
+  /** The feed ids of {@code scope} (null: no scope option was given), for a request's {@code feed_ids}. */
+  static List<String> feedIds(ScopeOptions scope) {
+    return scope == null || scope.feeds == null ? List.of() : scope.feeds.stream().map(FeedId::value).toList();
   }
 
-  static WatchRequest.Builder apply(ScopeOptions scope, WatchRequest.Builder request) {
-    if (scope != null && scope.feeds != null) {
-      scope.feeds.forEach(feed -> request.addFeedIds(feed.value()));
-    } else if (scope != null && scope.namespace != null) {
-      request.setNamespace(scope.namespace.value());
-    }
-    return request;
+  /** The namespace of {@code scope}, if it names one. */
+  static Optional<String> namespace(ScopeOptions scope) {
+    return scope == null || scope.namespace == null ? Optional.empty() : Optional.of(scope.namespace.value());
   }
 }

@@ -59,8 +59,10 @@ final class TailCommand implements Callable<Integer> {
     try (Authority authority = server.connect()) {
       long cursor = from != null ? from : highestPosition(authority);
       printer.remark("tailing space " + space + " after position " + cursor + " on " + server.server);
-      Iterator<WatchEvent> events = authority.watch(ScopeOptions.apply(scope, WatchRequest.newBuilder()
-          .setSpaceId(space.value()).setCursor(cursor)));
+      WatchRequest.Builder request = WatchRequest.newBuilder().setSpaceId(space.value()).setCursor(cursor)
+          .addAllFeedIds(ScopeOptions.feedIds(scope));
+      ScopeOptions.namespace(scope).ifPresent(request::setNamespace);
+      Iterator<WatchEvent> events = authority.watch(request);
       long printed = 0;
       while (events.hasNext()) {
         WatchEvent event = events.next();

@@ -51,6 +51,18 @@ class CommandLineTest {
   }
 
   @Test
+  void aBadNumberIsRefusedNamingTheOptionTheRuleAndTheValue() {
+    Cli.Result batch = Cli.run("append", "--space", "demo", "--feed", FeedId.generate().value(), "--batch", "0",
+        "--server", "127.0.0.1:1", "x");
+    assertEquals(FeedCtl.Exit.USAGE, batch.exit(), batch.toString());
+    assertEquals("feedctl: --batch must be >= 1, was 0\n", batch.err());
+
+    Cli.Result from = Cli.run("read", "--space", "demo", "--from", "-1", "--server", "127.0.0.1:1");
+    assertEquals(FeedCtl.Exit.USAGE, from.exit(), from.toString());
+    assertEquals("feedctl: --from must be >= 0, was -1\n", from.err());
+  }
+
+  @Test
   void scopeOptionsAreExclusive() {
     Cli.Result result = Cli.run("tail", "--space", "demo", "--feed", FeedId.generate().value(), "--namespace", "x");
 
@@ -70,6 +82,7 @@ class CommandLineTest {
     assertEquals(FeedCtl.Exit.UNREACHABLE, result.exit(), result.toString());
     assertTrue(result.err().startsWith("feedctl: UNAVAILABLE: "), result.err());
     assertTrue(result.err().contains("Connection refused"), result.err());
+    assertTrue(result.err().contains("is a feed-server running at the address given by --server?"), result.err());
   }
 
   @Test

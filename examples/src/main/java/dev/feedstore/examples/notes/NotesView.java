@@ -11,8 +11,9 @@ import java.util.Objects;
  *     unsent ones by time), so that every synced replica lists them alike
  * @param sync the sync session's status ({@link SyncStatus#OFFLINE_INITIALLY} without a server)
  * @param syncLabel {@code connecting} (no answer and no failure yet), {@code offline}, {@code
- *     syncing N} or {@code synced}, the first two followed by {@code , N to send} when notes wait;
- *     never {@code synced} while a note in {@link #notes} is pending
+ *     syncing N} (just {@code syncing} while nothing is counted) or {@code synced}, the first two
+ *     followed by {@code , N to send} when notes wait; never {@code synced} while a note in {@link
+ *     #notes} is pending
  */
 public record NotesView(List<Note> notes, SyncStatus sync, String syncLabel) {
   public NotesView {
@@ -34,8 +35,13 @@ public record NotesView(List<Note> notes, SyncStatus sync, String syncLabel) {
     return switch (sync.state()) {
       case OFFLINE -> (hasServer && sync.lastError().isEmpty() ? "connecting" : "offline")
           + (sync.toPush() > 0 || pendingNotes > 0 ? ", " + Math.max(sync.toPush(), pendingNotes) + " to send" : "");
-      case SYNCING -> "syncing " + Math.max(sync.toPush() + sync.toPull(), pendingNotes);
-      case SYNCED -> pendingNotes > 0 ? "syncing " + pendingNotes : "synced";
+      case SYNCING -> syncing(Math.max(sync.toPush() + sync.toPull(), pendingNotes));
+      case SYNCED -> pendingNotes > 0 ? syncing(pendingNotes) : "synced";
     };
+  }
+
+  /** {@code syncing N}, or {@code syncing} when nothing is counted (the live stream is catching up). */
+  private static String syncing(long count) {
+    return count > 0 ? "syncing " + count : "syncing";
   }
 }
