@@ -10,6 +10,7 @@ import dev.feedstore.proto.v1.QueryResponse;
 import dev.feedstore.proto.v1.WatchEvent;
 import dev.feedstore.proto.v1.WatchRequest;
 import io.grpc.ClientInterceptor;
+import io.grpc.Context;
 import io.grpc.ClientInterceptors;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
@@ -66,11 +67,29 @@ final class Authority implements AutoCloseable {
   }
 
   /**
-   * Opens a Watch stream; its iterator blocks for the next event and throws the status the stream
-   * ends with. No deadline: the stream lasts until it ends or {@link #close}.
+   * Opens a Watch stream. Its iterator blocks for the next event and throws the status the stream
+   * ends with; closing it cancels the stream. No deadline: the stream lasts until it ends, it is
+   * closed, or this authority is. With {@code waitForReady}, opening waits for the server to be
+   * reachable instead of failing at once.
    */
-  Iterator<WatchEvent> watch(WatchRequest.Builder request) {
-    return stub.watch(request.setRequestId(nextId()).build());
+  WatchCall watch(WatchRequest.Builder request, boolean waitForReady) {
+    Context.CancellableContext context = Context.current().withCancellation();
+    FeedSyncGrpc.FeedSyncBlockingStub watching = waitForReady ? stub.withWaitForReady() : stub;
+    WatchRequest built = request.setRequestId(nextId()).build();
+    Context previous = context.attach(); // the call belongs to the context, so cancelling it ends the call
+    try {
+      return new WatchCall(watching.watch(built), context);
+    } finally {
+      context.detach(previous);
+    }
+  }
+
+  /** An open Watch stream: its events, and {@link #close} to cancel it. */
+  record WatchCall(Iterator<WatchEvent> events, Context.CancellableContext context) implements AutoCloseable {
+    @Override
+    public void close() {
+      context.cancel(null);
+    }
   }
 
   @Override

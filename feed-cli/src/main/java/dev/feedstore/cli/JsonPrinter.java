@@ -23,15 +23,18 @@ import java.util.Optional;
  *   <li>{@code caught_up} and {@code heartbeat}: {@code max_position}.
  * </ul>
  *
- * Fields marked {@code ?} are left out when absent. Remarks for people are not printed.
+ * Fields marked {@code ?} are left out when absent. Remarks for people (summaries, retries,
+ * reconnections) go to standard error as plain lines, so standard output holds only JSON.
  */
 final class JsonPrinter implements Printer {
   private static final JsonFactory JSON = new JsonFactory();
 
   private final PrintWriter out;
+  private final PrintWriter err;
 
-  JsonPrinter(PrintWriter out) {
+  JsonPrinter(PrintWriter out, PrintWriter err) {
     this.out = out;
+    this.err = err;
   }
 
   @Override
@@ -111,7 +114,8 @@ final class JsonPrinter implements Printer {
 
   @Override
   public void remark(String text) {
-    // Not data: JSON output holds only objects a program can read.
+    err.println(text);
+    err.flush();
   }
 
   private static void key(JsonGenerator json, String spaceId, Block block, long position) throws IOException {

@@ -9,6 +9,6 @@ final class OutputOptions {
   boolean json;
 
   Printer printer(PrintWriter out, PrintWriter err) {
-    return json ? new JsonPrinter(out) : new HumanPrinter(out, err);
+    return json ? new JsonPrinter(out, err) : new HumanPrinter(out, err);
   }
 }

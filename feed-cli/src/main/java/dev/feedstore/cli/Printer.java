@@ -28,6 +28,6 @@ interface Printer {
   /** A Watch stream is idle; the space's highest position is {@code maxPosition}. */
   void heartbeat(long maxPosition);
 
-  /** A remark for a person (a summary, a retry); JSON output leaves it out. */
+  /** A remark for a person (a summary, a retry, a reconnection), on standard error. */
   void remark(String text);
 }

@@ -1,11 +1,8 @@
 package dev.feedstore.cli;
 
 import dev.feedstore.core.SpaceId;
-import dev.feedstore.proto.v1.Block;
 import dev.feedstore.proto.v1.QueryRequest;
-import dev.feedstore.proto.v1.WatchEvent;
 import dev.feedstore.proto.v1.WatchRequest;
-import java.util.Iterator;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
@@ -18,7 +15,8 @@ import picocli.CommandLine.Model.CommandSpec;
 /**
  * {@code feedctl tail}: follows a space, a namespace or feeds live with a Watch stream, printing
  * each block as its transaction commits, until interrupted, until {@code --count} blocks, or until
- * the server ends the stream (a shutdown ends it with {@code UNAVAILABLE}: exit code 3).
+ * the server ends the stream (a shutdown ends it with {@code UNAVAILABLE}: exit code 3), unless
+ * {@code --reconnect} says to wait for the server and resume ({@link LiveTail}).
  */
 @Command(name = "tail", sortOptions = false, usageHelpWidth = 100,
     description = {"Follows a space (or some feeds, or a namespace) live: prints blocks as they commit until"
@@ -41,6 +39,10 @@ final class TailCommand implements Callable<Integer> {
   @Option(names = "--count", paramLabel = "N", description = "Exit after printing N blocks.")
   Long count;
 
+  @Option(names = "--reconnect", description = "When the server stops or restarts, wait for it and resume after the"
+      + " last printed block (also across a restore from a backup, or a replaced store).")
+  boolean reconnect;
+
   @Option(names = "--heartbeats", description = "With --json, also print the idle stream's heartbeats.")
   boolean heartbeats;
 
@@ -48,7 +50,7 @@ final class TailCommand implements Callable<Integer> {
   @Mixin OutputOptions output;
 
   @Override
-  public Integer call() {
+  public Integer call() throws InterruptedException {
     if (from != null) {
       Checks.atLeast("--from", from, 0);
     }
@@ -59,34 +61,13 @@ final class TailCommand implements Callable<Integer> {
     try (Authority authority = server.connect()) {
       long cursor = from != null ? from : highestPosition(authority);
       printer.remark("tailing space " + space + " after position " + cursor + " on " + server.server);
-      WatchRequest.Builder request = WatchRequest.newBuilder().setSpaceId(space.value()).setCursor(cursor)
+      WatchRequest.Builder scopeRequest = WatchRequest.newBuilder().setSpaceId(space.value())
           .addAllFeedIds(ScopeOptions.feedIds(scope));
-      ScopeOptions.namespace(scope).ifPresent(request::setNamespace);
-      Iterator<WatchEvent> events = authority.watch(request);
-      long printed = 0;
-      while (events.hasNext()) {
-        WatchEvent event = events.next();
-        switch (event.getEventCase()) {
-          case BLOCKS -> {
-            for (Block block : event.getBlocks().getBlocksList()) {
-              printer.block(space.value(), block,
-                  Optional.ofNullable(event.getBlocks().getFeedNamespacesMap().get(block.getFeedId())));
-              if (count != null && ++printed >= count) {
-                return FeedCtl.Exit.OK;
-              }
-            }
-          }
-          case CAUGHT_UP -> printer.caughtUp(event.getMaxPosition());
-          case HEARTBEAT -> {
-            if (heartbeats) {
-              printer.heartbeat(event.getMaxPosition());
-            }
-          }
-          default -> { }
-        }
-      }
+      ScopeOptions.namespace(scope).ifPresent(scopeRequest::setNamespace);
+      new LiveTail(authority, scopeRequest.build(), printer, Optional.ofNullable(count), heartbeats, reconnect)
+          .follow(cursor);
     }
-    throw new CliException("the server ended the stream without a status", FeedCtl.Exit.UNREACHABLE);
+    return FeedCtl.Exit.OK;
   }
 
   /** The space's highest position, from a one-block Query. */

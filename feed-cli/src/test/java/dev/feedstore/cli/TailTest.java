@@ -71,6 +71,50 @@ class TailTest {
     assertTrue(!result.err().contains("is a feed-server running"), "no hint about a missing server: " + result.err());
   }
 
+  @Test
+  void withReconnectTheTailWaitsForARestartedServerAndResumesAfterTheLastPrintedBlock() throws Exception {
+    Cli.Background tail = Cli.start("tail", "--server", server.address(), "--space", "demo", "--reconnect",
+        "--from", "0", "--count", "3", "--json");
+    tail.awaitOut("\"data\":\"old\"");
+
+    server.stop();
+    tail.awaitErr("reconnecting to resume after position 1");
+    server.start();
+    append("after the restart 1", "after the restart 2");
+
+    Cli.Result result = tail.await();
+    assertEquals(0, result.exit(), result.toString());
+    List<Map<String, Object>> blocks = blocks(result);
+    assertEquals(List.of("old", "after the restart 1", "after the restart 2"), data(blocks));
+    assertEquals(List.of(1L, 2L, 3L), blocks.stream().map(b -> b.get("position")).toList(), "each block once");
+  }
+
+  @Test
+  void withReconnectATailFollowsAServerRestoredFromABackupFromItsHighestPosition() throws Exception {
+    Path backup = dir.resolve("backup.db");
+    server.store.backupTo(backup);
+    Cli.Background tail = Cli.start("tail", "--server", server.address(), "--space", "demo", "--reconnect",
+        "--from", "0", "--count", "4", "--json");
+    append("lost 2", "lost 3");
+    tail.awaitOut("\"data\":\"lost 3\"");
+
+    server.restoreFrom(backup);
+    tail.awaitErr("the server's highest position is 1, below 3: it was restored from a backup");
+    append("re-issued 2");
+
+    List<Map<String, Object>> blocks = blocks(tail.await());
+    assertEquals(List.of("old", "lost 2", "lost 3", "re-issued 2"), data(blocks));
+    assertEquals(List.of(1L, 2L, 3L, 2L), blocks.stream().map(b -> b.get("position")).toList());
+  }
+
+  private static List<Map<String, Object>> blocks(Cli.Result result) {
+    return JsonLines.parse(result.lines()).stream().filter(e -> e.get("type").equals("block")).toList();
+  }
+
+  private static List<Object> data(List<Map<String, Object>> blocks) {
+    return blocks.stream().map(b -> b.get("data")).toList();
+  }
+
   private void append(String... texts) {
     String[] args = new String[8 + texts.length];
     System.arraycopy(new String[] {"append", "--server", server.address(), "--space", "demo", "--feed", feed, "--json"},
