@@ -63,6 +63,7 @@ type_note() {
 }
 
 shot() {
+  sleep 0.5 # the apps log what their windows drew; let Swing finish painting it
   DISPLAY="$display" import -window root "$out/$1"
   echo "saved $out/$1"
 }

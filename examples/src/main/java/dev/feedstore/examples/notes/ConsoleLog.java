@@ -4,8 +4,8 @@ import java.io.PrintWriter;
 import java.util.function.Consumer;
 
 /**
- * Prints {@code USER: N note(s), LABEL} whenever the number of notes or the sync label changes.
- * Called on the model's threads; synchronized, so lines never interleave.
+ * Prints {@code USER: N note(s), LABEL} whenever the number of notes or the sync label the window
+ * shows changes. Thread-safe (synchronized), so lines never interleave.
  */
 final class ConsoleLog implements Consumer<NotesView> {
   private final String user;

@@ -25,8 +25,9 @@ import picocli.CommandLine.Spec;
  * other's notes as they are written; stop the server and both keep working (their notes wait as
  * "not sent yet"); start it again and what was written meanwhile is exchanged.
  *
- * <p>Besides the window it prints a line whenever the number of notes or the sync status changes
- * ({@code alice: 2 note(s), synced}), which scripts (and curious people) can follow.
+ * <p>Besides the window it prints a line whenever the window shows another number of notes or
+ * another sync status ({@code alice: 2 note(s), synced}), which scripts (and curious people) can
+ * follow.
  */
 @Command(name = "notes", mixinStandardHelpOptions = true, sortOptions = false,
     description = "An offline-first notes app: every note is a block of the user's feed in namespace 'notes'.")
@@ -65,8 +66,8 @@ public final class NotesApp implements Callable<Integer> {
     CountDownLatch closed = new CountDownLatch(1);
     try (NotesModel model = NotesModel.open(file, user, SpaceId.of(space), Optional.of(channel))) {
       initialNotes.forEach(model::add);
-      model.onChange(new ConsoleLog(model.user().value(), spec.commandLine().getOut()));
-      SwingUtilities.invokeAndWait(() -> new NotesWindow(model, server, closed::countDown).show(at[0], at[1]));
+      ConsoleLog log = new ConsoleLog(model.user().value(), spec.commandLine().getOut());
+      SwingUtilities.invokeAndWait(() -> new NotesWindow(model, server, log, closed::countDown).show(at[0], at[1]));
       closed.await();
     } finally {
       channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);

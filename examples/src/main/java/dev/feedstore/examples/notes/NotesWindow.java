@@ -11,6 +11,7 @@ import java.awt.event.WindowEvent;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
+import java.util.function.Consumer;
 import javax.swing.BorderFactory;
 import javax.swing.DefaultListCellRenderer;
 import javax.swing.DefaultListModel;
@@ -37,10 +38,16 @@ final class NotesWindow {
   private final JLabel status = new JLabel();
   private final DefaultListModel<Note> notes = new DefaultListModel<>();
   private final JTextField input = new JTextField();
+  private final Consumer<NotesView> shown;
   private Registration registration;
 
-  NotesWindow(NotesModel model, String server, Runnable onClose) {
+  /**
+   * @param shown told every view the window has just drawn, on the event thread
+   * @param onClose run when the window is closed
+   */
+  NotesWindow(NotesModel model, String server, Consumer<NotesView> shown, Runnable onClose) {
     this.model = model;
+    this.shown = shown;
     this.frame = new JFrame("Notes - " + model.user() + " @ " + server);
     status.setFont(status.getFont().deriveFont(Font.BOLD, 14f));
     JLabel who = new JLabel(model.user() + " @ " + server);
@@ -91,6 +98,7 @@ final class NotesWindow {
     header.setToolTipText(view.sync().lastError().orElse(null));
     notes.clear();
     view.notes().forEach(notes::addElement);
+    shown.accept(view);
   }
 
   private void addNote() {
