@@ -247,7 +247,7 @@ public final class Replica implements AutoCloseable {
         BlockKey key = new BlockKey(feed, actor, sequence);
         Block block = Block.unpositioned(key, last.map(b -> Predecessor.of(b.key())), clock.millis(), bytes);
         limits.checkBlock(block);
-        tx.blocks().insert(space, block);
+        tx.blocks().insertLocal(space, block);
         written.add(key);
         last = Optional.of(block);
         sequence = sequence.next();

@@ -61,6 +61,23 @@ class SyncSessionTest {
   }
 
   @Test
+  void anAppendEndsTheSyncedStatusAtOnce() throws Exception {
+    try (AuthorityFixture authority = new AuthorityFixture(dir); Replicas replicas = new Replicas(dir)) {
+      Replica alice = replicas.open("alice");
+      FeedId feed = alice.createFeed(SPACE, Optional.empty(), Replication.fullHistory());
+      try (SyncSession session = alice.connect(authority.channel(), FAST_RETRY)) {
+        assertTrue(session.awaitSynced(Duration.ofSeconds(30)), "synced: " + session.status());
+        for (int i = 0; i < 20; i++) {
+          alice.append(SPACE, feed, BlockData.utf8("block " + i));
+          assertEquals(SyncStatus.State.SYNCING, session.status().state(), "right after append " + i);
+          assertTrue(session.awaitSynced(Duration.ofSeconds(30)), "synced again: " + session.status());
+          assertTrue(alice.read(SPACE, feed).stream().allMatch(Block::isPositioned), "synced means positioned");
+        }
+      }
+    }
+  }
+
+  @Test
   void oneSessionAtATime() {
     try (AuthorityFixture authority = new AuthorityFixture(dir); Replicas replicas = new Replicas(dir)) {
       Replica alice = replicas.open("alice");

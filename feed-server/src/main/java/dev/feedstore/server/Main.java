@@ -56,6 +56,11 @@ public final class Main implements Callable<Integer> {
       description = "Largest limit a Query may ask for (0 in a request means 100).")
   int queryLimit = ServerSettings.DEFAULT_QUERY_LIMIT;
 
+  @Option(names = "--" + ServerSettings.Key.FEEDS_PER_SCOPE, paramLabel = "N",
+      description = "Most feed ids and namespaces one scope names (Query, Watch, Subscribe); at most "
+          + ServerSettings.MAX_FEEDS_PER_SCOPE + ".")
+  int feedsPerScope = ServerSettings.DEFAULT_FEEDS_PER_SCOPE;
+
   @Option(names = "--" + ServerSettings.Key.MAX_MESSAGE_BYTES, paramLabel = "BYTES",
       description = "Largest request message; must exceed --block-bytes.")
   int maxMessageBytes = ServerSettings.DEFAULT_MAX_MESSAGE_BYTES;
@@ -173,6 +178,7 @@ public final class Main implements Callable<Integer> {
         .blockBytes(blockBytes)
         .blocksPerAppend(blocksPerAppend)
         .queryLimit(queryLimit)
+        .feedsPerScope(feedsPerScope)
         .maxMessageBytes(maxMessageBytes)
         .responseBytes(responseBytes)
         .watchesPerServer(watchesPerServer)

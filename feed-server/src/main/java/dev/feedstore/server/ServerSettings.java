@@ -12,6 +12,10 @@ import dev.feedstore.core.Limits;
  * @param blockBytes the largest {@code data} of one block ({@code block-bytes})
  * @param blocksPerAppend the most blocks in one Append ({@code blocks-per-append})
  * @param queryLimit the largest {@code limit} a Query may ask for ({@code query-limit})
+ * @param feedsPerScope the most feed ids and namespaces one scope may name: the {@code feed_ids} of
+ *     a Query or Watch, the {@code feed_ids} and {@code namespaces} of a Subscribe together ({@code
+ *     feeds-per-scope}). A scope is held in memory by every Watch stream that reads it and goes to
+ *     storage in one statement, so it is bounded, at most by {@value #MAX_FEEDS_PER_SCOPE}
  * @param maxMessageBytes the largest request message gRPC accepts ({@code max-message-bytes}); it
  *     must hold at least one block of {@code blockBytes}
  * @param responseBytes how much block data one Query response or Watch batch carries at most
@@ -43,6 +47,7 @@ public record ServerSettings(
     int blockBytes,
     int blocksPerAppend,
     int queryLimit,
+    int feedsPerScope,
     int maxMessageBytes,
     int responseBytes,
     int watchesPerServer,
@@ -65,6 +70,7 @@ public record ServerSettings(
     public static final String BLOCK_BYTES = Limits.Key.BLOCK_BYTES;
     public static final String BLOCKS_PER_APPEND = Limits.Key.BLOCKS_PER_APPEND;
     public static final String QUERY_LIMIT = Limits.Key.QUERY_LIMIT;
+    public static final String FEEDS_PER_SCOPE = "feeds-per-scope";
     public static final String MAX_MESSAGE_BYTES = "max-message-bytes";
     public static final String RESPONSE_BYTES = "response-bytes";
     public static final String WATCHES_PER_SERVER = "watches-per-server";
@@ -84,6 +90,14 @@ public record ServerSettings(
   public static final int DEFAULT_BLOCK_BYTES = Limits.DEFAULT_BLOCK_BYTES;
   public static final int DEFAULT_BLOCKS_PER_APPEND = Limits.DEFAULT_BLOCKS_PER_APPEND;
   public static final int DEFAULT_QUERY_LIMIT = Limits.DEFAULT_QUERY_LIMIT;
+  /** 1,000: a replica's client lists at most 64 feeds in a read and subscribes for more. */
+  public static final int DEFAULT_FEEDS_PER_SCOPE = 1_000;
+  /**
+   * 5,000: the SQLite store reads a scope with one statement that names each feed id (26
+   * characters) or namespace (up to 128); 5,000 of the longest stay well under SQLite's default
+   * statement length of 1,000,000 bytes, which 40,000 feed ids exceed.
+   */
+  public static final int MAX_FEEDS_PER_SCOPE = 5_000;
   /**
    * 16 MiB: one block of the largest default size (1 MiB) fits many times over, as does a batch of
    * 1,000 blocks of up to ~16 KiB, while a handful of concurrent oversized requests cannot exhaust
@@ -112,6 +126,12 @@ public record ServerSettings(
     positive(Key.BLOCK_BYTES, blockBytes);
     positive(Key.BLOCKS_PER_APPEND, blocksPerAppend);
     positive(Key.QUERY_LIMIT, queryLimit);
+    positive(Key.FEEDS_PER_SCOPE, feedsPerScope);
+    if (feedsPerScope > MAX_FEEDS_PER_SCOPE) {
+      throw new InvalidValueException(Key.FEEDS_PER_SCOPE,
+          "must be <= " + MAX_FEEDS_PER_SCOPE + " (a larger scope does not fit in one statement of the store)",
+          feedsPerScope);
+    }
     positive(Key.MAX_MESSAGE_BYTES, maxMessageBytes);
     positive(Key.RESPONSE_BYTES, responseBytes);
     positive(Key.WATCHES_PER_SERVER, watchesPerServer);
@@ -169,6 +189,7 @@ public record ServerSettings(
     private int blockBytes = DEFAULT_BLOCK_BYTES;
     private int blocksPerAppend = DEFAULT_BLOCKS_PER_APPEND;
     private int queryLimit = DEFAULT_QUERY_LIMIT;
+    private int feedsPerScope = DEFAULT_FEEDS_PER_SCOPE;
     private int maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES;
     private int responseBytes = DEFAULT_RESPONSE_BYTES;
     private int watchesPerServer = DEFAULT_WATCHES_PER_SERVER;
@@ -190,6 +211,7 @@ public record ServerSettings(
       blockBytes = s.blockBytes;
       blocksPerAppend = s.blocksPerAppend;
       queryLimit = s.queryLimit;
+      feedsPerScope = s.feedsPerScope;
       maxMessageBytes = s.maxMessageBytes;
       responseBytes = s.responseBytes;
       watchesPerServer = s.watchesPerServer;
@@ -218,6 +240,11 @@ public record ServerSettings(
 
     public Builder queryLimit(int value) {
       queryLimit = value;
+      return this;
+    }
+
+    public Builder feedsPerScope(int value) {
+      feedsPerScope = value;
       return this;
     }
 
@@ -297,7 +324,7 @@ public record ServerSettings(
      * @throws InvalidValueException naming the key of a value that cannot work
      */
     public ServerSettings build() {
-      return new ServerSettings(blockBytes, blocksPerAppend, queryLimit, maxMessageBytes, responseBytes,
+      return new ServerSettings(blockBytes, blocksPerAppend, queryLimit, feedsPerScope, maxMessageBytes, responseBytes,
           watchesPerServer, watchesPerConnection, watchBatchBlocks, subscriptionTtlMillis,
           subscriptionMaxTtlMillis, heartbeatMillis, tailBlocks, tailBytes, shutdownGraceMillis,
           rejectionsLoggedPerMinute, rpcThreads, watchThreads);

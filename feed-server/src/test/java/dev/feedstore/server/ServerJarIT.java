@@ -13,8 +13,8 @@ import dev.feedstore.proto.v1.QueryRequest;
 import dev.feedstore.proto.v1.QueryResponse;
 import dev.feedstore.proto.v1.WatchEvent;
 import dev.feedstore.proto.v1.WatchRequest;
-import dev.feedstore.server.testing.Await;
 import dev.feedstore.server.testing.EventRecorder;
+import dev.feedstore.server.testing.ServerProcess;
 import dev.feedstore.server.testing.Wire;
 import dev.feedstore.sqlite.SqliteFeedStore;
 import io.grpc.Grpc;
@@ -22,15 +22,8 @@ import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.grpc.health.v1.HealthCheckRequest;
-import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
-import io.grpc.health.v1.HealthGrpc;
-import java.io.IOException;
-import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -45,7 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ServerJarIT {
   @TempDir Path dir;
-  Process process;
+  ServerProcess server;
   ManagedChannel channel;
 
   @AfterEach
@@ -53,37 +46,20 @@ class ServerJarIT {
     if (channel != null) {
       channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
     }
-    if (process != null && process.isAlive()) {
-      process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    if (server != null) {
+      server.close();
     }
   }
 
   @Test
   void theJarServesAndShutsDownCleanlyOnSigterm() throws Exception {
-    Path jar = Path.of(System.getProperty("feedserver.jar", "target/feed-server.jar"));
-    assertTrue(Files.isRegularFile(jar), "the runnable jar is built: " + jar.toAbsolutePath());
-    int port = freePort();
-    Path log = dir.resolve("server.log");
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    process = new ProcessBuilder(java, "-jar", jar.toAbsolutePath().toString(), "--db", "feeds.db",
-        "--port", Integer.toString(port))
-        .directory(dir.toFile())
-        .redirectErrorStream(true)
-        .redirectOutput(log.toFile())
-        .start();
+    int port = ServerProcess.freePort();
+    server = ServerProcess.start(dir, "feeds.db", port);
+    Process process = server.process();
     channel = Grpc.newChannelBuilderForAddress("127.0.0.1", port, InsecureChannelCredentials.create()).build();
 
-    HealthGrpc.HealthBlockingStub health = HealthGrpc.newBlockingStub(channel);
-    Await.until("health says SERVING", Duration.ofSeconds(60), () -> {
-      assertTrue(process.isAlive(), () -> "the server exited early:\n" + read(log));
-      try {
-        return health.withDeadlineAfter(2, TimeUnit.SECONDS).check(HealthCheckRequest.getDefaultInstance())
-            .getStatus() == ServingStatus.SERVING;
-      } catch (StatusRuntimeException e) {
-        return false; // not listening yet
-      }
-    });
-    String startLine = read(log);
+    server.awaitServing(channel);
+    String startLine = server.output();
     assertTrue(startLine.contains("listening on 127.0.0.1:" + port), startLine);
     assertTrue(startLine.contains(dir.resolve("feeds.db").toRealPath().toString()), startLine);
 
@@ -112,7 +88,7 @@ class ServerJarIT {
     long stopMillis = (System.nanoTime() - sigterm) / 1_000_000;
     System.out.println("SIGTERM to exit: " + stopMillis + " ms");
     assertTrue(stopMillis < 5_000, "nothing held the shutdown up for its 10 s grace: " + stopMillis + " ms");
-    String output = read(log);
+    String output = server.output();
     System.out.println("server output:\n" + output);
     assertEquals(0, process.exitValue(), output);
     assertTrue(output.contains("stopped; database closed"), output);
@@ -124,20 +100,6 @@ class ServerJarIT {
     try (SqliteFeedStore store = SqliteFeedStore.open(dir.resolve("feeds.db"))) {
       assertEquals(3, store.read(tx -> tx.blocks().after(SpaceId.of("s"), Scope.WHOLE_SPACE, Position.NONE, 10)).size());
       assertEquals(page.getServerToken(), store.read(tx -> tx.serverTokens().find(SpaceId.of("s"))).orElseThrow().value());
-    }
-  }
-
-  static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
-  }
-
-  static String read(Path file) {
-    try {
-      return Files.readString(file, StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      return "(no output: " + e + ")";
     }
   }
 }

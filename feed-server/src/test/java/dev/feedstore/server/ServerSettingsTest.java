@@ -15,6 +15,7 @@ class ServerSettingsTest {
     assertEquals(1 << 20, s.blockBytes());
     assertEquals(1000, s.blocksPerAppend());
     assertEquals(1000, s.queryLimit());
+    assertEquals(1000, s.feedsPerScope());
     assertEquals(16 << 20, s.maxMessageBytes());
     assertEquals(3_600_000, s.subscriptionTtlMillis());
     assertEquals(86_400_000, s.subscriptionMaxTtlMillis());
@@ -31,17 +32,21 @@ class ServerSettingsTest {
         () -> ServerSettings.newBuilder().blockBytes(100).maxMessageBytes(100).build());
     InvalidValueException batch = assertThrows(InvalidValueException.class,
         () -> ServerSettings.newBuilder().queryLimit(10).watchBatchBlocks(11).build());
+    InvalidValueException scope = assertThrows(InvalidValueException.class,
+        () -> ServerSettings.newBuilder().feedsPerScope(5001).build());
 
     assertEquals("watches-per-server must be > 0, was 0", zero.getMessage());
     assertTrue(ttl.getMessage().startsWith("subscription-ttl-ms must be <= subscription-max-ttl-ms"), ttl.getMessage());
     assertTrue(message.getMessage().startsWith("max-message-bytes must be above block-bytes"), message.getMessage());
     assertTrue(batch.getMessage().startsWith("watch-batch-blocks must be <= query-limit"), batch.getMessage());
+    assertEquals("feeds-per-scope must be <= 5000 (a larger scope does not fit in one statement of the store),"
+        + " was 5001", scope.getMessage());
   }
 
   @Test
   void toBuilderKeepsEverySetting() {
     ServerSettings custom = ServerSettings.newBuilder().blockBytes(7).maxMessageBytes(100).queryLimit(9)
-        .watchBatchBlocks(9).tailBytes(3).rpcThreads(2).watchThreads(3).rejectionsLoggedPerMinute(0).build();
+        .watchBatchBlocks(9).feedsPerScope(4).tailBytes(3).rpcThreads(2).watchThreads(3).rejectionsLoggedPerMinute(0).build();
 
     assertEquals(custom, custom.toBuilder().build());
   }

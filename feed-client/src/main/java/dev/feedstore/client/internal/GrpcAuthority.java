@@ -21,6 +21,7 @@ import dev.feedstore.proto.v1.FeedSyncGrpc;
 import dev.feedstore.proto.v1.QueryRequest;
 import dev.feedstore.proto.v1.WatchRequest;
 import io.grpc.Channel;
+import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -39,6 +40,7 @@ import java.util.function.Supplier;
  * {@code UNAVAILABLE}; a {@link SequenceConflictException} for {@code ALREADY_EXISTS}.
  */
 public final class GrpcAuthority implements Authority {
+  private final Channel channel;
   private final FeedSyncGrpc.FeedSyncBlockingStub blocking;
   private final FeedSyncGrpc.FeedSyncStub async;
   private final Duration deadline;
@@ -50,6 +52,7 @@ public final class GrpcAuthority implements Authority {
    * @param subscriptionTtl how long subscriptions made for wide scopes live on the authority
    */
   public GrpcAuthority(Channel channel, Duration deadline, Duration subscriptionTtl) {
+    this.channel = channel;
     this.blocking = FeedSyncGrpc.newBlockingStub(channel);
     this.async = FeedSyncGrpc.newStub(channel);
     this.deadline = deadline;
@@ -121,6 +124,16 @@ public final class GrpcAuthority implements Authority {
     request.expectedServerToken().ifPresent(t -> watch.setExpectedServerToken(t.value()));
     Runnable onNotFound = () -> scopes.forget(request.spaceId(), request.scope());
     return WatchStream.open(async, watch.build(), handler, onNotFound);
+  }
+
+  /**
+   * Lets the channel try to connect again at once, instead of after its own backoff (which grows to
+   * two minutes); the session keeps its own, shorter backoff. Only a {@link ManagedChannel} has one.
+   */
+  public void resetConnectBackoff() {
+    if (channel instanceof ManagedChannel managed) {
+      managed.resetConnectBackoff();
+    }
   }
 
   private ScopeRequests.WireScope wireScope(PullRequest request) {

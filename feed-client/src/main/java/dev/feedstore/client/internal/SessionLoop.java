@@ -95,11 +95,13 @@ public final class SessionLoop implements Runnable {
 
   /** Something local changed (an append): push soon. */
   public void wake() {
+    status.changed();
     signals.add(new Wake());
   }
 
   /** The replication policies of {@code space} changed: restart its live stream with the new scope. */
   public void rescope(SpaceId space) {
+    status.changed();
     signals.add(new Rescope(space));
   }
 
@@ -289,6 +291,7 @@ public final class SessionLoop implements Runnable {
     closeAllStreams();
     refreshStatus(Optional.of(e.getMessage() == null ? e.toString() : e.getMessage()));
     Duration delay = backoff.next();
+    authority.resetConnectBackoff();
     log.debug("authority unreachable ({}); next attempt in {} ms", e.getMessage(), delay.toMillis());
     long deadline = System.nanoTime() + delay.toNanos();
     while (!stopped) {
@@ -304,6 +307,7 @@ public final class SessionLoop implements Runnable {
   }
 
   private void refreshStatus(Optional<String> error) {
+    long version = status.version();
     long toPush = 0;
     long toPull = 0;
     boolean synced = error.isEmpty();
@@ -319,7 +323,7 @@ public final class SessionLoop implements Runnable {
     SyncStatus.State state = error.isPresent()
         ? SyncStatus.State.OFFLINE
         : synced ? SyncStatus.State.SYNCED : SyncStatus.State.SYNCING;
-    status.set(new SyncStatus(state, toPush, toPull, error));
+    status.set(new SyncStatus(state, toPush, toPull, error), version);
   }
 
   private void closeStream(SpaceId space) {

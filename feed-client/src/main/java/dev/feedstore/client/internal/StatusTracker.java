@@ -15,9 +15,45 @@ public final class StatusTracker {
 
   private final List<Consumer<SyncStatus>> listeners = new CopyOnWriteArrayList<>();
   private SyncStatus current = SyncStatus.OFFLINE_INITIALLY;
+  /** Counts local changes, so that a status computed before one is not taken as synced after it. */
+  private long version;
 
   public synchronized SyncStatus current() {
     return current;
+  }
+
+  /** The version to pass to {@link #set(SyncStatus, long)} for a status computed from now on. */
+  public synchronized long version() {
+    return version;
+  }
+
+  /**
+   * Something local changed that sync has not seen yet (an append, a policy change): the status is
+   * no longer synced, at once, before the sync thread gets to it.
+   */
+  public void changed() {
+    SyncStatus status;
+    synchronized (this) {
+      version++;
+      if (!current.isSynced()) {
+        return;
+      }
+      status = new SyncStatus(SyncStatus.State.SYNCING, current.toPush() + 1, current.toPull(), current.lastError());
+    }
+    set(status);
+  }
+
+  /**
+   * Sets a status computed from the state at {@code versionAtStart}; a synced status is not taken if
+   * something changed locally meanwhile.
+   */
+  public void set(SyncStatus status, long versionAtStart) {
+    synchronized (this) {
+      if (status.isSynced() && version != versionAtStart) {
+        return;
+      }
+    }
+    set(status);
   }
 
   public void set(SyncStatus status) {

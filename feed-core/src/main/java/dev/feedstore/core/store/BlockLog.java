@@ -44,6 +44,22 @@ public interface BlockLog {
     return outcomes;
   }
 
+  /**
+   * Like {@link #insert}, for a block written here that no other store has seen yet: until it is
+   * {@linkplain #markPublished published}, re-keying a block it follows may update its predecessor
+   * link. Blocks stored with {@link #insert} count as published.
+   */
+  InsertOutcome insertLocal(SpaceId spaceId, Block block);
+
+  /**
+   * Records whether another store may hold these blocks' content (they are about to be sent, or a
+   * send was refused as a whole). A published block's content never changes again.
+   */
+  void markPublished(SpaceId spaceId, Collection<BlockKey> keys, boolean published);
+
+  /** The keys among {@code keys} of blocks not published yet. */
+  java.util.Set<BlockKey> unpublished(SpaceId spaceId, Collection<BlockKey> keys);
+
   /** The block stored under {@code key}. */
   Optional<Block> find(SpaceId spaceId, BlockKey key);
 
@@ -80,6 +96,16 @@ public interface BlockLog {
    */
   List<Block> after(SpaceId spaceId, Scope scope, Position cursor, int limit);
 
+  /**
+   * Removes the unpositioned block stored under {@code from}, whose content is stored under {@code
+   * to} as well (the same block, re-keyed elsewhere), and points the unpublished blocks that
+   * followed {@code from} at {@code to}. Nothing of the content is lost.
+   *
+   * @throws IllegalStateException if either block is missing, {@code from} is positioned, or the
+   *     two differ in anything but the sequence
+   */
+  void mergeInto(SpaceId spaceId, BlockKey from, BlockKey to);
+
   /** The positioned block with the highest position below {@code position}, if any. */
   Optional<Block> lastBefore(SpaceId spaceId, Position position);
 
@@ -112,7 +138,8 @@ public interface BlockLog {
 
   /**
    * Moves the unpositioned block stored under {@code key} to {@code newSequence}, and points every
-   * unpositioned block of the feed whose predecessor was {@code key} at the new key.
+   * unpublished block of the feed whose predecessor was {@code key} at the new key (a published
+   * block keeps its link: its content may be stored elsewhere already).
    *
    * @throws UniquenessViolationException if {@code newSequence} is taken for that actor
    * @throws IllegalStateException if the block is positioned or not stored

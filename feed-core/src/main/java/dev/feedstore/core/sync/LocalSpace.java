@@ -10,6 +10,7 @@ import dev.feedstore.core.ServerToken;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.StoreTransaction;
 import dev.feedstore.core.store.SyncState;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -45,10 +46,32 @@ final class LocalSpace {
   }
 
   /**
+   * The token rules of DESIGN 5.2, for an answer carrying {@code token}: the first token over no
+   * progress is recorded (and the answer may be applied); the first token over progress is recorded
+   * and verified (the cursor steps back); a different token is a swap. Returns the recovery that
+   * ran, or empty when the answer may be applied.
+   */
+  Optional<SyncStep> checkToken(SyncState state, ServerToken token) {
+    if (state.serverToken().isEmpty()) {
+      if (state.cursor().isAssigned()) {
+        verify(state, token);
+        return Optional.of(SyncStep.of(SyncStep.Kind.VERIFYING, "first token " + token + " over progress up to "
+            + state.cursor() + ": stepping back one block to verify it"));
+      }
+      save(state.withServerToken(token));
+    } else if (!state.serverToken().get().equals(token)) {
+      swap(token);
+      return Optional.of(SyncStep.of(SyncStep.Kind.SWAPPED, "server token changed from "
+          + state.serverToken().get() + " to " + token + ": replaying from the start"));
+    }
+    return Optional.empty();
+  }
+
+  /**
    * A swap: the authority's store was replaced. Every position is cleared (the blocks will be
    * pushed again and deduplicated by key), the cursor goes to the start, {@code token} is recorded.
    */
-  void swap(ServerToken token) {
+  private void swap(ServerToken token) {
     if (tx.blocks().clearPositions(space) > 0) {
       markAllReplicatedFeedsChanged();
     }
@@ -60,7 +83,7 @@ final class LocalSpace {
    * The first token over progress the replica already holds: record it and step the cursor back to
    * the previous block the replica holds, so the next pull fetches the block at the cursor again.
    */
-  void verify(SyncState state, ServerToken token) {
+  private void verify(SyncState state, ServerToken token) {
     Optional<Block> previous = tx.blocks().lastBefore(space, state.cursor());
     save(new SyncState(previous.map(Block::position).orElse(Position.NONE), previous.map(Block::key),
         Optional.of(token), state.replayUntil()));
@@ -136,17 +159,37 @@ final class LocalSpace {
   }
 
   /**
-   * Gives a local block a new sequence (the sequence rule: the feed's highest plus one), keeping its
-   * content, author and its successors' links, so that the key is free for the authority's block.
+   * Gives a local block a new key so that its key is free for the authority's block, keeping its
+   * content and author (DESIGN 5.3). A block only this replica has seen takes the sequence rule (the
+   * feed's highest plus one) and its unpublished successors follow it. A published block may have
+   * copies on other replicas: it takes a sequence derived from its content ({@link
+   * OrphanSequence}), the same on every replica, and if this replica already holds it there (pulled
+   * from another that moved it first), the two copies become one.
    */
   BlockKey moveAside(Block local) {
     if (local.isPositioned()) {
       tx.blocks().setPosition(space, local.key(), Position.NONE);
     }
-    Sequence next = Sequence.after(tx.blocks().maxSequence(space, local.feedId()).orElse(null));
-    tx.blocks().rekey(space, local.key(), next);
     changed.feed(local.feedId());
-    return new BlockKey(local.feedId(), local.actorId(), next);
+    boolean published = tx.blocks().unpublished(space, List.of(local.key())).isEmpty();
+    if (!published) {
+      Sequence next = Sequence.after(tx.blocks().maxSequence(space, local.feedId()).orElse(null));
+      tx.blocks().rekey(space, local.key(), next);
+      return new BlockKey(local.feedId(), local.actorId(), next);
+    }
+    for (int attempt = 0; ; attempt++) {
+      Sequence sequence = OrphanSequence.of(local, attempt);
+      BlockKey target = new BlockKey(local.feedId(), local.actorId(), sequence);
+      Optional<Block> there = find(target);
+      if (there.isEmpty()) {
+        tx.blocks().rekey(space, local.key(), sequence);
+        return target;
+      }
+      if (there.get().sameContentAs(local.withSequence(sequence))) {
+        tx.blocks().mergeInto(space, local.key(), target);
+        return target;
+      }
+    }
   }
 
   private void markAllReplicatedFeedsChanged() {

@@ -5,7 +5,6 @@ import dev.feedstore.core.BlockKey;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Namespace;
 import dev.feedstore.core.Position;
-import dev.feedstore.core.ServerToken;
 import dev.feedstore.core.store.InsertOutcome;
 import dev.feedstore.core.store.SyncState;
 import java.util.ArrayList;
@@ -70,20 +69,12 @@ final class PullApplier {
       return done(SyncStep.of(SyncStep.Kind.STALE,
           "the cursor moved from " + ticket.cursor() + " to " + state.cursor() + " while the pull was out"));
     }
-    ServerToken token = page.serverToken();
-    if (state.serverToken().isEmpty()) {
-      if (state.cursor().isAssigned()) {
-        local.verify(state, token);
-        return restart(SyncStep.Kind.VERIFYING, "first token " + token + " over progress up to "
-            + state.cursor() + ": stepping back one block to verify it");
-      }
-      state = state.withServerToken(token);
-      local.save(state);
-    } else if (!state.serverToken().get().equals(token)) {
-      local.swap(token);
-      return restart(SyncStep.Kind.SWAPPED,
-          "server token changed from " + state.serverToken().get() + " to " + token + ": replaying from the start");
+    Optional<SyncStep> recovery = local.checkToken(state, page.serverToken());
+    if (recovery.isPresent()) {
+      epoch.incrementAndGet();
+      return done(recovery.get());
     }
+    state = local.state();
     if (ticket.probe()) {
       return probed(state);
     }
@@ -102,10 +93,16 @@ final class PullApplier {
 
   private SpaceSync.Applied probed(SyncState state) {
     local.replication.resolveLatest(page.maxPosition());
-    // Skip the history that no policy wants: jump the cursor to just before the lowest start.
-    Position start = local.replication.lowestStart();
-    if (start.value() - 1 > state.cursor().value()) {
-      state = state.withCursor(Position.of(start.value() - 1), Optional.empty());
+    // Skip the history that no policy wants: jump the cursor to just before the lowest start, but
+    // never past a position the replica holds (the pulls that follow must vouch for it).
+    long target = local.replication.lowestStart().value() - 1;
+    Optional<Block> held = local.tx.blocks().after(local.space, ticket.request().scope(), state.cursor(), 1)
+        .stream().findFirst();
+    if (held.isPresent()) {
+      target = Math.min(target, held.get().position().value() - 1);
+    }
+    if (target > state.cursor().value()) {
+      state = state.withCursor(Position.of(target), Optional.empty());
     }
     local.save(state);
     epoch.incrementAndGet();
@@ -118,11 +115,19 @@ final class PullApplier {
       return "rollback signal 4: the cursor " + cursor + " is above the authority's highest position "
           + page.maxPosition();
     }
-    if (page.cursorBlockReported() && cursor.isAssigned() && state.cursorBlock().isPresent()
-        && !state.cursorBlock().equals(page.cursorBlock())) {
-      return "rollback signal 5: at the cursor " + cursor + " the authority holds "
-          + page.cursorBlock().map(BlockKey::toString).orElse("nothing") + ", the replica recorded "
-          + state.cursorBlock().get();
+    if (ticket.knownMax().isAfter(page.maxPosition())) {
+      // The same signal for positions the replica got by pushing, which the cursor has not reached.
+      return "rollback signal 4: the replica held position " + ticket.knownMax()
+          + ", above the authority's highest position " + page.maxPosition();
+    }
+    if (page.cursorBlockReported() && cursor.isAssigned()) {
+      // What the replica knows of the cursor: the key recorded with it, else the block it holds there.
+      Optional<BlockKey> expected = state.cursorBlock().or(() -> local.at(cursor).map(Block::key));
+      if (expected.isPresent() && !expected.equals(page.cursorBlock())) {
+        return "rollback signal 5: at the cursor " + cursor + " the authority holds "
+            + page.cursorBlock().map(BlockKey::toString).orElse("nothing") + ", the replica "
+            + expected.get();
+      }
     }
     if (state.isReplaying()) {
       // While replaying, displacements are what the replay repairs; they are not new evidence.

@@ -2,7 +2,6 @@ package dev.feedstore.core.sync;
 
 import dev.feedstore.core.Block;
 import dev.feedstore.core.Position;
-import dev.feedstore.core.ServerToken;
 import dev.feedstore.core.store.SyncState;
 import java.util.List;
 import java.util.Optional;
@@ -29,20 +28,12 @@ final class PushApplier {
       return done(SyncStep.of(SyncStep.Kind.STALE, "a recovery or a policy change ran while the push was out"));
     }
     SyncState state = local.state();
-    ServerToken token = reply.serverToken();
-    if (state.serverToken().isEmpty()) {
-      if (state.cursor().isAssigned()) {
-        local.verify(state, token);
-        return restart(SyncStep.Kind.VERIFYING, "first token " + token + " over progress up to "
-            + state.cursor() + ": stepping back one block to verify it");
-      }
-      state = state.withServerToken(token);
-      local.save(state);
-    } else if (!state.serverToken().get().equals(token)) {
-      local.swap(token);
-      return restart(SyncStep.Kind.SWAPPED,
-          "server token changed from " + state.serverToken().get() + " to " + token + ": replaying from the start");
+    Optional<SyncStep> recovery = local.checkToken(state, reply.serverToken());
+    if (recovery.isPresent()) {
+      epoch.incrementAndGet();
+      return done(recovery.get());
     }
+    state = local.state();
     List<Block> blocks = batch.blocks();
     List<Position> positions = reply.positions();
     String evidence = rollbackEvidence(state, blocks, positions);

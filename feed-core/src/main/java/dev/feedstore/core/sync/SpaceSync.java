@@ -1,6 +1,7 @@
 package dev.feedstore.core.sync;
 
 import dev.feedstore.core.Block;
+import dev.feedstore.core.BlockKey;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Namespace;
 import dev.feedstore.core.Position;
@@ -13,6 +14,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -94,7 +96,7 @@ public final class SpaceSync {
       boolean probe = replication.hasUnresolvedLatest();
       Position cursor = probe ? Position.of(Long.MAX_VALUE - 1) : state.cursor();
       PullRequest request = new PullRequest(space, scope, cursor, probe ? 1 : pullLimit, state.serverToken());
-      return Optional.of(new PullTicket(request, currentEpoch, probe));
+      return Optional.of(new PullTicket(request, currentEpoch, probe, tx.blocks().maxPosition(space)));
     });
   }
 
@@ -130,10 +132,14 @@ public final class SpaceSync {
 
   // ---------------------------------------------------------------- push
 
-  /** The next unpositioned blocks of replicated feeds to append, or empty when there are none. */
+  /**
+   * The next unpositioned blocks of replicated feeds to append, or empty when there are none. The
+   * blocks are marked published first (from here on their content may be on the authority), in a
+   * short local transaction.
+   */
   public Optional<PushBatch> beginPush() {
     long currentEpoch = epoch.get();
-    return store.read(tx -> {
+    return store.write(tx -> {
       ReplicationView replication = new ReplicationView(tx, space);
       Scope.Selection scope = replication.scope();
       if (scope.isEmpty()) {
@@ -152,7 +158,10 @@ public final class SpaceSync {
           batch.add(block);
         }
       }
-      return Optional.of(new PushBatch(batch, namespace, currentEpoch));
+      List<BlockKey> keys = batch.stream().map(Block::key).toList();
+      Set<BlockKey> firstSent = tx.blocks().unpublished(space, keys);
+      tx.blocks().markPublished(space, firstSent, true);
+      return Optional.of(new PushBatch(batch, namespace, currentEpoch, firstSent));
     });
   }
 
@@ -182,6 +191,9 @@ public final class SpaceSync {
     try {
       Applied applied = store.writeRelaxed(tx -> {
         LocalSpace local = new LocalSpace(tx, space);
+        // The authority wrote nothing of the request: what it sent for the first time is still
+        // unpublished, so the links of those blocks may follow the blocks moved aside below.
+        tx.blocks().markPublished(space, batch.firstSent(), false);
         int moved = 0;
         for (var key : conflict.keys()) {
           Optional<Block> block = local.find(key);

@@ -342,14 +342,14 @@ public abstract class FeedStoreContract {
   }
 
   @Test
-  void rekeyMovesAnUnpositionedBlockAndItsSuccessorsLinks() {
+  void rekeyMovesAnUnpositionedBlockAndItsUnpublishedSuccessorsLinks() {
     FeedId feed = createFeed(SPACE, Optional.empty());
     Block first = positioned(feed, "a", 0, 1);
     Block second = after(first, "a", 1);
     Block third = after(second, "a", 2);
     insert(SPACE, first);
-    insert(SPACE, second);
-    insert(SPACE, third);
+    store.write(tx -> tx.blocks().insertLocal(SPACE, second));
+    store.write(tx -> tx.blocks().insertLocal(SPACE, third));
 
     store.write(tx -> {
       tx.blocks().rekey(SPACE, second.key(), new Sequence(5));
@@ -371,6 +371,59 @@ public abstract class FeedStoreContract {
       return null;
     }));
     assertEquals(Optional.of(new Sequence(5)), store.read(tx -> tx.blocks().maxSequence(SPACE, feed)));
+  }
+
+  @Test
+  void aBlockMergesIntoItsCopyUnderAnotherSequence() {
+    FeedId feed = createFeed(SPACE, Optional.empty());
+    Block original = block(feed, "a", 0);
+    Block copy = original.withSequence(new Sequence(9));
+    Block follower = after(original, "b", 1);
+    store.write(tx -> {
+      tx.blocks().insert(SPACE, original);
+      tx.blocks().insert(SPACE, copy);
+      tx.blocks().insertLocal(SPACE, follower);
+      tx.blocks().mergeInto(SPACE, original.key(), copy.key());
+      return null;
+    });
+    assertEquals(Optional.empty(), store.read(tx -> tx.blocks().find(SPACE, original.key())));
+    assertEquals(Optional.of(Predecessor.of(copy.key())),
+        store.read(tx -> tx.blocks().find(SPACE, follower.key())).orElseThrow().predecessor());
+    assertEquals(2, store.read(tx -> tx.feeds().find(SPACE, feed)).orElseThrow().blockCount());
+    Block other = block(feed, "a", 3, "other content");
+    insert(SPACE, other);
+    assertThrows(IllegalStateException.class, () -> store.write(tx -> {
+      tx.blocks().mergeInto(SPACE, other.key(), copy.key());
+      return null;
+    }));
+  }
+
+  @Test
+  void rekeyLeavesThePredecessorLinkOfAPublishedBlock() {
+    FeedId feed = createFeed(SPACE, Optional.empty());
+    Block first = block(feed, "a", 0);
+    Block sent = after(first, "b", 1);
+    Block draft = after(first, "c", 1);
+    store.write(tx -> {
+      tx.blocks().insertLocal(SPACE, first);
+      tx.blocks().insertLocal(SPACE, sent);
+      tx.blocks().insertLocal(SPACE, draft);
+      assertEquals(Set.of(first.key(), sent.key(), draft.key()),
+          tx.blocks().unpublished(SPACE, List.of(first.key(), sent.key(), draft.key())));
+      tx.blocks().markPublished(SPACE, List.of(sent.key()), true);
+      tx.blocks().rekey(SPACE, first.key(), new Sequence(7));
+      return null;
+    });
+    assertEquals(first.predecessor().isPresent(), false);
+    assertEquals(sent.predecessor(), store.read(tx -> tx.blocks().find(SPACE, sent.key())).orElseThrow().predecessor());
+    assertEquals(Optional.of(new Predecessor(first.actorId(), new Sequence(7))),
+        store.read(tx -> tx.blocks().find(SPACE, draft.key())).orElseThrow().predecessor());
+    assertEquals(Set.of(draft.key()), store.read(tx -> tx.blocks().unpublished(SPACE, List.of(sent.key(), draft.key()))));
+    store.write(tx -> {
+      tx.blocks().markPublished(SPACE, List.of(sent.key()), false);
+      return null;
+    });
+    assertEquals(Set.of(sent.key(), draft.key()), store.read(tx -> tx.blocks().unpublished(SPACE, List.of(sent.key(), draft.key()))));
   }
 
   @Test

@@ -84,7 +84,7 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
   @Override
   public void subscribe(SubscribeRequest request, StreamObserver<SubscribeResponse> responses) {
     unary("Subscribe", request.getSpaceId(), request.getRequestId(), responses, () -> {
-      SubscribeCommand command = WireRequests.subscribe(request);
+      SubscribeCommand command = WireRequests.subscribe(request, settings);
       SubscribeResult result = authority.subscribe(command.spaceId(), command.scope(), command.ttlMillis());
       Subscription subscription = result.subscription();
       return SubscribeResponse.newBuilder()
@@ -121,7 +121,8 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
    */
   void watchFrames(WatchRequest request, StreamObserver<WatchFrame> events) {
     try {
-      watches.open(WireRequests.watch(request), request.getRequestId(),
+      WireRequests.requestId(request.getRequestId());
+      watches.open(WireRequests.watch(request, settings), request.getRequestId(),
           (ServerCallStreamObserver<WatchFrame>) events, ConnectionInterceptor.remoteAddress());
     } catch (RuntimeException e) {
       events.onError(reject("Watch", request.getSpaceId(), request.getRequestId(), e));
@@ -157,6 +158,7 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
       Supplier<T> work) {
     T response;
     try {
+      WireRequests.requestId(requestId);
       response = work.get();
     } catch (RuntimeException e) {
       responses.onError(reject(method, spaceId, requestId, e));
@@ -168,8 +170,8 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
 
   private StatusException reject(String method, String spaceId, String requestId, RuntimeException failure) {
     StatusException status = Failures.toStatus(failure);
-    String line = method + " from " + ConnectionInterceptor.remoteAddress() + " (space '" + spaceId
-        + "', request_id '" + requestId + "') " + status.getStatus().getCode() + ": "
+    String line = method + " from " + ConnectionInterceptor.remoteAddress() + " (space '" + RateLimitedLog.clip(spaceId)
+        + "', request_id '" + RateLimitedLog.clip(requestId) + "') " + status.getStatus().getCode() + ": "
         + status.getStatus().getDescription();
     if (Failures.isRejection(status.getStatus().getCode())) {
       rejections.log("rejected " + line, null);

@@ -13,6 +13,7 @@ import org.slf4j.event.Level;
  */
 final class RateLimitedLog {
   private static final long WINDOW_MILLIS = 60_000;
+  static final int CLIENT_TEXT_CHARS = 64;
 
   private final Logger logger;
   private final Level level;
@@ -62,6 +63,17 @@ final class RateLimitedLog {
       }
     }
     return out.toString();
+  }
+
+  /**
+   * A client's text as a log line shows it: the first {@value #CLIENT_TEXT_CHARS} characters, then
+   * how long it was, so that a huge field cannot make a huge line.
+   */
+  static String clip(String clientText) {
+    if (clientText.length() <= CLIENT_TEXT_CHARS) {
+      return clientText;
+    }
+    return clientText.substring(0, CLIENT_TEXT_CHARS) + "... (" + clientText.length() + " chars)";
   }
 
   /** Reports the suppressed count if the minute is over. */

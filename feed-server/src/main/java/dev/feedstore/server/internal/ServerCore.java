@@ -54,9 +54,14 @@ public final class ServerCore implements AutoCloseable {
     return rpcExecutor;
   }
 
-  /** The FeedSync service, with the interceptor that tells it each call's connection. */
+  /**
+   * The FeedSync service, with the interceptor that tells it each call's connection, answering a
+   * call without exactly one well-formed request with {@code INVALID_ARGUMENT} ({@link
+   * WellFormedRequests}).
+   */
   public ServerServiceDefinition feedSync() {
-    return ServerInterceptors.intercept(service.definition(), new ConnectionInterceptor(), inFlight);
+    return WellFormedRequests.wrap(
+        ServerInterceptors.intercept(service.definition(), new ConnectionInterceptor(), inFlight), rejections);
   }
 
   /** True when no FeedSync call is running: no request handler, no Watch stream. */

@@ -55,27 +55,37 @@ final class Watches {
    * @throws ShuttingDownException if the server is shutting down
    */
   void open(ReadRequest request, String requestId, ServerCallStreamObserver<WatchFrame> call, String connection) {
+    // Checked before resolving too, which slides the subscription's expiry and may create the
+    // space's token: a refused stream writes nothing (unless it lost a race for the last place).
+    synchronized (lock) {
+      checkAdmissible(connection);
+    }
     ResolvedRead read = authority.resolve(request);
     WatchStream stream = new WatchStream(requestId, read, authority, call, executor, failures, this::release);
     synchronized (lock) {
-      if (closing) {
-        throw new ShuttingDownException();
-      }
-      if (open.size() >= settings.watchesPerServer()) {
-        throw new LimitExceededException(ServerSettings.Key.WATCHES_PER_SERVER, settings.watchesPerServer(),
-            open.size() + 1L, "open Watch streams on this server");
-      }
-      int onConnection = perConnection.getOrDefault(connection, 0);
-      if (onConnection >= settings.watchesPerConnection()) {
-        throw new LimitExceededException(ServerSettings.Key.WATCHES_PER_CONNECTION,
-            settings.watchesPerConnection(), onConnection + 1L, "open Watch streams on connection " + connection);
-      }
+      checkAdmissible(connection);
       open.add(stream);
       connections.put(stream, connection);
       perConnection.merge(connection, 1, Integer::sum);
       // Started under the lock, so that closeAll cannot end the stream before its handlers are set.
       // Starting does no I/O: it sets the call's handlers, registers with the tail and signals.
       stream.start();
+    }
+  }
+
+  /** Throws unless a stream may open on {@code connection} now. Needs the lock. */
+  private void checkAdmissible(String connection) {
+    if (closing) {
+      throw new ShuttingDownException();
+    }
+    if (open.size() >= settings.watchesPerServer()) {
+      throw new LimitExceededException(ServerSettings.Key.WATCHES_PER_SERVER, settings.watchesPerServer(),
+          open.size() + 1L, "open Watch streams on this server");
+    }
+    int onConnection = perConnection.getOrDefault(connection, 0);
+    if (onConnection >= settings.watchesPerConnection()) {
+      throw new LimitExceededException(ServerSettings.Key.WATCHES_PER_CONNECTION,
+          settings.watchesPerConnection(), onConnection + 1L, "open Watch streams on connection " + connection);
     }
   }
 

@@ -32,8 +32,21 @@ final class WireRequests {
   /** The number of blocks a Query returns when its {@code limit} is 0 (DESIGN 4.4). */
   static final int DEFAULT_QUERY_LIMIT = 100;
   private static final int MAX_SUBSCRIPTION_ID_CHARS = 128;
+  /**
+   * The longest {@code request_id}. Every response echoes it (every event of a Watch, too), so an
+   * unbounded one could make a response larger than the client accepts after the work was done.
+   */
+  static final int MAX_REQUEST_ID_CHARS = 128;
 
   private WireRequests() {}
+
+  /** Checks the {@code request_id} of any request: at most {@value #MAX_REQUEST_ID_CHARS} characters. */
+  static void requestId(String requestId) {
+    if (requestId.length() > MAX_REQUEST_ID_CHARS) {
+      throw new InvalidValueException("request_id",
+          "must be at most " + MAX_REQUEST_ID_CHARS + " characters (responses echo it)", requestId);
+    }
+  }
 
   static AppendCommand append(AppendRequest request, Limits limits) {
     SpaceId spaceId = WireMapping.spaceId(request.getSpaceId());
@@ -69,7 +82,7 @@ final class WireRequests {
     SpaceId spaceId = WireMapping.spaceId(request.getSpaceId());
     ScopeRequest scope = scope(request.getFeedIdsList(),
         request.hasSubscriptionId() ? Optional.of(request.getSubscriptionId()) : Optional.empty(),
-        request.hasNamespace() ? Optional.of(request.getNamespace()) : Optional.empty());
+        request.hasNamespace() ? Optional.of(request.getNamespace()) : Optional.empty(), settings);
     Position cursor = cursor(request.getCursor());
     int limit = request.getLimit();
     if (limit < 0) {
@@ -82,17 +95,18 @@ final class WireRequests {
         request.hasExpectedServerToken() ? Optional.of(request.getExpectedServerToken()) : Optional.empty());
   }
 
-  static ReadRequest watch(WatchRequest request) {
+  static ReadRequest watch(WatchRequest request, ServerSettings settings) {
     SpaceId spaceId = WireMapping.spaceId(request.getSpaceId());
     ScopeRequest scope = scope(request.getFeedIdsList(),
         request.hasSubscriptionId() ? Optional.of(request.getSubscriptionId()) : Optional.empty(),
-        request.hasNamespace() ? Optional.of(request.getNamespace()) : Optional.empty());
+        request.hasNamespace() ? Optional.of(request.getNamespace()) : Optional.empty(), settings);
     return new ReadRequest(spaceId, scope, cursor(request.getCursor()), 0,
         request.hasExpectedServerToken() ? Optional.of(request.getExpectedServerToken()) : Optional.empty());
   }
 
-  static SubscribeCommand subscribe(SubscribeRequest request) {
+  static SubscribeCommand subscribe(SubscribeRequest request, ServerSettings settings) {
     SpaceId spaceId = WireMapping.spaceId(request.getSpaceId());
+    checkScopeSize(request.getFeedIdsCount() + request.getNamespacesCount(), "feed_ids and namespaces", settings);
     Set<FeedId> feeds = feedIds(request.getFeedIdsList());
     Set<Namespace> namespaces = new LinkedHashSet<>();
     for (int i = 0; i < request.getNamespacesCount(); i++) {
@@ -106,7 +120,8 @@ final class WireRequests {
     return new SubscribeCommand(spaceId, new Scope.Selection(feeds, namespaces), ttl);
   }
 
-  private static ScopeRequest scope(List<String> feedIds, Optional<String> subscriptionId, Optional<String> namespace) {
+  private static ScopeRequest scope(List<String> feedIds, Optional<String> subscriptionId, Optional<String> namespace,
+      ServerSettings settings) {
     List<String> given = new ArrayList<>();
     if (!feedIds.isEmpty()) {
       given.add("feed_ids");
@@ -129,9 +144,16 @@ final class WireRequests {
       return ScopeRequest.of(Scope.namespace(WireMapping.namespace(namespace.get(), "namespace")));
     }
     if (!feedIds.isEmpty()) {
+      checkScopeSize(feedIds.size(), "feed_ids", settings);
       return ScopeRequest.of(Scope.feeds(feedIds(feedIds)));
     }
     return ScopeRequest.WHOLE_SPACE;
+  }
+
+  private static void checkScopeSize(int size, String what, ServerSettings settings) {
+    if (size > settings.feedsPerScope()) {
+      throw new LimitExceededException(ServerSettings.Key.FEEDS_PER_SCOPE, settings.feedsPerScope(), size, what);
+    }
   }
 
   private static Set<FeedId> feedIds(List<String> wire) {

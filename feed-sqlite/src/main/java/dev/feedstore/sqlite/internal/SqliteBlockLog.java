@@ -41,7 +41,7 @@ final class SqliteBlockLog implements BlockLog {
   private static final String SELECT_BLOCKS = "SELECT b.feed_private_id, b.position, b.sequence, b.actor_id,"
       + " b.prev_sequence, b.prev_actor_id, b.timestamp, b.data FROM blocks b ";
   private static final String INSERT = "INSERT INTO blocks (space_private_id, feed_private_id, position, sequence,"
-      + " actor_id, prev_sequence, prev_actor_id, timestamp, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+      + " actor_id, prev_sequence, prev_actor_id, timestamp, data, published) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
       + " ON CONFLICT DO NOTHING";
   private static final String BY_KEY = SELECT_BLOCKS
       + "WHERE b.feed_private_id = ? AND b.sequence = ? AND b.actor_id = ?";
@@ -89,7 +89,16 @@ final class SqliteBlockLog implements BlockLog {
    * #insert} does.
    */
   @Override
+  public InsertOutcome insertLocal(SpaceId spaceId, Block block) {
+    return insertAll(spaceId, List.of(block), false).get(0);
+  }
+
+  @Override
   public List<InsertOutcome> insertAll(SpaceId spaceId, List<Block> blocks) {
+    return insertAll(spaceId, blocks, true);
+  }
+
+  private List<InsertOutcome> insertAll(SpaceId spaceId, List<Block> blocks, boolean published) {
     if (blocks.isEmpty()) {
       return List.of();
     }
@@ -118,6 +127,7 @@ final class SqliteBlockLog implements BlockLog {
         }
         insert.setLong(8, block.timestamp());
         insert.setBytes(9, block.data().toByteArray());
+        insert.setInt(10, published ? 1 : 0);
         insert.addBatch();
       }
       stored = insert.executeBatch();
@@ -145,6 +155,29 @@ final class SqliteBlockLog implements BlockLog {
           : new InsertOutcome.Conflict(held.get(), block));
     }
     return outcomes;
+  }
+
+  @Override
+  public void markPublished(SpaceId spaceId, Collection<BlockKey> keys, boolean published) {
+    for (BlockKey key : keys) {
+      tx.findFeed(spaceId, key.feedId()).ifPresent(feed -> update(
+          "UPDATE blocks SET published = ? WHERE feed_private_id = ? AND sequence = ? AND actor_id = ?",
+          published ? 1 : 0, feed.privateId(), key.sequence().value(), key.actorId().value()));
+    }
+  }
+
+  @Override
+  public Set<BlockKey> unpublished(SpaceId spaceId, Collection<BlockKey> keys) {
+    Set<BlockKey> result = new java.util.LinkedHashSet<>();
+    for (BlockKey key : keys) {
+      Optional<FeedRow> feed = tx.findFeed(spaceId, key.feedId());
+      if (feed.isPresent() && longValue("SELECT count(*) FROM blocks WHERE feed_private_id = ? AND sequence = ?"
+          + " AND actor_id = ? AND published = 0", feed.get().privateId(), key.sequence().value(),
+          key.actorId().value()) > 0) {
+        result.add(key);
+      }
+    }
+    return result;
   }
 
   @Override
@@ -415,8 +448,31 @@ final class SqliteBlockLog implements BlockLog {
       }
       throw e;
     }
+    relinkUnpublished(feed, key, newSequence);
+  }
+
+  @Override
+  public void mergeInto(SpaceId spaceId, BlockKey from, BlockKey to) {
+    FeedRow feed = tx.requireFeed(spaceId, from.feedId());
+    Block source = find(feed, from).orElseThrow(() ->
+        new IllegalStateException("cannot merge block " + from + ": it is not stored"));
+    Block target = find(spaceId, to).orElseThrow(() ->
+        new IllegalStateException("cannot merge block " + from + " into " + to + ": " + to + " is not stored"));
+    if (source.isPositioned() || !to.feedId().equals(from.feedId()) || !to.actorId().equals(from.actorId())
+        || !source.withSequence(to.sequence()).sameContentAs(target)) {
+      throw new IllegalStateException("cannot merge block " + from + " into " + to
+          + ": only an unpositioned block with the same content may merge");
+    }
+    relinkUnpublished(feed, from, to.sequence());
+    update("DELETE FROM blocks WHERE feed_private_id = ? AND sequence = ? AND actor_id = ?",
+        feed.privateId(), from.sequence().value(), from.actorId().value());
+    tx.countInserted(feed.privateId(), -1);
+  }
+
+  /** Points the unpublished, unpositioned blocks that followed {@code key} at its new sequence. */
+  private void relinkUnpublished(FeedRow feed, BlockKey key, Sequence newSequence) {
     update("UPDATE blocks SET prev_sequence = ? WHERE feed_private_id = ? AND prev_actor_id = ?"
-            + " AND prev_sequence = ? AND position IS NULL",
+            + " AND prev_sequence = ? AND position IS NULL AND published = 0",
         newSequence.value(), feed.privateId(), key.actorId().value(), key.sequence().value());
   }
 

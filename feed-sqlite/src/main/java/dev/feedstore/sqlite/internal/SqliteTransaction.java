@@ -185,7 +185,11 @@ final class SqliteTransaction implements StoreTransaction {
   }
 
   void countInserted(long feedPrivateId) {
-    blockCountDeltas.merge(feedPrivateId, 1L, Long::sum);
+    countInserted(feedPrivateId, 1);
+  }
+
+  void countInserted(long feedPrivateId, long delta) {
+    blockCountDeltas.merge(feedPrivateId, delta, Long::sum);
   }
 
   long pendingBlockCount(long feedPrivateId) {

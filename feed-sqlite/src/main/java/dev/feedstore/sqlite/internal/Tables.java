@@ -35,6 +35,7 @@ final class Tables {
   static final Field<String> BLOCKS_PREV_ACTOR = field(name("blocks", "prev_actor_id"), SQLDataType.VARCHAR);
   static final Field<Long> BLOCKS_TIMESTAMP = field(name("blocks", "timestamp"), SQLDataType.BIGINT);
   static final Field<byte[]> BLOCKS_DATA = field(name("blocks", "data"), SQLDataType.BLOB);
+  static final Field<Integer> BLOCKS_PUBLISHED = field(name("blocks", "published"), SQLDataType.INTEGER);
 
   static final Table<Record> SUBSCRIPTIONS = table(name("subscriptions"));
   static final Field<String> SUBSCRIPTIONS_ID = field(name("subscriptions", "subscription_id"), SQLDataType.VARCHAR);

@@ -32,6 +32,9 @@ CREATE TABLE blocks (
   prev_actor_id    TEXT,
   timestamp        INTEGER NOT NULL,
   data             BLOB    NOT NULL,
+  -- 1 when another store may hold this block's content (it came from the authority, or it was
+  -- sent there): its content, predecessor link included, must never change again.
+  published        INTEGER NOT NULL DEFAULT 1,
   CONSTRAINT blocks_position_positive CHECK (position IS NULL OR position > 0),
   CONSTRAINT blocks_sequence_not_negative CHECK (sequence >= 0),
   CONSTRAINT blocks_predecessor_whole CHECK ((prev_sequence IS NULL) = (prev_actor_id IS NULL))

@@ -1,0 +1,112 @@
+package dev.feedstore.cli;
+
+import dev.feedstore.proto.v1.AppendRequest;
+import dev.feedstore.proto.v1.AppendResponse;
+import dev.feedstore.proto.v1.FeedSyncGrpc;
+import dev.feedstore.proto.v1.ListFeedsRequest;
+import dev.feedstore.proto.v1.ListFeedsResponse;
+import dev.feedstore.proto.v1.QueryRequest;
+import dev.feedstore.proto.v1.QueryResponse;
+import dev.feedstore.proto.v1.WatchEvent;
+import dev.feedstore.proto.v1.WatchRequest;
+import io.grpc.ClientInterceptor;
+import io.grpc.Context;
+import io.grpc.ClientInterceptors;
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannel;
+import java.time.Duration;
+import java.util.Iterator;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One plain-text connection to a position authority, with a deadline on every unary call and a
+ * request id ({@code feedctl-RANDOM-N}) on every request, so that the server's log lines can be
+ * matched with a run. Owns its channel: {@link #close} shuts it down, which also cancels an open
+ * Watch. Thread-safe.
+ */
+final class Authority implements AutoCloseable {
+  private final ManagedChannel channel;
+  private final FeedSyncGrpc.FeedSyncBlockingStub stub;
+  private final Duration deadline;
+  private final String runId = UUID.randomUUID().toString().substring(0, 8);
+  private final AtomicLong requests = new AtomicLong();
+
+  private Authority(ManagedChannel channel, Duration deadline, ClientInterceptor... interceptors) {
+    this.channel = channel;
+    this.stub = FeedSyncGrpc.newBlockingStub(ClientInterceptors.intercept(channel, interceptors));
+    this.deadline = deadline;
+  }
+
+  static Authority connect(ServerAddress address, Duration deadline) {
+    return over(Grpc.newChannelBuilder(address.target(), InsecureChannelCredentials.create())
+        .maxInboundMessageSize(64 << 20)
+        .build(), deadline);
+  }
+
+  /**
+   * An authority over {@code channel}, which it then owns and shuts down on {@link #close}; its calls
+   * pass through {@code interceptors}.
+   */
+  static Authority over(ManagedChannel channel, Duration deadline, ClientInterceptor... interceptors) {
+    return new Authority(channel, deadline, interceptors);
+  }
+
+  AppendResponse append(AppendRequest.Builder request) {
+    return unary().append(request.setRequestId(nextId()).build());
+  }
+
+  QueryResponse query(QueryRequest.Builder request) {
+    return unary().query(request.setRequestId(nextId()).build());
+  }
+
+  ListFeedsResponse listFeeds(ListFeedsRequest.Builder request) {
+    return unary().listFeeds(request.setRequestId(nextId()).build());
+  }
+
+  /**
+   * Opens a Watch stream. Its iterator blocks for the next event and throws the status the stream
+   * ends with; closing it cancels the stream. No deadline: the stream lasts until it ends, it is
+   * closed, or this authority is. With {@code waitForReady}, opening waits for the server to be
+   * reachable instead of failing at once.
+   */
+  WatchCall watch(WatchRequest.Builder request, boolean waitForReady) {
+    Context.CancellableContext context = Context.current().withCancellation();
+    FeedSyncGrpc.FeedSyncBlockingStub watching = waitForReady ? stub.withWaitForReady() : stub;
+    WatchRequest built = request.setRequestId(nextId()).build();
+    Context previous = context.attach(); // the call belongs to the context, so cancelling it ends the call
+    try {
+      return new WatchCall(watching.watch(built), context);
+    } finally {
+      context.detach(previous);
+    }
+  }
+
+  /** An open Watch stream: its events, and {@link #close} to cancel it. */
+  record WatchCall(Iterator<WatchEvent> events, Context.CancellableContext context) implements AutoCloseable {
+    @Override
+    public void close() {
+      context.cancel(null);
+    }
+  }
+
+  @Override
+  public void close() {
+    channel.shutdownNow();
+    try {
+      channel.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private FeedSyncGrpc.FeedSyncBlockingStub unary() {
+    return stub.withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  private String nextId() {
+    return "feedctl-" + runId + "-" + requests.incrementAndGet();
+  }
+}

@@ -1,0 +1,127 @@
+package dev.feedstore.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TailTest {
+  @TempDir Path dir;
+  LocalServer server;
+  String feed;
+
+  @BeforeEach
+  void start() {
+    server = new LocalServer(dir);
+    feed = Cli.run("create", "--server", server.address(), "--space", "demo", "--namespace", "notes", "old").out().strip();
+  }
+
+  @AfterEach
+  void stop() {
+    server.close();
+  }
+
+  @Test
+  void tailStartsFromNowAndPrintsBlocksAsTheyCommit() throws Exception {
+    Cli.Background tail = Cli.start("tail", "--server", server.address(), "--space", "demo", "--count", "2");
+    tail.awaitErr("-- caught up");
+
+    append("new 1", "new 2");
+
+    Cli.Result result = tail.await();
+    assertEquals(0, result.exit(), result.toString());
+    assertEquals(2, result.lines().size(), result.toString());
+    assertTrue(result.lines().get(0).endsWith("  new 1"), result.out());
+    assertTrue(result.lines().get(1).endsWith("  new 2"), result.out());
+    assertTrue(result.err().startsWith("tailing space demo after position 1 on " + server.address()), result.err());
+  }
+
+  @Test
+  void tailFromZeroPrintsTheHistoryThenCaughtUpThenLiveBlocksAsJson() throws Exception {
+    Cli.Background tail = Cli.start("tail", "--server", server.address(), "--space", "demo", "--namespace", "notes",
+        "--from", "0", "--count", "2", "--json");
+    tail.awaitOut("\"type\":\"caught_up\"");
+
+    append("live");
+
+    List<Map<String, Object>> events = JsonLines.parse(tail.await().lines());
+    assertEquals(List.of("block", "caught_up", "block"), events.stream().map(e -> e.get("type")).toList());
+    assertEquals("old", events.get(0).get("data"));
+    assertEquals(1L, events.get(1).get("max_position"));
+    assertEquals("live", events.get(2).get("data"));
+    assertEquals("notes", events.get(2).get("namespace"));
+  }
+
+  @Test
+  void aServerShutdownEndsTheTailWithUnavailableAndExitCode3() throws Exception {
+    Cli.Background tail = Cli.start("tail", "--server", server.address(), "--space", "demo", "--feed", feed);
+    tail.awaitErr("-- caught up");
+
+    server.stop();
+
+    Cli.Result result = tail.await();
+    assertEquals(FeedCtl.Exit.UNREACHABLE, result.exit(), result.toString());
+    assertTrue(result.err().contains("feedctl: UNAVAILABLE: the server is shutting down"), result.err());
+    assertTrue(!result.err().contains("is a feed-server running"), "no hint about a missing server: " + result.err());
+  }
+
+  @Test
+  void withReconnectTheTailWaitsForARestartedServerAndResumesAfterTheLastPrintedBlock() throws Exception {
+    Cli.Background tail = Cli.start("tail", "--server", server.address(), "--space", "demo", "--reconnect",
+        "--from", "0", "--count", "3", "--json");
+    tail.awaitOut("\"data\":\"old\"");
+
+    server.stop();
+    tail.awaitErr("reconnecting to resume after position 1");
+    server.start();
+    append("after the restart 1", "after the restart 2");
+
+    Cli.Result result = tail.await();
+    assertEquals(0, result.exit(), result.toString());
+    List<Map<String, Object>> blocks = blocks(result);
+    assertEquals(List.of("old", "after the restart 1", "after the restart 2"), data(blocks));
+    assertEquals(List.of(1L, 2L, 3L), blocks.stream().map(b -> b.get("position")).toList(), "each block once");
+  }
+
+  @Test
+  void withReconnectATailFollowsAServerRestoredFromABackupFromItsHighestPosition() throws Exception {
+    Path backup = dir.resolve("backup.db");
+    server.store.backupTo(backup);
+    Cli.Background tail = Cli.start("tail", "--server", server.address(), "--space", "demo", "--reconnect",
+        "--from", "0", "--count", "4", "--json");
+    append("lost 2", "lost 3");
+    tail.awaitOut("\"data\":\"lost 3\"");
+
+    server.restoreFrom(backup);
+    tail.awaitErr("the server's highest position is 1, below 3: it was restored from a backup");
+    append("re-issued 2");
+
+    List<Map<String, Object>> blocks = blocks(tail.await());
+    assertEquals(List.of("old", "lost 2", "lost 3", "re-issued 2"), data(blocks));
+    assertEquals(List.of(1L, 2L, 3L, 2L), blocks.stream().map(b -> b.get("position")).toList());
+  }
+
+  private static List<Map<String, Object>> blocks(Cli.Result result) {
+    return JsonLines.parse(result.lines()).stream().filter(e -> e.get("type").equals("block")).toList();
+  }
+
+  private static List<Object> data(List<Map<String, Object>> blocks) {
+    return blocks.stream().map(b -> b.get("data")).toList();
+  }
+
+  private void append(String... texts) {
+    String[] args = new String[8 + texts.length];
+    System.arraycopy(new String[] {"append", "--server", server.address(), "--space", "demo", "--feed", feed, "--json"},
+        0, args, 0, 8);
+    System.arraycopy(texts, 0, args, 8, texts.length);
+    Cli.Result appended = Cli.run(args);
+    assertEquals(0, appended.exit(), appended.toString());
+  }
+
+}

@@ -1,0 +1,117 @@
+package dev.feedstore.server;
+
+import dev.feedstore.core.FeedId;
+import dev.feedstore.proto.v1.AppendRequest;
+import dev.feedstore.proto.v1.ListFeedsRequest;
+import dev.feedstore.proto.v1.QueryRequest;
+import dev.feedstore.proto.v1.SubscribeRequest;
+import dev.feedstore.proto.v1.WatchRequest;
+import dev.feedstore.server.testing.Calls;
+import dev.feedstore.server.testing.HostileCase;
+import dev.feedstore.server.testing.Wire;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * Well-formed requests of every RPC against space {@code s}, which the hostile cases break one
+ * field at a time, and the calls that send them. A Watch is built from a Query request (same scope
+ * and cursor fields), so that every scope case runs against both.
+ */
+final class HostileRequests {
+  static final String SPACE = "s";
+  /** A sequence no test stores, so that a good block in a rejected request would be new. */
+  static final long UNUSED_SEQUENCE = 1_000_000;
+
+  final FeedId feed;
+
+  HostileRequests(FeedId feed) {
+    this.feed = feed;
+  }
+
+  dev.feedstore.proto.v1.Block block() {
+    return Wire.block(feed, "a", UNUSED_SEQUENCE);
+  }
+
+  AppendRequest append() {
+    return Wire.append(SPACE, block(), Wire.block(feed, "a", UNUSED_SEQUENCE + 1));
+  }
+
+  QueryRequest query() {
+    return QueryRequest.newBuilder().setRequestId("q").setSpaceId(SPACE).build();
+  }
+
+  SubscribeRequest subscribe() {
+    return SubscribeRequest.newBuilder().setRequestId("sub").setSpaceId(SPACE).addNamespaces("n").build();
+  }
+
+  ListFeedsRequest listFeeds() {
+    return ListFeedsRequest.newBuilder().setRequestId("l").setSpaceId(SPACE).build();
+  }
+
+  static HostileCase.Call append(AppendRequest request) {
+    return channel -> Calls.blocking(channel).append(request);
+  }
+
+  static HostileCase.Call query(QueryRequest request) {
+    return channel -> Calls.blocking(channel).query(request);
+  }
+
+  static HostileCase.Call subscribe(SubscribeRequest request) {
+    return channel -> Calls.blocking(channel).subscribe(request);
+  }
+
+  static HostileCase.Call listFeeds(ListFeedsRequest request) {
+    return channel -> Calls.blocking(channel).listFeeds(request);
+  }
+
+  /** A Watch with the scope, cursor, token and ids of {@code query}. */
+  static HostileCase.Call watch(QueryRequest query) {
+    WatchRequest.Builder watch = WatchRequest.newBuilder()
+        .setRequestId(query.getRequestId())
+        .setSpaceId(query.getSpaceId())
+        .addAllFeedIds(query.getFeedIdsList())
+        .setCursor(query.getCursor());
+    if (query.hasSubscriptionId()) {
+      watch.setSubscriptionId(query.getSubscriptionId());
+    }
+    if (query.hasNamespace()) {
+      watch.setNamespace(query.getNamespace());
+    }
+    if (query.hasExpectedServerToken()) {
+      watch.setExpectedServerToken(query.getExpectedServerToken());
+    }
+    return channel -> Calls.firstWatchEvent(channel, watch.build());
+  }
+
+  /** Each RPC with one string field set through {@code set}: its name and its call. */
+  record Rpc(String name, Function<String, HostileCase.Call> set) {}
+
+  /** Every RPC, with {@code space_id} set to the value. */
+  List<Rpc> withSpaceId() {
+    return List.of(
+        new Rpc("Append", v -> append(append().toBuilder().setSpaceId(v).build())),
+        new Rpc("Query", v -> query(query().toBuilder().setSpaceId(v).build())),
+        new Rpc("Watch", v -> watch(query().toBuilder().setSpaceId(v).build())),
+        new Rpc("Subscribe", v -> subscribe(subscribe().toBuilder().setSpaceId(v).build())),
+        new Rpc("ListFeeds", v -> listFeeds(listFeeds().toBuilder().setSpaceId(v).build())));
+  }
+
+  /** Every RPC, with {@code request_id} set to the value. */
+  List<Rpc> withRequestId() {
+    return List.of(
+        new Rpc("Append", v -> append(append().toBuilder().setRequestId(v).build())),
+        new Rpc("Query", v -> query(query().toBuilder().setRequestId(v).build())),
+        new Rpc("Watch", v -> watch(query().toBuilder().setRequestId(v).build())),
+        new Rpc("Subscribe", v -> subscribe(subscribe().toBuilder().setRequestId(v).build())),
+        new Rpc("ListFeeds", v -> listFeeds(listFeeds().toBuilder().setRequestId(v).build())));
+  }
+
+  /** Every RPC that takes a namespace as such, with it set to the value. */
+  List<Rpc> withNamespace() {
+    return List.of(
+        new Rpc("Append", v -> append(append().toBuilder().setNamespace(v).build())),
+        new Rpc("Query", v -> query(query().toBuilder().setNamespace(v).build())),
+        new Rpc("Watch", v -> watch(query().toBuilder().setNamespace(v).build())),
+        new Rpc("ListFeeds", v -> listFeeds(listFeeds().toBuilder().setNamespace(v).build())));
+  }
+}

@@ -1,0 +1,110 @@
+package dev.feedstore.server.testing;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.grpc.Channel;
+import io.grpc.StatusRuntimeException;
+import io.grpc.health.v1.HealthCheckRequest;
+import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
+import io.grpc.health.v1.HealthGrpc;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The runnable jar ({@code feed-server/target/feed-server.jar}, or the {@code feedserver.jar}
+ * property that failsafe sets) started as a process of its own, as the README says: {@code java
+ * -jar feed-server.jar --db FILE --port PORT}. Its output goes to a log file in its directory. Not
+ * thread-safe.
+ */
+public final class ServerProcess implements AutoCloseable {
+  private final Process process;
+  private final Path log;
+
+  private ServerProcess(Process process, Path log) {
+    this.process = process;
+    this.log = log;
+  }
+
+  /**
+   * Starts the jar in {@code dir} on {@code port} with {@code --db db} and the extra flags; output
+   * is appended to {@code dir/server.log}, so that restarts keep one log.
+   */
+  public static ServerProcess start(Path dir, String db, int port, String... flags) {
+    Path jar = Path.of(System.getProperty("feedserver.jar", "target/feed-server.jar"));
+    assertTrue(Files.isRegularFile(jar), "the runnable jar is built: " + jar.toAbsolutePath());
+    Path log = dir.resolve("server.log");
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    List<String> command = new ArrayList<>(List.of(java, "-jar", jar.toAbsolutePath().toString(), "--db", db,
+        "--port", Integer.toString(port)));
+    command.addAll(List.of(flags));
+    try {
+      Process process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
+          .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+      return new ServerProcess(process, log);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** A port nobody listens on now. */
+  public static int freePort() {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Waits (60 s at most) until the health service on {@code channel} says SERVING. */
+  public void awaitServing(Channel channel) {
+    HealthGrpc.HealthBlockingStub health = HealthGrpc.newBlockingStub(channel);
+    Await.until("health says SERVING", Duration.ofSeconds(60), () -> {
+      assertTrue(process.isAlive(), () -> "the server exited early:\n" + output());
+      try {
+        return health.withDeadlineAfter(2, TimeUnit.SECONDS).check(HealthCheckRequest.getDefaultInstance())
+            .getStatus() == ServingStatus.SERVING;
+      } catch (StatusRuntimeException e) {
+        return false; // not listening yet
+      }
+    });
+  }
+
+  public Process process() {
+    return process;
+  }
+
+  /** Kills the process with SIGKILL, as a crash or the OOM killer would, and waits for it to die. */
+  public void kill() {
+    try {
+      assertTrue(process.destroyForcibly().waitFor(30, TimeUnit.SECONDS), "the server died after SIGKILL");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
+  }
+
+  /** Everything the process (and earlier ones in the same directory) wrote. */
+  public String output() {
+    try {
+      return Files.readString(log, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      return "(no output: " + e + ")";
+    }
+  }
+
+  /** Kills the process if it still runs. */
+  @Override
+  public void close() {
+    if (process.isAlive()) {
+      kill();
+    }
+  }
+}

@@ -1,0 +1,75 @@
+package dev.feedstore.server.testing;
+
+import dev.feedstore.proto.v1.FeedSyncGrpc;
+import dev.feedstore.proto.v1.WatchEvent;
+import dev.feedstore.proto.v1.WatchRequest;
+import io.grpc.CallOptions;
+import io.grpc.Channel;
+import io.grpc.ClientCall;
+import io.grpc.Context;
+import io.grpc.Metadata;
+import io.grpc.Status;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Many Watch streams opened on one channel, each cancellable by the test. Not thread-safe. */
+public final class WatchCrowd {
+  private final List<EventRecorder<WatchEvent>> streams = new ArrayList<>();
+  private final List<Context.CancellableContext> contexts = new ArrayList<>();
+
+  /** Opens {@code count} streams of {@code request} on {@code channel}; does not wait for them. */
+  public static WatchCrowd open(Channel channel, WatchRequest request, int count) {
+    WatchCrowd crowd = new WatchCrowd();
+    FeedSyncGrpc.FeedSyncStub stub = FeedSyncGrpc.newStub(channel);
+    for (int i = 0; i < count; i++) {
+      EventRecorder<WatchEvent> events = new EventRecorder<>();
+      Context.CancellableContext context = Context.current().withCancellation();
+      context.run(() -> stub.watch(request, events));
+      crowd.streams.add(events);
+      crowd.contexts.add(context);
+    }
+    return crowd;
+  }
+
+  /**
+   * Opens {@code count} streams whose reader never asks for a message, so that gRPC's flow control
+   * soon tells the server to stop sending; the streams end only when the test drops them.
+   */
+  public static List<ClientCall<WatchRequest, WatchEvent>> openStalled(Channel channel, WatchRequest request, int count) {
+    List<ClientCall<WatchRequest, WatchEvent>> calls = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      ClientCall<WatchRequest, WatchEvent> call = channel.newCall(FeedSyncGrpc.getWatchMethod(), CallOptions.DEFAULT);
+      call.start(new ClientCall.Listener<>() {}, new Metadata());
+      call.sendMessage(request);
+      call.halfClose();
+      calls.add(call);
+    }
+    return calls;
+  }
+
+  /** Waits until every stream has sent an event or ended. */
+  public void awaitAnswered() {
+    Await.until("every stream of the crowd answered", Duration.ofSeconds(60),
+        () -> streams.stream().allMatch(s -> s.pending() > 0 || s.ended()));
+  }
+
+  /** How many streams ended, with any status. */
+  public long ended() {
+    return streams.stream().filter(EventRecorder::ended).count();
+  }
+
+  /** The status of every stream that ended with {@code code}. */
+  public long endedWith(Status.Code code) {
+    return streams.stream().filter(EventRecorder::ended).filter(s -> s.awaitEnd().getCode() == code).count();
+  }
+
+  /** Cancels every stream from the client's side. */
+  public void cancelAll() {
+    contexts.forEach(c -> c.cancel(null));
+  }
+
+  public int size() {
+    return streams.size();
+  }
+}
