@@ -165,6 +165,40 @@ class RollbackSignalsTest {
     settleAndCheck(alice, bob);
   }
 
+  @Test
+  void signal5_historyBelowTheCursorChangedWhileTheSameBlockIsAtTheCursor() {
+    // The authority is swapped, then restored from a copy made before anything was written (it has
+    // its first token again), and alice pushes her blocks again in another order: bob's cursor block
+    // is the same block as before, but the blocks below it traded positions.
+    Replica alice = replicaFollowingTheFeed("alice");
+    Replica bob = replicaFollowingTheFeed("bob");
+    FeedId second = alice.createFeed(SPACE, Optional.empty(), Replication.fullHistory());
+    bob.replicate(SPACE, second, Replication.fullHistory());
+    driver.pull(bob);
+    Path empty = authority.snapshot();
+    replicas.append(alice, SPACE, second, "x", 1);
+    driver.push(alice);
+    replicas.append(alice, SPACE, feed, "a", 1);
+    replicas.append(alice, SPACE, second, "y", 1);
+    driver.push(alice);
+    driver.untilQuiet(10, bob);
+    assertEquals(3, bob.sync(SPACE).state().cursor().value());
+
+    authority.wipe();
+    driver.pull(alice);
+    authority.restoreFrom(empty);
+    driver.untilQuiet(10, alice);
+    assertEquals(authority.store().read(tx -> tx.blocks().atPosition(SPACE, dev.feedstore.core.Position.of(3)))
+        .orElseThrow().key(), bob.read(SPACE, second).get(1).key(), "the same block at bob's cursor");
+
+    SyncStep step = driver.pull(bob);
+    assertEquals(SyncStep.Kind.ROLLED_BACK, step.kind(), step.detail());
+    assertTrue(step.detail().contains("history chain differs"), step.detail());
+    driver.untilQuiet(20, alice, bob);
+    assertConverged(authority.store(), SPACE, List.of(feed, second), alice, bob);
+    assertExactlyOnce(authority.store(), SPACE, replicas.written());
+  }
+
   private void settleAndCheck(Replica... all) {
     driver.untilQuiet(20, all);
     assertConverged(authority.store(), SPACE, List.of(feed), all);

@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /** Turns Query responses and Watch events into {@link PullPage}s. Stateless. */
 public final class WirePages {
@@ -25,7 +26,9 @@ public final class WirePages {
         ? Optional.of(WireMapping.toDomain(response.getCursorBlock(), "cursor_block"))
         : Optional.empty();
     return PullPage.ofQuery(blocks, response.getHasMore(), Position.of(response.getMaxPosition()), cursorBlock,
-        new ServerToken(response.getServerToken()), namespaces(response.getFeedNamespacesMap()));
+        new ServerToken(response.getServerToken()), namespaces(response.getFeedNamespacesMap()),
+        response.hasCursorChain() ? OptionalLong.of(response.getCursorChain()) : OptionalLong.empty(),
+        response.hasLastChain() ? OptionalLong.of(response.getLastChain()) : OptionalLong.empty());
   }
 
   /**
@@ -44,7 +47,9 @@ public final class WirePages {
         ? namespaces(event.getBlocks().getFeedNamespacesMap())
         : Map.of();
     return new PullPage(blocks, event.hasCaughtUp(), covered, Position.of(event.getMaxPosition()), first,
-        cursorBlock, new ServerToken(event.getServerToken()), namespaces);
+        cursorBlock, new ServerToken(event.getServerToken()), namespaces,
+        event.hasCursorChain() ? OptionalLong.of(event.getCursorChain()) : OptionalLong.empty(),
+        event.hasLastChain() ? OptionalLong.of(event.getLastChain()) : OptionalLong.empty());
   }
 
   private static Map<FeedId, Namespace> namespaces(Map<String, String> wire) {

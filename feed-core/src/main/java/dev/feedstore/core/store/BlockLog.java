@@ -45,6 +45,27 @@ public interface BlockLog {
   }
 
   /**
+   * Stores blocks as {@link #insertAll(SpaceId, List)} does, recording with each one that is stored
+   * the authority's {@link dev.feedstore.core.HistoryChain} at its position ({@code chains[i]} for
+   * {@code blocks.get(i)}).
+   */
+  default List<InsertOutcome> insertAll(SpaceId spaceId, List<Block> blocks, long[] chains) {
+    List<InsertOutcome> outcomes = insertAll(spaceId, blocks);
+    for (int i = 0; i < blocks.size(); i++) {
+      if (outcomes.get(i) instanceof InsertOutcome.Inserted) {
+        setChain(spaceId, blocks.get(i).position(), chains[i]);
+      }
+    }
+    return outcomes;
+  }
+
+  /** Records the authority's history chain at a position of the space (a block must be there). */
+  void setChain(SpaceId spaceId, Position position, long chain);
+
+  /** The authority's history chain at a position, if one was recorded there. */
+  java.util.OptionalLong chainAt(SpaceId spaceId, Position position);
+
+  /**
    * Like {@link #insert}, for a block written here that no other store has seen yet: until it is
    * {@linkplain #markPublished published}, re-keying a block it follows may update its predecessor
    * link. Blocks stored with {@link #insert} count as published.

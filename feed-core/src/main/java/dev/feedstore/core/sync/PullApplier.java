@@ -13,6 +13,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -128,6 +129,12 @@ final class PullApplier {
             + page.cursorBlock().map(BlockKey::toString).orElse("nothing") + ", the replica "
             + expected.get();
       }
+      // The same block can be at the cursor while blocks below it moved: the history chain tells.
+      if (state.cursorChain().isPresent() && page.cursorChain().isPresent()
+          && state.cursorChain().getAsLong() != page.cursorChain().getAsLong()) {
+        return "rollback signal 5: the authority's history up to the cursor " + cursor
+            + " is not the one the replica pulled (the history chain differs)";
+      }
     }
     if (state.isReplaying()) {
       // While replaying, displacements are what the replay repairs; they are not new evidence.
@@ -242,7 +249,15 @@ final class PullApplier {
     if (state.isReplaying() && (page.complete() || cursor.compareTo(replayUntil) >= 0)) {
       replayUntil = Position.NONE;
     }
-    local.save(new SyncState(cursor, cursorBlock, state.serverToken(), replayUntil));
+    // The chain at the new cursor: the last block's when the page had blocks; else what was known,
+    // or what the authority reported at the cursor if nothing was.
+    OptionalLong chain = state.cursorChain();
+    if (!page.blocks().isEmpty()) {
+      chain = page.lastChain();
+    } else if (chain.isEmpty() && page.cursorBlockReported() && cursor.isAssigned()) {
+      chain = page.cursorChain();
+    }
+    local.save(new SyncState(cursor, cursorBlock, chain, state.serverToken(), replayUntil));
     return new SpaceSync.Applied(SyncStep.of(SyncStep.Kind.PULLED, stored,
         "pulled " + page.blocks().size() + " blocks, " + stored + " changed the replica, cursor " + cursor), local, cursor);
   }

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * What one read of the authority returned: a Query response, or one event of a Watch stream.
@@ -26,6 +27,8 @@ import java.util.Optional;
  * @param cursorBlock that block, when reported and present
  * @param serverToken the authority's token
  * @param namespaces the namespace of each feed among {@code blocks} that has one
+ * @param cursorChain the authority's history chain at the request's cursor, when reported
+ * @param lastChain the authority's history chain at the last block, when reported
  */
 public record PullPage(
     List<Block> blocks,
@@ -35,8 +38,12 @@ public record PullPage(
     boolean cursorBlockReported,
     Optional<BlockKey> cursorBlock,
     ServerToken serverToken,
-    Map<FeedId, Namespace> namespaces) {
+    Map<FeedId, Namespace> namespaces,
+    OptionalLong cursorChain,
+    OptionalLong lastChain) {
   public PullPage {
+    Objects.requireNonNull(cursorChain, "cursorChain");
+    Objects.requireNonNull(lastChain, "lastChain");
     blocks = List.copyOf(blocks);
     Objects.requireNonNull(coveredThrough, "coveredThrough");
     Objects.requireNonNull(maxPosition, "maxPosition");
@@ -61,10 +68,12 @@ public record PullPage(
    * when nothing more follows.
    */
   public static PullPage ofQuery(List<Block> blocks, boolean hasMore, Position maxPosition,
-      Optional<BlockKey> cursorBlock, ServerToken serverToken, Map<FeedId, Namespace> namespaces) {
+      Optional<BlockKey> cursorBlock, ServerToken serverToken, Map<FeedId, Namespace> namespaces,
+      OptionalLong cursorChain, OptionalLong lastChain) {
     Position covered = hasMore
         ? (blocks.isEmpty() ? Position.NONE : blocks.get(blocks.size() - 1).position())
         : maxPosition;
-    return new PullPage(blocks, !hasMore, covered, maxPosition, true, cursorBlock, serverToken, namespaces);
+    return new PullPage(blocks, !hasMore, covered, maxPosition, true, cursorBlock, serverToken, namespaces,
+        cursorChain, lastChain);
   }
 }

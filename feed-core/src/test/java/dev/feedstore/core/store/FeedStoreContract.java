@@ -374,6 +374,29 @@ public abstract class FeedStoreContract {
   }
 
   @Test
+  void historyChainsAreRecordedPerPosition() {
+    FeedId feed = createFeed(SPACE, Optional.empty());
+    Block first = positioned(feed, "a", 0, 1);
+    Block second = positioned(feed, "a", 1, 2);
+    long one = dev.feedstore.core.HistoryChain.next(dev.feedstore.core.HistoryChain.START, first.key());
+    long two = dev.feedstore.core.HistoryChain.next(one, second.key());
+    store.write(tx -> tx.blocks().insertAll(SPACE, List.of(first, second), new long[] {one, two}));
+    assertEquals(java.util.OptionalLong.of(one), store.read(tx -> tx.blocks().chainAt(SPACE, Position.of(1))));
+    assertEquals(java.util.OptionalLong.of(two), store.read(tx -> tx.blocks().chainAt(SPACE, Position.of(2))));
+    assertEquals(java.util.OptionalLong.empty(), store.read(tx -> tx.blocks().chainAt(SPACE, Position.of(3))));
+    assertEquals(java.util.OptionalLong.empty(), store.read(tx -> tx.blocks().chainAt(SPACE, Position.NONE)));
+    insert(SPACE, positioned(feed, "a", 2, 3));
+    assertEquals(java.util.OptionalLong.empty(), store.read(tx -> tx.blocks().chainAt(SPACE, Position.of(3))));
+    store.write(tx -> {
+      tx.blocks().setChain(SPACE, Position.of(3), 42L);
+      return null;
+    });
+    assertEquals(java.util.OptionalLong.of(42L), store.read(tx -> tx.blocks().chainAt(SPACE, Position.of(3))));
+    assertTrue(one != two && one != dev.feedstore.core.HistoryChain.next(dev.feedstore.core.HistoryChain.START,
+        second.key()), "the chain depends on the key and on what came before");
+  }
+
+  @Test
   void aBlockMergesIntoItsCopyUnderAnotherSequence() {
     FeedId feed = createFeed(SPACE, Optional.empty());
     Block original = block(feed, "a", 0);
@@ -492,7 +515,8 @@ public abstract class FeedStoreContract {
   void syncStateRoundTrips() {
     assertEquals(SyncState.INITIAL, store.read(tx -> tx.syncStates().get(SPACE)));
     BlockKey key = TestBlocks.key(TestBlocks.feedId(), "a", 3);
-    SyncState state = new SyncState(Position.of(42), Optional.of(key), Optional.of(ServerToken.of("tok")), Position.of(50));
+    SyncState state = new SyncState(Position.of(42), Optional.of(key), java.util.OptionalLong.of(-7L),
+        Optional.of(ServerToken.of("tok")), Position.of(50));
     store.write(tx -> {
       tx.syncStates().put(SPACE, state);
       return null;

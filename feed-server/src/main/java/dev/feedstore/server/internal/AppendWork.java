@@ -3,6 +3,7 @@ package dev.feedstore.server.internal;
 import dev.feedstore.core.Block;
 import dev.feedstore.core.BlockKey;
 import dev.feedstore.core.FeedId;
+import dev.feedstore.core.HistoryChain;
 import dev.feedstore.core.Namespace;
 import dev.feedstore.core.Position;
 import dev.feedstore.core.SpaceId;
@@ -14,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * The write transaction of one Append: creates missing feeds with the request's namespace, stores
@@ -37,9 +39,11 @@ final class AppendWork implements FeedStore.Work<AppendWork.Outcome> {
    * @param added the blocks newly stored, with their positions, in position order
    * @param namespaces the namespace of each feed of the blocks (as stored; existing feeds keep theirs)
    * @param nextPosition the counter after the transaction
+   * @param chains the history chain at each added block ({@link HistoryChain}), in the order of
+   *     {@code added}; null when the chain before them is not known (a file from before chains)
    */
   record Outcome(long[] positions, List<Block> added, Map<FeedId, Optional<Namespace>> namespaces,
-      long nextPosition) {}
+      long nextPosition, long[] chains) {}
 
   /** Some key of an optimistic work was stored already; nothing was written. */
   static final class NotAllNew extends RuntimeException {
@@ -87,40 +91,68 @@ final class AppendWork implements FeedStore.Work<AppendWork.Outcome> {
       positions[i] = next + i;
       offered.add(blocks.get(i).withPosition(Position.of(next + i)));
     }
-    for (InsertOutcome outcome : tx.blocks().insertAll(spaceId, offered)) {
+    OptionalLong previous = chainBefore(tx, next);
+    long[] chains = null;
+    List<InsertOutcome> outcomes;
+    if (previous.isPresent()) {
+      chains = new long[offered.size()];
+      long chain = previous.getAsLong();
+      for (int i = 0; i < offered.size(); i++) {
+        chain = HistoryChain.next(chain, offered.get(i).key());
+        chains[i] = chain;
+      }
+      outcomes = tx.blocks().insertAll(spaceId, offered, chains);
+    } else {
+      outcomes = tx.blocks().insertAll(spaceId, offered);
+    }
+    for (InsertOutcome outcome : outcomes) {
       if (!(outcome instanceof InsertOutcome.Inserted)) {
         throw new NotAllNew();
       }
     }
-    return new Outcome(positions, offered, namespaces, next + blocks.size());
+    return new Outcome(positions, offered, namespaces, next + blocks.size(), chains);
+  }
+
+  /** The history chain at the position before {@code next}, if it is known. */
+  private OptionalLong chainBefore(StoreTransaction tx, long next) {
+    return next == 1 ? OptionalLong.of(HistoryChain.START) : tx.blocks().chainAt(spaceId, Position.of(next - 1));
   }
 
   private Outcome careful(StoreTransaction tx, long next, Map<FeedId, Optional<Namespace>> namespaces) {
     long[] positions = new long[blocks.size()];
     List<Block> added = new ArrayList<>();
     List<BlockKey> conflicts = new ArrayList<>();
+    OptionalLong chain = chainBefore(tx, next);
+    List<Long> chains = new ArrayList<>();
     for (int i = 0; i < blocks.size(); i++) {
       Block offered = blocks.get(i).withPosition(Position.of(next));
       InsertOutcome outcome = tx.blocks().insert(spaceId, offered);
-      if (outcome instanceof InsertOutcome.Inserted) {
-        positions[i] = next++;
-        added.add(offered);
-      } else if (outcome instanceof InsertOutcome.Duplicate duplicate) {
+      boolean newlyPositioned = outcome instanceof InsertOutcome.Inserted;
+      if (outcome instanceof InsertOutcome.Duplicate duplicate) {
         if (duplicate.stored().isPositioned()) {
           positions[i] = duplicate.stored().position().value();
         } else {
           // Only a store that once served as a replica holds unpositioned blocks: position it now.
           tx.blocks().setPosition(spaceId, offered.key(), offered.position());
-          positions[i] = next++;
-          added.add(offered);
+          newlyPositioned = true;
         }
-      } else {
+      }
+      if (newlyPositioned) {
+        positions[i] = next++;
+        added.add(offered);
+        if (chain.isPresent()) {
+          chain = OptionalLong.of(HistoryChain.next(chain.getAsLong(), offered.key()));
+          tx.blocks().setChain(spaceId, offered.position(), chain.getAsLong());
+          chains.add(chain.getAsLong());
+        }
+      } else if (outcome instanceof InsertOutcome.Conflict) {
         conflicts.add(offered.key());
       }
     }
     if (!conflicts.isEmpty()) {
       throw new AppendConflictException(conflicts);
     }
-    return new Outcome(positions, added, namespaces, next);
+    long[] addedChains = chain.isPresent() ? chains.stream().mapToLong(Long::longValue).toArray() : null;
+    return new Outcome(positions, added, namespaces, next, addedChains);
   }
 }

@@ -76,6 +76,8 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
           .setServerToken(result.token().value());
       page.blocks().forEach(block -> response.addBlocks(WireMapping.toWire(block)));
       page.cursorBlock().ifPresent(key -> response.setCursorBlock(WireMapping.toWire(key)));
+      page.cursorChain().ifPresent(response::setCursorChain);
+      page.lastChain().ifPresent(response::setLastChain);
       page.namespaces().forEach((feed, ns) -> response.putFeedNamespaces(feed.value(), ns.value()));
       return response.build();
     });

@@ -8,6 +8,7 @@ import dev.feedstore.core.Position;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * Blocks after a cursor, read from one snapshot of the store.
@@ -17,9 +18,12 @@ import java.util.Optional;
  * @param maxPosition the highest position in the whole space, in the same snapshot
  * @param cursorBlock the key of the block at the cursor position in the whole space, if any
  * @param namespaces the namespace of each feed of {@code blocks} that has one
+ * @param cursorChain the history chain at the cursor position, when the cursor block was looked up
+ *     and a chain is recorded there
+ * @param lastChain the history chain at the last block, when there are blocks and it is recorded
  */
 public record Page(List<Block> blocks, boolean hasMore, Position maxPosition, Optional<BlockKey> cursorBlock,
-    Map<FeedId, Namespace> namespaces) {
+    Map<FeedId, Namespace> namespaces, OptionalLong cursorChain, OptionalLong lastChain) {
 
   /**
    * The position up to which the scope has been read completely: the last block's when more

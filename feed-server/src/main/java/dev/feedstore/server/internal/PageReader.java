@@ -14,6 +14,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -63,8 +64,12 @@ final class PageReader {
     Optional<BlockKey> cursorBlock = withCursorBlock
         ? tx.blocks().atPosition(spaceId, cursor).map(Block::key)
         : Optional.empty();
+    OptionalLong cursorChain = withCursorBlock ? tx.blocks().chainAt(spaceId, cursor) : OptionalLong.empty();
+    OptionalLong lastChain = blocks.isEmpty()
+        ? OptionalLong.empty()
+        : tx.blocks().chainAt(spaceId, blocks.get(blocks.size() - 1).position());
     return new Page(blocks, hasMore, tx.blocks().maxPosition(spaceId), cursorBlock,
-        namespaces(tx, spaceId, blocks));
+        namespaces(tx, spaceId, blocks), cursorChain, lastChain);
   }
 
   private static Map<FeedId, Namespace> namespaces(StoreTransaction tx, SpaceId spaceId, List<Block> blocks) {

@@ -102,7 +102,7 @@ public final class PositionAuthority {
         throw e;
       }
       space.nextPosition(outcome.nextPosition());
-      space.tail().publish(outcome.added(), outcome.namespaces(), outcome.nextPosition() - 1);
+      space.tail().publish(outcome.added(), outcome.chains(), outcome.namespaces(), outcome.nextPosition() - 1);
     } finally {
       space.appendLock().unlock();
     }

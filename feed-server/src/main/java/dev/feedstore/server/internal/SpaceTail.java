@@ -6,6 +6,7 @@ import dev.feedstore.core.Namespace;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -85,11 +86,17 @@ final class SpaceTail {
    * signals every watcher. {@code highest} is the space's highest position after the commit
    * (at least the last block's); a jump past what was published before (after a failure the
    * authority could not publish) drops the recent blocks, so that watchers read storage.
+   * {@code chains} holds the history chain of each block, in the same order, or is null.
    */
   void publish(List<Block> blocks, Map<FeedId, Optional<Namespace>> namespaces, long highest) {
+    publish(blocks, null, namespaces, highest);
+  }
+
+  void publish(List<Block> blocks, long[] chains, Map<FeedId, Optional<Namespace>> namespaces, long highest) {
     synchronized (lock) {
       if (recent != null) {
-        for (Block block : blocks) {
+        for (int i = 0; i < blocks.size(); i++) {
+          Block block = blocks.get(i);
           long position = block.position().value();
           if (position <= committed) {
             continue;
@@ -97,7 +104,8 @@ final class SpaceTail {
           if (position != committed + 1) {
             recent.clear(); // a gap: what is held would no longer end at the committed position
           }
-          recent.add(TailEntry.of(block, namespaces.getOrDefault(block.feedId(), Optional.empty())));
+          recent.add(TailEntry.of(block, namespaces.getOrDefault(block.feedId(), Optional.empty()),
+              chains == null ? OptionalLong.empty() : OptionalLong.of(chains[i])));
           committed = position;
         }
         if (highest > committed) {

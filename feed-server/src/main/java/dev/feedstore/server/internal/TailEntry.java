@@ -8,6 +8,7 @@ import dev.feedstore.proto.WireMapping;
 import dev.feedstore.proto.v1.BlockBatch;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * A committed block as live watchers need it: encoded once, so that every watcher of the space
@@ -22,18 +23,24 @@ import java.util.Optional;
  * @param namespaceField the feed's namespace as an entry of {@code BlockBatch.feed_namespaces}
  *     (tag, length, map entry), or empty when the feed has none
  * @param bytes its size for byte budgets ({@link BlockSizes#of})
+ * @param chain the history chain at the block's position, when known
  */
 record TailEntry(long position, FeedId feedId, Optional<Namespace> namespace, ByteString blockField,
-    ByteString namespaceField, long bytes) {
+    ByteString namespaceField, long bytes, OptionalLong chain) {
 
   TailEntry {
     Objects.requireNonNull(feedId, "feedId");
     Objects.requireNonNull(namespace, "namespace");
     Objects.requireNonNull(blockField, "blockField");
     Objects.requireNonNull(namespaceField, "namespaceField");
+    Objects.requireNonNull(chain, "chain");
   }
 
   static TailEntry of(Block positioned, Optional<Namespace> namespace) {
+    return of(positioned, namespace, OptionalLong.empty());
+  }
+
+  static TailEntry of(Block positioned, Optional<Namespace> namespace, OptionalLong chain) {
     BlockBatch.Builder batch = BlockBatch.newBuilder().addBlocks(WireMapping.toWire(positioned));
     ByteString blockField = batch.build().toByteString();
     ByteString namespaceField = namespace
@@ -41,6 +48,6 @@ record TailEntry(long position, FeedId feedId, Optional<Namespace> namespace, By
             .toByteString())
         .orElse(ByteString.EMPTY);
     return new TailEntry(positioned.position().value(), positioned.feedId(), namespace, blockField, namespaceField,
-        BlockSizes.of(positioned));
+        BlockSizes.of(positioned), chain);
   }
 }

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -67,6 +68,7 @@ final class WatchStream implements SpaceTail.Watcher {
   private boolean firstEventSent;
   private boolean sentSinceHeartbeat;
   private Optional<BlockKey> cursorBlock = Optional.empty();
+  private OptionalLong cursorChain = OptionalLong.empty();
 
   WatchStream(String requestId, ResolvedRead read, PositionAuthority authority,
       ServerCallStreamObserver<WatchFrame> call, Executor executor, RateLimitedLog failures,
@@ -162,6 +164,7 @@ final class WatchStream implements SpaceTail.Watcher {
       Page page = authority.readPage(read.space().spaceId(), read.scope(), read.cursor(), batchBlocks,
           read.cursor().isAssigned());
       cursorBlock = page.cursorBlock();
+      cursorChain = page.cursorChain();
       sendPage(page);
       return true;
     }
@@ -205,7 +208,9 @@ final class WatchStream implements SpaceTail.Watcher {
       batch.addBlocks(WireMapping.toWire(block));
     }
     page.namespaces().forEach((feed, ns) -> batch.putFeedNamespaces(feed.value(), ns.value()));
-    send(event().setBlocks(batch));
+    WatchEvent.Builder event = event().setBlocks(batch);
+    page.lastChain().ifPresent(event::setLastChain);
+    send(event);
   }
 
   /** Sends live blocks from their shared encoding ({@link WatchFrame}). */
@@ -214,9 +219,11 @@ final class WatchStream implements SpaceTail.Watcher {
     List<ByteString> blocks = new ArrayList<>(entries.size());
     Set<FeedId> named = new HashSet<>();
     List<ByteString> namespaces = new ArrayList<>();
+    OptionalLong lastChain = OptionalLong.empty();
     for (TailEntry entry : entries) {
       if (scope.covers(entry.feedId(), entry.namespace())) {
         blocks.add(entry.blockField());
+        lastChain = entry.chain();
         if (!entry.namespaceField().isEmpty() && named.add(entry.feedId())) {
           namespaces.add(entry.namespaceField());
         }
@@ -227,7 +234,9 @@ final class WatchStream implements SpaceTail.Watcher {
       return;
     }
     blocks.addAll(namespaces);
-    WatchEvent head = event().build();
+    WatchEvent.Builder event = event();
+    lastChain.ifPresent(event::setLastChain);
+    WatchEvent head = event.build();
     firstEventSent = true;
     sentSinceHeartbeat = true;
     call.onNext(WatchFrame.withBatch(head, blocks));
@@ -240,6 +249,7 @@ final class WatchStream implements SpaceTail.Watcher {
         .setMaxPosition(knownMax);
     if (!firstEventSent) {
       cursorBlock.ifPresent(key -> event.setCursorBlock(WireMapping.toWire(key)));
+      cursorChain.ifPresent(event::setCursorChain);
     }
     return event;
   }

@@ -49,7 +49,14 @@ public final class SchemaMigrator {
 
   /** The migrations this code ships with. */
   public static SchemaMigrator builtIn() {
-    return new SchemaMigrator(List.of(new Migration(1, resource("V1__feed_store.sql"))));
+    return new SchemaMigrator(List.of(
+        new Migration(1, resource("V1__feed_store.sql")),
+        new Migration(2, resource("V2__history_chain.sql"))));
+  }
+
+  /** The steps, in version order. */
+  public List<Migration> migrations() {
+    return migrations;
   }
 
   public int latestVersion() {

@@ -41,8 +41,8 @@ final class SqliteBlockLog implements BlockLog {
   private static final String SELECT_BLOCKS = "SELECT b.feed_private_id, b.position, b.sequence, b.actor_id,"
       + " b.prev_sequence, b.prev_actor_id, b.timestamp, b.data FROM blocks b ";
   private static final String INSERT = "INSERT INTO blocks (space_private_id, feed_private_id, position, sequence,"
-      + " actor_id, prev_sequence, prev_actor_id, timestamp, data, published) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-      + " ON CONFLICT DO NOTHING";
+      + " actor_id, prev_sequence, prev_actor_id, timestamp, data, published, chain)"
+      + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING";
   private static final String BY_KEY = SELECT_BLOCKS
       + "WHERE b.feed_private_id = ? AND b.sequence = ? AND b.actor_id = ?";
   private static final String AT_POSITION = SELECT_BLOCKS + "WHERE b.space_private_id = ? AND b.position = ?";
@@ -90,15 +90,44 @@ final class SqliteBlockLog implements BlockLog {
    */
   @Override
   public InsertOutcome insertLocal(SpaceId spaceId, Block block) {
-    return insertAll(spaceId, List.of(block), false).get(0);
+    return insertAll(spaceId, List.of(block), false, null).get(0);
   }
 
   @Override
   public List<InsertOutcome> insertAll(SpaceId spaceId, List<Block> blocks) {
-    return insertAll(spaceId, blocks, true);
+    return insertAll(spaceId, blocks, true, null);
   }
 
-  private List<InsertOutcome> insertAll(SpaceId spaceId, List<Block> blocks, boolean published) {
+  @Override
+  public List<InsertOutcome> insertAll(SpaceId spaceId, List<Block> blocks, long[] chains) {
+    if (chains.length != blocks.size()) {
+      throw new IllegalArgumentException(chains.length + " chains for " + blocks.size() + " blocks");
+    }
+    return insertAll(spaceId, blocks, true, chains);
+  }
+
+  @Override
+  public void setChain(SpaceId spaceId, Position position, long chain) {
+    tx.findSpace(spaceId).ifPresent(space -> update(
+        "UPDATE blocks SET chain = ? WHERE space_private_id = ? AND position = ?", chain, space, position.value()));
+  }
+
+  @Override
+  public java.util.OptionalLong chainAt(SpaceId spaceId, Position position) {
+    if (!position.isAssigned()) {
+      return java.util.OptionalLong.empty();
+    }
+    Optional<Long> space = tx.findSpace(spaceId);
+    if (space.isEmpty()) {
+      return java.util.OptionalLong.empty();
+    }
+    Long chain = longValue("SELECT chain FROM blocks WHERE space_private_id = ? AND position = ?",
+        space.get(), position.value());
+    return chain == null ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(chain);
+  }
+
+  /** @param chains the history chain of each block, or null to record none */
+  private List<InsertOutcome> insertAll(SpaceId spaceId, List<Block> blocks, boolean published, long[] chains) {
     if (blocks.isEmpty()) {
       return List.of();
     }
@@ -128,6 +157,11 @@ final class SqliteBlockLog implements BlockLog {
         insert.setLong(8, block.timestamp());
         insert.setBytes(9, block.data().toByteArray());
         insert.setInt(10, published ? 1 : 0);
+        if (chains == null) {
+          insert.setNull(11, Types.INTEGER);
+        } else {
+          insert.setLong(11, chains[i]);
+        }
         insert.addBatch();
       }
       stored = insert.executeBatch();

@@ -11,17 +11,18 @@ import dev.feedstore.core.store.SyncState;
 import dev.feedstore.core.store.SyncStates;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /** {@link SyncStates} in the {@code sync_state} table (read and written on every sync step). */
 final class SqliteSyncStates implements SyncStates {
   private static final String GET = "SELECT cursor, cursor_feed_id, cursor_actor_id, cursor_sequence, server_token,"
-      + " replay_until FROM sync_state WHERE space_private_id = ?";
+      + " replay_until, cursor_chain FROM sync_state WHERE space_private_id = ?";
   private static final String PUT = "INSERT INTO sync_state (space_private_id, cursor, cursor_feed_id,"
-      + " cursor_actor_id, cursor_sequence, server_token, replay_until) VALUES (?, ?, ?, ?, ?, ?, ?)"
+      + " cursor_actor_id, cursor_sequence, server_token, replay_until, cursor_chain) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
       + " ON CONFLICT (space_private_id) DO UPDATE SET cursor = excluded.cursor,"
       + " cursor_feed_id = excluded.cursor_feed_id, cursor_actor_id = excluded.cursor_actor_id,"
       + " cursor_sequence = excluded.cursor_sequence, server_token = excluded.server_token,"
-      + " replay_until = excluded.replay_until";
+      + " replay_until = excluded.replay_until, cursor_chain = excluded.cursor_chain";
 
   private final SqliteTransaction tx;
 
@@ -42,10 +43,13 @@ final class SqliteSyncStates implements SyncStates {
       long sequence = rs.getLong(4);
       String token = rs.getString(5);
       long replayUntil = rs.getLong(6);
+      long chain = rs.getLong(7);
+      OptionalLong cursorChain = rs.wasNull() ? OptionalLong.empty() : OptionalLong.of(chain);
       return new SyncState(Position.of(cursor),
           feed == null
               ? Optional.empty()
               : Optional.of(new BlockKey(new FeedId(feed), new ActorId(actor), new Sequence(sequence))),
+          cursorChain,
           Optional.ofNullable(token).map(ServerToken::new),
           Position.of(replayUntil));
     }, space.get());
@@ -61,6 +65,7 @@ final class SqliteSyncStates implements SyncStates {
         key.map(k -> k.actorId().value()).orElse(null),
         key.map(k -> k.sequence().value()).orElse(null),
         state.serverToken().map(ServerToken::value).orElse(null),
-        state.replayUntil().value());
+        state.replayUntil().value(),
+        state.cursorChain().isPresent() ? (Object) state.cursorChain().getAsLong() : null);
   }
 }

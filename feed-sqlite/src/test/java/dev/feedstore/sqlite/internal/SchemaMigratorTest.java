@@ -37,16 +37,16 @@ class SchemaMigratorTest {
         return tx.blocks().insert(SPACE, positioned(feed, "a", 0, 1));
       });
     }
-    List<SchemaMigrator.Migration> steps = new ArrayList<>(List.of(new SchemaMigrator.Migration(1,
-        SchemaMigrator.resource("V1__feed_store.sql"))));
-    steps.add(new SchemaMigrator.Migration(2, "ALTER TABLE feeds ADD COLUMN title TEXT\n;\n"
+    int next = v1.latestVersion() + 1;
+    List<SchemaMigrator.Migration> steps = new ArrayList<>(v1.migrations());
+    steps.add(new SchemaMigrator.Migration(next, "ALTER TABLE feeds ADD COLUMN title TEXT\n;\n"
         + "UPDATE feeds SET title = 'migrated'"));
-    SchemaMigrator v2 = new SchemaMigrator(steps);
-    try (SqliteStore store = SqliteStore.open(file, SqliteSettings.DEFAULTS, v2)) {
+    SchemaMigrator newer = new SchemaMigrator(steps);
+    try (SqliteStore store = SqliteStore.open(file, SqliteSettings.DEFAULTS, newer)) {
       assertEquals(1, store.read(tx -> tx.blocks().feed(SPACE, feed)).size());
     }
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = c.createStatement()) {
-      assertEquals(2, intOf(s, "PRAGMA user_version"));
+      assertEquals(next, intOf(s, "PRAGMA user_version"));
       assertEquals(SchemaMigrator.APPLICATION_ID, intOf(s, "PRAGMA application_id"));
       try (ResultSet rs = s.executeQuery("SELECT title FROM feeds")) {
         rs.next();
@@ -59,13 +59,38 @@ class SchemaMigratorTest {
   void aFailingMigrationLeavesTheFileAtItsOldVersion() throws Exception {
     Path file = dir.resolve("failing.db");
     SqliteStore.open(file, SqliteSettings.DEFAULTS, SchemaMigrator.builtIn()).close();
-    SchemaMigrator broken = new SchemaMigrator(List.of(
-        new SchemaMigrator.Migration(1, SchemaMigrator.resource("V1__feed_store.sql")),
-        new SchemaMigrator.Migration(2, "CREATE TABLE extra (id INTEGER)\n;\nTHIS IS NOT SQL")));
+    SchemaMigrator builtIn = SchemaMigrator.builtIn();
+    List<SchemaMigrator.Migration> steps = new ArrayList<>(builtIn.migrations());
+    steps.add(new SchemaMigrator.Migration(builtIn.latestVersion() + 1,
+        "CREATE TABLE extra (id INTEGER)\n;\nTHIS IS NOT SQL"));
+    SchemaMigrator broken = new SchemaMigrator(steps);
     assertThrows(RuntimeException.class, () -> SqliteStore.open(file, SqliteSettings.DEFAULTS, broken));
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = c.createStatement()) {
-      assertEquals(1, intOf(s, "PRAGMA user_version"));
+      assertEquals(builtIn.latestVersion(), intOf(s, "PRAGMA user_version"));
       assertEquals(0, intOf(s, "SELECT count(*) FROM sqlite_master WHERE name = 'extra'"));
+    }
+  }
+
+  @Test
+  void aVersion1FileGainsTheHistoryChainColumns() throws Exception {
+    Path file = dir.resolve("v1.db");
+    SqliteStore.open(file, SqliteSettings.DEFAULTS,
+        new SchemaMigrator(List.of(SchemaMigrator.builtIn().migrations().get(0)))).close();
+    FeedId feed = TestBlocks.feedId();
+    // Rows as code of schema version 1 wrote them.
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = c.createStatement()) {
+      s.execute("INSERT INTO spaces (space_private_id, space_id) VALUES (1, 's')");
+      s.execute("INSERT INTO feeds (feed_private_id, space_private_id, feed_id, block_count) VALUES (1, 1, '"
+          + feed.value() + "', 1)");
+      s.execute("INSERT INTO blocks (space_private_id, feed_private_id, position, sequence, actor_id, timestamp, data)"
+          + " VALUES (1, 1, 1, 0, 'a', 5, x'01')");
+      assertEquals(1, intOf(s, "PRAGMA user_version"));
+    }
+    try (SqliteStore store = SqliteStore.open(file, SqliteSettings.DEFAULTS, SchemaMigrator.builtIn())) {
+      assertEquals(java.util.OptionalLong.empty(),
+          store.read(tx -> tx.blocks().chainAt(SPACE, dev.feedstore.core.Position.of(1))), "rows from before chains have none");
+      assertEquals(1, store.read(tx -> tx.blocks().feed(SPACE, feed)).size());
+      assertEquals(java.util.OptionalLong.empty(), store.read(tx -> tx.syncStates().get(SPACE)).cursorChain());
     }
   }
 
