@@ -81,6 +81,10 @@ public final class Main implements Callable<Integer> {
       description = "Most blocks in one Watch batch (at most --query-limit).")
   int watchBatchBlocks = ServerSettings.DEFAULT_WATCH_BATCH_BLOCKS;
 
+  @Option(names = "--" + ServerSettings.Key.WATCH_BATCH_BYTES, paramLabel = "BYTES",
+      description = "Block data in one Watch batch (one block always goes); bounds what a stalled stream holds off the heap.")
+  int watchBatchBytes = ServerSettings.DEFAULT_WATCH_BATCH_BYTES;
+
   @Option(names = "--" + ServerSettings.Key.SUBSCRIPTION_TTL_MS, paramLabel = "MS",
       description = "TTL of a subscription that asks for none.")
   long subscriptionTtlMillis = ServerSettings.DEFAULT_SUBSCRIPTION_TTL_MS;
@@ -184,6 +188,7 @@ public final class Main implements Callable<Integer> {
         .watchesPerServer(watchesPerServer)
         .watchesPerConnection(watchesPerConnection)
         .watchBatchBlocks(watchBatchBlocks)
+        .watchBatchBytes(watchBatchBytes)
         .subscriptionTtlMillis(subscriptionTtlMillis)
         .subscriptionMaxTtlMillis(subscriptionMaxTtlMillis)
         .heartbeatMillis(heartbeatMillis)

@@ -25,6 +25,10 @@ import dev.feedstore.core.Limits;
  * @param watchesPerServer the most Watch streams open on the server ({@code watches-per-server})
  * @param watchesPerConnection the most Watch streams open on one client connection ({@code
  *     watches-per-connection})
+ * @param watchBatchBytes how much block data one Watch batch carries at most ({@code
+ *     watch-batch-bytes}; one block always goes). A stream whose reader stopped reading holds about
+ *     one batch in the transport's buffers (off the heap), so this bounds that memory: at most
+ *     {@code watches-per-server x (watch-batch-bytes + one block)} plus HTTP/2 windows
  * @param watchBatchBlocks the most blocks in one Watch batch ({@code watch-batch-blocks}), at most
  *     {@code queryLimit}
  * @param subscriptionTtlMillis the TTL of a subscription whose request names none ({@code
@@ -53,6 +57,7 @@ public record ServerSettings(
     int watchesPerServer,
     int watchesPerConnection,
     int watchBatchBlocks,
+    int watchBatchBytes,
     long subscriptionTtlMillis,
     long subscriptionMaxTtlMillis,
     long heartbeatMillis,
@@ -76,6 +81,7 @@ public record ServerSettings(
     public static final String WATCHES_PER_SERVER = "watches-per-server";
     public static final String WATCHES_PER_CONNECTION = "watches-per-connection";
     public static final String WATCH_BATCH_BLOCKS = "watch-batch-blocks";
+    public static final String WATCH_BATCH_BYTES = "watch-batch-bytes";
     public static final String SUBSCRIPTION_TTL_MS = "subscription-ttl-ms";
     public static final String SUBSCRIPTION_MAX_TTL_MS = "subscription-max-ttl-ms";
     public static final String HEARTBEAT_MS = "heartbeat-ms";
@@ -109,6 +115,7 @@ public record ServerSettings(
   public static final int DEFAULT_WATCHES_PER_SERVER = 10_000;
   public static final int DEFAULT_WATCHES_PER_CONNECTION = 1_000;
   public static final int DEFAULT_WATCH_BATCH_BLOCKS = 100;
+  public static final int DEFAULT_WATCH_BATCH_BYTES = 256 << 10;
   public static final long DEFAULT_SUBSCRIPTION_TTL_MS = 60 * 60 * 1000L;
   public static final long DEFAULT_SUBSCRIPTION_MAX_TTL_MS = 24 * 60 * 60 * 1000L;
   public static final long DEFAULT_HEARTBEAT_MS = 15_000;
@@ -137,6 +144,7 @@ public record ServerSettings(
     positive(Key.WATCHES_PER_SERVER, watchesPerServer);
     positive(Key.WATCHES_PER_CONNECTION, watchesPerConnection);
     positive(Key.WATCH_BATCH_BLOCKS, watchBatchBlocks);
+    positive(Key.WATCH_BATCH_BYTES, watchBatchBytes);
     positive(Key.SUBSCRIPTION_TTL_MS, subscriptionTtlMillis);
     positive(Key.SUBSCRIPTION_MAX_TTL_MS, subscriptionMaxTtlMillis);
     positive(Key.HEARTBEAT_MS, heartbeatMillis);
@@ -195,6 +203,7 @@ public record ServerSettings(
     private int watchesPerServer = DEFAULT_WATCHES_PER_SERVER;
     private int watchesPerConnection = DEFAULT_WATCHES_PER_CONNECTION;
     private int watchBatchBlocks = DEFAULT_WATCH_BATCH_BLOCKS;
+    private int watchBatchBytes = DEFAULT_WATCH_BATCH_BYTES;
     private long subscriptionTtlMillis = DEFAULT_SUBSCRIPTION_TTL_MS;
     private long subscriptionMaxTtlMillis = DEFAULT_SUBSCRIPTION_MAX_TTL_MS;
     private long heartbeatMillis = DEFAULT_HEARTBEAT_MS;
@@ -217,6 +226,7 @@ public record ServerSettings(
       watchesPerServer = s.watchesPerServer;
       watchesPerConnection = s.watchesPerConnection;
       watchBatchBlocks = s.watchBatchBlocks;
+      watchBatchBytes = s.watchBatchBytes;
       subscriptionTtlMillis = s.subscriptionTtlMillis;
       subscriptionMaxTtlMillis = s.subscriptionMaxTtlMillis;
       heartbeatMillis = s.heartbeatMillis;
@@ -265,6 +275,11 @@ public record ServerSettings(
 
     public Builder watchesPerConnection(int value) {
       watchesPerConnection = value;
+      return this;
+    }
+
+    public Builder watchBatchBytes(int value) {
+      watchBatchBytes = value;
       return this;
     }
 
@@ -325,7 +340,7 @@ public record ServerSettings(
      */
     public ServerSettings build() {
       return new ServerSettings(blockBytes, blocksPerAppend, queryLimit, feedsPerScope, maxMessageBytes, responseBytes,
-          watchesPerServer, watchesPerConnection, watchBatchBlocks, subscriptionTtlMillis,
+          watchesPerServer, watchesPerConnection, watchBatchBlocks, watchBatchBytes, subscriptionTtlMillis,
           subscriptionMaxTtlMillis, heartbeatMillis, tailBlocks, tailBytes, shutdownGraceMillis,
           rejectionsLoggedPerMinute, rpcThreads, watchThreads);
     }

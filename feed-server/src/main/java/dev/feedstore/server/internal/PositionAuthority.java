@@ -141,9 +141,8 @@ public final class PositionAuthority {
   }
 
   /** Reads one page for a Watch stream, from one snapshot. */
-  Page readPage(SpaceId spaceId, Scope scope, Position after, int maxBlocks, boolean withCursorBlock) {
-    return store.read(tx -> PageReader.read(tx, spaceId, scope, after, maxBlocks, settings.responseBytes(),
-        withCursorBlock));
+  Page readPage(SpaceId spaceId, Scope scope, Position after, int maxBlocks, long maxBytes, boolean withCursorBlock) {
+    return store.read(tx -> PageReader.read(tx, spaceId, scope, after, maxBlocks, maxBytes, withCursorBlock));
   }
 
   /**

@@ -81,7 +81,7 @@ final class WatchStream implements SpaceTail.Watcher {
     this.failures = failures;
     this.onRelease = onRelease;
     this.batchBlocks = authority.settings().watchBatchBlocks();
-    this.batchBytes = authority.settings().responseBytes();
+    this.batchBytes = authority.settings().watchBatchBytes();
     this.scanned = read.cursor().value();
   }
 
@@ -161,7 +161,7 @@ final class WatchStream implements SpaceTail.Watcher {
   private boolean sendNext() {
     if (!historyStarted) {
       historyStarted = true;
-      Page page = authority.readPage(read.space().spaceId(), read.scope(), read.cursor(), batchBlocks,
+      Page page = authority.readPage(read.space().spaceId(), read.scope(), read.cursor(), batchBlocks, batchBytes,
           read.cursor().isAssigned());
       cursorBlock = page.cursorBlock();
       cursorChain = page.cursorChain();
@@ -174,7 +174,8 @@ final class WatchStream implements SpaceTail.Watcher {
     if (scanned < committed) {
       SpaceTail.Slice slice = tail.read(scanned, batchBlocks, batchBytes);
       if (slice.behind() || slice.entries().isEmpty()) {
-        sendPage(authority.readPage(read.space().spaceId(), read.scope(), Position.of(scanned), batchBlocks, false));
+        sendPage(authority.readPage(read.space().spaceId(), read.scope(), Position.of(scanned), batchBlocks, batchBytes,
+            false));
         return true;
       }
       sendEntries(slice.entries());
