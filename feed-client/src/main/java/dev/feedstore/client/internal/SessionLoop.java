@@ -158,7 +158,7 @@ public final class SessionLoop implements Runnable {
         pushAll(sync);
       }
     }
-    refreshStatus(Optional.empty());
+    refreshStatus(replicated, Optional.empty());
   }
 
   private void pushAll(SpaceSync sync) {
@@ -304,10 +304,14 @@ public final class SessionLoop implements Runnable {
   }
 
   private void refreshStatus(Optional<String> error) {
+    refreshStatus(spaces.get(), error);
+  }
+
+  private void refreshStatus(Set<SpaceId> replicated, Optional<String> error) {
     long toPush = 0;
     long toPull = 0;
     boolean synced = error.isEmpty();
-    for (SpaceId space : spaces.get()) {
+    for (SpaceId space : replicated) {
       SpaceSync sync = syncs.apply(space);
       long pending = sync.pendingPush();
       Live stream = live.get(space);
