@@ -44,7 +44,8 @@ public record SqliteSettings(Synchronous synchronous, Duration busyTimeout, int 
 
   /**
    * These settings as sqlite-jdbc connection properties: WAL journal, {@code synchronous}, foreign
-   * keys on, busy timeout and page cache. Every connection of a store is opened with them; tools
+   * keys on, busy timeout and page cache (and no generated-keys lookups: the store reads new ids
+   * with {@code RETURNING}). Every connection of a store is opened with them; tools
    * that open a store's file themselves (the benchmark's raw SQLite limit) can use the same.
    */
   public Properties toJdbcProperties() {
@@ -56,6 +57,9 @@ public record SqliteSettings(Synchronous synchronous, Duration busyTimeout, int 
     config.enforceForeignKeys(true);
     config.setBusyTimeout((int) busyTimeout.toMillis());
     config.setCacheSize(-cacheKib);
+    // Ids of new rows come from RETURNING; without this sqlite-jdbc matches every executed statement
+    // against a pattern to find inserts whose keys it would fetch, which cost a regex per statement.
+    config.setGetGeneratedKeys(false);
     return config.toProperties();
   }
 
