@@ -76,6 +76,12 @@ public final class SessionLoop implements Runnable {
   private final Duration idlePoll;
   private final BlockingQueue<Signal> signals = new LinkedBlockingQueue<>();
   private final Map<SpaceId, Live> live = new HashMap<>();
+  /**
+   * The replicated spaces as last read; null when they must be read again (at start, after a
+   * policy change, when idle, after a failure), so that a cycle woken by an append does not read
+   * them again.
+   */
+  private Set<SpaceId> replicated;
   private final ExecutorService prefetcher = Executors.newSingleThreadExecutor(r -> {
     Thread thread = new Thread(r, "feedstore-sync-prefetch");
     thread.setDaemon(true);
@@ -123,6 +129,7 @@ public final class SessionLoop implements Runnable {
           Signal signal = signals.poll(idlePoll.toMillis(), TimeUnit.MILLISECONDS);
           if (signal == null) {
             due = true; // idle: look for work nobody told about
+            replicated = null;
           }
           while (signal != null && !stopped) {
             due |= handle(signal);
@@ -130,9 +137,11 @@ public final class SessionLoop implements Runnable {
           }
         } catch (AuthorityException | StatusRuntimeException e) {
           due = true;
+          replicated = null;
           failed(e);
         } catch (RuntimeException e) {
           due = true;
+          replicated = null;
           log.error("sync failed unexpectedly; retrying after a pause", e);
           failed(e);
         }
@@ -145,8 +154,15 @@ public final class SessionLoop implements Runnable {
     }
   }
 
+  private Set<SpaceId> replicated() {
+    if (replicated == null) {
+      replicated = spaces.get();
+    }
+    return replicated;
+  }
+
   private void cycle() {
-    Set<SpaceId> replicated = spaces.get();
+    Set<SpaceId> replicated = replicated();
     for (SpaceId space : live.keySet().stream().filter(s -> !replicated.contains(s)).toList()) {
       closeStream(space);
     }
@@ -280,6 +296,7 @@ public final class SessionLoop implements Runnable {
         }
       }
     } else if (signal instanceof Rescope rescope) {
+      replicated = null;
       closeStream(rescope.space());
     }
     return true;
