@@ -36,7 +36,8 @@ final class AppendBench {
     }
     table.note("append.*: one client, one request at a time, 256-byte blocks, " + AppendWorkload.FEEDS
         + " feeds of one space; baseline = the same rows with raw sqlite-jdbc, one transaction per batch,"
-        + " same schema and settings (WAL, synchronous=FULL); " + options.appendWarmupSeconds() + " s warm-up, "
+        + " same schema, settings (WAL, synchronous=FULL) and checkpoints as the store; " + options.appendWarmupSeconds()
+        + " s warm-up, "
         + options.appendSeconds() + " s measured per case, fresh file per case");
   }
 

@@ -8,7 +8,6 @@ import dev.feedstore.core.Namespace;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
 import io.grpc.ManagedChannel;
-import java.nio.file.Path;
 import java.time.Duration;
 
 /**

@@ -9,7 +9,6 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
-import org.sqlite.SQLiteConfig;
 
 /**
  * The limit of the append benchmark: the same rows inserted into the same schema (made by {@link
@@ -100,17 +99,9 @@ final class RawSqlite implements AutoCloseable {
     connection.close();
   }
 
-  /** A connection with the settings {@code SqliteStore} gives its writer. */
+  /** A connection with the settings every connection of a store has. */
   static Connection connect(Path file, SqliteSettings settings) throws SQLException {
-    SQLiteConfig config = new SQLiteConfig();
-    config.setJournalMode(SQLiteConfig.JournalMode.WAL);
-    config.setSynchronous(settings.synchronous() == SqliteSettings.Synchronous.FULL
-        ? SQLiteConfig.SynchronousMode.FULL
-        : SQLiteConfig.SynchronousMode.NORMAL);
-    config.enforceForeignKeys(true);
-    config.setBusyTimeout((int) settings.busyTimeout().toMillis());
-    config.setCacheSize(-settings.cacheKib());
-    return DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath(), config.toProperties());
+    return DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath(), settings.toJdbcProperties());
   }
 
   private static long lastRowId(Statement statement) throws SQLException {

@@ -3,6 +3,8 @@ package dev.feedstore.sqlite;
 import dev.feedstore.core.InvalidValueException;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Properties;
+import org.sqlite.SQLiteConfig;
 
 /**
  * The SQLite settings of a store, in one typed place. The journal is always WAL, so readers never
@@ -38,6 +40,27 @@ public record SqliteSettings(Synchronous synchronous, Duration busyTimeout, int 
     if (cacheKib < 64) {
       throw new InvalidValueException("cacheKib", "must be >= 64", cacheKib);
     }
+  }
+
+  /**
+   * These settings as sqlite-jdbc connection properties: WAL journal, {@code synchronous}, foreign
+   * keys on, busy timeout and page cache (and no generated-keys lookups: the store reads new ids
+   * with {@code RETURNING}). Every connection of a store is opened with them; tools
+   * that open a store's file themselves (the benchmark's raw SQLite limit) can use the same.
+   */
+  public Properties toJdbcProperties() {
+    SQLiteConfig config = new SQLiteConfig();
+    config.setJournalMode(SQLiteConfig.JournalMode.WAL);
+    config.setSynchronous(synchronous == Synchronous.FULL
+        ? SQLiteConfig.SynchronousMode.FULL
+        : SQLiteConfig.SynchronousMode.NORMAL);
+    config.enforceForeignKeys(true);
+    config.setBusyTimeout((int) busyTimeout.toMillis());
+    config.setCacheSize(-cacheKib);
+    // Ids of new rows come from RETURNING; without this sqlite-jdbc matches every executed statement
+    // against a pattern to find inserts whose keys it would fetch, which cost a regex per statement.
+    config.setGetGeneratedKeys(false);
+    return config.toProperties();
   }
 
   public SqliteSettings withSynchronous(Synchronous value) {

@@ -123,7 +123,9 @@ public final class GrpcAuthority implements Authority {
     scope.subscriptionId().ifPresent(watch::setSubscriptionId);
     request.expectedServerToken().ifPresent(t -> watch.setExpectedServerToken(t.value()));
     Runnable onNotFound = () -> scopes.forget(request.spaceId(), request.scope());
-    return WatchStream.open(async, watch.build(), handler, onNotFound);
+    // The handler only queues the event for the session's thread: run it on the transport's thread
+    // rather than hop through the channel's executor first.
+    return WatchStream.open(async.withExecutor(Runnable::run), watch.build(), handler, onNotFound);
   }
 
   /**

@@ -76,6 +76,12 @@ public final class SessionLoop implements Runnable {
   private final Duration idlePoll;
   private final BlockingQueue<Signal> signals = new LinkedBlockingQueue<>();
   private final Map<SpaceId, Live> live = new HashMap<>();
+  /**
+   * The replicated spaces as last read; null when they must be read again (at start, after a
+   * policy change, when idle, after a failure), so that a cycle woken by an append does not read
+   * them again.
+   */
+  private Set<SpaceId> replicated;
   private final ExecutorService prefetcher = Executors.newSingleThreadExecutor(r -> {
     Thread thread = new Thread(r, "feedstore-sync-prefetch");
     thread.setDaemon(true);
@@ -125,6 +131,7 @@ public final class SessionLoop implements Runnable {
           Signal signal = signals.poll(idlePoll.toMillis(), TimeUnit.MILLISECONDS);
           if (signal == null) {
             due = true; // idle: look for work nobody told about
+            replicated = null;
           }
           while (signal != null && !stopped) {
             due |= handle(signal);
@@ -132,9 +139,11 @@ public final class SessionLoop implements Runnable {
           }
         } catch (AuthorityException | StatusRuntimeException e) {
           due = true;
+          replicated = null;
           failed(e);
         } catch (RuntimeException e) {
           due = true;
+          replicated = null;
           log.error("sync failed unexpectedly; retrying after a pause", e);
           failed(e);
         }
@@ -147,8 +156,16 @@ public final class SessionLoop implements Runnable {
     }
   }
 
+  private Set<SpaceId> replicated() {
+    if (replicated == null) {
+      replicated = spaces.get();
+    }
+    return replicated;
+  }
+
   private void cycle() {
-    Set<SpaceId> replicated = spaces.get();
+    long version = status.version();
+    Set<SpaceId> replicated = replicated();
     for (SpaceId space : live.keySet().stream().filter(s -> !replicated.contains(s)).toList()) {
       closeStream(space);
     }
@@ -160,7 +177,7 @@ public final class SessionLoop implements Runnable {
         pushAll(sync);
       }
     }
-    refreshStatus(Optional.empty());
+    refreshStatus(replicated, version, Optional.empty());
   }
 
   private void pushAll(SpaceSync sync) {
@@ -282,6 +299,7 @@ public final class SessionLoop implements Runnable {
         }
       }
     } else if (signal instanceof Rescope rescope) {
+      replicated = null;
       closeStream(rescope.space());
     }
     return true;
@@ -308,10 +326,19 @@ public final class SessionLoop implements Runnable {
 
   private void refreshStatus(Optional<String> error) {
     long version = status.version();
+    refreshStatus(spaces.get(), version, error);
+  }
+
+  /**
+   * Computes the status from the replicated spaces; {@code version} must have been read before
+   * {@code replicated} and before anything the cycle did, so that a local change made meanwhile
+   * keeps the status from turning synced.
+   */
+  private void refreshStatus(Set<SpaceId> replicated, long version, Optional<String> error) {
     long toPush = 0;
     long toPull = 0;
     boolean synced = error.isEmpty();
-    for (SpaceId space : spaces.get()) {
+    for (SpaceId space : replicated) {
       SpaceSync sync = syncs.apply(space);
       long pending = sync.pendingPush();
       Live stream = live.get(space);

@@ -13,7 +13,7 @@ import io.grpc.stub.ClientResponseObserver;
  */
 public final class WatchStream {
 
-  /** Receives the events of one stream, on a gRPC thread. */
+  /** Receives the events of one stream, on a gRPC thread (possibly a transport thread: must not block). */
   public interface Handler {
     void onEvent(WatchStream stream, WatchEvent event);
 

@@ -2,7 +2,6 @@ package dev.feedstore.core.sync;
 
 import dev.feedstore.core.Block;
 import dev.feedstore.core.BlockKey;
-import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Namespace;
 import dev.feedstore.core.Position;
 import dev.feedstore.core.Sequence;

@@ -102,10 +102,11 @@ public final class PositionAuthority {
         throw e;
       }
       space.nextPosition(outcome.nextPosition());
-      space.tail().publish(outcome.added(), outcome.chains(), outcome.namespaces(), outcome.nextPosition() - 1);
+      space.tail().record(outcome.added(), outcome.chains(), outcome.namespaces(), outcome.nextPosition() - 1);
     } finally {
       space.appendLock().unlock();
     }
+    space.tail().signalWatchers();
     long[] positions = new long[blocks.size()];
     for (int i = 0; i < positions.length; i++) {
       positions[i] = outcome.positions()[slot[i]];

@@ -83,16 +83,23 @@ final class SpaceTail {
 
   /**
    * Publishes blocks that just committed, with consecutive positions in ascending order, and
-   * signals every watcher. {@code highest} is the space's highest position after the commit
-   * (at least the last block's); a jump past what was published before (after a failure the
-   * authority could not publish) drops the recent blocks, so that watchers read storage.
-   * {@code chains} holds the history chain of each block, in the same order, or is null.
+   * signals every watcher: {@link #record} then {@link #signalWatchers}.
    */
   void publish(List<Block> blocks, Map<FeedId, Optional<Namespace>> namespaces, long highest) {
-    publish(blocks, null, namespaces, highest);
+    record(blocks, null, namespaces, highest);
+    signalWatchers();
   }
 
-  void publish(List<Block> blocks, long[] chains, Map<FeedId, Optional<Namespace>> namespaces, long highest) {
+  /**
+   * Records blocks that just committed, with consecutive positions in ascending order, without
+   * signalling: the authority records under the space's append lock, in commit order, and signals
+   * after releasing it, so that the next append does not wait while a thousand watchers are woken.
+   * {@code highest} is the space's highest position after the commit (at least the last block's); a
+   * jump past what was recorded before (after a failure the authority could not record) drops the
+   * recent blocks, so that watchers read storage. {@code chains} holds the history chain of each
+   * block, in the same order, or is null.
+   */
+  void record(List<Block> blocks, long[] chains, Map<FeedId, Optional<Namespace>> namespaces, long highest) {
     synchronized (lock) {
       if (recent != null) {
         for (int i = 0; i < blocks.size(); i++) {
@@ -114,6 +121,10 @@ final class SpaceTail {
       }
       committed = Math.max(committed, highest);
     }
+  }
+
+  /** Signals every watcher that blocks were recorded. Never blocks. */
+  void signalWatchers() {
     for (Watcher watcher : watchers) {
       watcher.signal();
     }

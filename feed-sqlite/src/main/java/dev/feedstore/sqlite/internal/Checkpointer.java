@@ -2,6 +2,7 @@ package dev.feedstore.sqlite.internal;
 
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.concurrent.TimeUnit;
@@ -15,7 +16,10 @@ import org.slf4j.LoggerFactory;
  * commit never waits for a checkpoint: SQLite's automatic checkpoint runs inside the commit that
  * crosses its threshold and fsyncs the WAL and the database file there, which made every few
  * hundredth commit tens of milliseconds slower. Checkpoints here are {@code PASSIVE} (they never
- * block the writer or readers), at most every {@value #INTERVAL_MS} ms and only after commits.
+ * block the writer or readers), only after commits: again after {@value #BUSY_INTERVAL_MS} ms while
+ * commits keep the WAL growing by {@value #BUSY_FRAMES} frames or more between checkpoints (a
+ * catch-up, a burst of appends), otherwise after {@value #QUIET_INTERVAL_MS} ms, so that a trickle
+ * of small commits does not pay two fsyncs of a checkpoint every few commits.
  * The writer keeps an automatic checkpoint at a higher threshold ({@link #WRITER_THRESHOLD_PAGES})
  * as a bound on the WAL should this thread fall behind. A checkpoint changes nothing a commit made
  * durable: it copies pages that are already safe in the WAL.
@@ -25,7 +29,9 @@ import org.slf4j.LoggerFactory;
 final class Checkpointer implements AutoCloseable {
   /** The writer's own automatic checkpoint, as a backstop: 4x SQLite's default. */
   static final int WRITER_THRESHOLD_PAGES = 4000;
-  private static final long INTERVAL_MS = 100;
+  private static final long BUSY_INTERVAL_MS = 100;
+  private static final long QUIET_INTERVAL_MS = 1000;
+  private static final int BUSY_FRAMES = 500;
   private static final Logger log = LoggerFactory.getLogger(Checkpointer.class);
 
   private final Path file;
@@ -37,6 +43,8 @@ final class Checkpointer implements AutoCloseable {
   private long commits;
   /** Guarded by lock. */
   private boolean closing;
+  /** Confined to the thread: frames the previous checkpoint reported copied (the WAL restarts at 0). */
+  private long copiedBefore;
 
   Checkpointer(Path file, Connection connection) {
     this.file = file;
@@ -73,10 +81,11 @@ final class Checkpointer implements AutoCloseable {
         } finally {
           lock.unlock();
         }
-        checkpoint();
+        long copied = checkpoint();
         lock.lock();
         try {
-          long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(INTERVAL_MS);
+          long interval = copied >= BUSY_FRAMES ? BUSY_INTERVAL_MS : QUIET_INTERVAL_MS;
+          long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(interval);
           long left;
           while (!closing && (left = until - System.nanoTime()) > 0) {
             committed.awaitNanos(left);
@@ -91,12 +100,20 @@ final class Checkpointer implements AutoCloseable {
     }
   }
 
-  private void checkpoint() {
-    try (Statement statement = connection.createStatement()) {
-      statement.execute("PRAGMA wal_checkpoint(PASSIVE)");
+  /** Runs one checkpoint; returns how many WAL frames it copied (0 if it failed). */
+  private long checkpoint() {
+    try (Statement statement = connection.createStatement();
+        ResultSet result = statement.executeQuery("PRAGMA wal_checkpoint(PASSIVE)")) {
+      long copied = result.next() ? Math.max(0, result.getLong(3)) : 0;
+      // The count is of the current WAL, which starts again from its beginning after a checkpoint
+      // that copied everything: a smaller count than last time means a new WAL.
+      long copiedNow = copied >= copiedBefore ? copied - copiedBefore : copied;
+      copiedBefore = copied;
+      return copiedNow;
     } catch (SQLException e) {
       // The next commit asks again, and the writer's own threshold bounds the WAL meanwhile.
       log.debug("background checkpoint of {} failed: {}", file, e.getMessage());
+      return 0;
     }
   }
 

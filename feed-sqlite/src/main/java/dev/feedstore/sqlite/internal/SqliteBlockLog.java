@@ -363,21 +363,7 @@ final class SqliteBlockLog implements BlockLog {
 
   @Override
   public List<Block> after(SpaceId spaceId, Scope scope, Position cursor, int limit) {
-    Optional<Long> space = tx.findSpace(spaceId);
-    if (space.isEmpty()) {
-      return List.of();
-    }
-    ScopeSql scoped = ScopeSql.of(space.get(), scope);
-    if (scoped.isEmpty()) {
-      return List.of();
-    }
-    List<Object> parameters = new ArrayList<>();
-    parameters.add(space.get());
-    parameters.add(cursor.value());
-    parameters.addAll(scoped.parameters());
-    parameters.add(limit);
-    return list(SELECT_BLOCKS + "WHERE b.space_private_id = ? AND b.position > ?" + scoped.condition()
-        + " ORDER BY b.position LIMIT ?", parameters.toArray());
+    return inScope(spaceId, scope, "b.position > ?", List.of(cursor.value()), " ORDER BY b.position LIMIT ?", limit);
   }
 
   @Override
@@ -394,6 +380,16 @@ final class SqliteBlockLog implements BlockLog {
 
   @Override
   public List<Block> unpositioned(SpaceId spaceId, Scope scope, int limit) {
+    return inScope(spaceId, scope, "b.position IS NULL", List.of(),
+        " ORDER BY b.feed_private_id, b.sequence, b.actor_id LIMIT ?", limit);
+  }
+
+  /**
+   * Blocks of the space in {@code scope} that meet {@code condition} (with its parameters), then
+   * {@code tail} (order and limit, with its parameter).
+   */
+  private List<Block> inScope(SpaceId spaceId, Scope scope, String condition, List<Object> conditionParameters,
+      String tail, Object tailParameter) {
     Optional<Long> space = tx.findSpace(spaceId);
     if (space.isEmpty()) {
       return List.of();
@@ -404,10 +400,11 @@ final class SqliteBlockLog implements BlockLog {
     }
     List<Object> parameters = new ArrayList<>();
     parameters.add(space.get());
+    parameters.addAll(conditionParameters);
     parameters.addAll(scoped.parameters());
-    parameters.add(limit);
-    return list(SELECT_BLOCKS + "WHERE b.space_private_id = ? AND b.position IS NULL" + scoped.condition()
-        + " ORDER BY b.feed_private_id, b.sequence, b.actor_id LIMIT ?", parameters.toArray());
+    parameters.add(tailParameter);
+    return list(SELECT_BLOCKS + "WHERE b.space_private_id = ? AND " + condition + scoped.condition() + tail,
+        parameters.toArray());
   }
 
   @Override

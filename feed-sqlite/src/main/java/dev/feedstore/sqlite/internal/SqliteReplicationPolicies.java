@@ -1,9 +1,5 @@
 package dev.feedstore.sqlite.internal;
 
-import static dev.feedstore.sqlite.internal.Tables.FEEDS;
-import static dev.feedstore.sqlite.internal.Tables.FEEDS_FEED_ID;
-import static dev.feedstore.sqlite.internal.Tables.FEEDS_PRIVATE_ID;
-import static dev.feedstore.sqlite.internal.Tables.FEEDS_SPACE;
 import static dev.feedstore.sqlite.internal.Tables.FEED_REPLICATION;
 import static dev.feedstore.sqlite.internal.Tables.FEED_REPLICATION_FEED;
 import static dev.feedstore.sqlite.internal.Tables.FEED_REPLICATION_FROM;
@@ -11,9 +7,6 @@ import static dev.feedstore.sqlite.internal.Tables.FEED_REPLICATION_MODE;
 import static dev.feedstore.sqlite.internal.Tables.NAMESPACE_REPLICATION;
 import static dev.feedstore.sqlite.internal.Tables.NAMESPACE_REPLICATION_NAMESPACE;
 import static dev.feedstore.sqlite.internal.Tables.NAMESPACE_REPLICATION_SPACE;
-import static dev.feedstore.sqlite.internal.Tables.SPACES;
-import static dev.feedstore.sqlite.internal.Tables.SPACES_PRIVATE_ID;
-import static dev.feedstore.sqlite.internal.Tables.SPACES_SPACE_ID;
 
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Namespace;

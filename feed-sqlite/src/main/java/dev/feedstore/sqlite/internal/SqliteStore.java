@@ -10,6 +10,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Properties;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Semaphore;
@@ -286,19 +287,14 @@ public final class SqliteStore implements FeedStore {
   }
 
   private static Connection connect(Path file, SqliteSettings settings, boolean readOnly) throws SQLException {
-    SQLiteConfig config = new SQLiteConfig();
-    config.setJournalMode(SQLiteConfig.JournalMode.WAL);
-    config.setSynchronous(settings.synchronous() == SqliteSettings.Synchronous.FULL
-        ? SQLiteConfig.SynchronousMode.FULL
-        : SQLiteConfig.SynchronousMode.NORMAL);
-    config.enforceForeignKeys(true);
-    config.setBusyTimeout((int) settings.busyTimeout().toMillis());
-    config.setCacheSize(-settings.cacheKib());
+    Properties properties = settings.toJdbcProperties();
     if (readOnly) {
+      SQLiteConfig config = new SQLiteConfig(properties);
       config.setReadOnly(true);
       config.resetOpenMode(SQLiteOpenMode.CREATE);
+      properties = config.toProperties();
     }
-    return DriverManager.getConnection("jdbc:sqlite:" + file, config.toProperties());
+    return DriverManager.getConnection("jdbc:sqlite:" + file, properties);
   }
 
   private static void closeQuietly(Connection connection) {

@@ -1,7 +1,6 @@
 package dev.feedstore.sqlite.internal;
 
 import static dev.feedstore.sqlite.internal.Tables.FEEDS;
-import static dev.feedstore.sqlite.internal.Tables.FEEDS_BLOCK_COUNT;
 import static dev.feedstore.sqlite.internal.Tables.FEEDS_FEED_ID;
 import static dev.feedstore.sqlite.internal.Tables.FEEDS_NAMESPACE;
 import static dev.feedstore.sqlite.internal.Tables.FEEDS_PRIVATE_ID;

@@ -26,14 +26,8 @@ final class Tables {
   static final Field<Long> FEEDS_BLOCK_COUNT = field(name("feeds", "block_count"), SQLDataType.BIGINT);
 
   static final Table<Record> BLOCKS = table(name("blocks"));
-  static final Field<Long> BLOCKS_SPACE = field(name("blocks", "space_private_id"), SQLDataType.BIGINT);
   static final Field<Long> BLOCKS_FEED = field(name("blocks", "feed_private_id"), SQLDataType.BIGINT);
   static final Field<Long> BLOCKS_POSITION = field(name("blocks", "position"), SQLDataType.BIGINT);
-  static final Field<Long> BLOCKS_SEQUENCE = field(name("blocks", "sequence"), SQLDataType.BIGINT);
-  static final Field<String> BLOCKS_ACTOR = field(name("blocks", "actor_id"), SQLDataType.VARCHAR);
-  static final Field<Long> BLOCKS_PREV_SEQUENCE = field(name("blocks", "prev_sequence"), SQLDataType.BIGINT);
-  static final Field<String> BLOCKS_PREV_ACTOR = field(name("blocks", "prev_actor_id"), SQLDataType.VARCHAR);
-  static final Field<Long> BLOCKS_TIMESTAMP = field(name("blocks", "timestamp"), SQLDataType.BIGINT);
   static final Field<byte[]> BLOCKS_DATA = field(name("blocks", "data"), SQLDataType.BLOB);
   static final Field<Integer> BLOCKS_PUBLISHED = field(name("blocks", "published"), SQLDataType.INTEGER);
 
@@ -44,15 +38,6 @@ final class Tables {
   static final Field<Long> SUBSCRIPTIONS_EXPIRES_AT = field(name("subscriptions", "expires_at"), SQLDataType.BIGINT);
   static final Field<String> SUBSCRIPTIONS_FEED_IDS = field(name("subscriptions", "feed_ids"), SQLDataType.VARCHAR);
   static final Field<String> SUBSCRIPTIONS_NAMESPACES = field(name("subscriptions", "namespaces"), SQLDataType.VARCHAR);
-
-  static final Table<Record> SYNC_STATE = table(name("sync_state"));
-  static final Field<Long> SYNC_SPACE = field(name("sync_state", "space_private_id"), SQLDataType.BIGINT);
-  static final Field<Long> SYNC_CURSOR = field(name("sync_state", "cursor"), SQLDataType.BIGINT);
-  static final Field<String> SYNC_CURSOR_FEED = field(name("sync_state", "cursor_feed_id"), SQLDataType.VARCHAR);
-  static final Field<String> SYNC_CURSOR_ACTOR = field(name("sync_state", "cursor_actor_id"), SQLDataType.VARCHAR);
-  static final Field<Long> SYNC_CURSOR_SEQUENCE = field(name("sync_state", "cursor_sequence"), SQLDataType.BIGINT);
-  static final Field<String> SYNC_SERVER_TOKEN = field(name("sync_state", "server_token"), SQLDataType.VARCHAR);
-  static final Field<Long> SYNC_REPLAY_UNTIL = field(name("sync_state", "replay_until"), SQLDataType.BIGINT);
 
   static final Table<Record> FEED_REPLICATION = table(name("feed_replication"));
   static final Field<Long> FEED_REPLICATION_FEED = field(name("feed_replication", "feed_private_id"), SQLDataType.BIGINT);
