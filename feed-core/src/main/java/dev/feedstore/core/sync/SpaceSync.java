@@ -139,6 +139,15 @@ public final class SpaceSync {
    */
   public Optional<PushBatch> beginPush() {
     long currentEpoch = epoch.get();
+    // Most calls find nothing to send (the round after a push): learn that from a reader, without
+    // waiting for the writer, which a local append may hold through its commit's fsync.
+    boolean anything = store.read(tx -> {
+      Scope.Selection scope = new ReplicationView(tx, space).scope();
+      return !scope.isEmpty() && !tx.blocks().unpositioned(space, scope, 1).isEmpty();
+    });
+    if (!anything) {
+      return Optional.empty();
+    }
     return store.write(tx -> {
       ReplicationView replication = new ReplicationView(tx, space);
       Scope.Selection scope = replication.scope();
