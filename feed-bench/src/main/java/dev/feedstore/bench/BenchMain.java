@@ -89,7 +89,7 @@ public final class BenchMain implements Callable<Integer> {
     BenchOptions options = new BenchOptions(workDir, inProcess, serverJvm, appendBatches,
         or(appendWarmup, quick ? 1 : 2), or(appendSeconds, quick ? 2 : 5),
         or(catchupBlocks, quick ? 100_000 : 1_000_000),
-        or(liveBlocks, quick ? 2_000 : 10_000), or(liveWarmup, quick ? 2_000 : 10_000), liveInterval,
+        or(liveBlocks, quick ? 2_000 : 10_000), or(liveWarmup, quick ? 2_000 : 30_000), liveInterval,
         or(fanoutStreams, quick ? 200 : 1_000), or(fanoutSeconds, quick ? 3 : 10), or(fanoutWarmup, quick ? 3 : 10),
         fanoutRate, fanoutBatch, or(idleStreams, quick ? 200 : 1_000), null);
     ResultTable table = new ResultTable();
