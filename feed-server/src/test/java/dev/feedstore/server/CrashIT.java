@@ -10,7 +10,7 @@ import dev.feedstore.proto.v1.Block;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
 import dev.feedstore.proto.v1.QueryRequest;
 import dev.feedstore.proto.v1.QueryResponse;
-import dev.feedstore.server.testing.Await;
+import dev.feedstore.core.testing.Await;
 import dev.feedstore.server.testing.ServerProcess;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;

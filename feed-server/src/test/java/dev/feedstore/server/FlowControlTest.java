@@ -8,7 +8,7 @@ import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
 import dev.feedstore.proto.v1.WatchEvent;
 import dev.feedstore.proto.v1.WatchRequest;
-import dev.feedstore.server.testing.Await;
+import dev.feedstore.core.testing.Await;
 import dev.feedstore.server.testing.TestServer;
 import dev.feedstore.server.testing.Wire;
 import com.google.protobuf.ByteString;

@@ -9,7 +9,7 @@ import dev.feedstore.core.FeedId;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.proto.v1.ListFeedsRequest;
 import dev.feedstore.proto.v1.WatchRequest;
-import dev.feedstore.server.testing.Await;
+import dev.feedstore.core.testing.Await;
 import dev.feedstore.server.testing.Census;
 import dev.feedstore.server.testing.Heap;
 import dev.feedstore.server.testing.TcpRelay;

@@ -9,7 +9,7 @@ import dev.feedstore.core.Position;
 import dev.feedstore.core.Scope;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.testing.TestBlocks;
-import dev.feedstore.server.testing.Await;
+import dev.feedstore.core.testing.Await;
 import dev.feedstore.server.testing.TestServer;
 import dev.feedstore.server.testing.Wire;
 import io.grpc.Status;

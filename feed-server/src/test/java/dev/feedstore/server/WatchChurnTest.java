@@ -7,7 +7,7 @@ import com.google.protobuf.ByteString;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.proto.v1.WatchRequest;
-import dev.feedstore.server.testing.Await;
+import dev.feedstore.core.testing.Await;
 import dev.feedstore.server.testing.Heap;
 import dev.feedstore.server.testing.TcpRelay;
 import dev.feedstore.server.testing.TestServer;

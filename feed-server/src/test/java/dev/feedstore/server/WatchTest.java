@@ -10,7 +10,7 @@ import dev.feedstore.proto.v1.Block;
 import dev.feedstore.proto.v1.SubscribeRequest;
 import dev.feedstore.proto.v1.WatchEvent;
 import dev.feedstore.proto.v1.WatchRequest;
-import dev.feedstore.server.testing.Await;
+import dev.feedstore.core.testing.Await;
 import dev.feedstore.server.testing.EventRecorder;
 import dev.feedstore.server.testing.TestClock;
 import dev.feedstore.server.testing.TestServer;

@@ -1,5 +1,6 @@
 package dev.feedstore.server.testing;
 
+import dev.feedstore.core.testing.Await;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
 import dev.feedstore.proto.v1.WatchEvent;
 import dev.feedstore.proto.v1.WatchRequest;
