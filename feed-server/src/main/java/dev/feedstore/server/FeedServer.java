@@ -216,7 +216,9 @@ public final class FeedServer implements AutoCloseable {
     public FeedServer build() {
       ServerBuilder<?> builder = serverBuilder != null
           ? serverBuilder
-          : NettyServerBuilder.forAddress(address, InsecureServerCredentials.create());
+          : NettyServerBuilder.forAddress(address, InsecureServerCredentials.create())
+              .keepAliveTime(settings.keepaliveMillis(), TimeUnit.MILLISECONDS)
+              .keepAliveTimeout(settings.keepaliveTimeoutMillis(), TimeUnit.MILLISECONDS);
       ServerCore core = new ServerCore(store, settings, clock);
       HealthStatusManager health = new HealthStatusManager();
       builder.executor(core.requestExecutor())

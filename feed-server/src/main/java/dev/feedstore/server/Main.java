@@ -98,6 +98,15 @@ public final class Main implements Callable<Integer> {
           + " renewed and expired subscriptions purged.")
   long heartbeatMillis = ServerSettings.DEFAULT_HEARTBEAT_MS;
 
+  @Option(names = "--" + ServerSettings.Key.KEEPALIVE_MS, paramLabel = "MS",
+      description = "How long a client connection may be silent before the server pings it.")
+  long keepaliveMillis = ServerSettings.DEFAULT_KEEPALIVE_MS;
+
+  @Option(names = "--" + ServerSettings.Key.KEEPALIVE_TIMEOUT_MS, paramLabel = "MS",
+      description = "How long the server waits for a ping's answer before closing the connection and its"
+          + " Watch streams.")
+  long keepaliveTimeoutMillis = ServerSettings.DEFAULT_KEEPALIVE_TIMEOUT_MS;
+
   @Option(names = "--" + ServerSettings.Key.TAIL_BLOCKS, paramLabel = "N",
       description = "Recently committed blocks kept in memory per watched space, shared by its watchers.")
   int tailBlocks = ServerSettings.DEFAULT_TAIL_BLOCKS;
@@ -198,6 +207,8 @@ public final class Main implements Callable<Integer> {
         .rejectionsLoggedPerMinute(rejectionsLoggedPerMinute)
         .rpcThreads(rpcThreads)
         .watchThreads(watchThreads)
+        .keepaliveMillis(keepaliveMillis)
+        .keepaliveTimeoutMillis(keepaliveTimeoutMillis)
         .build();
   }
 

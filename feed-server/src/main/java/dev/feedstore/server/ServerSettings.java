@@ -46,6 +46,11 @@ import dev.feedstore.core.Limits;
  *     counted and reported as suppressed ({@code rejections-logged-per-minute}, 0 logs only counts)
  * @param rpcThreads the threads that run request handlers ({@code rpc-threads})
  * @param watchThreads the threads that feed Watch streams ({@code watch-threads})
+ * @param keepaliveMillis how long a client connection may be silent before the server sends it an
+ *     HTTP/2 PING ({@code keepalive-ms}, at least 10 s); applies to the socket the server opens itself
+ * @param keepaliveTimeoutMillis how long the server waits for the answer to that PING before it
+ *     closes the connection and ends its calls ({@code keepalive-timeout-ms}), so that the Watch
+ *     streams of a client that vanished without closing its connection are freed
  */
 public record ServerSettings(
     int blockBytes,
@@ -66,7 +71,9 @@ public record ServerSettings(
     long shutdownGraceMillis,
     int rejectionsLoggedPerMinute,
     int rpcThreads,
-    int watchThreads) {
+    int watchThreads,
+    long keepaliveMillis,
+    long keepaliveTimeoutMillis) {
 
   /** The keys of the settings: command-line flags without the dashes, and names in errors. */
   public static final class Key {
@@ -91,6 +98,8 @@ public record ServerSettings(
     public static final String REJECTIONS_LOGGED_PER_MINUTE = "rejections-logged-per-minute";
     public static final String RPC_THREADS = "rpc-threads";
     public static final String WATCH_THREADS = "watch-threads";
+    public static final String KEEPALIVE_MS = "keepalive-ms";
+    public static final String KEEPALIVE_TIMEOUT_MS = "keepalive-timeout-ms";
   }
 
   public static final int DEFAULT_BLOCK_BYTES = Limits.DEFAULT_BLOCK_BYTES;
@@ -125,6 +134,13 @@ public record ServerSettings(
   public static final int DEFAULT_REJECTIONS_LOGGED_PER_MINUTE = 20;
   public static final int DEFAULT_RPC_THREADS = 16;
   public static final int DEFAULT_WATCH_THREADS = 4;
+  /** One minute: a vanished client is noticed within keepalive-ms + keepalive-timeout-ms. */
+  public static final long DEFAULT_KEEPALIVE_MS = 60_000;
+  public static final long DEFAULT_KEEPALIVE_TIMEOUT_MS = 20_000;
+  /** gRPC's smallest keepalive time; it raises shorter ones to this. */
+  public static final long MIN_KEEPALIVE_MS = 10_000;
+  /** gRPC's smallest keepalive timeout. */
+  public static final long MIN_KEEPALIVE_TIMEOUT_MS = 10;
 
   /** Every setting at its default. */
   public static final ServerSettings DEFAULTS = newBuilder().build();
@@ -156,6 +172,15 @@ public record ServerSettings(
     }
     positive(Key.RPC_THREADS, rpcThreads);
     positive(Key.WATCH_THREADS, watchThreads);
+    if (keepaliveMillis < MIN_KEEPALIVE_MS) {
+      throw new InvalidValueException(Key.KEEPALIVE_MS,
+          "must be >= " + MIN_KEEPALIVE_MS + " (gRPC raises shorter keepalive times to 10 s)", keepaliveMillis);
+    }
+    if (keepaliveTimeoutMillis < MIN_KEEPALIVE_TIMEOUT_MS) {
+      throw new InvalidValueException(Key.KEEPALIVE_TIMEOUT_MS,
+          "must be >= " + MIN_KEEPALIVE_TIMEOUT_MS + " (gRPC raises shorter keepalive timeouts to 10 ms)",
+          keepaliveTimeoutMillis);
+    }
     if (maxMessageBytes <= blockBytes) {
       throw new InvalidValueException(Key.MAX_MESSAGE_BYTES,
           "must be above " + Key.BLOCK_BYTES + " (" + blockBytes + ") so that a block of the largest size fits",
@@ -213,6 +238,8 @@ public record ServerSettings(
     private int rejectionsLoggedPerMinute = DEFAULT_REJECTIONS_LOGGED_PER_MINUTE;
     private int rpcThreads = DEFAULT_RPC_THREADS;
     private int watchThreads = DEFAULT_WATCH_THREADS;
+    private long keepaliveMillis = DEFAULT_KEEPALIVE_MS;
+    private long keepaliveTimeoutMillis = DEFAULT_KEEPALIVE_TIMEOUT_MS;
 
     private Builder() {}
 
@@ -236,6 +263,8 @@ public record ServerSettings(
       rejectionsLoggedPerMinute = s.rejectionsLoggedPerMinute;
       rpcThreads = s.rpcThreads;
       watchThreads = s.watchThreads;
+      keepaliveMillis = s.keepaliveMillis;
+      keepaliveTimeoutMillis = s.keepaliveTimeoutMillis;
     }
 
     public Builder blockBytes(int value) {
@@ -333,6 +362,16 @@ public record ServerSettings(
       return this;
     }
 
+    public Builder keepaliveMillis(long value) {
+      keepaliveMillis = value;
+      return this;
+    }
+
+    public Builder keepaliveTimeoutMillis(long value) {
+      keepaliveTimeoutMillis = value;
+      return this;
+    }
+
     /**
      * The settings.
      *
@@ -342,7 +381,7 @@ public record ServerSettings(
       return new ServerSettings(blockBytes, blocksPerAppend, queryLimit, feedsPerScope, maxMessageBytes, responseBytes,
           watchesPerServer, watchesPerConnection, watchBatchBlocks, watchBatchBytes, subscriptionTtlMillis,
           subscriptionMaxTtlMillis, heartbeatMillis, tailBlocks, tailBytes, shutdownGraceMillis,
-          rejectionsLoggedPerMinute, rpcThreads, watchThreads);
+          rejectionsLoggedPerMinute, rpcThreads, watchThreads, keepaliveMillis, keepaliveTimeoutMillis);
     }
   }
 }

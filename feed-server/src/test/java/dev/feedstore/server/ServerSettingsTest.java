@@ -20,6 +20,8 @@ class ServerSettingsTest {
     assertEquals(3_600_000, s.subscriptionTtlMillis());
     assertEquals(86_400_000, s.subscriptionMaxTtlMillis());
     assertEquals(15_000, s.heartbeatMillis());
+    assertEquals(60_000, s.keepaliveMillis());
+    assertEquals(20_000, s.keepaliveTimeoutMillis());
   }
 
   @Test
@@ -34,6 +36,8 @@ class ServerSettingsTest {
         () -> ServerSettings.newBuilder().queryLimit(10).watchBatchBlocks(11).build());
     InvalidValueException scope = assertThrows(InvalidValueException.class,
         () -> ServerSettings.newBuilder().feedsPerScope(5001).build());
+    InvalidValueException keepalive = assertThrows(InvalidValueException.class,
+        () -> ServerSettings.newBuilder().keepaliveMillis(9_999).build());
 
     assertEquals("watches-per-server must be > 0, was 0", zero.getMessage());
     assertTrue(ttl.getMessage().startsWith("subscription-ttl-ms must be <= subscription-max-ttl-ms"), ttl.getMessage());
@@ -41,12 +45,15 @@ class ServerSettingsTest {
     assertTrue(batch.getMessage().startsWith("watch-batch-blocks must be <= query-limit"), batch.getMessage());
     assertEquals("feeds-per-scope must be <= 5000 (a larger scope does not fit in one statement of the store),"
         + " was 5001", scope.getMessage());
+    assertEquals("keepalive-ms must be >= 10000 (gRPC raises shorter keepalive times to 10 s), was 9999",
+        keepalive.getMessage());
   }
 
   @Test
   void toBuilderKeepsEverySetting() {
     ServerSettings custom = ServerSettings.newBuilder().blockBytes(7).maxMessageBytes(100).queryLimit(9)
-        .watchBatchBlocks(9).feedsPerScope(4).tailBytes(3).rpcThreads(2).watchThreads(3).rejectionsLoggedPerMinute(0).build();
+        .watchBatchBlocks(9).feedsPerScope(4).tailBytes(3).rpcThreads(2).watchThreads(3).rejectionsLoggedPerMinute(0)
+        .keepaliveMillis(12_000).keepaliveTimeoutMillis(500).build();
 
     assertEquals(custom, custom.toBuilder().build());
   }

@@ -14,7 +14,9 @@ import java.util.List;
 /**
  * A TCP relay on 127.0.0.1 in front of a server, so that a test can cut connections the way a
  * crashed client or a broken network does: {@link #cutAll} resets both sides at once (RST, no
- * HTTP/2 goodbye). Two threads per relayed connection; meant for a handful of connections.
+ * HTTP/2 goodbye); {@link #freeze} keeps every connection open but drops what either side sends,
+ * the way a peer that vanished from the network looks. Two threads per relayed connection; meant
+ * for a handful of connections.
  * Thread-safe.
  */
 public final class TcpRelay implements AutoCloseable {
@@ -23,6 +25,7 @@ public final class TcpRelay implements AutoCloseable {
   private final Thread acceptor;
   /** Guarded by this. */
   private final List<Socket> sockets = new ArrayList<>();
+  private volatile boolean frozen;
 
   /** Starts relaying connections made to {@link #port()} to {@code 127.0.0.1:targetPort}. */
   public TcpRelay(int targetPort) {
@@ -54,6 +57,11 @@ public final class TcpRelay implements AutoCloseable {
     sockets.clear();
   }
 
+  /** From now on, bytes either side sends are read and dropped; no connection closes. */
+  public void freeze() {
+    frozen = true;
+  }
+
   @Override
   public void close() {
     try {
@@ -81,12 +89,14 @@ public final class TcpRelay implements AutoCloseable {
     }
   }
 
-  private static void pump(Socket from, Socket to) {
+  private void pump(Socket from, Socket to) {
     Thread pump = new Thread(() -> {
       byte[] buffer = new byte[64 * 1024];
       try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
         for (int n; (n = in.read(buffer)) >= 0; ) {
-          out.write(buffer, 0, n);
+          if (!frozen) {
+            out.write(buffer, 0, n);
+          }
         }
       } catch (SocketException e) {
         // cut

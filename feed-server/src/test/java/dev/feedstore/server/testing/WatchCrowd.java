@@ -55,6 +55,12 @@ public final class WatchCrowd {
         () -> streams.stream().allMatch(s -> s.pending() > 0 || s.ended()));
   }
 
+  /** Waits until every stream has received at least {@code events} events (none consumed). */
+  public void awaitEvents(int events) {
+    Await.until("every stream of the crowd received " + events + " events", Duration.ofSeconds(60),
+        () -> streams.stream().allMatch(s -> s.pending() >= events));
+  }
+
   /** How many streams ended, with any status. */
   public long ended() {
     return streams.stream().filter(EventRecorder::ended).count();
