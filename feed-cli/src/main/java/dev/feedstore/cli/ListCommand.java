@@ -31,18 +31,28 @@ final class ListCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Printer printer = output.printer(spec.commandLine().getOut(), spec.commandLine().getErr());
-    ListFeedsResponse response;
+    long count = 0;
+    long maxPosition = 0;
     try (Authority authority = server.connect()) {
       ListFeedsRequest.Builder request = ListFeedsRequest.newBuilder().setSpaceId(space.value());
       if (namespace != null) {
         request.setNamespace(namespace.value());
       }
-      response = authority.listFeeds(request);
+      ListFeedsResponse page;
+      do {
+        // Pages of the server's default size, each after the last feed of the one before.
+        page = authority.listFeeds(request);
+        for (FeedInfo feed : page.getFeedsList()) {
+          printer.feed(space.value(), feed);
+        }
+        count += page.getFeedsCount();
+        maxPosition = Math.max(maxPosition, page.getMaxPosition());
+        if (page.getFeedsCount() > 0) {
+          request.setAfterFeedId(page.getFeeds(page.getFeedsCount() - 1).getFeedId());
+        }
+      } while (page.getHasMore() && page.getFeedsCount() > 0);
     }
-    for (FeedInfo feed : response.getFeedsList()) {
-      printer.feed(space.value(), feed);
-    }
-    printer.remark(response.getFeedsCount() + " feed(s); the space's highest position is " + response.getMaxPosition());
+    printer.remark(count + " feed(s); the space's highest position is " + maxPosition);
     return FeedCtl.Exit.OK;
   }
 }

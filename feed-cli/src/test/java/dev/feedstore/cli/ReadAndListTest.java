@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.feedstore.server.ServerSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -104,5 +106,23 @@ class ReadAndListTest {
         "--namespace", "logs", "--json").lines());
     assertEquals(List.of(Map.of("type", "feed", "space_id", "demo", "feed_id", logs, "namespace", "logs",
         "block_count", 2L, "last_position", 4L)), json);
+  }
+
+  @Test
+  void listReadsEveryPageWhenTheSpaceHasMoreFeedsThanOnePageHolds(@TempDir Path other) {
+    ServerSettings settings = ServerSettings.newBuilder().queryLimit(2).watchBatchBlocks(2).build();
+    try (LocalServer small = new LocalServer(other, settings)) {
+      List<String> created = new ArrayList<>();
+      for (int i = 0; i < 5; i++) {
+        created.add(Cli.run("create", "--server", small.address(), "--space", "many", "f" + i).out().strip());
+      }
+      created.sort(null);
+
+      Cli.Result list = Cli.run("list", "--server", small.address(), "--space", "many", "--json");
+
+      assertEquals(0, list.exit(), list.toString());
+      assertEquals(created, JsonLines.parse(list.lines()).stream().map(feed -> feed.get("feed_id")).toList());
+      assertEquals("5 feed(s); the space's highest position is 5\n", list.err());
+    }
   }
 }

@@ -52,7 +52,15 @@ public interface FeedCatalog {
   }
 
   /** The feeds of a space in feed id order, only those of {@code namespace} when it is given. */
-  List<FeedInfo> list(SpaceId spaceId, Optional<Namespace> namespace);
+  default List<FeedInfo> list(SpaceId spaceId, Optional<Namespace> namespace) {
+    return list(spaceId, namespace, Optional.empty(), Integer.MAX_VALUE);
+  }
+
+  /**
+   * A page of {@link #list(SpaceId, Optional)}: at most {@code limit} feeds, those whose id comes
+   * after {@code after} when it is given.
+   */
+  List<FeedInfo> list(SpaceId spaceId, Optional<Namespace> namespace, Optional<FeedId> after, int limit);
 
   /** Every space the store has a feed in, sorted. */
   List<SpaceId> spaces();

@@ -102,6 +102,30 @@ public abstract class FeedStoreContract {
   }
 
   @Test
+  void feedsAreListedInPagesAfterAFeedId() {
+    List<FeedId> all = new java.util.ArrayList<>();
+    List<FeedId> data = new java.util.ArrayList<>();
+    for (int i = 0; i < 7; i++) {
+      FeedId feed = createFeed(SPACE, Optional.of(i % 2 == 0 ? DATA : TRACE));
+      all.add(feed);
+      if (i % 2 == 0) {
+        data.add(feed);
+      }
+    }
+    all.sort(null);
+    data.sort(null);
+
+    assertEquals(all.subList(0, 3), ids(store.read(tx -> tx.feeds().list(SPACE, Optional.empty(), Optional.empty(), 3))));
+    assertEquals(all.subList(3, 6),
+        ids(store.read(tx -> tx.feeds().list(SPACE, Optional.empty(), Optional.of(all.get(2)), 3))));
+    assertEquals(all.subList(6, 7),
+        ids(store.read(tx -> tx.feeds().list(SPACE, Optional.empty(), Optional.of(all.get(5)), 3))));
+    assertEquals(List.of(), store.read(tx -> tx.feeds().list(SPACE, Optional.empty(), Optional.of(all.get(6)), 3)));
+    assertEquals(data.subList(1, data.size()),
+        ids(store.read(tx -> tx.feeds().list(SPACE, Optional.of(DATA), Optional.of(data.get(0)), 100))));
+  }
+
+  @Test
   void feedInfoCountsBlocksAndKnowsTheLastPosition() {
     FeedId feed = createFeed(SPACE, Optional.empty());
     insert(SPACE, positioned(feed, "a", 0, 4));

@@ -1,5 +1,6 @@
 package dev.feedstore.server.internal;
 
+import dev.feedstore.core.FeedId;
 import dev.feedstore.core.FeedInfo;
 import dev.feedstore.core.Namespace;
 import dev.feedstore.core.SpaceId;
@@ -105,9 +106,13 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
       Optional<Namespace> namespace = request.hasNamespace()
           ? Optional.of(WireMapping.namespace(request.getNamespace(), "namespace"))
           : Optional.empty();
-      FeedList list = authority.listFeeds(spaceId, namespace);
+      Optional<FeedId> after = request.hasAfterFeedId()
+          ? Optional.of(WireMapping.feedId(request.getAfterFeedId(), "after_feed_id"))
+          : Optional.empty();
+      FeedList list = authority.listFeeds(spaceId, namespace, after, WireRequests.listLimit(request.getLimit(), settings));
       ListFeedsResponse.Builder response = ListFeedsResponse.newBuilder()
           .setRequestId(request.getRequestId())
+          .setHasMore(list.hasMore())
           .setMaxPosition(list.maxPosition().value())
           .setServerToken(list.token().value());
       for (FeedInfo feed : list.feeds()) {

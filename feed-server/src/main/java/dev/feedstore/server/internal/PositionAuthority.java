@@ -2,6 +2,7 @@ package dev.feedstore.server.internal;
 
 import dev.feedstore.core.Block;
 import dev.feedstore.core.BlockKey;
+import dev.feedstore.core.FeedId;
 import dev.feedstore.core.FeedInfo;
 import dev.feedstore.core.InvalidValueException;
 import dev.feedstore.core.Namespace;
@@ -159,11 +160,17 @@ public final class PositionAuthority {
     return new SubscribeResult(subscription, space.token());
   }
 
-  /** The feeds of the space, only those of {@code namespace} if given. */
-  public FeedList listFeeds(SpaceId spaceId, Optional<Namespace> namespace) {
+  /**
+   * A page of the feeds of the space, only those of {@code namespace} if given: at most {@code
+   * limit}, in feed id order, after {@code after} if given.
+   */
+  public FeedList listFeeds(SpaceId spaceId, Optional<Namespace> namespace, Optional<FeedId> after, int limit) {
     SpaceState space = spaces.get(spaceId);
     record Read(List<FeedInfo> feeds, Position max) {}
-    Read read = store.read(tx -> new Read(tx.feeds().list(spaceId, namespace), tx.blocks().maxPosition(spaceId)));
-    return new FeedList(read.feeds(), read.max(), space.token());
+    Read read = store.read(tx -> new Read(tx.feeds().list(spaceId, namespace, after, limit + 1),
+        tx.blocks().maxPosition(spaceId)));
+    boolean hasMore = read.feeds().size() > limit;
+    List<FeedInfo> page = hasMore ? read.feeds().subList(0, limit) : read.feeds();
+    return new FeedList(page, hasMore, read.max(), space.token());
   }
 }

@@ -95,6 +95,18 @@ final class WireRequests {
         request.hasExpectedServerToken() ? Optional.of(request.getExpectedServerToken()) : Optional.empty());
   }
 
+  /** The page size of a ListFeeds: {@code limit}, or query-limit when it is 0. */
+  static int listLimit(int limit, ServerSettings settings) {
+    if (limit < 0) {
+      throw new InvalidValueException("limit", "must be >= 0 (0 means the server's " + Limits.Key.QUERY_LIMIT + ", "
+          + settings.queryLimit() + ")", limit);
+    }
+    if (limit > settings.queryLimit()) {
+      throw new LimitExceededException(Limits.Key.QUERY_LIMIT, settings.queryLimit(), limit, "limit of the feed list");
+    }
+    return limit == 0 ? settings.queryLimit() : limit;
+  }
+
   static ReadRequest watch(WatchRequest request, ServerSettings settings) {
     SpaceId spaceId = WireMapping.spaceId(request.getSpaceId());
     ScopeRequest scope = scope(request.getFeedIdsList(),

@@ -83,7 +83,10 @@ final class SqliteFeedCatalog implements FeedCatalog {
   }
 
   @Override
-  public List<FeedInfo> list(SpaceId spaceId, Optional<Namespace> namespace) {
+  public List<FeedInfo> list(SpaceId spaceId, Optional<Namespace> namespace, Optional<FeedId> after, int limit) {
+    if (limit < 1) {
+      throw new IllegalArgumentException("limit must be >= 1, was " + limit);
+    }
     Optional<Long> space = tx.findSpace(spaceId);
     if (space.isEmpty()) {
       return List.of();
@@ -92,10 +95,13 @@ final class SqliteFeedCatalog implements FeedCatalog {
     if (namespace.isPresent()) {
       condition = condition.and(FEEDS_NAMESPACE.eq(namespace.get().value()));
     }
+    if (after.isPresent()) {
+      condition = condition.and(FEEDS_FEED_ID.gt(after.get().value()));
+    }
     Field<Long> lastPosition = tx.dsl.select(max(BLOCKS_POSITION)).from(BLOCKS)
         .where(BLOCKS_FEED.eq(FEEDS_PRIVATE_ID)).asField("last_position");
     return tx.dsl.select(FEEDS_PRIVATE_ID, FEEDS_FEED_ID, FEEDS_NAMESPACE, FEEDS_BLOCK_COUNT, lastPosition)
-        .from(FEEDS).where(condition).orderBy(FEEDS_FEED_ID)
+        .from(FEEDS).where(condition).orderBy(FEEDS_FEED_ID).limit(limit)
         .fetch(r -> new FeedInfo(spaceId, new FeedId(r.get(FEEDS_FEED_ID)),
             Optional.ofNullable(r.get(FEEDS_NAMESPACE)).map(Namespace::new),
             r.get(FEEDS_BLOCK_COUNT) + tx.pendingBlockCount(r.get(FEEDS_PRIVATE_ID)),
