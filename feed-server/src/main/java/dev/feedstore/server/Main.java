@@ -98,6 +98,10 @@ public final class Main implements Callable<Integer> {
           + " renewed and expired subscriptions purged.")
   long heartbeatMillis = ServerSettings.DEFAULT_HEARTBEAT_MS;
 
+  @Option(names = "--" + ServerSettings.Key.SPACES_PER_SERVER, paramLabel = "N",
+      description = "Most spaces the server serves from its file; a request naming one more is refused.")
+  int spacesPerServer = ServerSettings.DEFAULT_SPACES_PER_SERVER;
+
   @Option(names = "--" + ServerSettings.Key.KEEPALIVE_MS, paramLabel = "MS",
       description = "How long a client connection may be silent before the server pings it.")
   long keepaliveMillis = ServerSettings.DEFAULT_KEEPALIVE_MS;
@@ -207,6 +211,7 @@ public final class Main implements Callable<Integer> {
         .rejectionsLoggedPerMinute(rejectionsLoggedPerMinute)
         .rpcThreads(rpcThreads)
         .watchThreads(watchThreads)
+        .spacesPerServer(spacesPerServer)
         .keepaliveMillis(keepaliveMillis)
         .keepaliveTimeoutMillis(keepaliveTimeoutMillis)
         .build();

@@ -46,6 +46,9 @@ import dev.feedstore.core.Limits;
  *     counted and reported as suppressed ({@code rejections-logged-per-minute}, 0 logs only counts)
  * @param rpcThreads the threads that run request handlers ({@code rpc-threads})
  * @param watchThreads the threads that feed Watch streams ({@code watch-threads})
+ * @param spacesPerServer the most spaces the server serves from its store ({@code
+ *     spaces-per-server}): any request naming a space creates it, and every space stays in the file
+ *     and, once touched, in memory (about 500 bytes)
  * @param keepaliveMillis how long a client connection may be silent before the server sends it an
  *     HTTP/2 PING ({@code keepalive-ms}, at least 10 s); applies to the socket the server opens itself
  * @param keepaliveTimeoutMillis how long the server waits for the answer to that PING before it
@@ -72,6 +75,7 @@ public record ServerSettings(
     int rejectionsLoggedPerMinute,
     int rpcThreads,
     int watchThreads,
+    int spacesPerServer,
     long keepaliveMillis,
     long keepaliveTimeoutMillis) {
 
@@ -98,6 +102,7 @@ public record ServerSettings(
     public static final String REJECTIONS_LOGGED_PER_MINUTE = "rejections-logged-per-minute";
     public static final String RPC_THREADS = "rpc-threads";
     public static final String WATCH_THREADS = "watch-threads";
+    public static final String SPACES_PER_SERVER = "spaces-per-server";
     public static final String KEEPALIVE_MS = "keepalive-ms";
     public static final String KEEPALIVE_TIMEOUT_MS = "keepalive-timeout-ms";
   }
@@ -134,6 +139,7 @@ public record ServerSettings(
   public static final int DEFAULT_REJECTIONS_LOGGED_PER_MINUTE = 20;
   public static final int DEFAULT_RPC_THREADS = 16;
   public static final int DEFAULT_WATCH_THREADS = 4;
+  public static final int DEFAULT_SPACES_PER_SERVER = 100_000;
   /** One minute: a vanished client is noticed within keepalive-ms + keepalive-timeout-ms. */
   public static final long DEFAULT_KEEPALIVE_MS = 60_000;
   public static final long DEFAULT_KEEPALIVE_TIMEOUT_MS = 20_000;
@@ -172,6 +178,7 @@ public record ServerSettings(
     }
     positive(Key.RPC_THREADS, rpcThreads);
     positive(Key.WATCH_THREADS, watchThreads);
+    positive(Key.SPACES_PER_SERVER, spacesPerServer);
     if (keepaliveMillis < MIN_KEEPALIVE_MS) {
       throw new InvalidValueException(Key.KEEPALIVE_MS,
           "must be >= " + MIN_KEEPALIVE_MS + " (gRPC raises shorter keepalive times to 10 s)", keepaliveMillis);
@@ -238,6 +245,7 @@ public record ServerSettings(
     private int rejectionsLoggedPerMinute = DEFAULT_REJECTIONS_LOGGED_PER_MINUTE;
     private int rpcThreads = DEFAULT_RPC_THREADS;
     private int watchThreads = DEFAULT_WATCH_THREADS;
+    private int spacesPerServer = DEFAULT_SPACES_PER_SERVER;
     private long keepaliveMillis = DEFAULT_KEEPALIVE_MS;
     private long keepaliveTimeoutMillis = DEFAULT_KEEPALIVE_TIMEOUT_MS;
 
@@ -263,6 +271,7 @@ public record ServerSettings(
       rejectionsLoggedPerMinute = s.rejectionsLoggedPerMinute;
       rpcThreads = s.rpcThreads;
       watchThreads = s.watchThreads;
+      spacesPerServer = s.spacesPerServer;
       keepaliveMillis = s.keepaliveMillis;
       keepaliveTimeoutMillis = s.keepaliveTimeoutMillis;
     }
@@ -362,6 +371,11 @@ public record ServerSettings(
       return this;
     }
 
+    public Builder spacesPerServer(int value) {
+      spacesPerServer = value;
+      return this;
+    }
+
     public Builder keepaliveMillis(long value) {
       keepaliveMillis = value;
       return this;
@@ -381,7 +395,8 @@ public record ServerSettings(
       return new ServerSettings(blockBytes, blocksPerAppend, queryLimit, feedsPerScope, maxMessageBytes, responseBytes,
           watchesPerServer, watchesPerConnection, watchBatchBlocks, watchBatchBytes, subscriptionTtlMillis,
           subscriptionMaxTtlMillis, heartbeatMillis, tailBlocks, tailBytes, shutdownGraceMillis,
-          rejectionsLoggedPerMinute, rpcThreads, watchThreads, keepaliveMillis, keepaliveTimeoutMillis);
+          rejectionsLoggedPerMinute, rpcThreads, watchThreads, spacesPerServer, keepaliveMillis,
+          keepaliveTimeoutMillis);
     }
   }
 }

@@ -20,6 +20,7 @@ class ServerSettingsTest {
     assertEquals(3_600_000, s.subscriptionTtlMillis());
     assertEquals(86_400_000, s.subscriptionMaxTtlMillis());
     assertEquals(15_000, s.heartbeatMillis());
+    assertEquals(100_000, s.spacesPerServer());
     assertEquals(60_000, s.keepaliveMillis());
     assertEquals(20_000, s.keepaliveTimeoutMillis());
   }
@@ -53,6 +54,7 @@ class ServerSettingsTest {
   void toBuilderKeepsEverySetting() {
     ServerSettings custom = ServerSettings.newBuilder().blockBytes(7).maxMessageBytes(100).queryLimit(9)
         .watchBatchBlocks(9).feedsPerScope(4).tailBytes(3).rpcThreads(2).watchThreads(3).rejectionsLoggedPerMinute(0)
+        .spacesPerServer(5)
         .keepaliveMillis(12_000).keepaliveTimeoutMillis(500).build();
 
     assertEquals(custom, custom.toBuilder().build());

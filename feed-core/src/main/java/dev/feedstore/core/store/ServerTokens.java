@@ -16,4 +16,7 @@ public interface ServerTokens {
 
   /** The token of the space, created from {@code newToken} and stored if it has none yet. */
   ServerToken findOrCreate(SpaceId spaceId, Supplier<ServerToken> newToken);
+
+  /** How many spaces have a token: the spaces an authority has served from this store. */
+  long count();
 }

@@ -509,13 +509,17 @@ public abstract class FeedStoreContract {
 
   @Test
   void serverTokenIsCreatedOnceAndKept() {
+    createFeed(SPACE, Optional.empty()); // a space with data but no token yet
     assertEquals(Optional.empty(), store.read(tx -> tx.serverTokens().find(SPACE)));
+    assertEquals(0L, store.<Long>read(tx -> tx.serverTokens().count()));
     ServerToken token = store.write(tx -> tx.serverTokens().findOrCreate(SPACE, ServerToken::random));
     ServerToken again = store.write(tx -> tx.serverTokens().findOrCreate(SPACE, ServerToken::random));
     assertEquals(token, again);
     assertEquals(Optional.of(token), store.read(tx -> tx.serverTokens().find(SPACE)));
+    assertEquals(1L, store.<Long>read(tx -> tx.serverTokens().count()));
     ServerToken other = store.write(tx -> tx.serverTokens().findOrCreate(OTHER_SPACE, ServerToken::random));
     assertFalse(token.equals(other));
+    assertEquals(2L, store.<Long>read(tx -> tx.serverTokens().count()));
   }
 
   @Test

@@ -36,4 +36,9 @@ final class SqliteServerTokens implements ServerTokens {
     tx.dsl.update(SPACES).set(SPACES_SERVER_TOKEN, token.value()).where(SPACES_PRIVATE_ID.eq(space)).execute();
     return token;
   }
+
+  @Override
+  public long count() {
+    return tx.dsl.fetchCount(SPACES, SPACES_SERVER_TOKEN.isNotNull());
+  }
 }
