@@ -2,6 +2,7 @@ package dev.feedstore.server;
 
 import dev.feedstore.core.store.FeedStore;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
+import dev.feedstore.server.internal.MetricsEndpoint;
 import dev.feedstore.server.internal.ServerCore;
 import io.grpc.InsecureServerCredentials;
 import io.grpc.Server;
@@ -46,17 +47,22 @@ public final class FeedServer implements AutoCloseable {
   private final ServerCore core;
   private final HealthStatusManager health;
   private final ServerSettings settings;
+  private final InetSocketAddress metricsAddress;
   private final Object lifecycle = new Object();
+  /** Guarded by lifecycle; null unless metrics are served. */
+  private MetricsEndpoint metrics;
   /** Guarded by lifecycle. */
   private boolean started;
   /** Guarded by lifecycle. */
   private boolean closed;
 
-  private FeedServer(Server server, ServerCore core, HealthStatusManager health, ServerSettings settings) {
+  private FeedServer(Server server, ServerCore core, HealthStatusManager health, ServerSettings settings,
+      InetSocketAddress metricsAddress) {
     this.server = server;
     this.core = core;
     this.health = health;
     this.settings = settings;
+    this.metricsAddress = metricsAddress;
   }
 
   /** A builder of a server over {@code store}, which the caller keeps owning. */
@@ -78,8 +84,12 @@ public final class FeedServer implements AutoCloseable {
       started = true;
       try {
         server.start();
+        if (metricsAddress != null) {
+          metrics = MetricsEndpoint.start(metricsAddress, core.metrics());
+        }
       } catch (IOException | RuntimeException e) {
         closed = true;
+        server.shutdownNow();
         core.close();
         throw e;
       }
@@ -93,6 +103,13 @@ public final class FeedServer implements AutoCloseable {
   /** The port the server listens on (the bound one when 0 was asked for); -1 if not a socket. */
   public int port() {
     return server.getPort();
+  }
+
+  /** The port of the metrics endpoint (the bound one when 0 was asked for); -1 if it has none. */
+  public int metricsPort() {
+    synchronized (lifecycle) {
+      return metrics == null ? -1 : metrics.port();
+    }
   }
 
   /** The addresses the server listens on. */
@@ -159,6 +176,11 @@ public final class FeedServer implements AutoCloseable {
       Thread.currentThread().interrupt();
     } finally {
       core.close();
+      synchronized (lifecycle) {
+        if (metrics != null) {
+          metrics.close();
+        }
+      }
     }
   }
 
@@ -178,6 +200,7 @@ public final class FeedServer implements AutoCloseable {
     private Clock clock = Clock.systemUTC();
     private InetSocketAddress address = new InetSocketAddress("127.0.0.1", 7070);
     private ServerBuilder<?> serverBuilder;
+    private InetSocketAddress metricsAddress;
 
     private Builder(FeedStore store) {
       this.store = Objects.requireNonNull(store, "store");
@@ -198,6 +221,15 @@ public final class FeedServer implements AutoCloseable {
     public Builder address(String host, int port) {
       address = new InetSocketAddress(host, port);
       serverBuilder = null;
+      return this;
+    }
+
+    /**
+     * Also serve {@code GET /metrics} (Prometheus text format) over HTTP on {@code host:port} (port
+     * 0 picks a free one; see {@link FeedServer#metricsPort}). Off unless called.
+     */
+    public Builder metricsAddress(String host, int port) {
+      metricsAddress = new InetSocketAddress(host, port);
       return this;
     }
 
@@ -227,7 +259,7 @@ public final class FeedServer implements AutoCloseable {
           .addService(health.getHealthService())
           .addService(ProtoReflectionServiceV1.newInstance())
           .addService(ProtoReflectionService.newInstance());
-      return new FeedServer(builder.build(), core, health, settings);
+      return new FeedServer(builder.build(), core, health, settings, metricsAddress);
     }
   }
 }

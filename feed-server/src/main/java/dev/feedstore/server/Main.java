@@ -40,6 +40,10 @@ public final class Main implements Callable<Integer> {
   @Option(names = "--port", description = "Port to listen on (0 picks a free one and logs it).")
   int port = 7070;
 
+  @Option(names = "--metrics-port", paramLabel = "PORT",
+      description = "Serve GET /metrics (Prometheus text) over HTTP on this port of --host; off unless given.")
+  Integer metricsPort;
+
   @Option(names = "--sync", paramLabel = "full|normal",
       description = "full: a commit survives power loss; normal: faster, survives a crash of the process only.")
   SqliteSettings.Synchronous sync = SqliteSettings.Synchronous.FULL;
@@ -171,7 +175,11 @@ public final class Main implements Callable<Integer> {
     try {
       synchronized (closing) {
         store = SqliteFeedStore.open(db, SqliteSettings.DEFAULTS.withSynchronous(sync));
-        server = FeedServer.newBuilder(store).settings(settings).address(host, port).build().start();
+        FeedServer.Builder builder = FeedServer.newBuilder(store).settings(settings).address(host, port);
+        if (metricsPort != null) {
+          builder.metricsAddress(host, metricsPort);
+        }
+        server = builder.build().start();
       }
     } catch (IOException | RuntimeException e) {
       log.error("cannot start: {}", e.getMessage(), e);
@@ -181,8 +189,9 @@ public final class Main implements Callable<Integer> {
     TransportLog.install(java.time.Clock.systemUTC(), settings.rejectionsLoggedPerMinute());
     handleStopSignals();
     Runtime.getRuntime().addShutdownHook(new Thread(this::shutDown, "feed-shutdown"));
-    log.info("feed-server {} listening on {}:{}, database {} (sync {})", version(), host, server.port(),
-        store.file(), sync.name().toLowerCase(java.util.Locale.ROOT));
+    log.info("feed-server {} listening on {}:{}, database {} (sync {}){}", version(), host, server.port(),
+        store.file(), sync.name().toLowerCase(java.util.Locale.ROOT),
+        server.metricsPort() < 0 ? "" : ", metrics on http://" + host + ":" + server.metricsPort() + "/metrics");
     stop.await();
     log.info("stopping: refusing new calls, finishing calls in flight, ending Watch streams");
     shutDown();

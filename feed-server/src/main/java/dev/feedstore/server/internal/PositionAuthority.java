@@ -160,6 +160,11 @@ public final class PositionAuthority {
     return new SubscribeResult(subscription, space.token());
   }
 
+  /** How many spaces this process has loaded. */
+  int loadedSpaces() {
+    return spaces.loadedCount();
+  }
+
   /**
    * A page of the feeds of the space, only those of {@code namespace} if given: at most {@code
    * limit}, in feed id order, after {@code after} if given.

@@ -34,6 +34,7 @@ public final class ServerCore implements AutoCloseable {
   private final Watches watches;
   private final FeedSyncService service;
   private final InFlightCalls inFlight = new InFlightCalls();
+  private final Metrics metrics = new Metrics();
 
   public ServerCore(FeedStore store, ServerSettings settings, Clock clock) {
     this.settings = settings;
@@ -47,6 +48,18 @@ public final class ServerCore implements AutoCloseable {
     PositionAuthority authority = new PositionAuthority(store, settings, clock);
     this.watches = new Watches(authority, watchExecutor, failures);
     this.service = new FeedSyncService(authority, watches, rejections, failures);
+    metrics.gauge("feedstore_watch_streams", "Watch streams open.", watches::openCount);
+    metrics.gauge("feedstore_calls_in_flight", "FeedSync calls running (request handlers and Watch streams).",
+        inFlight::count);
+    metrics.gauge("feedstore_spaces_loaded", "Spaces this process has served since it started.",
+        authority::loadedSpaces);
+    metrics.gauge("feedstore_jvm_heap_used_bytes", "Heap in use, garbage included.",
+        () -> Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory());
+  }
+
+  /** The server's metrics, for the metrics endpoint. */
+  public Metrics metrics() {
+    return metrics;
   }
 
   /** The executor request handlers run on (they block on the store). */
@@ -60,8 +73,9 @@ public final class ServerCore implements AutoCloseable {
    * WellFormedRequests}).
    */
   public ServerServiceDefinition feedSync() {
-    return WellFormedRequests.wrap(
-        ServerInterceptors.intercept(service.definition(), new ConnectionInterceptor(), inFlight), rejections);
+    return ServerInterceptors.intercept(WellFormedRequests.wrap(
+        ServerInterceptors.intercept(service.definition(), new ConnectionInterceptor(), inFlight), rejections),
+        new MetricsInterceptor(metrics));
   }
 
   /** True when no FeedSync call is running: no request handler, no Watch stream. */

@@ -31,6 +31,11 @@ final class Spaces {
     this.settings = settings;
   }
 
+  /** How many spaces are loaded. */
+  int loadedCount() {
+    return states.size();
+  }
+
   /** The state of the space, loaded (and its token created) on first contact. */
   SpaceState get(SpaceId spaceId) {
     SpaceState state = states.get(spaceId);

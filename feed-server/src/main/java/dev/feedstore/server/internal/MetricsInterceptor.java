@@ -1,0 +1,63 @@
+package dev.feedstore.server.internal;
+
+import dev.feedstore.proto.v1.AppendResponse;
+import io.grpc.ForwardingServerCall.SimpleForwardingServerCall;
+import io.grpc.ForwardingServerCallListener.SimpleForwardingServerCallListener;
+import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
+import io.grpc.Status;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Counts every FeedSync call as it ends, by method and status (a call the client cancelled counts
+ * as {@code CANCELLED}), and times unary calls. Thread-safe.
+ */
+final class MetricsInterceptor implements ServerInterceptor {
+  private final Metrics metrics;
+
+  MetricsInterceptor(Metrics metrics) {
+    this.metrics = metrics;
+  }
+
+  @Override
+  public <Q, A> ServerCall.Listener<Q> interceptCall(ServerCall<Q, A> call, Metadata headers,
+      ServerCallHandler<Q, A> next) {
+    MethodDescriptor<Q, A> method = call.getMethodDescriptor();
+    String name = method.getBareMethodName();
+    boolean unary = method.getType() == MethodDescriptor.MethodType.UNARY;
+    long started = System.nanoTime();
+    AtomicBoolean ended = new AtomicBoolean();
+    ServerCall.Listener<Q> listener = next.startCall(new SimpleForwardingServerCall<>(call) {
+      @Override
+      public void sendMessage(A message) {
+        if (message instanceof AppendResponse response) {
+          metrics.appended(response.getPositionsCount());
+        } else if (!unary) {
+          metrics.watchMessageSent();
+        }
+        super.sendMessage(message);
+      }
+
+      @Override
+      public void close(Status status, Metadata trailers) {
+        if (ended.compareAndSet(false, true)) {
+          metrics.callEnded(name, status.getCode(), System.nanoTime() - started, unary);
+        }
+        super.close(status, trailers);
+      }
+    }, headers);
+    return new SimpleForwardingServerCallListener<>(listener) {
+      @Override
+      public void onCancel() {
+        // The client cancelled or went away: the call ends without a status of ours.
+        if (ended.compareAndSet(false, true)) {
+          metrics.callEnded(name, Status.Code.CANCELLED, System.nanoTime() - started, unary);
+        }
+        super.onCancel();
+      }
+    };
+  }
+}

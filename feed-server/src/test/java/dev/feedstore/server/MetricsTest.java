@@ -1,0 +1,108 @@
+package dev.feedstore.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.feedstore.core.FeedId;
+import dev.feedstore.core.testing.Await;
+import dev.feedstore.core.testing.TestBlocks;
+import dev.feedstore.proto.v1.FeedSyncGrpc;
+import dev.feedstore.proto.v1.QueryRequest;
+import dev.feedstore.proto.v1.WatchRequest;
+import dev.feedstore.server.testing.WatchCrowd;
+import dev.feedstore.server.testing.Wire;
+import dev.feedstore.sqlite.SqliteFeedStore;
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannel;
+import io.grpc.StatusRuntimeException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code GET /metrics}: calls by method and code, durations, appended positions, Watch gauges. */
+class MetricsTest {
+  @TempDir Path dir;
+  final HttpClient http = HttpClient.newHttpClient();
+
+  @Test
+  void metricsCountWhatClientsDidInThePrometheusTextFormat() throws Exception {
+    try (SqliteFeedStore store = SqliteFeedStore.open(dir.resolve("feeds.db"))) {
+      FeedServer server = FeedServer.newBuilder(store).address("127.0.0.1", 0).metricsAddress("127.0.0.1", 0)
+          .build().start();
+      ManagedChannel channel = Grpc.newChannelBuilderForAddress("127.0.0.1", server.port(),
+          InsecureChannelCredentials.create()).build();
+      try {
+        FeedSyncGrpc.FeedSyncBlockingStub stub = FeedSyncGrpc.newBlockingStub(channel);
+        FeedId feed = TestBlocks.feedId();
+        stub.append(Wire.append("s", Wire.blocks(feed, "a", 0, 3)));
+        stub.append(Wire.append("s", Wire.blocks(feed, "a", 3, 2)));
+        stub.append(Wire.append("s", Wire.blocks(feed, "a", 3, 2))); // the same again: positions answered again
+        assertThrows(StatusRuntimeException.class,
+            () -> stub.query(QueryRequest.newBuilder().setSpaceId("s").setLimit(-1).build()));
+        WatchCrowd watches = WatchCrowd.open(channel, WatchRequest.newBuilder().setSpaceId("s").build(), 2);
+        watches.awaitAnswered();
+
+        HttpResponse<String> response = get(server, "/metrics");
+        assertEquals(200, response.statusCode());
+        assertEquals("text/plain; version=0.0.4; charset=utf-8", response.headers().firstValue("Content-Type").orElse(""));
+        Map<String, Double> samples = samples(response.body());
+        assertEquals(3.0, samples.get("feedstore_calls_total{method=\"Append\",code=\"OK\"}"));
+        assertEquals(1.0, samples.get("feedstore_calls_total{method=\"Query\",code=\"INVALID_ARGUMENT\"}"));
+        assertEquals(7.0, samples.get("feedstore_appended_positions_total"));
+        assertEquals(3.0, samples.get("feedstore_call_duration_seconds_count{method=\"Append\"}"));
+        assertEquals(3.0, samples.get("feedstore_call_duration_seconds_bucket{method=\"Append\",le=\"+Inf\"}"));
+        assertTrue(samples.get("feedstore_call_duration_seconds_sum{method=\"Append\"}") > 0);
+        assertEquals(2.0, samples.get("feedstore_watch_streams"));
+        assertEquals(1.0, samples.get("feedstore_spaces_loaded"));
+        assertTrue(samples.get("feedstore_watch_events_total") >= 2, response.body());
+        assertTrue(samples.get("feedstore_jvm_heap_used_bytes") > 0);
+        assertTrue(response.body().contains("# TYPE feedstore_calls_total counter\n"), response.body());
+
+        watches.cancelAll();
+        Await.until("the cancelled Watch streams are counted as ended", Duration.ofSeconds(20),
+            () -> samples(get(server, "/metrics").body()).getOrDefault(
+                "feedstore_calls_total{method=\"Watch\",code=\"CANCELLED\"}", 0.0) == 2.0);
+        assertEquals(0.0, samples(get(server, "/metrics").body()).get("feedstore_watch_streams"));
+        assertEquals(404, get(server, "/other").statusCode());
+      } finally {
+        channel.shutdownNow();
+        server.close();
+      }
+      assertThrows(java.io.UncheckedIOException.class, () -> get(server, "/metrics"), "the endpoint closes with the server");
+    }
+  }
+
+  private HttpResponse<String> get(FeedServer server, String path) {
+    try {
+      return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.metricsPort() + path)).build(),
+          HttpResponse.BodyHandlers.ofString());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /** Every sample line, by name with labels. */
+  private static Map<String, Double> samples(String body) {
+    Map<String, Double> samples = new HashMap<>();
+    for (String line : body.split("\n")) {
+      if (line.isEmpty() || line.startsWith("#")) {
+        continue;
+      }
+      int space = line.lastIndexOf(' ');
+      samples.put(line.substring(0, space), Double.parseDouble(line.substring(space + 1)));
+    }
+    return samples;
+  }
+}
