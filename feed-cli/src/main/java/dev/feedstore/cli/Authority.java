@@ -13,7 +13,7 @@ import io.grpc.ClientInterceptor;
 import io.grpc.Context;
 import io.grpc.ClientInterceptors;
 import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
+import io.grpc.ChannelCredentials;
 import io.grpc.ManagedChannel;
 import java.time.Duration;
 import java.util.Iterator;
@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * One plain-text connection to a position authority, with a deadline on every unary call and a
+ * One connection (plain text or TLS) to a position authority, with a deadline on every unary call and a
  * request id ({@code feedctl-RANDOM-N}) on every request, so that the server's log lines can be
  * matched with a run. Owns its channel: {@link #close} shuts it down, which also cancels an open
  * Watch. Thread-safe.
@@ -40,8 +40,8 @@ final class Authority implements AutoCloseable {
     this.deadline = deadline;
   }
 
-  static Authority connect(ServerAddress address, Duration deadline) {
-    return over(Grpc.newChannelBuilder(address.target(), InsecureChannelCredentials.create())
+  static Authority connect(ServerAddress address, ChannelCredentials credentials, Duration deadline) {
+    return over(Grpc.newChannelBuilder(address.target(), credentials)
         .maxInboundMessageSize(64 << 20)
         .build(), deadline);
   }

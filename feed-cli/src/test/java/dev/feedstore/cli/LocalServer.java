@@ -1,5 +1,6 @@
 package dev.feedstore.cli;
 
+import dev.feedstore.core.testing.TestCertificates;
 import dev.feedstore.server.FeedServer;
 import dev.feedstore.server.ServerSettings;
 import dev.feedstore.sqlite.SqliteFeedStore;
@@ -17,6 +18,7 @@ import java.nio.file.StandardCopyOption;
 final class LocalServer implements AutoCloseable {
   final Path file;
   private final ServerSettings settings;
+  private final TestCertificates.Pem tls;
   private int port;
   SqliteFeedStore store;
   private FeedServer server;
@@ -26,8 +28,14 @@ final class LocalServer implements AutoCloseable {
   }
 
   LocalServer(Path dir, ServerSettings settings) {
+    this(dir, settings, null);
+  }
+
+  /** A server that speaks TLS with {@code tls} instead of plain text. */
+  LocalServer(Path dir, ServerSettings settings, TestCertificates.Pem tls) {
     this.file = dir.resolve("feeds.db");
     this.settings = settings;
+    this.tls = tls;
     start();
   }
 
@@ -43,7 +51,11 @@ final class LocalServer implements AutoCloseable {
     }
     store = SqliteFeedStore.open(file);
     try {
-      server = FeedServer.newBuilder(store).settings(settings).address("127.0.0.1", port).build().start();
+      FeedServer.Builder builder = FeedServer.newBuilder(store).settings(settings).address("127.0.0.1", port);
+      if (tls != null) {
+        builder.tls(tls.certificate(), tls.privateKey());
+      }
+      server = builder.build().start();
     } catch (IOException e) {
       store.close();
       throw new UncheckedIOException(e);

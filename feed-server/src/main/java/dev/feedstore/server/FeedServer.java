@@ -7,6 +7,8 @@ import dev.feedstore.server.internal.ServerCore;
 import io.grpc.InsecureServerCredentials;
 import io.grpc.Server;
 import io.grpc.ServerBuilder;
+import io.grpc.ServerCredentials;
+import io.grpc.TlsServerCredentials;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.protobuf.services.ProtoReflectionService;
@@ -15,6 +17,7 @@ import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
@@ -201,6 +204,8 @@ public final class FeedServer implements AutoCloseable {
     private InetSocketAddress address = new InetSocketAddress("127.0.0.1", 7070);
     private ServerBuilder<?> serverBuilder;
     private InetSocketAddress metricsAddress;
+    private Path tlsCertificateChain;
+    private Path tlsPrivateKey;
 
     private Builder(FeedStore store) {
       this.store = Objects.requireNonNull(store, "store");
@@ -221,6 +226,16 @@ public final class FeedServer implements AutoCloseable {
     public Builder address(String host, int port) {
       address = new InetSocketAddress(host, port);
       serverBuilder = null;
+      return this;
+    }
+
+    /**
+     * Serve TLS on the socket, with the certificate chain and the unencrypted PKCS#8 private key in
+     * these PEM files. Plain text (h2c) unless called; ignored with {@link #serverBuilder}.
+     */
+    public Builder tls(Path certificateChain, Path privateKey) {
+      tlsCertificateChain = Objects.requireNonNull(certificateChain, "certificateChain");
+      tlsPrivateKey = Objects.requireNonNull(privateKey, "privateKey");
       return this;
     }
 
@@ -248,7 +263,7 @@ public final class FeedServer implements AutoCloseable {
     public FeedServer build() {
       ServerBuilder<?> builder = serverBuilder != null
           ? serverBuilder
-          : NettyServerBuilder.forAddress(address, InsecureServerCredentials.create())
+          : NettyServerBuilder.forAddress(address, credentials())
               .keepAliveTime(settings.keepaliveMillis(), TimeUnit.MILLISECONDS)
               .keepAliveTimeout(settings.keepaliveTimeoutMillis(), TimeUnit.MILLISECONDS);
       ServerCore core = new ServerCore(store, settings, clock);
@@ -260,6 +275,18 @@ public final class FeedServer implements AutoCloseable {
           .addService(ProtoReflectionServiceV1.newInstance())
           .addService(ProtoReflectionService.newInstance());
       return new FeedServer(builder.build(), core, health, settings, metricsAddress);
+    }
+
+    private ServerCredentials credentials() {
+      if (tlsCertificateChain == null) {
+        return InsecureServerCredentials.create();
+      }
+      try {
+        return TlsServerCredentials.create(tlsCertificateChain.toFile(), tlsPrivateKey.toFile());
+      } catch (IOException | RuntimeException e) {
+        throw new IllegalArgumentException("cannot read the TLS certificate chain " + tlsCertificateChain
+            + " and private key " + tlsPrivateKey + " (PEM, the key unencrypted PKCS#8): " + e.getMessage(), e);
+      }
     }
   }
 }

@@ -40,6 +40,14 @@ public final class Main implements Callable<Integer> {
   @Option(names = "--port", description = "Port to listen on (0 picks a free one and logs it).")
   int port = 7070;
 
+  @Option(names = "--tls-cert", paramLabel = "FILE",
+      description = "Serve TLS with this certificate chain (PEM); needs --tls-key. Plain text (h2c) without.")
+  Path tlsCert;
+
+  @Option(names = "--tls-key", paramLabel = "FILE",
+      description = "The private key of --tls-cert (PEM, unencrypted PKCS#8).")
+  Path tlsKey;
+
   @Option(names = "--metrics-port", paramLabel = "PORT",
       description = "Serve GET /metrics (Prometheus text) over HTTP on this port of --host; off unless given.")
   Integer metricsPort;
@@ -172,12 +180,20 @@ public final class Main implements Callable<Integer> {
       System.err.println("feed-server: --" + e.getMessage());
       return 2;
     }
+    if ((tlsCert == null) != (tlsKey == null)) {
+      System.err.println("feed-server: --tls-cert and --tls-key go together; got only "
+          + (tlsCert != null ? "--tls-cert" : "--tls-key"));
+      return 2;
+    }
     try {
       synchronized (closing) {
         store = SqliteFeedStore.open(db, SqliteSettings.DEFAULTS.withSynchronous(sync));
         FeedServer.Builder builder = FeedServer.newBuilder(store).settings(settings).address(host, port);
         if (metricsPort != null) {
           builder.metricsAddress(host, metricsPort);
+        }
+        if (tlsCert != null) {
+          builder.tls(tlsCert, tlsKey);
         }
         server = builder.build().start();
       }
@@ -189,8 +205,8 @@ public final class Main implements Callable<Integer> {
     TransportLog.install(java.time.Clock.systemUTC(), settings.rejectionsLoggedPerMinute());
     handleStopSignals();
     Runtime.getRuntime().addShutdownHook(new Thread(this::shutDown, "feed-shutdown"));
-    log.info("feed-server {} listening on {}:{}, database {} (sync {}){}", version(), host, server.port(),
-        store.file(), sync.name().toLowerCase(java.util.Locale.ROOT),
+    log.info("feed-server {} listening on {}:{} ({}), database {} (sync {}){}", version(), host, server.port(),
+        tlsCert != null ? "TLS" : "plain text", store.file(), sync.name().toLowerCase(java.util.Locale.ROOT),
         server.metricsPort() < 0 ? "" : ", metrics on http://" + host + ":" + server.metricsPort() + "/metrics");
     stop.await();
     log.info("stopping: refusing new calls, finishing calls in flight, ending Watch streams");
