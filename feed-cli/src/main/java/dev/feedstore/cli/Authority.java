@@ -15,8 +15,11 @@ import io.grpc.ClientInterceptors;
 import io.grpc.Grpc;
 import io.grpc.ChannelCredentials;
 import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.stub.MetadataUtils;
 import java.time.Duration;
 import java.util.Iterator;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -40,10 +43,16 @@ final class Authority implements AutoCloseable {
     this.deadline = deadline;
   }
 
-  static Authority connect(ServerAddress address, ChannelCredentials credentials, Duration deadline) {
-    return over(Grpc.newChannelBuilder(address.target(), credentials)
-        .maxInboundMessageSize(64 << 20)
-        .build(), deadline);
+  static Authority connect(ServerAddress address, ChannelCredentials credentials, Duration deadline,
+      Optional<String> token) {
+    ManagedChannel channel = Grpc.newChannelBuilder(address.target(), credentials).maxInboundMessageSize(64 << 20)
+        .build();
+    if (token.isEmpty()) {
+      return over(channel, deadline);
+    }
+    Metadata headers = new Metadata();
+    headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + token.get());
+    return over(channel, deadline, MetadataUtils.newAttachHeadersInterceptor(headers));
   }
 
   /**

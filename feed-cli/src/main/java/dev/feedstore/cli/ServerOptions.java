@@ -6,6 +6,7 @@ import io.grpc.TlsChannelCredentials;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 import picocli.CommandLine.Option;
 
 /** The options every command that talks to the server shares. */
@@ -21,6 +22,11 @@ final class ServerOptions {
       description = "Connect with TLS, trusting the certificates in this PEM file (a private CA or a self-signed server).")
   Path tlsCa;
 
+  @Option(names = "--token", paramLabel = "TOKEN", defaultValue = "${env:FEEDCTL_TOKEN}",
+      description = "Access token for a server that requires one (default: $FEEDCTL_TOKEN); sent as"
+          + " 'authorization: Bearer TOKEN'.")
+  String token;
+
   @Option(names = "--deadline-ms", paramLabel = "MS", defaultValue = "30000",
       description = "How long one request may take (default: ${DEFAULT-VALUE}); tail's stream has none.")
   long deadlineMillis;
@@ -30,7 +36,8 @@ final class ServerOptions {
     if (deadlineMillis < 1) {
       throw new CliException("--deadline-ms must be >= 1, was " + deadlineMillis, FeedCtl.Exit.USAGE);
     }
-    return Authority.connect(server, credentials(), Duration.ofMillis(deadlineMillis));
+    return Authority.connect(server, credentials(), Duration.ofMillis(deadlineMillis),
+        token == null || token.isEmpty() ? Optional.empty() : Optional.of(token));
   }
 
   private ChannelCredentials credentials() {

@@ -204,6 +204,7 @@ public final class FeedServer implements AutoCloseable {
     private InetSocketAddress address = new InetSocketAddress("127.0.0.1", 7070);
     private ServerBuilder<?> serverBuilder;
     private InetSocketAddress metricsAddress;
+    private AccessTokens accessTokens;
     private Path tlsCertificateChain;
     private Path tlsPrivateKey;
 
@@ -226,6 +227,15 @@ public final class FeedServer implements AutoCloseable {
     public Builder address(String host, int port) {
       address = new InetSocketAddress(host, port);
       serverBuilder = null;
+      return this;
+    }
+
+    /**
+     * Require an access token on every FeedSync call, allowing what {@code tokens} grants it (the
+     * health and reflection services stay open). Every call is allowed unless called.
+     */
+    public Builder accessTokens(AccessTokens tokens) {
+      accessTokens = Objects.requireNonNull(tokens, "tokens");
       return this;
     }
 
@@ -266,7 +276,7 @@ public final class FeedServer implements AutoCloseable {
           : NettyServerBuilder.forAddress(address, credentials())
               .keepAliveTime(settings.keepaliveMillis(), TimeUnit.MILLISECONDS)
               .keepAliveTimeout(settings.keepaliveTimeoutMillis(), TimeUnit.MILLISECONDS);
-      ServerCore core = new ServerCore(store, settings, clock);
+      ServerCore core = new ServerCore(store, settings, clock, java.util.Optional.ofNullable(accessTokens));
       HealthStatusManager health = new HealthStatusManager();
       builder.executor(core.requestExecutor())
           .maxInboundMessageSize(settings.maxMessageBytes())

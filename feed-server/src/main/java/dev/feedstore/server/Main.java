@@ -40,6 +40,10 @@ public final class Main implements Callable<Integer> {
   @Option(names = "--port", description = "Port to listen on (0 picks a free one and logs it).")
   int port = 7070;
 
+  @Option(names = "--access-tokens", paramLabel = "FILE",
+      description = "Require a bearer token on every call: one 'SHA256-HEX read|write SPACES|*' a line. Open without.")
+  Path accessTokens;
+
   @Option(names = "--tls-cert", paramLabel = "FILE",
       description = "Serve TLS with this certificate chain (PEM); needs --tls-key. Plain text (h2c) without.")
   Path tlsCert;
@@ -180,6 +184,15 @@ public final class Main implements Callable<Integer> {
       System.err.println("feed-server: --" + e.getMessage());
       return 2;
     }
+    AccessTokens tokens = null;
+    if (accessTokens != null) {
+      try {
+        tokens = AccessTokens.read(accessTokens);
+      } catch (IllegalArgumentException | UncheckedIOException e) {
+        System.err.println("feed-server: --access-tokens: " + e.getMessage());
+        return 2;
+      }
+    }
     if ((tlsCert == null) != (tlsKey == null)) {
       System.err.println("feed-server: --tls-cert and --tls-key go together; got only "
           + (tlsCert != null ? "--tls-cert" : "--tls-key"));
@@ -194,6 +207,9 @@ public final class Main implements Callable<Integer> {
         }
         if (tlsCert != null) {
           builder.tls(tlsCert, tlsKey);
+        }
+        if (tokens != null) {
+          builder.accessTokens(tokens);
         }
         server = builder.build().start();
       }

@@ -38,6 +38,10 @@ final class Failures {
     if (failure instanceof SubscriptionNotFoundException) {
       return Status.NOT_FOUND.withDescription(failure.getMessage()).asException();
     }
+    if (failure instanceof AccessDeniedException denied) {
+      return (denied.authenticated() ? Status.PERMISSION_DENIED : Status.UNAUTHENTICATED)
+          .withDescription(failure.getMessage()).asException();
+    }
     if (failure instanceof ShuttingDownException) {
       return Status.UNAVAILABLE.withDescription(failure.getMessage()).asException();
     }

@@ -129,6 +129,7 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
   void watchFrames(WatchRequest request, StreamObserver<WatchFrame> events) {
     try {
       WireRequests.requestId(request.getRequestId());
+      AccessInterceptor.check("Watch", request.getSpaceId(), false);
       watches.open(WireRequests.watch(request, settings), request.getRequestId(),
           (ServerCallStreamObserver<WatchFrame>) events, ConnectionInterceptor.remoteAddress());
     } catch (RuntimeException e) {
@@ -166,6 +167,7 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
     T response;
     try {
       WireRequests.requestId(requestId);
+      AccessInterceptor.check(method, spaceId, method.equals("Append"));
       response = work.get();
     } catch (RuntimeException e) {
       responses.onError(reject(method, spaceId, requestId, e));

@@ -1,11 +1,16 @@
 package dev.feedstore.server.internal;
 
 import dev.feedstore.core.store.FeedStore;
+import dev.feedstore.server.AccessTokens;
 import dev.feedstore.server.ServerSettings;
+import io.grpc.ServerInterceptor;
 import io.grpc.ServerInterceptors;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -36,7 +41,10 @@ public final class ServerCore implements AutoCloseable {
   private final InFlightCalls inFlight = new InFlightCalls();
   private final Metrics metrics = new Metrics();
 
-  public ServerCore(FeedStore store, ServerSettings settings, Clock clock) {
+  private final Optional<AccessTokens> access;
+
+  public ServerCore(FeedStore store, ServerSettings settings, Clock clock, Optional<AccessTokens> access) {
+    this.access = access;
     this.settings = settings;
     this.rpcExecutor = Executors.newFixedThreadPool(settings.rpcThreads(), new NamedThreads("feed-rpc"));
     this.watchExecutor = Executors.newFixedThreadPool(settings.watchThreads(), new NamedThreads("feed-watch"));
@@ -73,8 +81,10 @@ public final class ServerCore implements AutoCloseable {
    * WellFormedRequests}).
    */
   public ServerServiceDefinition feedSync() {
+    List<ServerInterceptor> interceptors = new ArrayList<>(List.of(new ConnectionInterceptor(), inFlight));
+    access.ifPresent(tokens -> interceptors.add(new AccessInterceptor(tokens)));
     return ServerInterceptors.intercept(WellFormedRequests.wrap(
-        ServerInterceptors.intercept(service.definition(), new ConnectionInterceptor(), inFlight), rejections),
+        ServerInterceptors.intercept(service.definition(), interceptors), rejections),
         new MetricsInterceptor(metrics));
   }
 

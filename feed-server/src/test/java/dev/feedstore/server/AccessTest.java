@@ -1,0 +1,138 @@
+package dev.feedstore.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.feedstore.core.FeedId;
+import dev.feedstore.core.testing.TestBlocks;
+import dev.feedstore.proto.v1.FeedSyncGrpc;
+import dev.feedstore.proto.v1.ListFeedsRequest;
+import dev.feedstore.proto.v1.QueryRequest;
+import dev.feedstore.proto.v1.WatchEvent;
+import dev.feedstore.proto.v1.WatchRequest;
+import dev.feedstore.server.testing.EventRecorder;
+import dev.feedstore.server.testing.Wire;
+import dev.feedstore.sqlite.SqliteFeedStore;
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.health.v1.HealthCheckRequest;
+import io.grpc.health.v1.HealthGrpc;
+import io.grpc.stub.MetadataUtils;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Access tokens: no token or an unknown one is UNAUTHENTICATED; a token used beyond its grant is PERMISSION_DENIED. */
+class AccessTest {
+  @TempDir Path dir;
+  SqliteFeedStore store;
+  FeedServer server;
+  ManagedChannel channel;
+  final FeedId feed = TestBlocks.feedId();
+
+  @BeforeEach
+  void start() throws Exception {
+    Path tokens = dir.resolve("tokens");
+    Files.writeString(tokens, "# writer of a, reader of everything\n"
+        + AccessTokens.sha256("writer-secret") + " write a\n"
+        + "\n"
+        + AccessTokens.sha256("reader-secret") + "   read *\n");
+    store = SqliteFeedStore.open(dir.resolve("feeds.db"));
+    server = FeedServer.newBuilder(store).address("127.0.0.1", 0).accessTokens(AccessTokens.read(tokens)).build().start();
+    channel = Grpc.newChannelBuilderForAddress("127.0.0.1", server.port(), InsecureChannelCredentials.create()).build();
+  }
+
+  @AfterEach
+  void stop() {
+    channel.shutdownNow();
+    server.close();
+    store.close();
+  }
+
+  @Test
+  void eachTokenMayDoWhatItsGrantSaysAndNothingElse() {
+    assertEquals(List.of(1L), stub("writer-secret").append(Wire.append("a", Wire.block(feed, "x", 0))).getPositionsList());
+    assertEquals(1, stub("writer-secret").query(QueryRequest.newBuilder().setSpaceId("a").build()).getBlocksCount());
+    assertEquals(1, stub("reader-secret").query(QueryRequest.newBuilder().setSpaceId("a").build()).getBlocksCount());
+    assertEquals(0, stub("reader-secret").listFeeds(ListFeedsRequest.newBuilder().setSpaceId("b").build()).getFeedsCount());
+
+    assertDenied(Status.Code.PERMISSION_DENIED, "may not use space 'b'",
+        () -> stub("writer-secret").append(Wire.append("b", Wire.block(feed, "x", 0))));
+    assertDenied(Status.Code.PERMISSION_DENIED, "may not use space 'b'",
+        () -> stub("writer-secret").query(QueryRequest.newBuilder().setSpaceId("b").build()));
+    assertDenied(Status.Code.PERMISSION_DENIED, "may read space 'a' but not Append to it",
+        () -> stub("reader-secret").append(Wire.append("a", Wire.block(feed, "x", 1))));
+    assertDenied(Status.Code.UNAUTHENTICATED, "not one this server knows",
+        () -> stub("guess").query(QueryRequest.newBuilder().setSpaceId("a").build()));
+    assertDenied(Status.Code.UNAUTHENTICATED, "needs an access token",
+        () -> FeedSyncGrpc.newBlockingStub(channel).query(QueryRequest.newBuilder().setSpaceId("a").build()));
+
+    // Nothing the refused calls asked for was done.
+    assertEquals(1, stub("reader-secret").query(QueryRequest.newBuilder().setSpaceId("a").build()).getBlocksCount());
+    assertEquals(0, stub("reader-secret").query(QueryRequest.newBuilder().setSpaceId("b").build()).getBlocksCount());
+  }
+
+  @Test
+  void watchStreamsNeedATokenThatMayReadTheSpace() {
+    EventRecorder<WatchEvent> allowed = new EventRecorder<>();
+    FeedSyncGrpc.newStub(channel).withInterceptors(bearer("reader-secret"))
+        .watch(WatchRequest.newBuilder().setSpaceId("a").build(), allowed);
+    assertTrue(allowed.next(Duration.ofSeconds(20)).hasCaughtUp());
+
+    EventRecorder<WatchEvent> anonymous = new EventRecorder<>();
+    FeedSyncGrpc.newStub(channel).watch(WatchRequest.newBuilder().setSpaceId("a").build(), anonymous);
+    assertEquals(Status.Code.UNAUTHENTICATED, anonymous.awaitEnd().getCode());
+
+    EventRecorder<WatchEvent> elsewhere = new EventRecorder<>();
+    FeedSyncGrpc.newStub(channel).withInterceptors(bearer("writer-secret"))
+        .watch(WatchRequest.newBuilder().setSpaceId("b").build(), elsewhere);
+    assertEquals(Status.Code.PERMISSION_DENIED, elsewhere.awaitEnd().getCode());
+  }
+
+  @Test
+  void healthChecksNeedNoToken() {
+    assertEquals("SERVING", HealthGrpc.newBlockingStub(channel).check(HealthCheckRequest.getDefaultInstance())
+        .getStatus().name());
+  }
+
+  @Test
+  void aTokensFileThatDoesNotParseIsRefusedNamingTheLine() throws Exception {
+    Path plain = dir.resolve("plain");
+    Files.writeString(plain, "# oops: the token itself\nwriter-secret write a\n");
+    Path level = dir.resolve("level");
+    Files.writeString(level, AccessTokens.sha256("t") + " admin *\n");
+
+    IllegalArgumentException notHashed = assertThrows(IllegalArgumentException.class, () -> AccessTokens.read(plain));
+    IllegalArgumentException badLevel = assertThrows(IllegalArgumentException.class, () -> AccessTokens.read(level));
+
+    assertEquals(plain + " line 2: the first field must be the 64 lower-case hex digits of the token's SHA-256,"
+        + " not the token itself", notHashed.getMessage());
+    assertEquals(level + " line 1: the second field must be read or write, was 'admin'", badLevel.getMessage());
+  }
+
+  private FeedSyncGrpc.FeedSyncBlockingStub stub(String token) {
+    return FeedSyncGrpc.newBlockingStub(channel).withInterceptors(bearer(token));
+  }
+
+  private static io.grpc.ClientInterceptor bearer(String token) {
+    Metadata headers = new Metadata();
+    headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + token);
+    return MetadataUtils.newAttachHeadersInterceptor(headers);
+  }
+
+  private static void assertDenied(Status.Code code, String text, org.junit.jupiter.api.function.Executable call) {
+    StatusRuntimeException e = assertThrows(StatusRuntimeException.class, call);
+    assertEquals(code, e.getStatus().getCode(), e.getStatus().toString());
+    assertTrue(e.getStatus().getDescription().contains(text), e.getStatus().getDescription());
+  }
+}
