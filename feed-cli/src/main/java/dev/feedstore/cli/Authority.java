@@ -1,5 +1,6 @@
 package dev.feedstore.cli;
 
+import dev.feedstore.proto.WireHeaders;
 import dev.feedstore.proto.v1.AppendRequest;
 import dev.feedstore.proto.v1.AppendResponse;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
@@ -15,7 +16,6 @@ import io.grpc.ClientInterceptors;
 import io.grpc.Grpc;
 import io.grpc.ChannelCredentials;
 import io.grpc.ManagedChannel;
-import io.grpc.Metadata;
 import io.grpc.stub.MetadataUtils;
 import java.time.Duration;
 import java.util.Iterator;
@@ -50,9 +50,7 @@ final class Authority implements AutoCloseable {
     if (token.isEmpty()) {
       return over(channel, deadline);
     }
-    Metadata headers = new Metadata();
-    headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + token.get());
-    return over(channel, deadline, MetadataUtils.newAttachHeadersInterceptor(headers));
+    return over(channel, deadline, MetadataUtils.newAttachHeadersInterceptor(WireHeaders.bearer(token.get())));
   }
 
   /**

@@ -1,7 +1,7 @@
 package dev.feedstore.client;
 
+import dev.feedstore.proto.WireHeaders;
 import io.grpc.CallCredentials;
-import io.grpc.Metadata;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 
@@ -18,9 +18,6 @@ import java.util.concurrent.Executor;
  * <p>It is sent over plain text too; use TLS wherever the network is not trusted. Immutable.
  */
 public final class BearerToken extends CallCredentials {
-  private static final Metadata.Key<String> AUTHORIZATION =
-      Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
-
   private final String token;
 
   private BearerToken(String token) {
@@ -43,9 +40,7 @@ public final class BearerToken extends CallCredentials {
 
   @Override
   public void applyRequestMetadata(RequestInfo requestInfo, Executor appExecutor, MetadataApplier applier) {
-    Metadata headers = new Metadata();
-    headers.put(AUTHORIZATION, "Bearer " + token);
-    applier.apply(headers);
+    applier.apply(WireHeaders.bearer(token));
   }
 
   @Override

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.testing.TestBlocks;
+import dev.feedstore.proto.WireHeaders;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
 import dev.feedstore.proto.v1.ListFeedsRequest;
 import dev.feedstore.proto.v1.QueryRequest;
@@ -17,7 +18,6 @@ import dev.feedstore.sqlite.SqliteFeedStore;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
-import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.health.v1.HealthCheckRequest;
@@ -125,9 +125,7 @@ class AccessTest {
   }
 
   private static io.grpc.ClientInterceptor bearer(String token) {
-    Metadata headers = new Metadata();
-    headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + token);
-    return MetadataUtils.newAttachHeadersInterceptor(headers);
+    return MetadataUtils.newAttachHeadersInterceptor(WireHeaders.bearer(token));
   }
 
   private static void assertDenied(Status.Code code, String text, org.junit.jupiter.api.function.Executable call) {

@@ -1,5 +1,6 @@
 package dev.feedstore.server.internal;
 
+import dev.feedstore.proto.WireHeaders;
 import dev.feedstore.server.AccessTokens;
 import io.grpc.Context;
 import io.grpc.Contexts;
@@ -15,8 +16,6 @@ import java.util.Optional;
  * names. Installed only when the server has access tokens. Stateless and thread-safe.
  */
 final class AccessInterceptor implements ServerInterceptor {
-  private static final Metadata.Key<String> AUTHORIZATION =
-      Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
   /** Set on every call of a server with tokens: the grant, or why there is none. */
   private static final Context.Key<Access> ACCESS = Context.key("feed-access");
 
@@ -31,7 +30,7 @@ final class AccessInterceptor implements ServerInterceptor {
   @Override
   public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
       ServerCallHandler<Q, R> next) {
-    return Contexts.interceptCall(Context.current().withValue(ACCESS, access(headers.get(AUTHORIZATION))), call,
+    return Contexts.interceptCall(Context.current().withValue(ACCESS, access(headers.get(WireHeaders.AUTHORIZATION))), call,
         headers, next);
   }
 
@@ -40,10 +39,11 @@ final class AccessInterceptor implements ServerInterceptor {
       return new Access(Optional.empty(), "this server needs an access token: send the header"
           + " 'authorization: Bearer TOKEN'");
     }
-    if (!header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+    int scheme = WireHeaders.BEARER.length();
+    if (!header.regionMatches(true, 0, WireHeaders.BEARER, 0, scheme)) {
       return new Access(Optional.empty(), "the authorization header must be 'Bearer TOKEN'");
     }
-    Optional<AccessTokens.Grant> grant = tokens.grantFor(header.substring(7).strip());
+    Optional<AccessTokens.Grant> grant = tokens.grantFor(header.substring(scheme).strip());
     return grant.isPresent()
         ? new Access(grant, "")
         : new Access(Optional.empty(), "the access token is not one this server knows");
