@@ -19,6 +19,7 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.TlsChannelCredentials;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -55,14 +56,54 @@ class TlsTest {
   }
 
   @Test
-  void anUnreadableKeyIsRefusedNamingTheFiles() throws IOException {
+  void anUnreadableKeyIsRefusedNamingTheFile() throws IOException {
     TestCertificates.Pem pem = TestCertificates.selfSigned(dir);
     Path missing = dir.resolve("no-such-key.pem");
+    String message = refusal(pem.certificate(), missing);
+    assertTrue(message.contains("cannot read the TLS private key " + missing), message);
+  }
+
+  @Test
+  void aKeyOfAnotherCertificateIsRefusedBeforeListeningNamingBothFiles() throws IOException {
+    TestCertificates.Pem served = TestCertificates.selfSigned(Files.createDirectories(dir.resolve("served")));
+    TestCertificates.Pem other = TestCertificates.selfSigned(Files.createDirectories(dir.resolve("other")));
+
+    String message = refusal(served.certificate(), other.privateKey());
+
+    assertTrue(message.contains("the TLS private key " + other.privateKey() + " does not belong to the certificate in "
+        + served.certificate() + " (subject CN=localhost)"), message);
+    assertTrue(message.contains("give the key this certificate was issued for"), message);
+  }
+
+  @Test
+  void aPkcs1KeyIsRefusedWithTheCommandThatConvertsIt() throws IOException {
+    TestCertificates.Pem pem = TestCertificates.selfSigned(dir);
+    Path pkcs1 = TestCertificates.pkcs1Key(pem);
+
+    String message = refusal(pem.certificate(), pkcs1);
+
+    assertTrue(message.contains("the TLS private key " + pkcs1 + " is in PKCS#1"), message);
+    assertTrue(message.contains("openssl pkcs8 -topk8 -nocrypt -in " + pkcs1 + " -out " + pkcs1 + ".pkcs8"), message);
+  }
+
+  @Test
+  void aCertificateAndKeyGivenTheWrongWayRoundAreRefusedSayingWhichIsWhich() throws IOException {
+    TestCertificates.Pem pem = TestCertificates.selfSigned(dir);
+
+    String keyAsCertificate = refusal(pem.privateKey(), pem.privateKey());
+    String certificateAsKey = refusal(pem.certificate(), pem.certificate());
+
+    assertTrue(keyAsCertificate.contains("the TLS certificate file " + pem.privateKey() + " holds a private key, not a"
+        + " certificate"), keyAsCertificate);
+    assertTrue(certificateAsKey.contains("the TLS private key file " + pem.certificate() + " holds a certificate, not a"
+        + " private key"), certificateAsKey);
+  }
+
+  /** The message of the refusal to build a server with these TLS files. */
+  private String refusal(Path certificate, Path key) {
     try (SqliteFeedStore store = SqliteFeedStore.open(dir.resolve("feeds.db"))) {
-      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-          () -> FeedServer.newBuilder(store).address("127.0.0.1", 0).tls(pem.certificate(), missing).build());
-      assertTrue(e.getMessage().contains(missing.toString()), e.getMessage());
-      assertTrue(e.getMessage().contains(pem.certificate().toString()), e.getMessage());
+      FeedServer.Builder builder = FeedServer.newBuilder(store).address("127.0.0.1", 0).tls(certificate, key);
+      return assertThrows(IllegalArgumentException.class, builder::build).getMessage();
     }
   }
 
