@@ -23,16 +23,26 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** TLS on the server's socket: clients that trust its certificate are served, others are not. */
 class TlsTest {
+  @TempDir static Path certificates;
+  /** The server's certificate and key, and another pair: keytool takes seconds to make one. */
+  static TestCertificates.Pem pem;
+  static TestCertificates.Pem other;
   @TempDir Path dir;
+
+  @BeforeAll
+  static void makeCertificates() throws IOException {
+    pem = TestCertificates.selfSigned(Files.createDirectories(certificates.resolve("served")));
+    other = TestCertificates.selfSigned(Files.createDirectories(certificates.resolve("other")));
+  }
 
   @Test
   void aClientTrustingTheCertificateIsServedOverTlsAndPlainTextOrUntrustedClientsAreNot() throws Exception {
-    TestCertificates.Pem pem = TestCertificates.selfSigned(dir);
     try (SqliteFeedStore store = SqliteFeedStore.open(dir.resolve("feeds.db"))) {
       FeedServer server = FeedServer.newBuilder(store).address("127.0.0.1", 0)
           .tls(pem.certificate(), pem.privateKey()).build().start();
@@ -57,7 +67,6 @@ class TlsTest {
 
   @Test
   void anUnreadableKeyIsRefusedNamingTheFile() throws IOException {
-    TestCertificates.Pem pem = TestCertificates.selfSigned(dir);
     Path missing = dir.resolve("no-such-key.pem");
     String message = refusal(pem.certificate(), missing);
     assertTrue(message.contains("cannot read the TLS private key " + missing), message);
@@ -65,19 +74,26 @@ class TlsTest {
 
   @Test
   void aKeyOfAnotherCertificateIsRefusedBeforeListeningNamingBothFiles() throws IOException {
-    TestCertificates.Pem served = TestCertificates.selfSigned(Files.createDirectories(dir.resolve("served")));
-    TestCertificates.Pem other = TestCertificates.selfSigned(Files.createDirectories(dir.resolve("other")));
-
-    String message = refusal(served.certificate(), other.privateKey());
+    String message = refusal(pem.certificate(), other.privateKey());
 
     assertTrue(message.contains("the TLS private key " + other.privateKey() + " does not belong to the certificate in "
-        + served.certificate() + " (subject CN=localhost)"), message);
+        + pem.certificate() + " (subject CN=localhost)"), message);
     assertTrue(message.contains("give the key this certificate was issued for"), message);
   }
 
   @Test
+  void aChainWhoseFirstCertificateIsNotTheKeysSaysToPutTheServersOwnFirst() throws IOException {
+    Path chain = Files.writeString(dir.resolve("chain.pem"),
+        Files.readString(other.certificate()) + Files.readString(pem.certificate()));
+
+    String message = refusal(chain, pem.privateKey());
+
+    assertTrue(message.contains("the TLS private key " + pem.privateKey() + " belongs to certificate 2 of " + chain
+        + " (subject CN=localhost), not to the first: put the server's own certificate first"), message);
+  }
+
+  @Test
   void aPkcs1KeyIsRefusedWithTheCommandThatConvertsIt() throws IOException {
-    TestCertificates.Pem pem = TestCertificates.selfSigned(dir);
     Path pkcs1 = TestCertificates.pkcs1Key(pem);
 
     String message = refusal(pem.certificate(), pkcs1);
@@ -87,8 +103,25 @@ class TlsTest {
   }
 
   @Test
+  void sec1AndEncryptedKeysAreRefusedWithTheCommandThatConvertsThem() throws IOException {
+    // The check goes by the PEM label, before any key is parsed; the bodies are only placeholders.
+    Path sec1 = Files.writeString(dir.resolve("ec-key.pem"), "-----BEGIN EC PRIVATE KEY-----\nAAAA\n"
+        + "-----END EC PRIVATE KEY-----\n");
+    Path encrypted = Files.writeString(dir.resolve("encrypted-key.pem"), "-----BEGIN ENCRYPTED PRIVATE KEY-----\nAAAA\n"
+        + "-----END ENCRYPTED PRIVATE KEY-----\n");
+
+    String sec1Refusal = refusal(pem.certificate(), sec1);
+    String encryptedRefusal = refusal(pem.certificate(), encrypted);
+
+    assertTrue(sec1Refusal.contains("the TLS private key " + sec1 + " is in SEC1 (-----BEGIN EC PRIVATE KEY-----)"
+        + " format; the server reads unencrypted PKCS#8 (-----BEGIN PRIVATE KEY-----): convert it with: openssl pkcs8"
+        + " -topk8 -nocrypt -in " + sec1 + " -out " + sec1 + ".pkcs8"), sec1Refusal);
+    assertTrue(encryptedRefusal.contains("the TLS private key " + encrypted + " is encrypted"), encryptedRefusal);
+    assertTrue(encryptedRefusal.contains("openssl pkcs8 -topk8 -nocrypt -in " + encrypted), encryptedRefusal);
+  }
+
+  @Test
   void aCertificateAndKeyGivenTheWrongWayRoundAreRefusedSayingWhichIsWhich() throws IOException {
-    TestCertificates.Pem pem = TestCertificates.selfSigned(dir);
 
     String keyAsCertificate = refusal(pem.privateKey(), pem.privateKey());
     String certificateAsKey = refusal(pem.certificate(), pem.certificate());

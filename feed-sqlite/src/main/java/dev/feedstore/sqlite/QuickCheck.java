@@ -6,8 +6,9 @@ import java.util.Objects;
 
 /**
  * What SQLite's {@code PRAGMA quick_check} found in a store's file: the structure of every b-tree
- * page (a page that is not one, cells out of bounds, pages used twice or lost), without comparing
- * indexes with their tables as {@code integrity_check} does, which makes it much faster.
+ * page (a page that is not one, cells out of bounds, pages used twice or lost), without checking
+ * that indexes match their tables as {@code integrity_check} does, which SQLite documents as what
+ * makes it faster.
  *
  * @param complete whether the check read the whole file; false when it ran out of time
  * @param problems what it found wrong, in SQLite's words (empty when nothing was), at most {@value

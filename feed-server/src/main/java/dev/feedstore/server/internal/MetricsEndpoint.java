@@ -140,6 +140,10 @@ public final class MetricsEndpoint implements AutoCloseable {
       }
     } catch (IOException e) {
       close(channel); // the client went away
+    } catch (RuntimeException e) {
+      // A failure to render is this server's bug: that scrape fails, the endpoint keeps serving.
+      LOG.warn("answering a metrics request failed: {}", e.toString(), e);
+      close(channel);
     }
   }
 

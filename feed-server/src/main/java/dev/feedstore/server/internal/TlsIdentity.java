@@ -95,8 +95,8 @@ public final class TlsIdentity {
     }
     if (labels.contains("ENCRYPTED PRIVATE KEY")) {
       throw new IllegalArgumentException("the TLS private key " + file + " is encrypted; the server reads it"
-          + " unencrypted (keep the file readable by the server's user only): decrypt it with: openssl pkcs8 -in "
-          + file + " -out " + converted + " and give " + converted);
+          + " unencrypted (keep the file readable by the server's user only): " + String.format(CONVERT, file, converted)
+          + " (it asks for the passphrase) and give " + converted);
     }
     if (!labels.contains("PRIVATE KEY")) {
       if (labels.contains("CERTIFICATE")) {
