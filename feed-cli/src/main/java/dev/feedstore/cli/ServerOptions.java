@@ -31,6 +31,11 @@ final class ServerOptions {
       description = "How long one request may take (default: ${DEFAULT-VALUE}); tail's stream has none.")
   long deadlineMillis;
 
+  /** Whether the connection is plain text (neither --tls nor --tls-ca). */
+  boolean plainText() {
+    return !tls && tlsCa == null;
+  }
+
   /** A connection to the server; the caller closes it. */
   Authority connect() {
     if (deadlineMillis < 1) {

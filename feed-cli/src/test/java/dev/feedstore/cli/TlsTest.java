@@ -1,21 +1,29 @@
 package dev.feedstore.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.feedstore.core.testing.TestCertificates;
 import dev.feedstore.server.ServerSettings;
 import java.nio.file.Path;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** feedctl against a server that speaks TLS: {@code --tls-ca} trusts it; plain text does not reach it. */
+/** feedctl against a server that speaks TLS: {@code --tls-ca} trusts it; plain text does not reach it, and says why. */
 class TlsTest {
+  @TempDir static Path certificates;
+  static TestCertificates.Pem pem;
   @TempDir Path dir;
+
+  @BeforeAll
+  static void makeCertificate() {
+    pem = TestCertificates.selfSigned(certificates);
+  }
 
   @Test
   void feedctlReachesATlsServerWhenToldToTrustItsCertificate() {
-    TestCertificates.Pem pem = TestCertificates.selfSigned(dir);
     try (LocalServer server = new LocalServer(dir, ServerSettings.DEFAULTS, pem)) {
       String ca = pem.certificate().toString();
       Cli.Result create = Cli.run("create", "--server", server.address(), "--tls-ca", ca, "--space", "t", "hello");
@@ -26,13 +34,36 @@ class TlsTest {
       assertEquals(0, read.exit(), read.toString());
       assertEquals(feed, JsonLines.parse(read.lines()).get(0).get("feed_id"));
 
-      Cli.Result plain = Cli.run("list", "--server", server.address(), "--space", "t");
-      assertEquals(FeedCtl.Exit.UNREACHABLE, plain.exit(), plain.toString());
-
       Cli.Result missing = Cli.run("list", "--server", server.address(), "--space", "t",
           "--tls-ca", dir.resolve("nothing.pem").toString());
       assertEquals(FeedCtl.Exit.USAGE, missing.exit(), missing.toString());
       assertTrue(missing.err().contains("nothing.pem"), missing.err());
     }
+  }
+
+  @Test
+  void plainTextAgainstATlsServerSaysTheServerSpeaksTlsAndToUseTls() {
+    try (LocalServer server = new LocalServer(dir, ServerSettings.DEFAULTS, pem)) {
+      Cli.Result plain = Cli.run("list", "--server", server.address(), "--space", "t");
+
+      assertEquals(FeedCtl.Exit.UNREACHABLE, plain.exit(), plain.toString());
+      assertTrue(plain.err().contains("feedctl: the server at " + server.address() + " speaks TLS, and this connection"
+          + " was plain text: add --tls"), plain.err());
+      assertTrue(plain.err().contains("--tls-ca FILE"), plain.err());
+      assertFalse(plain.err().contains("is a feed-server running"), plain.err());
+    }
+  }
+
+  @Test
+  void aPlainTextServerThatIsNotRunningIsNotTakenForATlsServer() {
+    LocalServer server = new LocalServer(dir);
+    String address = server.address();
+    server.close();
+
+    Cli.Result plain = Cli.run("list", "--server", address, "--space", "t");
+
+    assertEquals(FeedCtl.Exit.UNREACHABLE, plain.exit(), plain.toString());
+    assertFalse(plain.err().contains("speaks TLS"), plain.err());
+    assertTrue(plain.err().contains("is a feed-server running"), plain.err());
   }
 }

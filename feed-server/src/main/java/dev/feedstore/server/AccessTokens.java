@@ -5,10 +5,13 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -85,7 +88,7 @@ public final class AccessTokens {
             + fields[1] + "'");
       };
       boolean every = fields[2].equals("*");
-      Set<String> spaces = every ? Set.of() : Set.of(fields[2].split(","));
+      Set<String> spaces = every ? Set.of() : spaces(fields[2], where);
       if (grants.put(fields[0], new Grant(write, spaces, every)) != null) {
         throw new IllegalArgumentException(where + "the token is listed twice");
       }
@@ -94,6 +97,43 @@ public final class AccessTokens {
       throw new IllegalArgumentException(file + " lists no token: no call could be made");
     }
     return new AccessTokens(grants);
+  }
+
+  /**
+   * A warning when others than the owner of {@code file} may write it: whoever can write the file
+   * can grant themselves access. Empty when only the owner may, or when the file system has no
+   * POSIX permissions. Group-writable files are warned of too: a deployment's group often holds
+   * more users than the one the server runs as.
+   */
+  public static Optional<String> permissionWarning(Path file) {
+    Set<PosixFilePermission> permissions;
+    try {
+      permissions = Files.getPosixFilePermissions(file);
+    } catch (IOException | UnsupportedOperationException e) {
+      return Optional.empty();
+    }
+    String who = permissions.contains(PosixFilePermission.OTHERS_WRITE) ? "everyone"
+        : permissions.contains(PosixFilePermission.GROUP_WRITE) ? "its group" : null;
+    if (who == null) {
+      return Optional.empty();
+    }
+    return Optional.of("the access tokens file " + file + " is writable by " + who + " ("
+        + PosixFilePermissions.toString(permissions) + "): whoever can write it can grant themselves access; make it"
+        + " writable by its owner only: chmod go-w " + file);
+  }
+
+  private static Set<String> spaces(String field, String where) {
+    Set<String> spaces = new LinkedHashSet<>();
+    for (String space : field.split(",", -1)) {
+      if (space.isEmpty()) {
+        throw new IllegalArgumentException(where + "an empty space name in '" + field
+            + "' (two commas in a row, or one at an end)");
+      }
+      if (!spaces.add(space)) {
+        throw new IllegalArgumentException(where + "space '" + space + "' is listed twice in '" + field + "'");
+      }
+    }
+    return Set.copyOf(spaces);
   }
 
   /** What {@code token} may do, or empty if it is not listed. */

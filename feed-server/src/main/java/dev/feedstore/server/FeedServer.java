@@ -4,6 +4,7 @@ import dev.feedstore.core.store.FeedStore;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
 import dev.feedstore.server.internal.MetricsEndpoint;
 import dev.feedstore.server.internal.ServerCore;
+import dev.feedstore.server.internal.TlsIdentity;
 import io.grpc.InsecureServerCredentials;
 import io.grpc.Server;
 import io.grpc.ServerBuilder;
@@ -88,7 +89,8 @@ public final class FeedServer implements AutoCloseable {
       try {
         server.start();
         if (metricsAddress != null) {
-          metrics = MetricsEndpoint.start(metricsAddress, core.metrics());
+          metrics = MetricsEndpoint.start(metricsAddress, core.metrics(),
+              java.time.Duration.ofMillis(settings.metricsReadTimeoutMillis()));
         }
       } catch (IOException | RuntimeException e) {
         closed = true;
@@ -241,7 +243,9 @@ public final class FeedServer implements AutoCloseable {
 
     /**
      * Serve TLS on the socket, with the certificate chain and the unencrypted PKCS#8 private key in
-     * these PEM files. Plain text (h2c) unless called; ignored with {@link #serverBuilder}.
+     * these PEM files. Plain text (h2c) unless called; ignored with {@link #serverBuilder}. {@link
+     * #build} reads both files and throws {@link IllegalArgumentException}, naming the file and the
+     * fix, if either cannot be used or the key is not the first certificate's.
      */
     public Builder tls(Path certificateChain, Path privateKey) {
       tlsCertificateChain = Objects.requireNonNull(certificateChain, "certificateChain");
@@ -251,7 +255,9 @@ public final class FeedServer implements AutoCloseable {
 
     /**
      * Also serve {@code GET /metrics} (Prometheus text format) over HTTP on {@code host:port} (port
-     * 0 picks a free one; see {@link FeedServer#metricsPort}). Off unless called.
+     * 0 picks a free one; see {@link FeedServer#metricsPort}), a client having {@code
+     * metrics-read-timeout-ms} to send its request. Off unless called. The endpoint has no access
+     * control: keep {@code host} on loopback or a private network.
      */
     public Builder metricsAddress(String host, int port) {
       metricsAddress = new InetSocketAddress(host, port);
@@ -291,6 +297,7 @@ public final class FeedServer implements AutoCloseable {
       if (tlsCertificateChain == null) {
         return InsecureServerCredentials.create();
       }
+      TlsIdentity.check(tlsCertificateChain, tlsPrivateKey);
       try {
         return TlsServerCredentials.create(tlsCertificateChain.toFile(), tlsPrivateKey.toFile());
       } catch (IOException | RuntimeException e) {

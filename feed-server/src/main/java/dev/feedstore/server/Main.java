@@ -1,6 +1,8 @@
 package dev.feedstore.server;
 
 import dev.feedstore.core.InvalidValueException;
+import dev.feedstore.core.store.StoreException;
+import dev.feedstore.server.internal.TlsIdentity;
 import dev.feedstore.server.internal.TransportLog;
 import dev.feedstore.sqlite.SqliteFeedStore;
 import dev.feedstore.sqlite.SqliteSettings;
@@ -24,7 +26,8 @@ import picocli.CommandLine.Option;
  *
  * <p>SIGTERM and SIGINT shut it down gracefully (health NOT_SERVING, new calls refused, calls in
  * flight finish, Watch streams end with UNAVAILABLE, the database is closed) and the process exits
- * with 0. Exit code 1 means it could not start (the database or the address); 2 a bad flag.
+ * with 0. Exit code 1 means it could not start (the database, the TLS files or the address), with a
+ * line that names the file and the problem; 2 a bad flag.
  */
 @Command(name = "feed-server", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
     sortOptions = false, showDefaultValues = true, usageHelpWidth = 100,
@@ -53,8 +56,13 @@ public final class Main implements Callable<Integer> {
   Path tlsKey;
 
   @Option(names = "--metrics-port", paramLabel = "PORT",
-      description = "Serve GET /metrics (Prometheus text) over HTTP on this port of --host; off unless given.")
+      description = "Serve GET /metrics (Prometheus text) over HTTP on this port of --metrics-host; off unless given.")
   Integer metricsPort;
+
+  @Option(names = "--metrics-host",
+      description = "Address of the metrics endpoint, apart from --host so that serving gRPC on every interface does"
+          + " not expose it.")
+  String metricsHost = "127.0.0.1";
 
   @Option(names = "--sync", paramLabel = "full|normal",
       description = "full: a commit survives power loss; normal: faster, survives a crash of the process only.")
@@ -151,6 +159,15 @@ public final class Main implements Callable<Integer> {
       description = "Threads that feed Watch streams.")
   int watchThreads = ServerSettings.DEFAULT_WATCH_THREADS;
 
+  @Option(names = "--" + ServerSettings.Key.QUICK_CHECK_MS, paramLabel = "MS",
+      description = "How long SQLite's quick_check may read the database at start (a damaged file is refused;"
+          + " one not checked whole in time starts with a warning); 0 skips it.")
+  long quickCheckMillis = ServerSettings.DEFAULT_QUICK_CHECK_MS;
+
+  @Option(names = "--" + ServerSettings.Key.METRICS_READ_TIMEOUT_MS, paramLabel = "MS",
+      description = "How long a metrics client may take to send its request before its connection is closed.")
+  long metricsReadTimeoutMillis = ServerSettings.DEFAULT_METRICS_READ_TIMEOUT_MS;
+
   private final CountDownLatch stop = new CountDownLatch(1);
   private final Object closing = new Object();
   /** Guarded by closing. */
@@ -192,18 +209,25 @@ public final class Main implements Callable<Integer> {
         System.err.println("feed-server: --access-tokens: " + e.getMessage());
         return 2;
       }
+      AccessTokens.permissionWarning(accessTokens).ifPresent(log::warn);
     }
     if ((tlsCert == null) != (tlsKey == null)) {
       System.err.println("feed-server: --tls-cert and --tls-key go together; got only "
           + (tlsCert != null ? "--tls-cert" : "--tls-key"));
       return 2;
     }
+    String checked;
     try {
+      // Files first, before the database: a wrong key is found in a moment, a check of the database can take seconds.
+      if (tlsCert != null) {
+        TlsIdentity.check(tlsCert, tlsKey);
+      }
       synchronized (closing) {
         store = SqliteFeedStore.open(db, SqliteSettings.DEFAULTS.withSynchronous(sync));
+        checked = StoreCheck.atStart(store, settings.quickCheckMillis(), log);
         FeedServer.Builder builder = FeedServer.newBuilder(store).settings(settings).address(host, port);
         if (metricsPort != null) {
-          builder.metricsAddress(host, metricsPort);
+          builder.metricsAddress(metricsHost, metricsPort);
         }
         if (tlsCert != null) {
           builder.tls(tlsCert, tlsKey);
@@ -213,6 +237,11 @@ public final class Main implements Callable<Integer> {
         }
         server = builder.build().start();
       }
+    } catch (StoreException | IllegalArgumentException e) {
+      // The operator's files (the database, the TLS files) or values: the message names the file, the problem and the fix.
+      log.error("cannot start: {}", e.getMessage());
+      shutDown();
+      return 1;
     } catch (IOException | RuntimeException e) {
       log.error("cannot start: {}", e.getMessage(), e);
       shutDown();
@@ -221,9 +250,9 @@ public final class Main implements Callable<Integer> {
     TransportLog.install(java.time.Clock.systemUTC(), settings.rejectionsLoggedPerMinute());
     handleStopSignals();
     Runtime.getRuntime().addShutdownHook(new Thread(this::shutDown, "feed-shutdown"));
-    log.info("feed-server {} listening on {}:{} ({}), database {} (sync {}){}", version(), host, server.port(),
-        tlsCert != null ? "TLS" : "plain text", store.file(), sync.name().toLowerCase(java.util.Locale.ROOT),
-        server.metricsPort() < 0 ? "" : ", metrics on http://" + host + ":" + server.metricsPort() + "/metrics");
+    log.info("feed-server {} listening on {}:{} ({}), database {} (sync {}, {}){}", version(), host, server.port(),
+        tlsCert != null ? "TLS" : "plain text", store.file(), sync.name().toLowerCase(java.util.Locale.ROOT), checked,
+        server.metricsPort() < 0 ? "" : ", metrics on http://" + metricsHost + ":" + server.metricsPort() + "/metrics");
     stop.await();
     log.info("stopping: refusing new calls, finishing calls in flight, ending Watch streams");
     shutDown();
@@ -255,6 +284,8 @@ public final class Main implements Callable<Integer> {
         .spacesPerServer(spacesPerServer)
         .keepaliveMillis(keepaliveMillis)
         .keepaliveTimeoutMillis(keepaliveTimeoutMillis)
+        .quickCheckMillis(quickCheckMillis)
+        .metricsReadTimeoutMillis(metricsReadTimeoutMillis)
         .build();
   }
 

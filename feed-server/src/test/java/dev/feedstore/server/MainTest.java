@@ -3,11 +3,14 @@ package dev.feedstore.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.feedstore.server.testing.CapturedErr;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.lang.reflect.Field;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 class MainTest {
@@ -19,7 +22,7 @@ class MainTest {
       String flag = "--" + key.get(null);
       assertTrue(help.contains(flag), "--help lists " + flag + ":\n" + help);
     }
-    for (String flag : new String[] {"--db", "--host", "--port", "--sync", "--help", "--version"}) {
+    for (String flag : new String[] {"--db", "--host", "--port", "--metrics-host", "--sync", "--help", "--version"}) {
       assertTrue(help.contains(flag), flag);
     }
     assertTrue(help.contains("Default: feeds.db"), help);
@@ -55,6 +58,20 @@ class MainTest {
     String text = captured.toString(StandardCharsets.UTF_8);
     assertTrue(text.contains("--watches-per-server must be > 0, was 0"), text);
     assertTrue(text.contains("no-such-flag"), text);
+  }
+
+  @Test
+  void aDatabasePathThatCannotBeOpenedExitsWithOneSayingWhy(@TempDir Path dir) {
+    String log;
+    try (CapturedErr err = new CapturedErr()) {
+      assertEquals(1, Main.run("--db", dir.resolve("missing/feeds.db").toString(), "--port", "0"));
+      assertEquals(1, Main.run("--db", dir.toString(), "--port", "0"));
+      log = err.text();
+    }
+    assertTrue(log.contains("cannot start: cannot open database file " + dir.resolve("missing/feeds.db") + ": its"
+        + " directory " + dir.resolve("missing") + " does not exist"), log);
+    assertTrue(log.contains("cannot start: cannot open database file " + dir + ": it is a directory"), log);
+    assertTrue(!log.contains("\tat "), "no stack trace:\n" + log);
   }
 
   @Test

@@ -17,14 +17,19 @@ import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -81,9 +86,45 @@ class MetricsTest {
     }
   }
 
+  @Test
+  void clientsThatSendHalfARequestHoldUpNoScrapeAndAreCutOffAfterTheReadTimeout() throws Exception {
+    ServerSettings settings = ServerSettings.newBuilder().metricsReadTimeoutMillis(1_000).build();
+    try (SqliteFeedStore store = SqliteFeedStore.open(dir.resolve("feeds.db"))) {
+      FeedServer server = FeedServer.newBuilder(store).settings(settings).address("127.0.0.1", 0)
+          .metricsAddress("127.0.0.1", 0).build().start();
+      List<Socket> stalled = new ArrayList<>();
+      try {
+        long opened = System.nanoTime();
+        for (int i = 0; i < 10; i++) {
+          Socket socket = new Socket("127.0.0.1", server.metricsPort());
+          socket.getOutputStream().write("GET /metr".getBytes(StandardCharsets.US_ASCII));
+          socket.getOutputStream().flush();
+          stalled.add(socket);
+        }
+
+        HttpResponse<String> scrape = get(server, "/metrics");
+        assertEquals(200, scrape.statusCode());
+        assertTrue(scrape.body().contains("feedstore_calls_in_flight"), scrape.body());
+
+        for (Socket socket : stalled) {
+          socket.setSoTimeout(20_000);
+          assertEquals(-1, socket.getInputStream().read(), "the server closed the stalled connection without an answer");
+        }
+        long heldMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - opened);
+        assertTrue(heldMillis >= 1_000, "closed after the read timeout, not before: " + heldMillis + " ms");
+      } finally {
+        for (Socket socket : stalled) {
+          socket.close();
+        }
+        server.close();
+      }
+    }
+  }
+
   private HttpResponse<String> get(FeedServer server, String path) {
     try {
-      return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.metricsPort() + path)).build(),
+      return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.metricsPort() + path))
+              .timeout(Duration.ofSeconds(20)).build(),
           HttpResponse.BodyHandlers.ofString());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -1,6 +1,7 @@
 package dev.feedstore.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.feedstore.core.FeedId;
@@ -22,6 +23,12 @@ import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import java.net.ConnectException;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -101,5 +108,42 @@ class ServerJarIT {
       assertEquals(3, store.read(tx -> tx.blocks().after(SpaceId.of("s"), Scope.WHOLE_SPACE, Position.NONE, 10)).size());
       assertEquals(page.getServerToken(), store.read(tx -> tx.serverTokens().find(SpaceId.of("s"))).orElseThrow().value());
     }
+  }
+
+  @Test
+  void theMetricsEndpointStaysOnLoopbackWhenTheServerListensOnEveryInterface() throws Exception {
+    int port = ServerProcess.freePort();
+    int metricsPort = ServerProcess.freePort();
+    server = ServerProcess.start(dir, "feeds.db", port, "--host", "0.0.0.0", "--metrics-port",
+        Integer.toString(metricsPort));
+    channel = Grpc.newChannelBuilderForAddress("127.0.0.1", port, InsecureChannelCredentials.create()).build();
+    server.awaitServing(channel);
+
+    assertTrue(server.output().contains("listening on 0.0.0.0:" + port), server.output());
+    assertTrue(server.output().contains("metrics on http://127.0.0.1:" + metricsPort + "/metrics"), server.output());
+    try (Socket scrape = new Socket(InetAddress.getLoopbackAddress(), metricsPort)) {
+      scrape.getOutputStream().write("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+      String answer = new String(scrape.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertTrue(answer.startsWith("HTTP/1.1 200 OK") && answer.contains("feedstore_calls_total"), answer);
+    }
+    List<InetAddress> others = nonLoopbackAddresses();
+    for (InetAddress other : others) {
+      try (Socket grpc = new Socket(other, port)) {
+        assertTrue(grpc.isConnected(), "gRPC answers on " + other);
+      }
+      assertThrows(ConnectException.class, () -> new Socket(other, metricsPort).close(),
+          "the metrics port is closed on " + other);
+    }
+    System.out.println("metrics checked closed on " + others);
+  }
+
+  private static List<InetAddress> nonLoopbackAddresses() throws Exception {
+    List<InetAddress> addresses = new java.util.ArrayList<>();
+    for (NetworkInterface nic : java.util.Collections.list(NetworkInterface.getNetworkInterfaces())) {
+      if (nic.isUp() && !nic.isLoopback()) {
+        nic.inetAddresses().filter(a -> a instanceof Inet4Address).forEach(addresses::add);
+      }
+    }
+    return addresses;
   }
 }

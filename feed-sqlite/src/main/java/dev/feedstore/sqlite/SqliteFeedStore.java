@@ -4,6 +4,7 @@ import dev.feedstore.core.store.FeedStore;
 import dev.feedstore.sqlite.internal.SchemaMigrator;
 import dev.feedstore.sqlite.internal.SqliteStore;
 import java.nio.file.Path;
+import java.time.Duration;
 
 /**
  * Opens feed stores in SQLite files. A store is one file (plus SQLite's {@code -wal} and {@code
@@ -73,6 +74,17 @@ public final class SqliteFeedStore implements FeedStore {
    */
   public void backupTo(Path target) {
     store.backupTo(target);
+  }
+
+  /**
+   * Runs SQLite's {@code PRAGMA quick_check} over the file on a connection of its own, stopping it
+   * after {@code limit}. Reads only; meant for the start of a process, before it serves (on a file
+   * of some GiB it reads for seconds). Blocks.
+   *
+   * @throws dev.feedstore.core.store.StoreException if the check cannot run at all
+   */
+  public QuickCheck quickCheck(Duration limit) {
+    return store.quickCheck(limit);
   }
 
   @Override

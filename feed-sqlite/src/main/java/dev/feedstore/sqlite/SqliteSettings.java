@@ -8,7 +8,8 @@ import org.sqlite.SQLiteConfig;
 
 /**
  * The SQLite settings of a store, in one typed place. The journal is always WAL, so readers never
- * block the writer; foreign keys are always on.
+ * block the writer; a store switches a file to it only once the file is known to be a feed store
+ * (or empty), because the journal mode is written into the file. Foreign keys are always on.
  *
  * @param synchronous how hard a commit waits for the disk: {@link Synchronous#FULL} (the default)
  *     makes a committed transaction survive a power loss; {@link Synchronous#NORMAL} survives a
@@ -43,10 +44,11 @@ public record SqliteSettings(Synchronous synchronous, Duration busyTimeout, int 
   }
 
   /**
-   * These settings as sqlite-jdbc connection properties: WAL journal, {@code synchronous}, foreign
-   * keys on, busy timeout and page cache (and no generated-keys lookups: the store reads new ids
-   * with {@code RETURNING}). Every connection of a store is opened with them; tools
-   * that open a store's file themselves (the benchmark's raw SQLite limit) can use the same.
+   * These settings as sqlite-jdbc connection properties: WAL journal (applied on connect, so only
+   * for files known to be feed stores), {@code synchronous}, foreign keys on, busy timeout and page
+   * cache (and no generated-keys lookups: the store reads new ids with {@code RETURNING}). Every
+   * connection of a store is opened with them once its file has been checked; tools that open a
+   * store's file themselves (the benchmark's raw SQLite limit) can use the same.
    */
   public Properties toJdbcProperties() {
     SQLiteConfig config = new SQLiteConfig();

@@ -19,6 +19,7 @@ import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.IncompatibleStoreException;
 import dev.feedstore.core.store.StoreException;
 import dev.feedstore.core.testing.TestBlocks;
+import dev.feedstore.sqlite.testing.ForeignDatabase;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -96,6 +97,50 @@ class SqliteFileTest {
     }
     IncompatibleStoreException e = assertThrows(IncompatibleStoreException.class, () -> SqliteFeedStore.open(file));
     assertTrue(e.getMessage().contains("another application"), e.getMessage());
+  }
+
+  @Test
+  void databaseOfAnotherApplicationIsLeftByteIdenticalWithNoCompanionFiles() throws Exception {
+    Path file = ForeignDatabase.create(dir.resolve("other-app.db"));
+    byte[] before = Files.readAllBytes(file);
+
+    IncompatibleStoreException e = assertThrows(IncompatibleStoreException.class, () -> SqliteFeedStore.open(file));
+
+    assertTrue(e.getMessage().contains("it was not changed"), e.getMessage());
+    ForeignDatabase.assertUntouched(file, before);
+  }
+
+  @Test
+  void aFileThatIsNotADatabaseIsRefusedNamingItAndLeftUnchanged() throws Exception {
+    Path file = dir.resolve("notes.txt");
+    Files.writeString(file, "these are not the pages of a SQLite database, but they are long enough to look like a"
+        + " header of one: ".repeat(20));
+    byte[] before = Files.readAllBytes(file);
+
+    IncompatibleStoreException e = assertThrows(IncompatibleStoreException.class, () -> SqliteFeedStore.open(file));
+
+    assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
+    assertTrue(e.getMessage().contains("is not a SQLite database"), e.getMessage());
+    ForeignDatabase.assertUntouched(file, before);
+  }
+
+  @Test
+  void aFileInADirectoryThatDoesNotExistIsRefusedSayingSo() {
+    Path missing = dir.resolve("no-such-dir");
+    Path file = missing.resolve("feeds.db");
+
+    StoreException e = assertThrows(StoreException.class, () -> SqliteFeedStore.open(file));
+
+    assertTrue(e.getMessage().contains("its directory " + missing + " does not exist; create it first"), e.getMessage());
+    assertTrue(Files.notExists(missing), "nothing was created");
+  }
+
+  @Test
+  void aPathThatIsADirectoryIsRefusedSayingSo() {
+    StoreException e = assertThrows(StoreException.class, () -> SqliteFeedStore.open(dir));
+
+    assertTrue(e.getMessage().contains("cannot open database file " + dir + ": it is a directory; give the path of a"
+        + " file in it, for example " + dir.resolve("feeds.db")), e.getMessage());
   }
 
   @Test

@@ -48,6 +48,46 @@ public final class TestCertificates {
     }
   }
 
+  /**
+   * Writes the RSA private key of {@code pem} in PKCS#1 ({@code -----BEGIN RSA PRIVATE KEY-----}), the
+   * format older tools and {@code openssl genrsa} of OpenSSL 1.x write, beside it; returns the file.
+   */
+  public static Path pkcs1Key(Pem pem) {
+    try {
+      String text = Files.readString(pem.privateKey(), StandardCharsets.US_ASCII);
+      String base64 = text.replace("-----BEGIN PRIVATE KEY-----", "").replace("-----END PRIVATE KEY-----", "");
+      byte[] pkcs8 = Base64.getMimeDecoder().decode(base64.strip());
+      // PrivateKeyInfo ::= SEQUENCE { version INTEGER, algorithm SEQUENCE, privateKey OCTET STRING }: the
+      // octet string holds the PKCS#1 RSAPrivateKey.
+      Der info = Der.at(pkcs8, 0);
+      Der version = Der.at(pkcs8, info.contentStart());
+      Der algorithm = Der.at(pkcs8, version.end());
+      Der key = Der.at(pkcs8, algorithm.end());
+      byte[] pkcs1 = java.util.Arrays.copyOfRange(pkcs8, key.contentStart(), key.end());
+      Path file = pem.privateKey().resolveSibling("tls-key-pkcs1.pem");
+      Files.writeString(file, pem("RSA PRIVATE KEY", pkcs1));
+      return file;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** One DER element: where its content starts and where it ends. */
+  private record Der(int contentStart, int end) {
+    static Der at(byte[] der, int offset) {
+      int lengthByte = der[offset + 1] & 0xff;
+      if (lengthByte < 0x80) {
+        return new Der(offset + 2, offset + 2 + lengthByte);
+      }
+      int count = lengthByte & 0x7f;
+      int length = 0;
+      for (int i = 0; i < count; i++) {
+        length = (length << 8) | (der[offset + 2 + i] & 0xff);
+      }
+      return new Der(offset + 2 + count, offset + 2 + count + length);
+    }
+  }
+
   private static String pem(String type, byte[] der) {
     return "-----BEGIN " + type + "-----\n"
         + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der)

@@ -39,12 +39,29 @@ public final class ServerProcess implements AutoCloseable {
    * is appended to {@code dir/server.log}, so that restarts keep one log.
    */
   public static ServerProcess start(Path dir, String db, int port, String... flags) {
+    return start(List.of(), dir, db, port, flags);
+  }
+
+  /**
+   * Like {@link #start}, but as a user without privileges: as {@code nobody} (uid and gid 65534,
+   * through util-linux's {@code setpriv}) when the tests run as root, who may write where file
+   * permissions say no, so that a test of those permissions shows what an operator's service user
+   * meets. {@code dir} must be open to that user.
+   */
+  public static ServerProcess startUnprivileged(Path dir, String db, int port, String... flags) {
+    boolean root = System.getProperty("user.name").equals("root");
+    List<String> asNobody = List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups");
+    return start(root ? asNobody : List.of(), dir, db, port, flags);
+  }
+
+  private static ServerProcess start(List<String> prefix, Path dir, String db, int port, String... flags) {
     Path jar = Path.of(System.getProperty("feedserver.jar", "target/feed-server.jar"));
     assertTrue(Files.isRegularFile(jar), "the runnable jar is built: " + jar.toAbsolutePath());
     Path log = dir.resolve("server.log");
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> command = new ArrayList<>(List.of(java, "-jar", jar.toAbsolutePath().toString(), "--db", db,
-        "--port", Integer.toString(port)));
+    List<String> command = new ArrayList<>(prefix);
+    command.addAll(List.of(java, "-jar", jar.toAbsolutePath().toString(), "--db", db, "--port",
+        Integer.toString(port)));
     command.addAll(List.of(flags));
     try {
       Process process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
@@ -80,6 +97,17 @@ public final class ServerProcess implements AutoCloseable {
 
   public Process process() {
     return process;
+  }
+
+  /** Waits (60 s at most) for the process to end by itself and returns its exit code. */
+  public int awaitExit() {
+    try {
+      assertTrue(process.waitFor(60, TimeUnit.SECONDS), () -> "the server exits by itself:\n" + output());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
+    return process.exitValue();
   }
 
   /** Kills the process with SIGKILL, as a crash or the OOM killer would, and waits for it to die. */

@@ -70,6 +70,22 @@ public final class SchemaMigrator {
    * @throws IncompatibleStoreException if the file is newer than this code or not a feed store
    */
   public int migrate(Connection connection, Path file) throws SQLException {
+    int version = check(connection, file);
+    for (Migration migration : migrations.subList(version, migrations.size())) {
+      apply(connection, migration);
+    }
+    return version;
+  }
+
+  /**
+   * Checks that the file behind {@code connection} is a feed store this code can use, or an empty
+   * one, by reading its header and catalogue only: nothing is written, so a refused file is left
+   * exactly as it was.
+   *
+   * @return the schema version of the file (0 for an empty one)
+   * @throws IncompatibleStoreException if the file is newer than this code or not a feed store
+   */
+  public int check(Connection connection, Path file) throws SQLException {
     int applicationId = pragmaInt(connection, "application_id");
     int version = pragmaInt(connection, "user_version");
     if (applicationId != 0 && applicationId != APPLICATION_ID) {
@@ -85,9 +101,6 @@ public final class SchemaMigrator {
       throw new IncompatibleStoreException("database file " + file + " has schema version " + version
           + ", newer than this code supports (" + latestVersion() + "); open it with a newer"
           + " feedstore release; the file was not changed");
-    }
-    for (Migration migration : migrations.subList(version, migrations.size())) {
-      apply(connection, migration);
     }
     return version;
   }

@@ -2,12 +2,15 @@ package dev.feedstore.sqlite.internal;
 
 import dev.feedstore.core.store.FeedStore;
 import dev.feedstore.core.store.StoreException;
+import dev.feedstore.sqlite.QuickCheck;
 import dev.feedstore.sqlite.SqliteSettings;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
@@ -86,7 +89,9 @@ public final class SqliteStore implements FeedStore {
     Connection writer = null;
     Connection checkpoints = null;
     try {
-      writer = connect(absolute, settings, false);
+      writer = connectForCheck(absolute, settings);
+      migrator.check(writer, absolute);
+      useWal(writer, absolute);
       migrator.migrate(writer, absolute);
       try (Statement statement = writer.createStatement()) {
         statement.execute("PRAGMA wal_autocheckpoint = " + Checkpointer.WRITER_THRESHOLD_PAGES);
@@ -96,7 +101,7 @@ public final class SqliteStore implements FeedStore {
     } catch (SQLException e) {
       closeQuietly(writer);
       closeQuietly(checkpoints);
-      throw SqlErrors.translate(absolute, "opening the database", e);
+      throw OpenErrors.translate(absolute, e);
     } catch (RuntimeException e) {
       closeQuietly(writer);
       closeQuietly(checkpoints);
@@ -193,6 +198,20 @@ public final class SqliteStore implements FeedStore {
     }
   }
 
+  /**
+   * Runs {@code PRAGMA quick_check} on a read connection of its own, interrupted after {@code
+   * limit}, and reports what it found.
+   */
+  public QuickCheck quickCheck(Duration limit) {
+    lifecycle.readLock().lock();
+    try {
+      ensureOpen();
+      return IntegrityChecks.quickCheck(file, () -> connect(file, settings, true), limit);
+    } finally {
+      lifecycle.readLock().unlock();
+    }
+  }
+
   @Override
   public void close() {
     lifecycle.writeLock().lock();
@@ -283,6 +302,29 @@ public final class SqliteStore implements FeedStore {
   private void ensureOpen() {
     if (closed) {
       throw new StoreException("feed store " + file + " is closed");
+    }
+  }
+
+  /**
+   * The writer's connection before the file is known to be a feed store: every setting but the
+   * journal mode, which SQLite writes into the file's header (sqlite-jdbc would apply it on connect,
+   * switching another application's database to WAL before it is refused).
+   */
+  private static Connection connectForCheck(Path file, SqliteSettings settings) throws SQLException {
+    Properties properties = settings.toJdbcProperties();
+    properties.remove(SQLiteConfig.Pragma.JOURNAL_MODE.pragmaName);
+    return DriverManager.getConnection("jdbc:sqlite:" + file, properties);
+  }
+
+  /** Switches a checked file to WAL, which every later connection then finds in its header. */
+  private static void useWal(Connection writer, Path file) throws SQLException {
+    try (Statement statement = writer.createStatement();
+        ResultSet rs = statement.executeQuery("PRAGMA journal_mode = WAL")) {
+      String mode = rs.next() ? rs.getString(1) : "";
+      if (!mode.equalsIgnoreCase("wal")) {
+        throw new StoreException("feed store " + file + ": SQLite could not switch it to WAL mode (its journal"
+            + " mode stayed '" + mode + "'); keep the file on a local file system");
+      }
     }
   }
 

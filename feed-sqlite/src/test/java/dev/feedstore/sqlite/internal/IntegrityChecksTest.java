@@ -1,0 +1,91 @@
+package dev.feedstore.sqlite.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.feedstore.sqlite.QuickCheck;
+import dev.feedstore.sqlite.SqliteSettings;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sqlite.ProgressHandler;
+
+class IntegrityChecksTest {
+  @TempDir Path dir;
+
+  @Test
+  void aCheckThatRunsOutOfTimeIsInterruptedAndReportedIncomplete() throws Exception {
+    Path file = dir.resolve("slow.db");
+    SqliteStore.open(file, SqliteSettings.DEFAULTS, SchemaMigrator.builtIn()).close();
+    CountDownLatch cancelled = new CountDownLatch(1);
+    IntegrityChecks.Connector standingStill = () -> {
+      Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file);
+      // SQLite calls the handler every 10 steps of its virtual machine: the check stands still, as
+      // one over a huge file would seem to, until it is cancelled.
+      ProgressHandler.setHandler(connection, 10, new ProgressHandler() {
+        @Override
+        protected int progress() {
+          awaitQuietly(cancelled);
+          return 0;
+        }
+      });
+      return cancelSignalling(connection, cancelled);
+    };
+
+    long start = System.nanoTime();
+    QuickCheck check = IntegrityChecks.quickCheck(file, standingStill, Duration.ofMillis(200));
+
+    assertEquals(0, cancelled.getCount(), "the statement was cancelled");
+    assertFalse(check.complete(), check.toString());
+    assertEquals(List.of(), check.problems());
+    assertTrue(check.elapsed().toMillis() >= 200, check.toString());
+    assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(20), "the check returned once interrupted");
+  }
+
+  /** {@code connection}, whose statements count {@code cancelled} down after they are cancelled. */
+  private static Connection cancelSignalling(Connection connection, CountDownLatch cancelled) {
+    InvocationHandler onConnection = (proxy, method, args) -> {
+      Object result = invoke(connection, method, args);
+      if (!(result instanceof Statement statement)) {
+        return result;
+      }
+      return Proxy.newProxyInstance(Statement.class.getClassLoader(), new Class<?>[] {Statement.class},
+          (statementProxy, statementMethod, statementArgs) -> {
+            Object answer = invoke(statement, statementMethod, statementArgs);
+            if (statementMethod.getName().equals("cancel")) {
+              cancelled.countDown();
+            }
+            return answer;
+          });
+    };
+    return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[] {Connection.class},
+        onConnection);
+  }
+
+  private static Object invoke(Object target, java.lang.reflect.Method method, Object[] args) throws Throwable {
+    try {
+      return method.invoke(target, args);
+    } catch (InvocationTargetException e) {
+      throw e.getCause();
+    }
+  }
+
+  private static void awaitQuietly(CountDownLatch latch) {
+    try {
+      latch.await(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
