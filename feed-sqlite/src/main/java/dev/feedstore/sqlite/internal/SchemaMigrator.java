@@ -51,7 +51,8 @@ public final class SchemaMigrator {
   public static SchemaMigrator builtIn() {
     return new SchemaMigrator(List.of(
         new Migration(1, resource("V1__feed_store.sql")),
-        new Migration(2, resource("V2__history_chain.sql"))));
+        new Migration(2, resource("V2__history_chain.sql")),
+        new Migration(3, resource("V3__block_checksums.sql"))));
   }
 
   /** The steps, in version order. */
@@ -85,6 +86,10 @@ public final class SchemaMigrator {
       throw new IncompatibleStoreException("database file " + file + " has schema version " + version
           + ", newer than this code supports (" + latestVersion() + "); open it with a newer"
           + " feedstore release; the file was not changed");
+    }
+    if (version < latestVersion()) {
+      // Functions the scripts may call (written in Java: SQLite has no CRC32C).
+      BlockChecksum.registerSqlFunction(connection);
     }
     for (Migration migration : migrations.subList(version, migrations.size())) {
       apply(connection, migration);
