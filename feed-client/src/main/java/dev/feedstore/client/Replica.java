@@ -188,15 +188,18 @@ public final class Replica implements AutoCloseable {
   /**
    * Like {@link #replicate(SpaceId, FeedId, Replication)}, for a feed whose namespace the caller
    * knows: a feed this replica does not hold yet is added with it.
+   *
+   * @throws CorruptBlockException if the block where a back-fill starts is stored corrupt (nothing
+   *     changed; see {@link #read}): call again
    */
   public void replicate(SpaceId space, FeedId feed, Optional<Namespace> namespace, Replication replication) {
-    store.write(tx -> {
+    setAsideOnFailure(() -> store.write(tx -> {
       tx.feeds().create(space, feed, namespace);
       namespace.ifPresent(ns -> tx.feeds().adoptNamespace(space, feed, ns));
       tx.replication().setFeed(space, feed, replication);
       rewindForBackfill(tx, space, replication);
       return null;
-    });
+    }));
     policyChanged(space);
   }
 

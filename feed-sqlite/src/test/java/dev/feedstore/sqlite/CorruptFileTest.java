@@ -65,8 +65,8 @@ class CorruptFileTest {
       assertEquals(TestBlocks.key(feed, "a", 2), e.key());
       assertEquals(Position.of(2), e.position());
       assertEquals(SPACE, e.spaceId());
-      assertTrue(e.getMessage().contains("block (space s, feed " + feed + ", actor a, sequence 2, position 2) is corrupt"),
-          e.getMessage());
+      assertTrue(e.getMessage().contains(
+          "block (space s, feed " + feed + ", actor a, sequence 2, position 2) is corrupt"), e.getMessage());
       assertThrows(CorruptBlockException.class,
           () -> store.read(tx -> tx.blocks().after(SPACE, Scope.WHOLE_SPACE, Position.of(1), 1)));
 

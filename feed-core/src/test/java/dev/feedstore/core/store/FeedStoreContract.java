@@ -654,7 +654,8 @@ public abstract class FeedStoreContract {
         tx.blocks().between(SPACE, Scope.WHOLE_SPACE, Position.of(3), Position.of(6), 1))));
     assertEquals(Position.of(6), store.read(tx -> tx.blocks().maxPosition(SPACE)));
     assertEquals(1, store.read(tx -> tx.blocks().feed(OTHER_SPACE, elsewhere)).size());
-    assertEquals(Optional.of(Position.of(5)), store.read(tx -> tx.blocks().lastInFeed(SPACE, feed)).map(Block::position));
+    assertEquals(Optional.of(Position.of(5)),
+        store.read(tx -> tx.blocks().lastInFeed(SPACE, feed)).map(Block::position));
   }
 
   @Test

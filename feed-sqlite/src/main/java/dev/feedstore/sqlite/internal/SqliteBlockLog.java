@@ -503,7 +503,8 @@ final class SqliteBlockLog implements BlockLog {
     }
     try {
       update("UPDATE blocks SET sequence = ?, checksum = ? WHERE " + KEY_CONDITION, newSequence.value(),
-          checksum(block, newSequence, block.predecessor()), feed.privateId(), key.sequence().value(), key.actorId().value());
+          checksum(block, newSequence, block.predecessor()), feed.privateId(), key.sequence().value(),
+          key.actorId().value());
     } catch (RuntimeException e) {
       if (SqlErrors.isSqlError(e)) {
         throw new UniquenessViolationException("(feed, sequence, actor)", "cannot re-key block " + key

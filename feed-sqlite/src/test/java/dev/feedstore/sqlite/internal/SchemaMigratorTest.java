@@ -6,8 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.feedstore.core.Block;
+import dev.feedstore.core.BlockData;
 import dev.feedstore.core.FeedId;
+import dev.feedstore.core.Position;
+import dev.feedstore.core.Predecessor;
 import dev.feedstore.core.SpaceId;
+import dev.feedstore.core.store.CorruptBlockException;
+import dev.feedstore.core.testing.DiskFaults;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.sqlite.SqliteSettings;
 import java.nio.file.Path;
@@ -113,10 +118,10 @@ class SchemaMigratorTest {
           + " prev_actor_id, timestamp, data, published) VALUES (1, 1, NULL, 1, 'a', 0, 'a', 6, x'00ff10', 0)");
       assertEquals(2, intOf(s, "PRAGMA user_version"));
     }
-    Block first = positioned(feed, "a", 0, 1);
-    first = new Block(first.key(), Optional.empty(), 5, dev.feedstore.core.BlockData.utf8("first of v2"), first.position());
-    Block second = new Block(TestBlocks.key(feed, "a", 1), Optional.of(dev.feedstore.core.Predecessor.of(first.key())),
-        6, dev.feedstore.core.BlockData.copyOf(new byte[] {0, -1, 16}), dev.feedstore.core.Position.NONE);
+    Block first = new Block(TestBlocks.key(feed, "a", 0), Optional.empty(), 5, BlockData.utf8("first of v2"),
+        Position.FIRST);
+    Block second = new Block(TestBlocks.key(feed, "a", 1), Optional.of(Predecessor.of(first.key())), 6,
+        BlockData.copyOf(new byte[] {0, -1, 16}), Position.NONE);
 
     try (SqliteStore store = SqliteStore.open(file, SqliteSettings.DEFAULTS, SchemaMigrator.builtIn())) {
       assertEquals(List.of(first, second), store.read(tx -> tx.blocks().feed(SPACE, feed)),
@@ -126,10 +131,10 @@ class SchemaMigratorTest {
       assertEquals(SchemaMigrator.builtIn().latestVersion(), intOf(s, "PRAGMA user_version"));
       assertEquals(0, intOf(s, "SELECT count(*) FROM blocks WHERE checksum IS NULL"));
     }
-    dev.feedstore.core.testing.DiskFaults.flipABitInside(file, "first of v2");
+    DiskFaults.flipABitInside(file, "first of v2");
     try (SqliteStore store = SqliteStore.open(file, SqliteSettings.DEFAULTS, SchemaMigrator.builtIn())) {
-      dev.feedstore.core.store.CorruptBlockException e = assertThrows(
-          dev.feedstore.core.store.CorruptBlockException.class, () -> store.read(tx -> tx.blocks().feed(SPACE, feed)));
+      CorruptBlockException e = assertThrows(CorruptBlockException.class,
+          () -> store.read(tx -> tx.blocks().feed(SPACE, feed)));
       assertEquals(first.key(), e.key());
     }
   }
