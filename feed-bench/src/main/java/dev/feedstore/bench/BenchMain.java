@@ -26,12 +26,13 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "feed-bench", mixinStandardHelpOptions = true, sortOptions = false, showDefaultValues = true,
     usageHelpWidth = 110,
-    description = "Benchmarks of the feed store on loopback: append, catch-up, live latency, fan-out, idle cost.")
+    description = "Benchmarks of the feed store on loopback: append, catch-up, live latency, fan-out, idle cost;"
+        + " and the cost of a block's checksum.")
 public final class BenchMain implements Callable<Integer> {
 
   /** The parts of the table. */
   enum Part {
-    append, catchup, live, fanout, idle
+    append, catchup, live, fanout, idle, checksum
   }
 
   @Option(names = "--only", split = ",", paramLabel = "PART",
@@ -74,6 +75,7 @@ public final class BenchMain implements Callable<Integer> {
   @Option(names = "--fanout-rate", paramLabel = "BLOCKS_PER_S") int fanoutRate = 1000;
   @Option(names = "--fanout-batch", paramLabel = "N") int fanoutBatch = 10;
   @Option(names = "--idle-streams", paramLabel = "N") Integer idleStreams;
+  @Option(names = "--checksum-blocks", paramLabel = "N") Integer checksumBlocks;
 
   public static void main(String[] args) {
     System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
@@ -99,6 +101,8 @@ public final class BenchMain implements Callable<Integer> {
     try (BenchServer server = BenchServer.start(workDir.resolve("warm-up.db"), inProcess, serverJvm)) {
       BenchOptions run = options.withServer(server);
       WarmUp.run(run, warmup != null ? warmup : quick ? 8 : 30);
+      status |= part(Part.checksum,
+          () -> new ChecksumBench(table, or(checksumBlocks, quick ? 200_000 : 2_000_000)).run());
       status |= part(Part.append, () -> new AppendBench(run, table).run());
       status |= part(Part.catchup, () -> new CatchUpBench(run, table).run());
       status |= part(Part.live, () -> new LiveLatencyBench(run, table).run());

@@ -18,9 +18,11 @@ import dev.feedstore.core.Replication;
 import dev.feedstore.core.Scope;
 import dev.feedstore.core.Sequence;
 import dev.feedstore.core.SpaceId;
+import dev.feedstore.core.store.CorruptBlockException;
 import dev.feedstore.core.store.UnknownFeedException;
 import dev.feedstore.core.sync.Changes;
 import dev.feedstore.core.sync.SpaceSync;
+import dev.feedstore.core.sync.SyncStep;
 import dev.feedstore.sqlite.SqliteFeedStore;
 import dev.feedstore.sqlite.SqliteSettings;
 import io.grpc.Channel;
@@ -35,6 +37,9 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A local replica: feeds in a SQLite file that the application reads and appends to with or
@@ -57,6 +62,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * policy says otherwise. One process should open a file at a time. Thread-safe.
  */
 public final class Replica implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(Replica.class);
   private final SqliteFeedStore store;
   private final ActorId actor;
   private final Clock clock;
@@ -74,7 +80,7 @@ public final class Replica implements AutoCloseable {
     this.pullLimit = builder.pullLimit;
     this.pushLimit = builder.pushLimit;
     this.store = SqliteFeedStore.open(builder.file, builder.sqlite);
-    this.listeners = new ListenerHub(store);
+    this.listeners = new ListenerHub(store, this::setAside);
   }
 
   /** Opens (creating if needed) the replica in {@code file}, writing as {@code actor}. */
@@ -182,15 +188,18 @@ public final class Replica implements AutoCloseable {
   /**
    * Like {@link #replicate(SpaceId, FeedId, Replication)}, for a feed whose namespace the caller
    * knows: a feed this replica does not hold yet is added with it.
+   *
+   * @throws CorruptBlockException if the block where a back-fill starts is stored corrupt (nothing
+   *     changed; see {@link #read}): call again
    */
   public void replicate(SpaceId space, FeedId feed, Optional<Namespace> namespace, Replication replication) {
-    store.write(tx -> {
+    setAsideOnFailure(() -> store.write(tx -> {
       tx.feeds().create(space, feed, namespace);
       namespace.ifPresent(ns -> tx.feeds().adoptNamespace(space, feed, ns));
       tx.replication().setFeed(space, feed, replication);
       rewindForBackfill(tx, space, replication);
       return null;
-    });
+    }));
     policyChanged(space);
   }
 
@@ -229,6 +238,8 @@ public final class Replica implements AutoCloseable {
    *
    * @throws UnknownFeedException if the replica does not hold the feed
    * @throws dev.feedstore.core.LimitExceededException if the data is larger than the block limit
+   * @throws CorruptBlockException if the feed's last block is stored corrupt (nothing is appended;
+   *     see {@link #read})
    */
   public BlockKey append(SpaceId space, FeedId feed, BlockData data) {
     return append(space, feed, List.of(data)).get(0);
@@ -236,7 +247,7 @@ public final class Replica implements AutoCloseable {
 
   /** Appends several blocks to a feed in one transaction, in order. */
   public List<BlockKey> append(SpaceId space, FeedId feed, List<BlockData> data) {
-    List<BlockKey> keys = store.write(tx -> {
+    List<BlockKey> keys = setAsideOnFailure(() -> store.write(tx -> {
       if (tx.feeds().find(space, feed).isEmpty()) {
         throw new UnknownFeedException(space, feed);
       }
@@ -253,7 +264,7 @@ public final class Replica implements AutoCloseable {
         sequence = sequence.next();
       }
       return written;
-    });
+    }));
     listeners.feedsChanged(space, Changes.of(keys));
     SyncSession current = session.get();
     if (current != null) {
@@ -262,9 +273,15 @@ public final class Replica implements AutoCloseable {
     return keys;
   }
 
-  /** The feed in feed order: positioned blocks by position, then unpositioned by sequence and actor. */
+  /**
+   * The feed in feed order: positioned blocks by position, then unpositioned by sequence and actor.
+   *
+   * @throws CorruptBlockException if a block of the feed is stored corrupt (its bytes changed in
+   *     the file): the replica sets it aside, and fetches it again from the authority when the
+   *     authority holds it (the message says which); read again afterwards
+   */
   public List<Block> read(SpaceId space, FeedId feed) {
-    return store.read(tx -> tx.blocks().feed(space, feed));
+    return setAsideOnFailure(() -> store.read(tx -> tx.blocks().feed(space, feed)));
   }
 
   /**
@@ -320,6 +337,30 @@ public final class Replica implements AutoCloseable {
     }
     listeners.close();
     store.close();
+  }
+
+  /** Runs {@code work}; a block it finds corrupt is set aside before the failure passes on. */
+  private <T> T setAsideOnFailure(Supplier<T> work) {
+    try {
+      return work.get();
+    } catch (CorruptBlockException e) {
+      setAside(e);
+      throw e;
+    }
+  }
+
+  /**
+   * Sets aside a block found corrupt ({@link SpaceSync#setAside}) and restarts the space's live
+   * stream, so that a block the authority holds comes back at once.
+   */
+  private SyncStep setAside(CorruptBlockException corrupt) {
+    SyncStep step = sync(corrupt.spaceId()).setAside(corrupt);
+    log.warn("{}", step.detail());
+    SyncSession current = session.get();
+    if (current != null) {
+      current.rescope(corrupt.spaceId());
+    }
+    return step;
   }
 
   private void policyChanged(SpaceId space) {

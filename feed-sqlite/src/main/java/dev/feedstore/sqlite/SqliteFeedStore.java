@@ -9,7 +9,9 @@ import java.time.Duration;
 /**
  * Opens feed stores in SQLite files. A store is one file (plus SQLite's {@code -wal} and {@code
  * -shm} files while open), in WAL mode; its schema is migrated forward when it is opened, and a file
- * written by a newer version is refused without being changed.
+ * written by a newer version is refused without being changed. Every block is stored with a CRC32C
+ * of its key and content and checked when it is read: a block whose bytes changed in the file is
+ * reported as {@link dev.feedstore.core.store.CorruptBlockException}, never returned.
  *
  * <pre>{@code
  * try (SqliteFeedStore store = SqliteFeedStore.open(Path.of("feeds.db"))) {

@@ -11,6 +11,7 @@ import dev.feedstore.core.FeedOrder;
 import dev.feedstore.core.Namespace;
 import dev.feedstore.core.Scope;
 import dev.feedstore.core.SpaceId;
+import dev.feedstore.core.store.CorruptBlockException;
 import dev.feedstore.core.store.FeedStore;
 import dev.feedstore.core.sync.Changes;
 import dev.feedstore.core.sync.SyncListener;
@@ -26,6 +27,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,17 +35,25 @@ import org.slf4j.LoggerFactory;
  * Tells listeners about changed feeds. Changes are recorded per registration and delivered on one
  * thread, in order; changes that arrive while an update is being prepared are merged into the next
  * one. An update reads only the blocks that changed (by key), or the whole feed when it changed
- * wholesale, so its cost follows the change, not the length of the feed. Thread-safe.
+ * wholesale, so its cost follows the change, not the length of the feed. A block found corrupt
+ * while reading is handed to the hub's handler (which sets it aside) and the read runs again, so
+ * listeners are told the feed without it, and again when it comes back. Thread-safe.
  */
 public final class ListenerHub implements SyncListener, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ListenerHub.class);
 
   private final FeedStore store;
+  private final Consumer<CorruptBlockException> onCorrupt;
   private final ExecutorService executor;
   private final List<Entry> entries = new CopyOnWriteArrayList<>();
 
-  public ListenerHub(FeedStore store) {
+  /**
+   * @param onCorrupt takes a block found corrupt out of the store's feeds (a read meeting it again
+   *     fails the update)
+   */
+  public ListenerHub(FeedStore store, Consumer<CorruptBlockException> onCorrupt) {
     this.store = store;
+    this.onCorrupt = onCorrupt;
     this.executor = Executors.newSingleThreadExecutor(r -> {
       Thread thread = new Thread(r, "feedstore-listeners");
       thread.setDaemon(true);
@@ -64,6 +74,22 @@ public final class ListenerHub implements SyncListener, AutoCloseable {
     for (Entry entry : entries) {
       if (entry.space.equals(space)) {
         entry.changed(changes);
+      }
+    }
+  }
+
+  /** Reads with {@code work}; each corrupt block it meets is handed to the handler, then it reads again. */
+  private <T> T read(FeedStore.Work<T> work) {
+    BlockKey previous = null;
+    while (true) {
+      try {
+        return store.read(work);
+      } catch (CorruptBlockException e) {
+        if (e.key().equals(previous)) {
+          throw e; // the handler did not take it out
+        }
+        previous = e.key();
+        onCorrupt.accept(e);
       }
     }
   }
@@ -113,7 +139,7 @@ public final class ListenerHub implements SyncListener, AutoCloseable {
       if (closed) {
         return;
       }
-      Map<FeedId, List<Block>> content = store.read(tx -> {
+      Map<FeedId, List<Block>> content = read(tx -> {
         Map<FeedId, List<Block>> result = new LinkedHashMap<>();
         for (FeedInfo info : tx.feeds().list(space, Optional.empty())) {
           if (scope.covers(info.feedId(), info.namespace())) {
@@ -139,7 +165,7 @@ public final class ListenerHub implements SyncListener, AutoCloseable {
         return;
       }
       Set<FeedId> replaced = new HashSet<>();
-      Map<FeedId, List<Block>> changes = store.read(tx -> {
+      Map<FeedId, List<Block>> changes = read(tx -> {
         Map<FeedId, List<Block>> result = new LinkedHashMap<>();
         Set<FeedId> feeds = new HashSet<>(keys.keySet());
         feeds.addAll(whole);
@@ -162,7 +188,7 @@ public final class ListenerHub implements SyncListener, AutoCloseable {
       });
       if (!changes.isEmpty()) {
         Set<FeedId> feeds = Set.copyOf(changes.keySet());
-        deliver(FeedUpdate.of(space, changes, replaced, () -> store.read(tx -> {
+        deliver(FeedUpdate.of(space, changes, replaced, () -> read(tx -> {
           Map<FeedId, List<Block>> content = new LinkedHashMap<>();
           for (FeedId feed : feeds) {
             content.put(feed, tx.blocks().feed(space, feed));

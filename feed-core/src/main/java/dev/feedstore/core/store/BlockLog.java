@@ -15,6 +15,12 @@ import java.util.Optional;
 /**
  * The blocks of a store. Keys are unique per space ({@code (feed, sequence, actor)}), and so are
  * positions; the store enforces both and reports a violation as {@link UniquenessViolationException}.
+ *
+ * <p>Every block is stored with a checksum of its key and content, and every method that returns
+ * blocks verifies the blocks it reads: one whose stored bytes no longer match fails the call with
+ * {@link CorruptBlockException} (a block is never returned as valid when it is not). A call that
+ * does not read the block is not affected; {@link #setAside} removes such a block without reading
+ * it.
  */
 public interface BlockLog {
 
@@ -116,6 +122,21 @@ public interface BlockLog {
    * most {@code limit} of them.
    */
   List<Block> after(SpaceId spaceId, Scope scope, Position cursor, int limit);
+
+  /**
+   * Like {@link #after(SpaceId, Scope, Position, int)}, but only blocks positioned below {@code
+   * below}: what precedes a given position, without reading the block there.
+   */
+  List<Block> between(SpaceId spaceId, Scope scope, Position cursor, Position below, int limit);
+
+  /**
+   * Moves the block stored under {@code key} out of the log without reading it, for a copy found
+   * corrupt ({@link CorruptBlockException}): its bytes are kept apart (never read, sent or served as
+   * a block again), and its key and position are free, so a good copy can be stored there.
+   *
+   * @return false if no block is stored under the key
+   */
+  boolean setAside(SpaceId spaceId, BlockKey key);
 
   /**
    * Removes the unpositioned block stored under {@code from}, whose content is stored under {@code

@@ -7,6 +7,7 @@ import dev.feedstore.core.Position;
 import dev.feedstore.core.Sequence;
 import dev.feedstore.core.ServerToken;
 import dev.feedstore.core.SpaceId;
+import dev.feedstore.core.store.CorruptBlockException;
 import dev.feedstore.core.store.StoreTransaction;
 import dev.feedstore.core.store.SyncState;
 import java.util.List;
@@ -189,6 +190,36 @@ final class LocalSpace {
         return target;
       }
     }
+  }
+
+  /**
+   * Moves a block found corrupt out of the replica's feeds ({@link
+   * dev.feedstore.core.store.BlockLog#setAside}). A positioned block of a feed replicated from at
+   * or below its position is the authority's too: the cursor goes back to just before it (if it had
+   * passed it), so the next pull fetches it again; blocks the replica holds after it are skipped by
+   * key. Any other block was the replica's only copy (unpositioned: not confirmed by the authority;
+   * or of a feed it no longer pulls): it stays set aside, is never pushed, and is reported.
+   */
+  SyncStep setAside(CorruptBlockException corrupt) {
+    BlockKey key = corrupt.key();
+    Position position = corrupt.position();
+    if (!tx.blocks().setAside(space, key)) {
+      return SyncStep.of(SyncStep.Kind.SET_ASIDE, 0, corrupt.getMessage() + "; it was set aside already");
+    }
+    changed.feed(key.feedId());
+    if (position.isAssigned() && replication.admits(key.feedId(), position, Optional.empty())) {
+      SyncState state = state();
+      if (!position.isAfter(state.cursor())) {
+        save(state.withCursor(Position.of(position.value() - 1), Optional.empty()));
+      }
+      return SyncStep.of(SyncStep.Kind.SET_ASIDE, 1, corrupt.getMessage() + "; the replica set its copy aside and"
+          + " fetches the block again from the authority");
+    }
+    String why = position.isAssigned()
+        ? "the replica does not pull its feed at that position"
+        : "the authority never confirmed it";
+    return SyncStep.of(SyncStep.Kind.SET_ASIDE, 1, corrupt.getMessage() + "; it was the replica's only copy ("
+        + why + "), so it is lost to sync: set aside in the replica's file, never read or pushed again");
   }
 
   private void markAllReplicatedFeedsChanged() {

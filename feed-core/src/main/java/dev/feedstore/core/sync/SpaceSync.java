@@ -7,6 +7,7 @@ import dev.feedstore.core.Namespace;
 import dev.feedstore.core.Position;
 import dev.feedstore.core.Scope;
 import dev.feedstore.core.SpaceId;
+import dev.feedstore.core.store.CorruptBlockException;
 import dev.feedstore.core.store.FeedStore;
 import dev.feedstore.core.store.SyncState;
 import java.util.ArrayList;
@@ -17,6 +18,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Push and pull of one space, one step at a time (DESIGN 5.2-5.4).
@@ -28,6 +31,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * rollback signals before anything is stored, and an answer to a request made from state that
  * changed in the meantime (another pull moved the cursor, a recovery ran) is dropped as {@link
  * SyncStep.Kind#STALE}: push and pull never interleave their state updates.
+ *
+ * <p>Blocks are stored with checksums; a block whose stored bytes changed is met as a {@link
+ * CorruptBlockException}, and {@link #setAside} repairs what can be repaired: a copy of a block the
+ * authority holds is fetched again, an only copy is kept aside and never pushed.
  *
  * <p>Applies commit with {@link FeedStore#writeRelaxed}: what they store is the authority's answer
  * and the sync state that goes with it, which a replica can always fetch again; a power cut may
@@ -101,12 +108,18 @@ public final class SpaceSync {
   }
 
   /**
-   * Stores the answer to {@code ticket}.
+   * Stores the answer to {@code ticket}. If the replica meets a block of its own stored corrupt on
+   * the way, nothing of the answer is stored: the block is {@linkplain #setAside set aside} and the
+   * outcome is {@link SyncStep.Kind#SET_ASIDE}.
    *
    * @return the outcome, and the ticket for the next page of the same stream when the answer was
    *     applied (a Watch stream may continue with it; after any other outcome it must restart)
    */
   public PullResult applyPull(PullTicket ticket, PullPage page) {
+    return settingAside(() -> applyPullChecked(ticket, page), step -> new PullResult(step, Optional.empty()));
+  }
+
+  private PullResult applyPullChecked(PullTicket ticket, PullPage page) {
     applyLock.lock();
     try {
       lastKnownMax = page.maxPosition();
@@ -136,6 +149,9 @@ public final class SpaceSync {
    * The next unpositioned blocks of replicated feeds to append, or empty when there are none. The
    * blocks are marked published first (from here on their content may be on the authority), in a
    * short local transaction.
+   *
+   * @throws CorruptBlockException if one of them is stored corrupt ({@link #setAside} it; {@link
+   *     #pushStep} does)
    */
   public Optional<PushBatch> beginPush() {
     long currentEpoch = epoch.get();
@@ -174,12 +190,19 @@ public final class SpaceSync {
     });
   }
 
-  /** Stores the positions the authority gave to a pushed batch. */
+  /**
+   * Stores the positions the authority gave to a pushed batch (or, meeting a block stored corrupt,
+   * {@linkplain #setAside sets it aside} instead).
+   */
   public SyncStep applyPush(PushBatch batch, AppendReply reply) {
     if (reply.positions().size() != batch.blocks().size()) {
       throw new AuthorityException("the authority answered " + reply.positions().size() + " positions for "
           + batch.blocks().size() + " blocks", false, null);
     }
+    return settingAside(() -> applyPushChecked(batch, reply), step -> step);
+  }
+
+  private SyncStep applyPushChecked(PushBatch batch, AppendReply reply) {
     applyLock.lock();
     try {
       Applied applied = store.writeRelaxed(tx -> new PushApplier(new LocalSpace(tx, space), batch, epoch).apply(reply));
@@ -193,9 +216,13 @@ public final class SpaceSync {
   /**
    * The authority refused a pushed batch because it holds some of its keys with other content: the
    * replica's blocks under those keys get new sequences (content, author and links kept), to be
-   * pushed again.
+   * pushed again (or, meeting a block stored corrupt, {@linkplain #setAside sets it aside} instead).
    */
   public SyncStep applyConflict(PushBatch batch, SequenceConflictException conflict) {
+    return settingAside(() -> applyConflictChecked(batch, conflict), step -> step);
+  }
+
+  private SyncStep applyConflictChecked(PushBatch batch, SequenceConflictException conflict) {
     applyLock.lock();
     try {
       Applied applied = store.writeRelaxed(tx -> {
@@ -222,9 +249,20 @@ public final class SpaceSync {
     }
   }
 
-  /** Begins a push, sends it to {@code authority}, applies the answer (or the conflict). */
+  /**
+   * Begins a push, sends it to {@code authority}, applies the answer (or the conflict). A block
+   * found corrupt on the way is set aside instead ({@link SyncStep.Kind#SET_ASIDE}).
+   */
   public SyncStep pushStep(Authority authority) {
-    Optional<PushBatch> batch = beginPush();
+    Optional<PushBatch> batch;
+    try {
+      batch = beginPush();
+    } catch (CorruptBlockException e) {
+      if (!e.spaceId().equals(space)) {
+        throw e;
+      }
+      return setAside(e);
+    }
     if (batch.isEmpty()) {
       return SyncStep.of(SyncStep.Kind.IDLE, "nothing to push in " + space);
     }
@@ -235,6 +273,50 @@ public final class SpaceSync {
       return applyConflict(batch.get(), conflict);
     }
     return applyPush(batch.get(), reply);
+  }
+
+  // ---------------------------------------------------------------- corrupt blocks
+
+  /**
+   * Sets aside a block of this space that a read found corrupt, in one local transaction: the
+   * replica fetches it again from the authority when the authority holds it (its position was
+   * confirmed and its feed is pulled from there), otherwise it is lost to sync, kept aside in the
+   * file and never pushed. Every request in flight becomes stale, since the cursor may have moved
+   * back. The applies of this class do this by themselves when they meet a corrupt block; callers
+   * that read blocks themselves call it.
+   *
+   * @return the {@link SyncStep.Kind#SET_ASIDE} step, whose detail says which block and what follows
+   * @throws IllegalArgumentException if the block is of another space
+   */
+  public SyncStep setAside(CorruptBlockException corrupt) {
+    if (!corrupt.spaceId().equals(space)) {
+      throw new IllegalArgumentException("block " + corrupt.key() + " is of space " + corrupt.spaceId()
+          + ", not " + space);
+    }
+    applyLock.lock();
+    try {
+      Applied applied = store.write(tx -> {
+        LocalSpace local = new LocalSpace(tx, space);
+        return new Applied(local.setAside(corrupt), local, Position.NONE);
+      });
+      epoch.incrementAndGet();
+      notify(applied.local);
+      return applied.step;
+    } finally {
+      applyLock.unlock();
+    }
+  }
+
+  /** Runs {@code work}; if it meets a corrupt block of this space, sets it aside and answers with that step. */
+  private <T> T settingAside(Supplier<T> work, Function<SyncStep, T> instead) {
+    try {
+      return work.get();
+    } catch (CorruptBlockException e) {
+      if (!e.spaceId().equals(space)) {
+        throw e;
+      }
+      return instead.apply(setAside(e));
+    }
   }
 
   // ---------------------------------------------------------------- status

@@ -28,7 +28,12 @@ public record SyncStep(Kind kind, int blocks, String detail) {
     /** The authority lost acknowledged blocks: displaced blocks unpositioned, replaying. */
     ROLLED_BACK,
     /** The authority held some pushed keys with other content; those blocks got new sequences. */
-    REKEYED
+    REKEYED,
+    /**
+     * A block stored corrupt was set aside: fetched again from the authority when it holds it (the
+     * cursor went back to just before it), otherwise lost to this replica and never pushed.
+     */
+    SET_ASIDE
   }
 
   static SyncStep of(Kind kind, int blocks, String detail) {
@@ -39,8 +44,11 @@ public record SyncStep(Kind kind, int blocks, String detail) {
     return new SyncStep(kind, 0, detail);
   }
 
-  /** True when the step changed the replica's positions or cursor wholesale (swap, rollback, verify). */
+  /**
+   * True when the step changed the replica's positions or cursor wholesale (swap, rollback, verify)
+   * or moved the cursor back (a block set aside): streams must start again from the stored state.
+   */
   public boolean restarted() {
-    return kind == Kind.SWAPPED || kind == Kind.ROLLED_BACK || kind == Kind.VERIFYING;
+    return kind == Kind.SWAPPED || kind == Kind.ROLLED_BACK || kind == Kind.VERIFYING || kind == Kind.SET_ASIDE;
   }
 }

@@ -47,6 +47,12 @@ public abstract class FeedStoreContract {
   /** A new, empty store. */
   protected abstract FeedStore openFreshStore() throws Exception;
 
+  /**
+   * Changes one bit of the data {@link #store} holds for the block under {@code key}, behind the
+   * store's back, as a disk that flipped it would.
+   */
+  protected abstract void flipABitOfStoredData(SpaceId space, BlockKey key) throws Exception;
+
   @BeforeEach
   void openStore() throws Exception {
     store = openFreshStore();
@@ -583,6 +589,113 @@ public abstract class FeedStoreContract {
       tx.replication().setFeed(SPACE, TestBlocks.feedId(), Replication.LATEST);
       return null;
     }));
+  }
+
+  @Test
+  void aBlockWhoseStoredBytesChangedFailsEveryReadOfItNamingItsKey() throws Exception {
+    FeedId feed = createFeed(SPACE, Optional.of(DATA));
+    Block first = positioned(feed, "a", 0, 1);
+    Block second = after(first, "a", 1).withPosition(Position.of(2));
+    Block local = after(second, "a", 2);
+    store.write(tx -> tx.blocks().insertAll(SPACE, List.of(first, second, local)));
+    flipABitOfStoredData(SPACE, second.key());
+    flipABitOfStoredData(SPACE, local.key());
+
+    List<FeedStore.Work<?>> reads = List.of(
+        tx -> tx.blocks().find(SPACE, second.key()),
+        tx -> tx.blocks().findAll(SPACE, List.of(first.key(), second.key())),
+        tx -> tx.blocks().atPosition(SPACE, Position.of(2)),
+        tx -> tx.blocks().atPositions(SPACE, List.of(Position.of(1), Position.of(2))),
+        tx -> tx.blocks().after(SPACE, Scope.WHOLE_SPACE, Position.NONE, 10),
+        tx -> tx.blocks().after(SPACE, Scope.namespace(DATA), Position.of(1), 1),
+        tx -> tx.blocks().lastBefore(SPACE, Position.of(3)),
+        tx -> tx.blocks().feed(SPACE, feed));
+    for (FeedStore.Work<?> read : reads) {
+      CorruptBlockException e = assertThrows(CorruptBlockException.class, () -> store.read(read));
+      assertEquals(SPACE, e.spaceId());
+      assertEquals(second.key(), e.key());
+      assertEquals(Position.of(2), e.position());
+      for (String part : List.of("space space-1", "feed " + feed, "actor a", "sequence 1", "position 2", "checksum")) {
+        assertTrue(e.getMessage().contains(part), e.getMessage());
+      }
+    }
+    for (FeedStore.Work<?> read : List.<FeedStore.Work<?>>of(
+        tx -> tx.blocks().lastInFeed(SPACE, feed),
+        tx -> tx.blocks().unpositioned(SPACE, Scope.WHOLE_SPACE, 10))) {
+      CorruptBlockException e = assertThrows(CorruptBlockException.class, () -> store.read(read));
+      assertEquals(local.key(), e.key());
+      assertEquals(Position.NONE, e.position());
+      assertTrue(e.getMessage().contains("unpositioned"), e.getMessage());
+    }
+    assertThrows(CorruptBlockException.class, () -> store.write(tx -> tx.blocks().insert(SPACE, second)),
+        "a write that meets it (here: the same key stored again) fails too");
+  }
+
+  @Test
+  void readsThatDoNotTouchACorruptBlockSucceed() throws Exception {
+    FeedId feed = createFeed(SPACE, Optional.of(DATA));
+    FeedId other = createFeed(SPACE, Optional.of(TRACE));
+    FeedId elsewhere = createFeed(OTHER_SPACE, Optional.empty());
+    for (int i = 0; i < 6; i++) {
+      insert(SPACE, positioned(i % 2 == 0 ? feed : other, "a", i, i + 1));
+    }
+    insert(OTHER_SPACE, positioned(elsewhere, "a", 0, 3));
+    Block bad = positioned(feed, "a", 2, 3);
+    flipABitOfStoredData(SPACE, bad.key());
+
+    assertEquals(List.of(4L, 5L, 6L), positions(readAfter(Scope.WHOLE_SPACE, 3, 10)));
+    assertEquals(List.of(1L, 2L), positions(readAfter(Scope.WHOLE_SPACE, 0, 2)));
+    assertEquals(List.of(2L, 4L, 6L), positions(readAfter(Scope.namespace(TRACE), 0, 10)));
+    assertEquals(List.of(1L, 2L), positions(store.read(tx ->
+        tx.blocks().between(SPACE, Scope.WHOLE_SPACE, Position.NONE, Position.of(3), 10))));
+    assertEquals(List.of(2L), positions(store.read(tx ->
+        tx.blocks().between(SPACE, Scope.namespace(TRACE), Position.NONE, Position.of(3), 10))));
+    assertEquals(List.of(4L), positions(store.read(tx ->
+        tx.blocks().between(SPACE, Scope.WHOLE_SPACE, Position.of(3), Position.of(6), 1))));
+    assertEquals(Position.of(6), store.read(tx -> tx.blocks().maxPosition(SPACE)));
+    assertEquals(1, store.read(tx -> tx.blocks().feed(OTHER_SPACE, elsewhere)).size());
+    assertEquals(Optional.of(Position.of(5)),
+        store.read(tx -> tx.blocks().lastInFeed(SPACE, feed)).map(Block::position));
+  }
+
+  @Test
+  void aCorruptBlockSetAsideFreesItsKeyAndPositionForAGoodCopy() throws Exception {
+    FeedId feed = createFeed(SPACE, Optional.empty());
+    Block first = positioned(feed, "a", 0, 1);
+    Block second = positioned(feed, "a", 1, 2);
+    store.write(tx -> tx.blocks().insertAll(SPACE, List.of(first, second)));
+    flipABitOfStoredData(SPACE, second.key());
+
+    assertTrue(store.<Boolean>write(tx -> tx.blocks().setAside(SPACE, second.key())));
+    assertEquals(List.of(first), store.read(tx -> tx.blocks().feed(SPACE, feed)));
+    assertEquals(Optional.empty(), store.read(tx -> tx.blocks().atPosition(SPACE, Position.of(2))));
+    assertEquals(1L, store.read(tx -> tx.feeds().find(SPACE, feed)).orElseThrow().blockCount());
+    assertFalse(store.<Boolean>write(tx -> tx.blocks().setAside(SPACE, second.key())), "nothing is stored there now");
+
+    assertInstanceOf(InsertOutcome.Inserted.class, insert(SPACE, second));
+    assertEquals(List.of(first, second), store.read(tx -> tx.blocks().feed(SPACE, feed)));
+    assertEquals(2L, store.read(tx -> tx.feeds().find(SPACE, feed)).orElseThrow().blockCount());
+  }
+
+  @Test
+  void blocksRewrittenByRekeyAndRelinkStillVerify() {
+    FeedId feed = createFeed(SPACE, Optional.empty());
+    Block first = block(feed, "a", 0);
+    Block second = after(first, "a", 1);
+    Block third = after(second, "b", 1);
+    for (Block block : List.of(first, second, third)) {
+      store.write(tx -> tx.blocks().insertLocal(SPACE, block));
+    }
+    store.write(tx -> {
+      tx.blocks().rekey(SPACE, first.key(), new Sequence(7));
+      tx.blocks().rekey(SPACE, second.key(), new Sequence(8));
+      tx.blocks().setPosition(SPACE, third.key(), Position.of(1));
+      return null;
+    });
+    List<Block> read = store.read(tx -> tx.blocks().feed(SPACE, feed));
+    assertEquals(3, read.size());
+    assertEquals(Optional.of(new Predecessor(first.actorId(), new Sequence(8))), read.get(0).predecessor());
+    assertEquals(Optional.of(new Predecessor(first.actorId(), new Sequence(7))), read.get(2).predecessor());
   }
 
   protected List<Block> readAfter(Scope scope, long cursor, int limit) {

@@ -2,6 +2,7 @@ package dev.feedstore.server.internal;
 
 import dev.feedstore.core.InvalidValueException;
 import dev.feedstore.core.LimitExceededException;
+import dev.feedstore.core.store.CorruptBlockException;
 import dev.feedstore.core.store.StoreException;
 import dev.feedstore.proto.WireErrors;
 import dev.feedstore.proto.WireMapping;
@@ -16,8 +17,9 @@ import io.grpc.StatusRuntimeException;
  * test of {@link Status}: bad input is {@code INVALID_ARGUMENT}, a limit {@code
  * RESOURCE_EXHAUSTED}, a sequence conflict {@code ALREADY_EXISTS} (with the keys in the {@link
  * WireErrors#APPEND_CONFLICT} trailer), an unknown subscription {@code NOT_FOUND}, shutting down
- * {@code UNAVAILABLE}; anything else is the server's fault, {@code INTERNAL}, whose description
- * does not leak server details. Stateless and thread-safe.
+ * {@code UNAVAILABLE}; a block stored corrupt is {@code DATA_LOSS} naming the block (its key is the
+ * caller's data, not a server detail); anything else is the server's fault, {@code INTERNAL}, whose
+ * description does not leak server details. Stateless and thread-safe.
  */
 final class Failures {
   /** The most bytes of conflicting keys in one trailer (base64 in transit: about 4 KiB). */
@@ -50,6 +52,10 @@ final class Failures {
     }
     if (failure instanceof StatusException status) {
       return status;
+    }
+    if (failure instanceof CorruptBlockException) {
+      return Status.DATA_LOSS.withDescription("the server's copy of " + failure.getMessage()
+          + "; reads that do not include this block still work").asException();
     }
     if (failure instanceof StoreException) {
       return Status.INTERNAL.withDescription("the server's storage failed (details are in the server's log)")

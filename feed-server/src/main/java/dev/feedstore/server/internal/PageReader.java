@@ -7,6 +7,7 @@ import dev.feedstore.core.Namespace;
 import dev.feedstore.core.Position;
 import dev.feedstore.core.Scope;
 import dev.feedstore.core.SpaceId;
+import dev.feedstore.core.store.CorruptBlockException;
 import dev.feedstore.core.store.StoreTransaction;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -21,6 +22,11 @@ import java.util.Set;
  * Reads a {@link Page} inside one transaction. Blocks are fetched in chunks sized from the sizes
  * seen so far, so a page of large blocks does not load many more blocks than it returns. Stateless
  * and thread-safe.
+ *
+ * <p>A block stored corrupt ({@link CorruptBlockException}) fails the page only if the page would
+ * serve it: a chunk reads one block more than the page may hold (to tell {@code has_more}), and the
+ * cursor's block is looked up for its key only, so a corrupt block there, or just past the page's
+ * end, does not stop readers whose pages do not include it.
  */
 final class PageReader {
   private static final int FIRST_CHUNK = 32;
@@ -43,7 +49,15 @@ final class PageReader {
     int chunk = Math.min(maxBlocks + 1, FIRST_CHUNK);
     fetch:
     while (true) {
-      List<Block> fetched = tx.blocks().after(spaceId, scope, after, chunk);
+      List<Block> fetched;
+      CorruptBlockException corrupt = null;
+      try {
+        fetched = tx.blocks().after(spaceId, scope, after, chunk);
+      } catch (CorruptBlockException e) {
+        // The blocks before it, of which there are fewer than a chunk: the page may end before it.
+        corrupt = e;
+        fetched = tx.blocks().between(spaceId, scope, after, e.position(), chunk);
+      }
       for (Block block : fetched) {
         long size = BlockSizes.of(block);
         if (blocks.size() == maxBlocks || !blocks.isEmpty() && bytes + size > maxBytes) {
@@ -53,6 +67,13 @@ final class PageReader {
         blocks.add(block);
         bytes += size;
       }
+      if (corrupt != null) {
+        if (blocks.size() == maxBlocks) {
+          hasMore = true;
+          break;
+        }
+        throw corrupt; // the page would include it (its size cannot be trusted to leave it out)
+      }
       if (fetched.size() < chunk) {
         break;
       }
@@ -61,15 +82,22 @@ final class PageReader {
       long byBytes = Math.max(0, maxBytes - bytes) / average + 1;
       chunk = (int) Math.max(1, Math.min(Math.min(maxBlocks + 1L - blocks.size(), byBytes), MAX_CHUNK));
     }
-    Optional<BlockKey> cursorBlock = withCursorBlock
-        ? tx.blocks().atPosition(spaceId, cursor).map(Block::key)
-        : Optional.empty();
+    Optional<BlockKey> cursorBlock = withCursorBlock ? keyAt(tx, spaceId, cursor) : Optional.empty();
     OptionalLong cursorChain = withCursorBlock ? tx.blocks().chainAt(spaceId, cursor) : OptionalLong.empty();
     OptionalLong lastChain = blocks.isEmpty()
         ? OptionalLong.empty()
         : tx.blocks().chainAt(spaceId, blocks.get(blocks.size() - 1).position());
     return new Page(blocks, hasMore, tx.blocks().maxPosition(spaceId), cursorBlock,
         namespaces(tx, spaceId, blocks), cursorChain, lastChain);
+  }
+
+  /** The key of the block at {@code position}, as stored even when the block's content is corrupt. */
+  private static Optional<BlockKey> keyAt(StoreTransaction tx, SpaceId spaceId, Position position) {
+    try {
+      return tx.blocks().atPosition(spaceId, position).map(Block::key);
+    } catch (CorruptBlockException e) {
+      return Optional.of(e.key());
+    }
   }
 
   private static Map<FeedId, Namespace> namespaces(StoreTransaction tx, SpaceId spaceId, List<Block> blocks) {

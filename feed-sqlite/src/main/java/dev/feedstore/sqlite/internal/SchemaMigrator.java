@@ -51,7 +51,8 @@ public final class SchemaMigrator {
   public static SchemaMigrator builtIn() {
     return new SchemaMigrator(List.of(
         new Migration(1, resource("V1__feed_store.sql")),
-        new Migration(2, resource("V2__history_chain.sql"))));
+        new Migration(2, resource("V2__history_chain.sql")),
+        new Migration(3, resource("V3__block_checksums.sql"))));
   }
 
   /** The steps, in version order. */
@@ -71,6 +72,10 @@ public final class SchemaMigrator {
    */
   public int migrate(Connection connection, Path file) throws SQLException {
     int version = check(connection, file);
+    if (version < latestVersion()) {
+      // Functions the scripts may call (written in Java: SQLite has no CRC32C).
+      BlockChecksum.registerSqlFunction(connection);
+    }
     for (Migration migration : migrations.subList(version, migrations.size())) {
       apply(connection, migration);
     }

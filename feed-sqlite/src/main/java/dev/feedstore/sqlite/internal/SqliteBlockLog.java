@@ -12,7 +12,9 @@ import dev.feedstore.core.Scope;
 import dev.feedstore.core.Sequence;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.BlockLog;
+import dev.feedstore.core.store.CorruptBlockException;
 import dev.feedstore.core.store.InsertOutcome;
+import dev.feedstore.core.store.StoreException;
 import dev.feedstore.core.store.UniquenessViolationException;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -39,10 +41,15 @@ final class SqliteBlockLog implements BlockLog {
    * ({@link SqliteTransaction#feedById}), not from a join.
    */
   private static final String SELECT_BLOCKS = "SELECT b.feed_private_id, b.position, b.sequence, b.actor_id,"
-      + " b.prev_sequence, b.prev_actor_id, b.timestamp, b.data FROM blocks b ";
+      + " b.prev_sequence, b.prev_actor_id, b.timestamp, b.data, b.checksum FROM blocks b ";
   private static final String INSERT = "INSERT INTO blocks (space_private_id, feed_private_id, position, sequence,"
-      + " actor_id, prev_sequence, prev_actor_id, timestamp, data, published, chain)"
-      + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING";
+      + " actor_id, prev_sequence, prev_actor_id, timestamp, data, published, chain, checksum)"
+      + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING";
+  private static final String KEY_CONDITION = "feed_private_id = ? AND sequence = ? AND actor_id = ?";
+  /** The columns of a block row, as {@link #setAside} copies them. */
+  private static final String ROW_COLUMNS = "space_private_id, feed_private_id, position, sequence, actor_id,"
+      + " prev_sequence, prev_actor_id, timestamp, data, published, chain, checksum";
+  private static final byte[] NO_BYTES = new byte[0];
   private static final String BY_KEY = SELECT_BLOCKS
       + "WHERE b.feed_private_id = ? AND b.sequence = ? AND b.actor_id = ?";
   private static final String AT_POSITION = SELECT_BLOCKS + "WHERE b.space_private_id = ? AND b.position = ?";
@@ -155,13 +162,15 @@ final class SqliteBlockLog implements BlockLog {
           insert.setNull(7, Types.VARCHAR);
         }
         insert.setLong(8, block.timestamp());
-        insert.setBytes(9, block.data().toByteArray());
+        byte[] data = block.data().toByteArray();
+        insert.setBytes(9, data);
         insert.setInt(10, published ? 1 : 0);
         if (chains == null) {
           insert.setNull(11, Types.INTEGER);
         } else {
           insert.setLong(11, chains[i]);
         }
+        insert.setInt(12, BlockChecksum.of(block, data));
         insert.addBatch();
       }
       stored = insert.executeBatch();
@@ -367,6 +376,29 @@ final class SqliteBlockLog implements BlockLog {
   }
 
   @Override
+  public List<Block> between(SpaceId spaceId, Scope scope, Position cursor, Position below, int limit) {
+    return inScope(spaceId, scope, "b.position > ? AND b.position < ?", List.of(cursor.value(), below.value()),
+        " ORDER BY b.position LIMIT ?", limit);
+  }
+
+  /** Copies the row into {@code set_aside_blocks} as it is, then deletes it: its columns are never decoded. */
+  @Override
+  public boolean setAside(SpaceId spaceId, BlockKey key) {
+    Optional<FeedRow> feed = tx.findFeed(spaceId, key.feedId());
+    if (feed.isEmpty()) {
+      return false;
+    }
+    Object[] row = {feed.get().privateId(), key.sequence().value(), key.actorId().value()};
+    if (update("INSERT INTO set_aside_blocks (" + ROW_COLUMNS + ") SELECT " + ROW_COLUMNS + " FROM blocks WHERE "
+        + KEY_CONDITION, row) == 0) {
+      return false;
+    }
+    update("DELETE FROM blocks WHERE " + KEY_CONDITION, row);
+    tx.countInserted(feed.get().privateId(), -1);
+    return true;
+  }
+
+  @Override
   public Optional<Block> lastBefore(SpaceId spaceId, Position position) {
     return tx.findSpace(spaceId).flatMap(space -> one(LAST_BEFORE, space, position.value()));
   }
@@ -470,8 +502,9 @@ final class SqliteBlockLog implements BlockLog {
           + block.position() + ", and positioned blocks are immutable");
     }
     try {
-      update("UPDATE blocks SET sequence = ? WHERE feed_private_id = ? AND sequence = ? AND actor_id = ?",
-          newSequence.value(), feed.privateId(), key.sequence().value(), key.actorId().value());
+      update("UPDATE blocks SET sequence = ?, checksum = ? WHERE " + KEY_CONDITION, newSequence.value(),
+          checksum(block, newSequence, block.predecessor()), feed.privateId(), key.sequence().value(),
+          key.actorId().value());
     } catch (RuntimeException e) {
       if (SqlErrors.isSqlError(e)) {
         throw new UniquenessViolationException("(feed, sequence, actor)", "cannot re-key block " + key
@@ -500,11 +533,30 @@ final class SqliteBlockLog implements BlockLog {
     tx.countInserted(feed.privateId(), -1);
   }
 
-  /** Points the unpublished, unpositioned blocks that followed {@code key} at its new sequence. */
+  /**
+   * Points the unpublished, unpositioned blocks that followed {@code key} at its new sequence, each
+   * with the checksum of its new content (there are few: only this replica has seen them).
+   */
   private void relinkUnpublished(FeedRow feed, BlockKey key, Sequence newSequence) {
-    update("UPDATE blocks SET prev_sequence = ? WHERE feed_private_id = ? AND prev_actor_id = ?"
-            + " AND prev_sequence = ? AND position IS NULL AND published = 0",
-        newSequence.value(), feed.privateId(), key.actorId().value(), key.sequence().value());
+    List<Block> followers = list(SELECT_BLOCKS + "WHERE b.feed_private_id = ? AND b.prev_actor_id = ?"
+        + " AND b.prev_sequence = ? AND b.position IS NULL AND b.published = 0",
+        feed.privateId(), key.actorId().value(), key.sequence().value());
+    Optional<Predecessor> moved = Optional.of(new Predecessor(key.actorId(), newSequence));
+    for (Block follower : followers) {
+      update("UPDATE blocks SET prev_sequence = ?, checksum = ? WHERE " + KEY_CONDITION, newSequence.value(),
+          checksum(follower, follower.sequence(), moved), feed.privateId(), follower.sequence().value(),
+          follower.actorId().value());
+    }
+  }
+
+  /**
+   * The checksum of {@code block} under another sequence or predecessor, from the values (the block
+   * with them may not be a valid {@link Block} until its key is checked to be free).
+   */
+  private static int checksum(Block block, Sequence sequence, Optional<Predecessor> predecessor) {
+    return BlockChecksum.of(block.feedId().value(), block.actorId().value(), sequence.value(),
+        predecessor.map(p -> p.actorId().value()).orElse(null), predecessor.map(p -> p.sequence().value()).orElse(0L),
+        block.timestamp(), block.data().toByteArray());
   }
 
   // ---------------------------------------------------------------- plain SQL
@@ -538,23 +590,55 @@ final class SqliteBlockLog implements BlockLog {
     return Sql.marks(count);
   }
 
-  /** The block of the current row of a result set of {@link #SELECT_BLOCKS}. */
+  /**
+   * The block of the current row of a result set of {@link #SELECT_BLOCKS}, once its values match
+   * the checksum stored with them.
+   *
+   * @throws CorruptBlockException if they do not
+   */
   private Block toBlock(ResultSet rs) throws SQLException {
-    FeedId feedId = tx.feedById(rs.getLong(1)).feedId();
-    long position = rs.getLong(2);
-    if (rs.wasNull()) {
-      position = 0;
-    }
+    FeedRow feed = tx.feedById(rs.getLong(1));
+    long position = rs.getLong(2); // 0 for NULL: unpositioned
     long sequence = rs.getLong(3);
     String actor = rs.getString(4);
     long prevSequence = rs.getLong(5);
-    Optional<Predecessor> predecessor = rs.wasNull()
-        ? Optional.empty()
-        : Optional.of(new Predecessor(new ActorId(rs.getString(6)), new Sequence(prevSequence)));
+    String prevActor = rs.getString(6);
     long timestamp = rs.getLong(7);
     byte[] data = rs.getBytes(8);
-    return new Block(new BlockKey(feedId, new ActorId(actor), new Sequence(sequence)), predecessor, timestamp,
-        data == null ? BlockData.EMPTY : BlockData.copyOf(data), position == 0 ? Position.NONE : Position.of(position));
+    if (data == null) {
+      data = NO_BYTES;
+    }
+    int stored = rs.getInt(9);
+    boolean checked = !rs.wasNull();
+    int computed = actor == null ? ~stored
+        : BlockChecksum.of(feed.feedId().value(), actor, sequence, prevActor, prevSequence, timestamp, data);
+    if (!checked || computed != stored) {
+      throw corrupt(feed, position, sequence, actor, !checked
+          ? "it has no checksum"
+          : String.format("its stored bytes do not match the checksum written with it (stored %08x, computed %08x)",
+              stored, computed));
+    }
+    Optional<Predecessor> predecessor = prevActor == null
+        ? Optional.empty()
+        : Optional.of(new Predecessor(new ActorId(prevActor), new Sequence(prevSequence)));
+    return new Block(new BlockKey(feed.feedId(), new ActorId(actor), new Sequence(sequence)), predecessor, timestamp,
+        BlockData.copyOf(data), Position.of(position));
+  }
+
+  /**
+   * The failure of a corrupt row: a {@link CorruptBlockException} naming its key as stored, or, when
+   * the stored key is not even a valid key, a {@link StoreException} naming its values.
+   */
+  private StoreException corrupt(FeedRow feed, long position, long sequence, String actor, String detail) {
+    SpaceId spaceId = tx.spaceIdOf(feed.spacePrivateId());
+    try {
+      return new CorruptBlockException(spaceId, new BlockKey(feed.feedId(), new ActorId(actor),
+          new Sequence(sequence)), Position.of(position), detail + "; they changed after they were written");
+    } catch (RuntimeException invalidKey) {
+      return new StoreException("the block stored in space " + spaceId + ", feed " + feed.feedId() + " with actor '"
+          + actor + "', sequence " + sequence + " and position " + position + " is corrupt (its key is not valid): "
+          + detail);
+    }
   }
 
   /** A scope as an SQL condition on {@code b.feed_private_id}, with its parameters. */

@@ -112,6 +112,19 @@ final class SqliteTransaction implements StoreTransaction {
     return Optional.ofNullable(id);
   }
 
+  /**
+   * The space with private id {@code privateId}, read from the file: for naming a space in a report,
+   * not for hot paths.
+   */
+  SpaceId spaceIdOf(long privateId) {
+    java.util.List<String> ids = Sql.list(this, "SELECT space_id FROM spaces WHERE space_private_id = ?",
+        rs -> rs.getString(1), privateId);
+    if (ids.isEmpty() || ids.get(0) == null) {
+      throw new IllegalStateException("no space has private id " + privateId);
+    }
+    return new SpaceId(ids.get(0));
+  }
+
   /** The private id of the space, made if the file does not have it. */
   long space(SpaceId spaceId) {
     Optional<Long> found = findSpace(spaceId);

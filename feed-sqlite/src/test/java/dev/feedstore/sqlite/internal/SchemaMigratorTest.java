@@ -5,8 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.feedstore.core.Block;
+import dev.feedstore.core.BlockData;
 import dev.feedstore.core.FeedId;
+import dev.feedstore.core.Position;
+import dev.feedstore.core.Predecessor;
 import dev.feedstore.core.SpaceId;
+import dev.feedstore.core.store.CorruptBlockException;
+import dev.feedstore.core.testing.DiskFaults;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.sqlite.SqliteSettings;
 import java.nio.file.Path;
@@ -91,6 +97,45 @@ class SchemaMigratorTest {
           store.read(tx -> tx.blocks().chainAt(SPACE, dev.feedstore.core.Position.of(1))), "rows from before chains have none");
       assertEquals(1, store.read(tx -> tx.blocks().feed(SPACE, feed)).size());
       assertEquals(java.util.OptionalLong.empty(), store.read(tx -> tx.syncStates().get(SPACE)).cursorChain());
+    }
+  }
+
+  @Test
+  void aVersion2FileGetsAChecksumForEveryBlockItHolds() throws Exception {
+    Path file = dir.resolve("v2.db");
+    SqliteStore.open(file, SqliteSettings.DEFAULTS,
+        new SchemaMigrator(SchemaMigrator.builtIn().migrations().subList(0, 2))).close();
+    FeedId feed = TestBlocks.feedId();
+    // Rows as code of schema version 2 wrote them: a positioned block with a chain, an unpublished
+    // local block that follows it.
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = c.createStatement()) {
+      s.execute("INSERT INTO spaces (space_private_id, space_id, server_token) VALUES (1, 's', 'token')");
+      s.execute("INSERT INTO feeds (feed_private_id, space_private_id, feed_id, block_count) VALUES (1, 1, '"
+          + feed.value() + "', 2)");
+      s.execute("INSERT INTO blocks (space_private_id, feed_private_id, position, sequence, actor_id, timestamp,"
+          + " data, published, chain) VALUES (1, 1, 1, 0, 'a', 5, CAST('first of v2' AS BLOB), 1, 77)");
+      s.execute("INSERT INTO blocks (space_private_id, feed_private_id, position, sequence, actor_id, prev_sequence,"
+          + " prev_actor_id, timestamp, data, published) VALUES (1, 1, NULL, 1, 'a', 0, 'a', 6, x'00ff10', 0)");
+      assertEquals(2, intOf(s, "PRAGMA user_version"));
+    }
+    Block first = new Block(TestBlocks.key(feed, "a", 0), Optional.empty(), 5, BlockData.utf8("first of v2"),
+        Position.FIRST);
+    Block second = new Block(TestBlocks.key(feed, "a", 1), Optional.of(Predecessor.of(first.key())), 6,
+        BlockData.copyOf(new byte[] {0, -1, 16}), Position.NONE);
+
+    try (SqliteStore store = SqliteStore.open(file, SqliteSettings.DEFAULTS, SchemaMigrator.builtIn())) {
+      assertEquals(List.of(first, second), store.read(tx -> tx.blocks().feed(SPACE, feed)),
+          "every migrated block verifies");
+    }
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = c.createStatement()) {
+      assertEquals(SchemaMigrator.builtIn().latestVersion(), intOf(s, "PRAGMA user_version"));
+      assertEquals(0, intOf(s, "SELECT count(*) FROM blocks WHERE checksum IS NULL"));
+    }
+    DiskFaults.flipABitInside(file, "first of v2");
+    try (SqliteStore store = SqliteStore.open(file, SqliteSettings.DEFAULTS, SchemaMigrator.builtIn())) {
+      CorruptBlockException e = assertThrows(CorruptBlockException.class,
+          () -> store.read(tx -> tx.blocks().feed(SPACE, feed)));
+      assertEquals(first.key(), e.key());
     }
   }
 

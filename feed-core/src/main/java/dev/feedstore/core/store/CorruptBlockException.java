@@ -1,0 +1,52 @@
+package dev.feedstore.core.store;
+
+import dev.feedstore.core.BlockKey;
+import dev.feedstore.core.Position;
+import dev.feedstore.core.SpaceId;
+import java.util.Objects;
+
+/**
+ * A block read from the store does not match the checksum written with it: its bytes changed on the
+ * disk (or in the file) after they were written, so its content cannot be trusted. The read that met
+ * it fails as a whole; nothing was changed. Reads that do not touch the block are not affected.
+ *
+ * <p>The key and position are the ones stored with the block; they identify the stored row (to
+ * {@link BlockLog#setAside} it), but since the row is corrupt they may themselves be what changed.
+ */
+public final class CorruptBlockException extends StoreException {
+  private static final long serialVersionUID = 1L;
+
+  private final SpaceId spaceId;
+  private final BlockKey key;
+  private final Position position;
+
+  /**
+   * @param position the block's position, or {@link Position#NONE} for an unpositioned block
+   * @param detail what does not match, e.g. "the checksum stored with it is 12, its content gives 34"
+   */
+  public CorruptBlockException(SpaceId spaceId, BlockKey key, Position position, String detail) {
+    super(describe(spaceId, key, position) + " is corrupt: " + detail);
+    this.spaceId = Objects.requireNonNull(spaceId, "spaceId");
+    this.key = Objects.requireNonNull(key, "key");
+    this.position = Objects.requireNonNull(position, "position");
+  }
+
+  public SpaceId spaceId() {
+    return spaceId;
+  }
+
+  public BlockKey key() {
+    return key;
+  }
+
+  /** The stored position, {@link Position#NONE} for an unpositioned block. */
+  public Position position() {
+    return position;
+  }
+
+  /** "block (space S, feed F, actor A, sequence N, position P)": every field of the block's identity. */
+  static String describe(SpaceId spaceId, BlockKey key, Position position) {
+    return "block (space " + spaceId + ", feed " + key.feedId() + ", actor " + key.actorId() + ", sequence "
+        + key.sequence() + ", " + (position.isAssigned() ? "position " + position : "unpositioned") + ")";
+  }
+}
