@@ -61,7 +61,7 @@ public final class SqliteStore implements FeedStore {
   private final Semaphore readerPermits;
   private final BlockingQueue<Handle> idleReaders;
   private final List<Handle> allReaders = new ArrayList<>();
-  private final IdCache ids = new IdCache();
+  private final IdCache ids;
   /** Held shared by every transaction and exclusively by {@link #close}. */
   private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
   private volatile boolean closed;
@@ -73,6 +73,7 @@ public final class SqliteStore implements FeedStore {
     this.checkpointer = checkpointer;
     this.readerPermits = new Semaphore(settings.readers());
     this.idleReaders = new ArrayBlockingQueue<>(settings.readers());
+    this.ids = new IdCache(settings.cachedFeeds());
   }
 
   /**
@@ -106,6 +107,11 @@ public final class SqliteStore implements FeedStore {
 
   public Path file() {
     return file;
+  }
+
+  /** How many feed rows the store holds in memory now (at most {@link SqliteSettings#cachedFeeds}). */
+  int cachedFeedRows() {
+    return ids.feedRows();
   }
 
   @Override
