@@ -115,7 +115,7 @@ public final class Main implements Callable<Integer> {
   long heartbeatMillis = ServerSettings.DEFAULT_HEARTBEAT_MS;
 
   @Option(names = "--" + ServerSettings.Key.SPACES_PER_SERVER, paramLabel = "N",
-      description = "Most spaces the server serves from its file; a request naming one more is refused.")
+      description = "Most spaces the server serves from its file; an Append creating one more is refused.")
   int spacesPerServer = ServerSettings.DEFAULT_SPACES_PER_SERVER;
 
   @Option(names = "--" + ServerSettings.Key.KEEPALIVE_MS, paramLabel = "MS",

@@ -47,8 +47,8 @@ import dev.feedstore.core.Limits;
  * @param rpcThreads the threads that run request handlers ({@code rpc-threads})
  * @param watchThreads the threads that feed Watch streams ({@code watch-threads})
  * @param spacesPerServer the most spaces the server serves from its store ({@code
- *     spaces-per-server}): any request naming a space creates it, and every space stays in the file
- *     and, once touched, in memory (about 500 bytes)
+ *     spaces-per-server}): the first Append to a space creates it (a read creates nothing), and
+ *     every space stays in the file and, once touched, in memory (about 500 bytes)
  * @param keepaliveMillis how long a client connection may be silent before the server sends it an
  *     HTTP/2 PING ({@code keepalive-ms}, at least 10 s); applies to the socket the server opens itself
  * @param keepaliveTimeoutMillis how long the server waits for the answer to that PING before it

@@ -63,7 +63,12 @@ final class Watches {
     ResolvedRead read = authority.resolve(request);
     WatchStream stream = new WatchStream(requestId, read, authority, call, executor, failures, this::release);
     synchronized (lock) {
-      checkAdmissible(connection);
+      try {
+        checkAdmissible(connection);
+      } catch (RuntimeException e) {
+        authority.release(read);
+        throw e;
+      }
       open.add(stream);
       connections.put(stream, connection);
       perConnection.merge(connection, 1, Integer::sum);
@@ -145,5 +150,6 @@ final class Watches {
       String connection = connections.remove(stream);
       perConnection.computeIfPresent(connection, (k, n) -> n == 1 ? null : n - 1);
     }
+    authority.release(stream.read());
   }
 }

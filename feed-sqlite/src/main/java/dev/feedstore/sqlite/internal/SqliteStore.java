@@ -62,6 +62,7 @@ public final class SqliteStore implements FeedStore {
   private final BlockingQueue<Handle> idleReaders;
   private final List<Handle> allReaders = new ArrayList<>();
   private final IdCache ids;
+  private final TokenKey tokenKey = new TokenKey();
   /** Held shared by every transaction and exclusively by {@link #close}. */
   private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
   private volatile boolean closed;
@@ -228,7 +229,7 @@ public final class SqliteStore implements FeedStore {
   private <T> T inTransaction(Handle handle, String begin, boolean writable, Work<T> work) {
     Connection connection = handle.connection();
     IdCache.Pending pending = ids.pending();
-    SqliteTransaction tx = new SqliteTransaction(handle.dsl(), handle.statements(), pending, writable);
+    SqliteTransaction tx = new SqliteTransaction(handle.dsl(), handle.statements(), pending, tokenKey, writable);
     execute(handle, begin, "beginning a transaction");
     boolean committed = false;
     try {

@@ -34,6 +34,7 @@ final class SqliteTransaction implements StoreTransaction {
   final DSLContext dsl;
   final Statements statements;
   final IdCache.Pending ids;
+  final TokenKey tokenKey;
   final boolean writable;
   private final Map<Long, Long> blockCountDeltas = new HashMap<>();
 
@@ -44,10 +45,11 @@ final class SqliteTransaction implements StoreTransaction {
   private SyncStates syncStates;
   private ReplicationPolicies replication;
 
-  SqliteTransaction(DSLContext dsl, Statements statements, IdCache.Pending ids, boolean writable) {
+  SqliteTransaction(DSLContext dsl, Statements statements, IdCache.Pending ids, TokenKey tokenKey, boolean writable) {
     this.dsl = dsl;
     this.statements = statements;
     this.ids = ids;
+    this.tokenKey = tokenKey;
     this.writable = writable;
   }
 
