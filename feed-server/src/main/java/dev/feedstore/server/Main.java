@@ -118,6 +118,10 @@ public final class Main implements Callable<Integer> {
       description = "Most spaces the server serves from its file; an Append creating one more is refused.")
   int spacesPerServer = ServerSettings.DEFAULT_SPACES_PER_SERVER;
 
+  @Option(names = "--" + ServerSettings.Key.FEEDS_PER_SPACE, paramLabel = "N",
+      description = "Most feeds one space may have; an Append creating one more is refused.")
+  int feedsPerSpace = ServerSettings.DEFAULT_FEEDS_PER_SPACE;
+
   @Option(names = "--" + ServerSettings.Key.KEEPALIVE_MS, paramLabel = "MS",
       description = "How long a client connection may be silent before the server pings it.")
   long keepaliveMillis = ServerSettings.DEFAULT_KEEPALIVE_MS;
@@ -253,6 +257,7 @@ public final class Main implements Callable<Integer> {
         .rpcThreads(rpcThreads)
         .watchThreads(watchThreads)
         .spacesPerServer(spacesPerServer)
+        .feedsPerSpace(feedsPerSpace)
         .keepaliveMillis(keepaliveMillis)
         .keepaliveTimeoutMillis(keepaliveTimeoutMillis)
         .build();

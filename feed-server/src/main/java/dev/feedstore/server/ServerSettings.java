@@ -49,6 +49,8 @@ import dev.feedstore.core.Limits;
  * @param spacesPerServer the most spaces the server serves from its store ({@code
  *     spaces-per-server}): the first Append to a space creates it (a read creates nothing), and
  *     every space stays in the file and, once touched, in memory (about 500 bytes)
+ * @param feedsPerSpace the most feeds one space may have ({@code feeds-per-space}): an Append that
+ *     would create more is refused. Counted in the store, in the transaction that creates feeds
  * @param keepaliveMillis how long a client connection may be silent before the server sends it an
  *     HTTP/2 PING ({@code keepalive-ms}, at least 10 s); applies to the socket the server opens itself
  * @param keepaliveTimeoutMillis how long the server waits for the answer to that PING before it
@@ -76,6 +78,7 @@ public record ServerSettings(
     int rpcThreads,
     int watchThreads,
     int spacesPerServer,
+    int feedsPerSpace,
     long keepaliveMillis,
     long keepaliveTimeoutMillis) {
 
@@ -103,6 +106,7 @@ public record ServerSettings(
     public static final String RPC_THREADS = "rpc-threads";
     public static final String WATCH_THREADS = "watch-threads";
     public static final String SPACES_PER_SERVER = "spaces-per-server";
+    public static final String FEEDS_PER_SPACE = "feeds-per-space";
     public static final String KEEPALIVE_MS = "keepalive-ms";
     public static final String KEEPALIVE_TIMEOUT_MS = "keepalive-timeout-ms";
   }
@@ -140,6 +144,12 @@ public record ServerSettings(
   public static final int DEFAULT_RPC_THREADS = 16;
   public static final int DEFAULT_WATCH_THREADS = 4;
   public static final int DEFAULT_SPACES_PER_SERVER = 100_000;
+  /**
+   * 1,000,000: far above what an application's space holds (a feed per user and document), while
+   * one client cannot make a space grow without end; the store's memory does not grow with feeds
+   * (its cache of feed rows is bounded).
+   */
+  public static final int DEFAULT_FEEDS_PER_SPACE = 1_000_000;
   /** One minute: a vanished client is noticed within keepalive-ms + keepalive-timeout-ms. */
   public static final long DEFAULT_KEEPALIVE_MS = 60_000;
   public static final long DEFAULT_KEEPALIVE_TIMEOUT_MS = 20_000;
@@ -179,6 +189,7 @@ public record ServerSettings(
     positive(Key.RPC_THREADS, rpcThreads);
     positive(Key.WATCH_THREADS, watchThreads);
     positive(Key.SPACES_PER_SERVER, spacesPerServer);
+    positive(Key.FEEDS_PER_SPACE, feedsPerSpace);
     if (keepaliveMillis < MIN_KEEPALIVE_MS) {
       throw new InvalidValueException(Key.KEEPALIVE_MS,
           "must be >= " + MIN_KEEPALIVE_MS + " (gRPC raises shorter keepalive times to 10 s)", keepaliveMillis);
@@ -246,6 +257,7 @@ public record ServerSettings(
     private int rpcThreads = DEFAULT_RPC_THREADS;
     private int watchThreads = DEFAULT_WATCH_THREADS;
     private int spacesPerServer = DEFAULT_SPACES_PER_SERVER;
+    private int feedsPerSpace = DEFAULT_FEEDS_PER_SPACE;
     private long keepaliveMillis = DEFAULT_KEEPALIVE_MS;
     private long keepaliveTimeoutMillis = DEFAULT_KEEPALIVE_TIMEOUT_MS;
 
@@ -272,6 +284,7 @@ public record ServerSettings(
       rpcThreads = s.rpcThreads;
       watchThreads = s.watchThreads;
       spacesPerServer = s.spacesPerServer;
+      feedsPerSpace = s.feedsPerSpace;
       keepaliveMillis = s.keepaliveMillis;
       keepaliveTimeoutMillis = s.keepaliveTimeoutMillis;
     }
@@ -376,6 +389,11 @@ public record ServerSettings(
       return this;
     }
 
+    public Builder feedsPerSpace(int value) {
+      feedsPerSpace = value;
+      return this;
+    }
+
     public Builder keepaliveMillis(long value) {
       keepaliveMillis = value;
       return this;
@@ -395,7 +413,7 @@ public record ServerSettings(
       return new ServerSettings(blockBytes, blocksPerAppend, queryLimit, feedsPerScope, maxMessageBytes, responseBytes,
           watchesPerServer, watchesPerConnection, watchBatchBlocks, watchBatchBytes, subscriptionTtlMillis,
           subscriptionMaxTtlMillis, heartbeatMillis, tailBlocks, tailBytes, shutdownGraceMillis,
-          rejectionsLoggedPerMinute, rpcThreads, watchThreads, spacesPerServer, keepaliveMillis,
+          rejectionsLoggedPerMinute, rpcThreads, watchThreads, spacesPerServer, feedsPerSpace, keepaliveMillis,
           keepaliveTimeoutMillis);
     }
   }

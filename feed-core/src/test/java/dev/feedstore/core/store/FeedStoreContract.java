@@ -523,6 +523,29 @@ public abstract class FeedStoreContract {
   }
 
   @Test
+  void eachSpaceCountsItsFeedsInTheTransactionsThatCreateThem() {
+    assertEquals(0L, store.<Long>read(tx -> tx.feeds().count(SPACE)));
+    FeedId first = createFeed(SPACE, Optional.empty());
+    createFeed(SPACE, Optional.of(DATA));
+    createFeed(OTHER_SPACE, Optional.empty());
+    assertEquals(2L, store.<Long>read(tx -> tx.feeds().count(SPACE)));
+    assertEquals(1L, store.<Long>read(tx -> tx.feeds().count(OTHER_SPACE)));
+
+    store.write(tx -> {
+      tx.feeds().create(SPACE, TestBlocks.feedId(), Optional.empty());
+      tx.feeds().create(SPACE, first, Optional.empty()); // has it: not counted again
+      assertEquals(3L, tx.feeds().count(SPACE));
+      return null;
+    });
+    assertThrows(IllegalStateException.class, () -> store.write(tx -> {
+      tx.feeds().create(SPACE, TestBlocks.feedId(), Optional.empty());
+      throw new IllegalStateException("rolled back");
+    }));
+
+    assertEquals(3L, store.<Long>read(tx -> tx.feeds().count(SPACE)));
+  }
+
+  @Test
   void theTokenOfASpaceWithoutOneIsTheOneItWillStoreAndAskingForItStoresNothing() {
     SpaceId unknown = new SpaceId("never-written");
     ServerToken before = store.read(tx -> tx.serverTokens().tokenOf(unknown));

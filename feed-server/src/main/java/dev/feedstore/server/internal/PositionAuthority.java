@@ -98,11 +98,11 @@ public final class PositionAuthority {
       try {
         try {
           outcome = store.write(admitted(space, new AppendWork(command.spaceId(), command.namespace(), distinct,
-              space.nextPosition(), true)));
+              space.nextPosition(), true, settings.feedsPerSpace())));
         } catch (AppendWork.NotAllNew e) {
           // Re-pushed blocks: the optimistic transaction rolled back; store them one by one.
           outcome = store.write(admitted(space, new AppendWork(command.spaceId(), command.namespace(), distinct,
-              space.nextPosition(), false)));
+              space.nextPosition(), false, settings.feedsPerSpace())));
         }
       } catch (AppendConflictException | LimitExceededException e) {
         throw e;

@@ -37,6 +37,7 @@ final class SqliteTransaction implements StoreTransaction {
   final TokenKey tokenKey;
   final boolean writable;
   private final Map<Long, Long> blockCountDeltas = new HashMap<>();
+  private final Map<Long, Long> feedCountDeltas = new HashMap<>();
 
   private FeedCatalog feeds;
   private BlockLog blocks;
@@ -182,7 +183,13 @@ final class SqliteTransaction implements StoreTransaction {
         .returningResult(FEEDS_PRIVATE_ID).fetchOne().value1();
     FeedRow row = new FeedRow(id, spacePrivateId, feedId, namespace);
     ids.putFeed(row);
+    feedCountDeltas.merge(spacePrivateId, 1L, Long::sum);
     return row;
+  }
+
+  /** How many feeds this transaction created in the space so far. */
+  long pendingFeedCount(long spacePrivateId) {
+    return feedCountDeltas.getOrDefault(spacePrivateId, 0L);
   }
 
   void countInserted(long feedPrivateId) {
@@ -199,20 +206,14 @@ final class SqliteTransaction implements StoreTransaction {
 
   /** Writes what was deferred to the end of the transaction; call just before commit. */
   void flush() {
-    if (blockCountDeltas.isEmpty()) {
-      return;
+    flush(blockCountDeltas, "UPDATE feeds SET block_count = block_count + ? WHERE feed_private_id = ?");
+    flush(feedCountDeltas, "UPDATE spaces SET feed_count = feed_count + ? WHERE space_private_id = ?");
+  }
+
+  private void flush(Map<Long, Long> deltas, String sql) {
+    for (Map.Entry<Long, Long> delta : deltas.entrySet()) {
+      Sql.update(this, sql, delta.getValue(), delta.getKey());
     }
-    java.sql.PreparedStatement update =
-        statements.get("UPDATE feeds SET block_count = block_count + ? WHERE feed_private_id = ?");
-    try {
-      for (Map.Entry<Long, Long> delta : blockCountDeltas.entrySet()) {
-        update.setLong(1, delta.getValue());
-        update.setLong(2, delta.getKey());
-        update.executeUpdate();
-      }
-    } catch (java.sql.SQLException e) {
-      throw new org.jooq.exception.DataAccessException("counting blocks", e);
-    }
-    blockCountDeltas.clear();
+    deltas.clear();
   }
 }

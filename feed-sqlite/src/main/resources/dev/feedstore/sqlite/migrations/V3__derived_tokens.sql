@@ -1,4 +1,4 @@
--- Schema version 3: reading a space writes nothing.
+-- Schema version 3: reading a space writes nothing, and each space counts its feeds.
 --
 -- A secret of this file, made with it (or with this migration), from which the authority derives
 -- the server token of a space that has none stored yet (dev.feedstore.core.ServerToken.derive), so
@@ -31,3 +31,10 @@ DROP TABLE subscriptions
 ALTER TABLE subscriptions_by_space_id RENAME TO subscriptions
 ;
 CREATE INDEX subscriptions_expiry ON subscriptions (expires_at)
+
+;
+-- How many feeds each space has, kept by the transactions that create feeds, so that a limit on
+-- feeds per space is checked without counting rows.
+ALTER TABLE spaces ADD COLUMN feed_count INTEGER NOT NULL DEFAULT 0
+;
+UPDATE spaces SET feed_count = (SELECT count(*) FROM feeds WHERE feeds.space_private_id = spaces.space_private_id)

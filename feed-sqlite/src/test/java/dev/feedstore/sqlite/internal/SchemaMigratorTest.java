@@ -100,7 +100,7 @@ class SchemaMigratorTest {
   }
 
   @Test
-  void aVersion2FileKeepsItsTokensAndSubscriptionsAndGainsASecretForTheTokensOfNewSpaces() throws Exception {
+  void aVersion2FileKeepsItsTokensAndSubscriptionsCountsItsFeedsAndGainsASecretForNewTokens() throws Exception {
     Path file = dir.resolve("v2.db");
     SqliteStore.open(file, SqliteSettings.DEFAULTS,
         new SchemaMigrator(SchemaMigrator.builtIn().migrations().subList(0, 2))).close();
@@ -108,6 +108,9 @@ class SchemaMigratorTest {
     // Rows as code of schema version 2 wrote them.
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = c.createStatement()) {
       s.execute("INSERT INTO spaces (space_private_id, space_id, server_token) VALUES (7, 's', 'stored-token')");
+      s.execute("INSERT INTO feeds (feed_private_id, space_private_id, feed_id) VALUES (1, 7, '" + feed.value() + "')");
+      s.execute("INSERT INTO feeds (feed_private_id, space_private_id, feed_id) VALUES (2, 7, '"
+          + TestBlocks.feedId().value() + "')");
       s.execute("INSERT INTO subscriptions (subscription_id, space_private_id, ttl_ms, expires_at, feed_ids, namespaces)"
           + " VALUES ('sub', 7, 1000, 5000, '[\"" + feed.value() + "\"]', '[\"notes\"]')");
     }
@@ -115,6 +118,7 @@ class SchemaMigratorTest {
     try (SqliteStore store = SqliteStore.open(file, SqliteSettings.DEFAULTS, SchemaMigrator.builtIn())) {
       assertEquals(Optional.of(ServerToken.of("stored-token")), store.read(tx -> tx.serverTokens().find(SPACE)));
       assertEquals(ServerToken.of("stored-token"), store.read(tx -> tx.serverTokens().tokenOf(SPACE)));
+      assertEquals(2L, store.<Long>read(tx -> tx.feeds().count(SPACE)), "feeds counted by the migration");
       Subscription subscription = store.read(tx -> tx.subscriptions().find("sub")).orElseThrow();
       assertEquals(new Subscription("sub", SPACE, new Scope.Selection(Set.of(feed), Set.of(Namespace.of("notes"))),
           1000, 5000), subscription);
