@@ -93,6 +93,15 @@ public final class Main implements Callable<Integer> {
       description = "Most open Watch streams on one client connection.")
   int watchesPerConnection = ServerSettings.DEFAULT_WATCHES_PER_CONNECTION;
 
+  @Option(names = "--" + ServerSettings.Key.WATCH_SCOPE_BYTES, paramLabel = "BYTES",
+      description = "Most heap the scopes of all open Watch streams hold (16 bytes a feed id); a stream"
+          + " over it is refused.")
+  long watchScopeBytes = ServerSettings.DEFAULT_WATCH_SCOPE_BYTES;
+
+  @Option(names = "--" + ServerSettings.Key.WATCH_SCOPE_BYTES_PER_CONNECTION, paramLabel = "BYTES",
+      description = "Most heap the scopes of the Watch streams of one client connection hold.")
+  long watchScopeBytesPerConnection = ServerSettings.DEFAULT_WATCH_SCOPE_BYTES_PER_CONNECTION;
+
   @Option(names = "--" + ServerSettings.Key.WATCH_BATCH_BLOCKS, paramLabel = "N",
       description = "Most blocks in one Watch batch (at most --query-limit).")
   int watchBatchBlocks = ServerSettings.DEFAULT_WATCH_BATCH_BLOCKS;
@@ -245,6 +254,8 @@ public final class Main implements Callable<Integer> {
         .responseBytes(responseBytes)
         .watchesPerServer(watchesPerServer)
         .watchesPerConnection(watchesPerConnection)
+        .watchScopeBytes(watchScopeBytes)
+        .watchScopeBytesPerConnection(watchScopeBytesPerConnection)
         .watchBatchBlocks(watchBatchBlocks)
         .watchBatchBytes(watchBatchBytes)
         .subscriptionTtlMillis(subscriptionTtlMillis)

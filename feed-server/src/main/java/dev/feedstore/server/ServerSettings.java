@@ -25,6 +25,11 @@ import dev.feedstore.core.Limits;
  * @param watchesPerServer the most Watch streams open on the server ({@code watches-per-server})
  * @param watchesPerConnection the most Watch streams open on one client connection ({@code
  *     watches-per-connection})
+ * @param watchScopeBytes the most heap the scopes of all open Watch streams may hold ({@code
+ *     watch-scope-bytes}): a stream keeps its scope (16 bytes a feed id, about 100 a namespace) for
+ *     its life, and one that would take more is refused
+ * @param watchScopeBytesPerConnection the most heap the scopes of the Watch streams of one client
+ *     connection may hold ({@code watch-scope-bytes-per-connection})
  * @param watchBatchBytes how much block data one Watch batch carries at most ({@code
  *     watch-batch-bytes}; one block always goes). A stream whose reader stopped reading holds about
  *     one batch in the transport's buffers (off the heap), so this bounds that memory: at most
@@ -66,6 +71,8 @@ public record ServerSettings(
     int responseBytes,
     int watchesPerServer,
     int watchesPerConnection,
+    long watchScopeBytes,
+    long watchScopeBytesPerConnection,
     int watchBatchBlocks,
     int watchBatchBytes,
     long subscriptionTtlMillis,
@@ -94,6 +101,8 @@ public record ServerSettings(
     public static final String RESPONSE_BYTES = "response-bytes";
     public static final String WATCHES_PER_SERVER = "watches-per-server";
     public static final String WATCHES_PER_CONNECTION = "watches-per-connection";
+    public static final String WATCH_SCOPE_BYTES = "watch-scope-bytes";
+    public static final String WATCH_SCOPE_BYTES_PER_CONNECTION = "watch-scope-bytes-per-connection";
     public static final String WATCH_BATCH_BLOCKS = "watch-batch-blocks";
     public static final String WATCH_BATCH_BYTES = "watch-batch-bytes";
     public static final String SUBSCRIPTION_TTL_MS = "subscription-ttl-ms";
@@ -132,6 +141,17 @@ public record ServerSettings(
   public static final int DEFAULT_RESPONSE_BYTES = 3 << 20;
   public static final int DEFAULT_WATCHES_PER_SERVER = 10_000;
   public static final int DEFAULT_WATCHES_PER_CONNECTION = 1_000;
+  /**
+   * 64 MiB: a quarter of a 256 MiB heap, the smallest the deployment guide plans for; 4,000
+   * streams of 1,000 feed ids each (16 KiB a scope), or any number that list a namespace or watch
+   * the whole space.
+   */
+  public static final long DEFAULT_WATCH_SCOPE_BYTES = 64L << 20;
+  /**
+   * 16 MiB: a quarter of {@link #DEFAULT_WATCH_SCOPE_BYTES}, so one client cannot take it all;
+   * still enough for {@link #DEFAULT_WATCHES_PER_CONNECTION} streams of 1,000 feed ids each.
+   */
+  public static final long DEFAULT_WATCH_SCOPE_BYTES_PER_CONNECTION = 16L << 20;
   public static final int DEFAULT_WATCH_BATCH_BLOCKS = 100;
   public static final int DEFAULT_WATCH_BATCH_BYTES = 256 << 10;
   public static final long DEFAULT_SUBSCRIPTION_TTL_MS = 60 * 60 * 1000L;
@@ -175,6 +195,8 @@ public record ServerSettings(
     positive(Key.RESPONSE_BYTES, responseBytes);
     positive(Key.WATCHES_PER_SERVER, watchesPerServer);
     positive(Key.WATCHES_PER_CONNECTION, watchesPerConnection);
+    positive(Key.WATCH_SCOPE_BYTES, watchScopeBytes);
+    positive(Key.WATCH_SCOPE_BYTES_PER_CONNECTION, watchScopeBytesPerConnection);
     positive(Key.WATCH_BATCH_BLOCKS, watchBatchBlocks);
     positive(Key.WATCH_BATCH_BYTES, watchBatchBytes);
     positive(Key.SUBSCRIPTION_TTL_MS, subscriptionTtlMillis);
@@ -245,6 +267,8 @@ public record ServerSettings(
     private int responseBytes = DEFAULT_RESPONSE_BYTES;
     private int watchesPerServer = DEFAULT_WATCHES_PER_SERVER;
     private int watchesPerConnection = DEFAULT_WATCHES_PER_CONNECTION;
+    private long watchScopeBytes = DEFAULT_WATCH_SCOPE_BYTES;
+    private long watchScopeBytesPerConnection = DEFAULT_WATCH_SCOPE_BYTES_PER_CONNECTION;
     private int watchBatchBlocks = DEFAULT_WATCH_BATCH_BLOCKS;
     private int watchBatchBytes = DEFAULT_WATCH_BATCH_BYTES;
     private long subscriptionTtlMillis = DEFAULT_SUBSCRIPTION_TTL_MS;
@@ -272,6 +296,8 @@ public record ServerSettings(
       responseBytes = s.responseBytes;
       watchesPerServer = s.watchesPerServer;
       watchesPerConnection = s.watchesPerConnection;
+      watchScopeBytes = s.watchScopeBytes;
+      watchScopeBytesPerConnection = s.watchScopeBytesPerConnection;
       watchBatchBlocks = s.watchBatchBlocks;
       watchBatchBytes = s.watchBatchBytes;
       subscriptionTtlMillis = s.subscriptionTtlMillis;
@@ -326,6 +352,16 @@ public record ServerSettings(
 
     public Builder watchesPerConnection(int value) {
       watchesPerConnection = value;
+      return this;
+    }
+
+    public Builder watchScopeBytes(long value) {
+      watchScopeBytes = value;
+      return this;
+    }
+
+    public Builder watchScopeBytesPerConnection(long value) {
+      watchScopeBytesPerConnection = value;
       return this;
     }
 
@@ -411,10 +447,10 @@ public record ServerSettings(
      */
     public ServerSettings build() {
       return new ServerSettings(blockBytes, blocksPerAppend, queryLimit, feedsPerScope, maxMessageBytes, responseBytes,
-          watchesPerServer, watchesPerConnection, watchBatchBlocks, watchBatchBytes, subscriptionTtlMillis,
-          subscriptionMaxTtlMillis, heartbeatMillis, tailBlocks, tailBytes, shutdownGraceMillis,
-          rejectionsLoggedPerMinute, rpcThreads, watchThreads, spacesPerServer, feedsPerSpace, keepaliveMillis,
-          keepaliveTimeoutMillis);
+          watchesPerServer, watchesPerConnection, watchScopeBytes, watchScopeBytesPerConnection, watchBatchBlocks,
+          watchBatchBytes, subscriptionTtlMillis, subscriptionMaxTtlMillis, heartbeatMillis, tailBlocks, tailBytes,
+          shutdownGraceMillis, rejectionsLoggedPerMinute, rpcThreads, watchThreads, spacesPerServer, feedsPerSpace,
+          keepaliveMillis, keepaliveTimeoutMillis);
     }
   }
 }

@@ -57,6 +57,7 @@ public final class ServerCore implements AutoCloseable {
     this.watches = new Watches(authority, watchExecutor, failures);
     this.service = new FeedSyncService(authority, watches, rejections, failures);
     metrics.gauge("feedstore_watch_streams", "Watch streams open.", watches::openCount);
+    metrics.gauge("feedstore_watch_scope_bytes", "Heap the scopes of open Watch streams hold.", watches::scopeBytes);
     metrics.gauge("feedstore_calls_in_flight", "FeedSync calls running (request handlers and Watch streams).",
         inFlight::count);
     metrics.gauge("feedstore_spaces_loaded", "Spaces this process has served since it started.",

@@ -39,12 +39,18 @@ public final class ServerProcess implements AutoCloseable {
    * is appended to {@code dir/server.log}, so that restarts keep one log.
    */
   public static ServerProcess start(Path dir, String db, int port, String... flags) {
+    return start(dir, List.of(), db, port, flags);
+  }
+
+  /** As {@link #start(Path, String, int, String...)}, with options of the JVM, such as {@code -Xmx256m}. */
+  public static ServerProcess start(Path dir, List<String> jvmOptions, String db, int port, String... flags) {
     Path jar = Path.of(System.getProperty("feedserver.jar", "target/feed-server.jar"));
     assertTrue(Files.isRegularFile(jar), "the runnable jar is built: " + jar.toAbsolutePath());
     Path log = dir.resolve("server.log");
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> command = new ArrayList<>(List.of(java, "-jar", jar.toAbsolutePath().toString(), "--db", db,
-        "--port", Integer.toString(port)));
+    List<String> command = new ArrayList<>(List.of(java));
+    command.addAll(jvmOptions);
+    command.addAll(List.of("-jar", jar.toAbsolutePath().toString(), "--db", db, "--port", Integer.toString(port)));
     command.addAll(List.of(flags));
     try {
       Process process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
