@@ -60,6 +60,11 @@ public final class Main implements Callable<Integer> {
       description = "full: a commit survives power loss; normal: faster, survives a crash of the process only.")
   SqliteSettings.Synchronous sync = SqliteSettings.Synchronous.FULL;
 
+  @Option(names = "--cached-feeds", paramLabel = "N",
+      description = "Most feed rows the store keeps in memory (about 250 bytes each); others are read from the file"
+          + " when used. At least " + SqliteSettings.MIN_CACHED_FEEDS + ".")
+  int cachedFeeds = SqliteSettings.DEFAULT_CACHED_FEEDS;
+
   @Option(names = "--" + ServerSettings.Key.BLOCK_BYTES, paramLabel = "BYTES",
       description = "Largest data of one block.")
   int blockBytes = ServerSettings.DEFAULT_BLOCK_BYTES;
@@ -191,8 +196,10 @@ public final class Main implements Callable<Integer> {
   public Integer call() throws InterruptedException {
     Logger log = LoggerFactory.getLogger(Main.class);
     ServerSettings settings;
+    SqliteSettings storeSettings;
     try {
       settings = settings();
+      storeSettings = storeSettings();
     } catch (InvalidValueException e) {
       System.err.println("feed-server: --" + e.getMessage());
       return 2;
@@ -213,7 +220,7 @@ public final class Main implements Callable<Integer> {
     }
     try {
       synchronized (closing) {
-        store = SqliteFeedStore.open(db, SqliteSettings.DEFAULTS.withSynchronous(sync));
+        store = SqliteFeedStore.open(db, storeSettings);
         FeedServer.Builder builder = FeedServer.newBuilder(store).settings(settings).address(host, port);
         if (metricsPort != null) {
           builder.metricsAddress(host, metricsPort);
@@ -272,6 +279,15 @@ public final class Main implements Callable<Integer> {
         .keepaliveMillis(keepaliveMillis)
         .keepaliveTimeoutMillis(keepaliveTimeoutMillis)
         .build();
+  }
+
+  /** The settings of the SQLite store: {@code --sync} and {@code --cached-feeds}. */
+  SqliteSettings storeSettings() {
+    try {
+      return SqliteSettings.DEFAULTS.withSynchronous(sync).withCachedFeeds(cachedFeeds);
+    } catch (InvalidValueException e) {
+      throw e.withField("cached-feeds");
+    }
   }
 
   /**

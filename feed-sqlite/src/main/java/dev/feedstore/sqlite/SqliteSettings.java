@@ -18,8 +18,8 @@ import org.sqlite.SQLiteConfig;
  * @param cacheKib the page cache per connection, in KiB
  * @param cachedFeeds the most feeds whose rows (private id, feed id, namespace) the store keeps in
  *     memory, and the most spaces likewise; beyond it the store forgets rows and reads them again
- *     when they are used. Each cached feed costs about 300 bytes of heap ({@value
- *     #DEFAULT_CACHED_FEEDS} by default: about 15 MiB)
+ *     when they are used. Each cached feed costs about 250 bytes of heap ({@value
+ *     #DEFAULT_CACHED_FEEDS} by default: about 12 MiB)
  */
 public record SqliteSettings(Synchronous synchronous, Duration busyTimeout, int readers, int cacheKib,
     int cachedFeeds) {

@@ -93,6 +93,47 @@ class FeedCacheTest {
     }
   }
 
+  /** What one cached feed row costs, measured and printed: the figure the settings' javadoc gives. */
+  @Test
+  void aCachedFeedRowCostsAFewHundredBytes() {
+    int count = 20_000;
+    Path file = dir.resolve("measured.db");
+    List<FeedId> feeds = new ArrayList<>();
+    try (SqliteStore store = SqliteStore.open(file, SqliteSettings.DEFAULTS, SchemaMigrator.builtIn())) {
+      store.write(tx -> {
+        for (int i = 0; i < count; i++) {
+          FeedId feed = TestBlocks.feedId();
+          feeds.add(feed);
+          tx.feeds().create(SPACES.get(0), feed, Optional.of(NOTES));
+        }
+        return null;
+      });
+    }
+    long[] used = new long[2];
+    int[] bounds = {SqliteSettings.MIN_CACHED_FEEDS, count};
+    for (int i = 0; i < 2; i++) {
+      try (SqliteStore store = SqliteStore.open(file, SqliteSettings.DEFAULTS.withCachedFeeds(bounds[i]),
+          SchemaMigrator.builtIn())) {
+        store.read(tx -> {
+          feeds.forEach(feed -> tx.feeds().namespaces(SPACES.get(0), Set.of(feed)));
+          return null;
+        });
+        assertEquals(bounds[i], store.cachedFeedRows());
+        used[i] = usedHeapAfterGc();
+      }
+    }
+    long perRow = (used[1] - used[0]) / (count - bounds[0]);
+    System.out.printf("feed cache: %d bytes of heap per cached feed row (%d rows)%n", perRow, count);
+    assertTrue(perRow < 600, perRow + " bytes per cached feed row");
+  }
+
+  private static long usedHeapAfterGc() {
+    for (int i = 0; i < 3; i++) {
+      System.gc();
+    }
+    return java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+  }
+
   private static SpaceId space(List<FeedId> feeds, FeedId feed) {
     return SPACES.get(feeds.indexOf(feed) % SPACES.size());
   }
