@@ -21,10 +21,10 @@ import dev.feedstore.core.store.Subscriptions;
 import dev.feedstore.core.store.SyncStates;
 import dev.feedstore.core.store.UnknownFeedException;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.jooq.DSLContext;
-import org.jooq.Record;
 
 /**
  * One transaction on one connection, and the row-id bookkeeping its views share. Not thread-safe;
@@ -108,7 +108,7 @@ final class SqliteTransaction implements StoreTransaction {
     if (cached != null) {
       return Optional.of(cached);
     }
-    Long id = dsl.select(SPACES_PRIVATE_ID).from(SPACES).where(SPACES_SPACE_ID.eq(spaceId.value())).fetchOne(SPACES_PRIVATE_ID);
+    Long id = Sql.longValue(this, "SELECT space_private_id FROM spaces WHERE space_id = ?", spaceId.value());
     if (id != null) {
       ids.putSpace(spaceId, id);
     }
@@ -137,16 +137,17 @@ final class SqliteTransaction implements StoreTransaction {
     if (cached != null) {
       return Optional.of(cached);
     }
-    Record record = dsl.select(FEEDS_PRIVATE_ID, FEEDS_NAMESPACE).from(FEEDS)
-        .where(FEEDS_SPACE.eq(spacePrivateId).and(FEEDS_FEED_ID.eq(feedId.value())))
-        .fetchOne();
-    if (record == null) {
+    // A plain statement, prepared once per connection: with the cache bounded, this runs for every
+    // feed whose row was forgotten.
+    List<FeedRow> rows = Sql.list(this,
+        "SELECT feed_private_id, feed_namespace FROM feeds WHERE space_private_id = ? AND feed_id = ?",
+        rs -> new FeedRow(rs.getLong(1), spacePrivateId, feedId, Optional.ofNullable(rs.getString(2)).map(Namespace::new)),
+        spacePrivateId, feedId.value());
+    if (rows.isEmpty()) {
       return Optional.empty();
     }
-    FeedRow row = new FeedRow(record.get(FEEDS_PRIVATE_ID), spacePrivateId, feedId,
-        Optional.ofNullable(record.get(FEEDS_NAMESPACE)).map(Namespace::new));
-    ids.putFeed(row);
-    return Optional.of(row);
+    ids.putFeed(rows.get(0));
+    return Optional.of(rows.get(0));
   }
 
   /** The feed row with private id {@code privateId}, which the file must hold. */

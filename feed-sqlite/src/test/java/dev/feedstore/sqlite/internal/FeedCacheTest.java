@@ -14,6 +14,10 @@ import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.sqlite.SqliteSettings;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -95,29 +99,34 @@ class FeedCacheTest {
 
   /** What one cached feed row costs, measured and printed: the figure the settings' javadoc gives. */
   @Test
-  void aCachedFeedRowCostsAFewHundredBytes() {
+  void aCachedFeedRowCostsAFewHundredBytes() throws Exception {
     int count = 20_000;
     Path file = dir.resolve("measured.db");
+    SqliteStore.open(file, SqliteSettings.DEFAULTS, SchemaMigrator.builtIn()).close();
     List<FeedId> feeds = new ArrayList<>();
-    try (SqliteStore store = SqliteStore.open(file, SqliteSettings.DEFAULTS, SchemaMigrator.builtIn())) {
-      store.write(tx -> {
+    // Rows written with plain SQL: what is measured is reading them.
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file)) {
+      c.setAutoCommit(false);
+      try (Statement s = c.createStatement()) {
+        s.execute("INSERT INTO spaces (space_private_id, space_id, feed_count) VALUES (1, 'a', " + count + ")");
+      }
+      try (PreparedStatement insert = c.prepareStatement(
+          "INSERT INTO feeds (space_private_id, feed_id, feed_namespace) VALUES (1, ?, 'notes')")) {
         for (int i = 0; i < count; i++) {
           FeedId feed = TestBlocks.feedId();
           feeds.add(feed);
-          tx.feeds().create(SPACES.get(0), feed, Optional.of(NOTES));
+          insert.setString(1, feed.value());
+          insert.executeUpdate();
         }
-        return null;
-      });
+      }
+      c.commit();
     }
     long[] used = new long[2];
     int[] bounds = {SqliteSettings.MIN_CACHED_FEEDS, count};
     for (int i = 0; i < 2; i++) {
       try (SqliteStore store = SqliteStore.open(file, SqliteSettings.DEFAULTS.withCachedFeeds(bounds[i]),
           SchemaMigrator.builtIn())) {
-        store.read(tx -> {
-          feeds.forEach(feed -> tx.feeds().namespaces(SPACES.get(0), Set.of(feed)));
-          return null;
-        });
+        store.read(tx -> tx.feeds().namespaces(SPACES.get(0), feeds));
         assertEquals(bounds[i], store.cachedFeedRows());
         used[i] = usedHeapAfterGc();
       }
