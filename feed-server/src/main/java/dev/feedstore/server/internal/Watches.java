@@ -18,9 +18,8 @@ import java.util.concurrent.Executor;
  * The open Watch streams: admits new ones within {@code watches-per-server} and {@code
  * watches-per-connection}, and while the memory their scopes hold ({@link Scope#heapBytes}) stays
  * within {@code watch-scope-bytes} and {@code watch-scope-bytes-per-connection}; drives their
- * periodic work ({@link #tick}: renewing their subscriptions,
- * ending those whose subscription is gone with {@code NOT_FOUND}, heartbeats), and ends them all
- * with {@code UNAVAILABLE} on shutdown.
+ * periodic work ({@link #tick}: renewing their subscriptions, ending those whose subscription is
+ * gone with {@code NOT_FOUND}, heartbeats), and ends them all with {@code UNAVAILABLE} on shutdown.
  *
  * <p>A stream renews its subscription while it is open: an open Watch is a use of the
  * subscription. A subscription that expires anyway (its TTL is shorter than the heartbeat
@@ -29,10 +28,6 @@ import java.util.concurrent.Executor;
  * <p>Thread-safe.
  */
 final class Watches {
-  private final PositionAuthority authority;
-  private final ServerSettings settings;
-  private final Executor executor;
-  private final RateLimitedLog failures;
   /** What one stream was admitted with: its connection and the bytes its scope holds. */
   private record Admitted(String connection, long scopeBytes) {}
 
@@ -42,6 +37,10 @@ final class Watches {
     long scopeBytes;
   }
 
+  private final PositionAuthority authority;
+  private final ServerSettings settings;
+  private final Executor executor;
+  private final RateLimitedLog failures;
   private final Object lock = new Object();
   /** Guarded by lock. */
   private final Set<WatchStream> open = new LinkedHashSet<>();
