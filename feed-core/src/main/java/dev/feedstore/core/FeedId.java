@@ -19,10 +19,13 @@ public record FeedId(String value) implements Comparable<FeedId> {
   private static final Random RANDOM = new SecureRandom();
   /** Whether a character is in {@link #ALPHABET}, by its code (a lookup: ids are checked per block read). */
   private static final boolean[] IN_ALPHABET = new boolean[128];
+  /** The value of each character of {@link #ALPHABET}, by its code. */
+  private static final byte[] DIGITS = new byte[128];
 
   static {
-    for (char c : ALPHABET.toCharArray()) {
-      IN_ALPHABET[c] = true;
+    for (int i = 0; i < ALPHABET.length(); i++) {
+      IN_ALPHABET[ALPHABET.charAt(i)] = true;
+      DIGITS[ALPHABET.charAt(i)] = (byte) i;
     }
   }
 
@@ -71,6 +74,39 @@ public record FeedId(String value) implements Comparable<FeedId> {
     }
     for (int i = 10; i < LENGTH; i++) {
       chars[i] = ALPHABET.charAt(random.nextInt(32));
+    }
+    return new FeedId(new String(chars));
+  }
+
+  /**
+   * The upper 64 of the id's 128 bits (the ULID read as a number, whose unsigned order is the ids'
+   * order): the first 13 characters hold 63 bits (the first character only 3), followed by the top
+   * bit of the 14th.
+   */
+  long high() {
+    long bits = 0;
+    for (int i = 0; i < 13; i++) {
+      bits = (bits << 5) | DIGITS[value.charAt(i)];
+    }
+    return (bits << 1) | (DIGITS[value.charAt(13)] >>> 4);
+  }
+
+  /** The lower 64 of the id's 128 bits: the last 13 characters, without the top bit of the first of them. */
+  long low() {
+    long bits = 0;
+    for (int i = 13; i < LENGTH; i++) {
+      bits = (bits << 5) | DIGITS[value.charAt(i)];
+    }
+    return bits;
+  }
+
+  /** The id whose 128 bits are {@code high} and {@code low}, as {@link #high} and {@link #low} give them. */
+  static FeedId ofBits(long high, long low) {
+    char[] chars = new char[LENGTH];
+    for (int i = LENGTH - 1; i >= 0; i--) {
+      chars[i] = ALPHABET.charAt((int) (low & 31));
+      low = (low >>> 5) | (high << 59);
+      high >>>= 5;
     }
     return new FeedId(new String(chars));
   }

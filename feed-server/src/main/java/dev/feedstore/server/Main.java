@@ -68,6 +68,11 @@ public final class Main implements Callable<Integer> {
       description = "full: a commit survives power loss; normal: faster, survives a crash of the process only.")
   SqliteSettings.Synchronous sync = SqliteSettings.Synchronous.FULL;
 
+  @Option(names = "--cached-feeds", paramLabel = "N",
+      description = "Most feed rows the store keeps in memory (about 250 bytes each); others are read from the file"
+          + " when used. At least " + SqliteSettings.MIN_CACHED_FEEDS + ".")
+  int cachedFeeds = SqliteSettings.DEFAULT_CACHED_FEEDS;
+
   @Option(names = "--" + ServerSettings.Key.BLOCK_BYTES, paramLabel = "BYTES",
       description = "Largest data of one block.")
   int blockBytes = ServerSettings.DEFAULT_BLOCK_BYTES;
@@ -101,6 +106,15 @@ public final class Main implements Callable<Integer> {
       description = "Most open Watch streams on one client connection.")
   int watchesPerConnection = ServerSettings.DEFAULT_WATCHES_PER_CONNECTION;
 
+  @Option(names = "--" + ServerSettings.Key.WATCH_SCOPE_BYTES, paramLabel = "BYTES",
+      description = "Most heap the scopes of all open Watch streams hold (16 bytes a feed id); a stream"
+          + " over it is refused.")
+  long watchScopeBytes = ServerSettings.DEFAULT_WATCH_SCOPE_BYTES;
+
+  @Option(names = "--" + ServerSettings.Key.WATCH_SCOPE_BYTES_PER_CONNECTION, paramLabel = "BYTES",
+      description = "Most heap the scopes of the Watch streams of one client connection hold.")
+  long watchScopeBytesPerConnection = ServerSettings.DEFAULT_WATCH_SCOPE_BYTES_PER_CONNECTION;
+
   @Option(names = "--" + ServerSettings.Key.WATCH_BATCH_BLOCKS, paramLabel = "N",
       description = "Most blocks in one Watch batch (at most --query-limit).")
   int watchBatchBlocks = ServerSettings.DEFAULT_WATCH_BATCH_BLOCKS;
@@ -123,8 +137,12 @@ public final class Main implements Callable<Integer> {
   long heartbeatMillis = ServerSettings.DEFAULT_HEARTBEAT_MS;
 
   @Option(names = "--" + ServerSettings.Key.SPACES_PER_SERVER, paramLabel = "N",
-      description = "Most spaces the server serves from its file; a request naming one more is refused.")
+      description = "Most spaces the server serves from its file; an Append creating one more is refused.")
   int spacesPerServer = ServerSettings.DEFAULT_SPACES_PER_SERVER;
+
+  @Option(names = "--" + ServerSettings.Key.FEEDS_PER_SPACE, paramLabel = "N",
+      description = "Most feeds one space may have; an Append creating one more is refused.")
+  int feedsPerSpace = ServerSettings.DEFAULT_FEEDS_PER_SPACE;
 
   @Option(names = "--" + ServerSettings.Key.KEEPALIVE_MS, paramLabel = "MS",
       description = "How long a client connection may be silent before the server pings it.")
@@ -195,8 +213,10 @@ public final class Main implements Callable<Integer> {
   public Integer call() throws InterruptedException {
     Logger log = LoggerFactory.getLogger(Main.class);
     ServerSettings settings;
+    SqliteSettings storeSettings;
     try {
       settings = settings();
+      storeSettings = storeSettings();
     } catch (InvalidValueException e) {
       System.err.println("feed-server: --" + e.getMessage());
       return 2;
@@ -223,7 +243,7 @@ public final class Main implements Callable<Integer> {
         TlsIdentity.check(tlsCert, tlsKey);
       }
       synchronized (closing) {
-        store = SqliteFeedStore.open(db, SqliteSettings.DEFAULTS.withSynchronous(sync));
+        store = SqliteFeedStore.open(db, storeSettings);
         checked = StoreCheck.atStart(store, settings.quickCheckMillis(), log);
         FeedServer.Builder builder = FeedServer.newBuilder(store).settings(settings).address(host, port);
         if (metricsPort != null) {
@@ -270,6 +290,8 @@ public final class Main implements Callable<Integer> {
         .responseBytes(responseBytes)
         .watchesPerServer(watchesPerServer)
         .watchesPerConnection(watchesPerConnection)
+        .watchScopeBytes(watchScopeBytes)
+        .watchScopeBytesPerConnection(watchScopeBytesPerConnection)
         .watchBatchBlocks(watchBatchBlocks)
         .watchBatchBytes(watchBatchBytes)
         .subscriptionTtlMillis(subscriptionTtlMillis)
@@ -282,11 +304,21 @@ public final class Main implements Callable<Integer> {
         .rpcThreads(rpcThreads)
         .watchThreads(watchThreads)
         .spacesPerServer(spacesPerServer)
+        .feedsPerSpace(feedsPerSpace)
         .keepaliveMillis(keepaliveMillis)
         .keepaliveTimeoutMillis(keepaliveTimeoutMillis)
         .quickCheckMillis(quickCheckMillis)
         .metricsReadTimeoutMillis(metricsReadTimeoutMillis)
         .build();
+  }
+
+  /** The settings of the SQLite store: {@code --sync} and {@code --cached-feeds}. */
+  SqliteSettings storeSettings() {
+    try {
+      return SqliteSettings.DEFAULTS.withSynchronous(sync).withCachedFeeds(cachedFeeds);
+    } catch (InvalidValueException e) {
+      throw e.withField("cached-feeds");
+    }
   }
 
   /**

@@ -25,6 +25,11 @@ import dev.feedstore.core.Limits;
  * @param watchesPerServer the most Watch streams open on the server ({@code watches-per-server})
  * @param watchesPerConnection the most Watch streams open on one client connection ({@code
  *     watches-per-connection})
+ * @param watchScopeBytes the most heap the scopes of all open Watch streams may hold ({@code
+ *     watch-scope-bytes}): a stream keeps its scope (16 bytes a feed id, about 100 a namespace) for
+ *     its life, and one that would take more is refused
+ * @param watchScopeBytesPerConnection the most heap the scopes of the Watch streams of one client
+ *     connection may hold ({@code watch-scope-bytes-per-connection})
  * @param watchBatchBytes how much block data one Watch batch carries at most ({@code
  *     watch-batch-bytes}; one block always goes). A stream whose reader stopped reading holds about
  *     one batch in the transport's buffers (off the heap), so this bounds that memory: at most
@@ -47,8 +52,10 @@ import dev.feedstore.core.Limits;
  * @param rpcThreads the threads that run request handlers ({@code rpc-threads})
  * @param watchThreads the threads that feed Watch streams ({@code watch-threads})
  * @param spacesPerServer the most spaces the server serves from its store ({@code
- *     spaces-per-server}): any request naming a space creates it, and every space stays in the file
- *     and, once touched, in memory (about 500 bytes)
+ *     spaces-per-server}): the first Append to a space creates it (a read creates nothing), and
+ *     every space stays in the file and, once touched, in memory (about 500 bytes)
+ * @param feedsPerSpace the most feeds one space may have ({@code feeds-per-space}): an Append that
+ *     would create more is refused. Counted in the store, in the transaction that creates feeds
  * @param keepaliveMillis how long a client connection may be silent before the server sends it an
  *     HTTP/2 PING ({@code keepalive-ms}, at least 10 s); applies to the socket the server opens itself
  * @param keepaliveTimeoutMillis how long the server waits for the answer to that PING before it
@@ -70,6 +77,8 @@ public record ServerSettings(
     int responseBytes,
     int watchesPerServer,
     int watchesPerConnection,
+    long watchScopeBytes,
+    long watchScopeBytesPerConnection,
     int watchBatchBlocks,
     int watchBatchBytes,
     long subscriptionTtlMillis,
@@ -82,6 +91,7 @@ public record ServerSettings(
     int rpcThreads,
     int watchThreads,
     int spacesPerServer,
+    int feedsPerSpace,
     long keepaliveMillis,
     long keepaliveTimeoutMillis,
     long quickCheckMillis,
@@ -99,6 +109,8 @@ public record ServerSettings(
     public static final String RESPONSE_BYTES = "response-bytes";
     public static final String WATCHES_PER_SERVER = "watches-per-server";
     public static final String WATCHES_PER_CONNECTION = "watches-per-connection";
+    public static final String WATCH_SCOPE_BYTES = "watch-scope-bytes";
+    public static final String WATCH_SCOPE_BYTES_PER_CONNECTION = "watch-scope-bytes-per-connection";
     public static final String WATCH_BATCH_BLOCKS = "watch-batch-blocks";
     public static final String WATCH_BATCH_BYTES = "watch-batch-bytes";
     public static final String SUBSCRIPTION_TTL_MS = "subscription-ttl-ms";
@@ -111,6 +123,7 @@ public record ServerSettings(
     public static final String RPC_THREADS = "rpc-threads";
     public static final String WATCH_THREADS = "watch-threads";
     public static final String SPACES_PER_SERVER = "spaces-per-server";
+    public static final String FEEDS_PER_SPACE = "feeds-per-space";
     public static final String KEEPALIVE_MS = "keepalive-ms";
     public static final String KEEPALIVE_TIMEOUT_MS = "keepalive-timeout-ms";
     public static final String QUICK_CHECK_MS = "quick-check-ms";
@@ -138,6 +151,17 @@ public record ServerSettings(
   public static final int DEFAULT_RESPONSE_BYTES = 3 << 20;
   public static final int DEFAULT_WATCHES_PER_SERVER = 10_000;
   public static final int DEFAULT_WATCHES_PER_CONNECTION = 1_000;
+  /**
+   * 64 MiB: a quarter of a 256 MiB heap, the smallest the deployment guide plans for; 4,000
+   * streams of 1,000 feed ids each (16 KiB a scope), or any number that list a namespace or watch
+   * the whole space.
+   */
+  public static final long DEFAULT_WATCH_SCOPE_BYTES = 64L << 20;
+  /**
+   * 16 MiB: a quarter of {@link #DEFAULT_WATCH_SCOPE_BYTES}, so one client cannot take it all;
+   * still enough for {@link #DEFAULT_WATCHES_PER_CONNECTION} streams of 1,000 feed ids each.
+   */
+  public static final long DEFAULT_WATCH_SCOPE_BYTES_PER_CONNECTION = 16L << 20;
   public static final int DEFAULT_WATCH_BATCH_BLOCKS = 100;
   public static final int DEFAULT_WATCH_BATCH_BYTES = 256 << 10;
   public static final long DEFAULT_SUBSCRIPTION_TTL_MS = 60 * 60 * 1000L;
@@ -150,6 +174,12 @@ public record ServerSettings(
   public static final int DEFAULT_RPC_THREADS = 16;
   public static final int DEFAULT_WATCH_THREADS = 4;
   public static final int DEFAULT_SPACES_PER_SERVER = 100_000;
+  /**
+   * 1,000,000: far above what an application's space holds (a feed per user and document), while
+   * one client cannot make a space grow without end; the store's memory does not grow with feeds
+   * (its cache of feed rows is bounded).
+   */
+  public static final int DEFAULT_FEEDS_PER_SPACE = 1_000_000;
   /** One minute: a vanished client is noticed within keepalive-ms + keepalive-timeout-ms. */
   public static final long DEFAULT_KEEPALIVE_MS = 60_000;
   public static final long DEFAULT_KEEPALIVE_TIMEOUT_MS = 20_000;
@@ -184,6 +214,8 @@ public record ServerSettings(
     positive(Key.RESPONSE_BYTES, responseBytes);
     positive(Key.WATCHES_PER_SERVER, watchesPerServer);
     positive(Key.WATCHES_PER_CONNECTION, watchesPerConnection);
+    positive(Key.WATCH_SCOPE_BYTES, watchScopeBytes);
+    positive(Key.WATCH_SCOPE_BYTES_PER_CONNECTION, watchScopeBytesPerConnection);
     positive(Key.WATCH_BATCH_BLOCKS, watchBatchBlocks);
     positive(Key.WATCH_BATCH_BYTES, watchBatchBytes);
     positive(Key.SUBSCRIPTION_TTL_MS, subscriptionTtlMillis);
@@ -198,6 +230,7 @@ public record ServerSettings(
     positive(Key.RPC_THREADS, rpcThreads);
     positive(Key.WATCH_THREADS, watchThreads);
     positive(Key.SPACES_PER_SERVER, spacesPerServer);
+    positive(Key.FEEDS_PER_SPACE, feedsPerSpace);
     if (keepaliveMillis < MIN_KEEPALIVE_MS) {
       throw new InvalidValueException(Key.KEEPALIVE_MS,
           "must be >= " + MIN_KEEPALIVE_MS + " (gRPC raises shorter keepalive times to 10 s)", keepaliveMillis);
@@ -257,6 +290,8 @@ public record ServerSettings(
     private int responseBytes = DEFAULT_RESPONSE_BYTES;
     private int watchesPerServer = DEFAULT_WATCHES_PER_SERVER;
     private int watchesPerConnection = DEFAULT_WATCHES_PER_CONNECTION;
+    private long watchScopeBytes = DEFAULT_WATCH_SCOPE_BYTES;
+    private long watchScopeBytesPerConnection = DEFAULT_WATCH_SCOPE_BYTES_PER_CONNECTION;
     private int watchBatchBlocks = DEFAULT_WATCH_BATCH_BLOCKS;
     private int watchBatchBytes = DEFAULT_WATCH_BATCH_BYTES;
     private long subscriptionTtlMillis = DEFAULT_SUBSCRIPTION_TTL_MS;
@@ -269,6 +304,7 @@ public record ServerSettings(
     private int rpcThreads = DEFAULT_RPC_THREADS;
     private int watchThreads = DEFAULT_WATCH_THREADS;
     private int spacesPerServer = DEFAULT_SPACES_PER_SERVER;
+    private int feedsPerSpace = DEFAULT_FEEDS_PER_SPACE;
     private long keepaliveMillis = DEFAULT_KEEPALIVE_MS;
     private long keepaliveTimeoutMillis = DEFAULT_KEEPALIVE_TIMEOUT_MS;
     private long quickCheckMillis = DEFAULT_QUICK_CHECK_MS;
@@ -285,6 +321,8 @@ public record ServerSettings(
       responseBytes = s.responseBytes;
       watchesPerServer = s.watchesPerServer;
       watchesPerConnection = s.watchesPerConnection;
+      watchScopeBytes = s.watchScopeBytes;
+      watchScopeBytesPerConnection = s.watchScopeBytesPerConnection;
       watchBatchBlocks = s.watchBatchBlocks;
       watchBatchBytes = s.watchBatchBytes;
       subscriptionTtlMillis = s.subscriptionTtlMillis;
@@ -297,6 +335,7 @@ public record ServerSettings(
       rpcThreads = s.rpcThreads;
       watchThreads = s.watchThreads;
       spacesPerServer = s.spacesPerServer;
+      feedsPerSpace = s.feedsPerSpace;
       keepaliveMillis = s.keepaliveMillis;
       keepaliveTimeoutMillis = s.keepaliveTimeoutMillis;
       quickCheckMillis = s.quickCheckMillis;
@@ -340,6 +379,16 @@ public record ServerSettings(
 
     public Builder watchesPerConnection(int value) {
       watchesPerConnection = value;
+      return this;
+    }
+
+    public Builder watchScopeBytes(long value) {
+      watchScopeBytes = value;
+      return this;
+    }
+
+    public Builder watchScopeBytesPerConnection(long value) {
+      watchScopeBytesPerConnection = value;
       return this;
     }
 
@@ -403,6 +452,11 @@ public record ServerSettings(
       return this;
     }
 
+    public Builder feedsPerSpace(int value) {
+      feedsPerSpace = value;
+      return this;
+    }
+
     public Builder keepaliveMillis(long value) {
       keepaliveMillis = value;
       return this;
@@ -430,10 +484,10 @@ public record ServerSettings(
      */
     public ServerSettings build() {
       return new ServerSettings(blockBytes, blocksPerAppend, queryLimit, feedsPerScope, maxMessageBytes, responseBytes,
-          watchesPerServer, watchesPerConnection, watchBatchBlocks, watchBatchBytes, subscriptionTtlMillis,
-          subscriptionMaxTtlMillis, heartbeatMillis, tailBlocks, tailBytes, shutdownGraceMillis,
-          rejectionsLoggedPerMinute, rpcThreads, watchThreads, spacesPerServer, keepaliveMillis,
-          keepaliveTimeoutMillis, quickCheckMillis, metricsReadTimeoutMillis);
+          watchesPerServer, watchesPerConnection, watchScopeBytes, watchScopeBytesPerConnection, watchBatchBlocks,
+          watchBatchBytes, subscriptionTtlMillis, subscriptionMaxTtlMillis, heartbeatMillis, tailBlocks, tailBytes,
+          shutdownGraceMillis, rejectionsLoggedPerMinute, rpcThreads, watchThreads, spacesPerServer, feedsPerSpace,
+          keepaliveMillis, keepaliveTimeoutMillis, quickCheckMillis, metricsReadTimeoutMillis);
     }
   }
 }

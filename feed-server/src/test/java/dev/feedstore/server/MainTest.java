@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.feedstore.server.testing.CapturedErr;
+import dev.feedstore.sqlite.SqliteSettings;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.lang.reflect.Field;
@@ -45,6 +46,18 @@ class MainTest {
   }
 
   @Test
+  void storeFlagsBecomeStoreSettings() {
+    Main main = new Main();
+    new CommandLine(main).setCaseInsensitiveEnumValuesAllowed(true).parseArgs("--sync", "normal", "--cached-feeds", "1000");
+
+    SqliteSettings settings = main.storeSettings();
+
+    assertEquals(SqliteSettings.Synchronous.NORMAL, settings.synchronous());
+    assertEquals(1000, settings.cachedFeeds());
+    assertEquals(SqliteSettings.DEFAULT_CACHED_FEEDS, new Main().storeSettings().cachedFeeds());
+  }
+
+  @Test
   void aBadSettingExitsWithTwoNamingIt() {
     PrintStream err = System.err;
     ByteArrayOutputStream captured = new ByteArrayOutputStream();
@@ -52,12 +65,14 @@ class MainTest {
     try {
       assertEquals(2, Main.run("--watches-per-server", "0"));
       assertEquals(2, Main.run("--no-such-flag"));
+      assertEquals(2, Main.run("--cached-feeds", "3"));
     } finally {
       System.setErr(err);
     }
     String text = captured.toString(StandardCharsets.UTF_8);
     assertTrue(text.contains("--watches-per-server must be > 0, was 0"), text);
     assertTrue(text.contains("no-such-flag"), text);
+    assertTrue(text.contains("--cached-feeds must be >= 16, was 3"), text);
   }
 
   @Test

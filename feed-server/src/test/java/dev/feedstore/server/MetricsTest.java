@@ -5,11 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.feedstore.core.FeedId;
+import dev.feedstore.core.Scope;
 import dev.feedstore.core.testing.Await;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
 import dev.feedstore.proto.v1.QueryRequest;
 import dev.feedstore.proto.v1.WatchRequest;
+import dev.feedstore.server.testing.MetricsSamples;
 import dev.feedstore.server.testing.WatchCrowd;
 import dev.feedstore.server.testing.Wire;
 import dev.feedstore.sqlite.SqliteFeedStore;
@@ -29,6 +31,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -53,13 +56,14 @@ class MetricsTest {
         stub.append(Wire.append("s", Wire.blocks(feed, "a", 3, 2))); // the same again: positions answered again
         assertThrows(StatusRuntimeException.class,
             () -> stub.query(QueryRequest.newBuilder().setSpaceId("s").setLimit(-1).build()));
-        WatchCrowd watches = WatchCrowd.open(channel, WatchRequest.newBuilder().setSpaceId("s").build(), 2);
+        WatchCrowd watches = WatchCrowd.open(channel, WatchRequest.newBuilder().setSpaceId("s")
+            .addFeedIds(feed.value()).build(), 2);
         watches.awaitAnswered();
 
         HttpResponse<String> response = get(server, "/metrics");
         assertEquals(200, response.statusCode());
         assertEquals("text/plain; version=0.0.4; charset=utf-8", response.headers().firstValue("Content-Type").orElse(""));
-        Map<String, Double> samples = samples(response.body());
+        Map<String, Double> samples = MetricsSamples.parse(response.body());
         assertEquals(3.0, samples.get("feedstore_calls_total{method=\"Append\",code=\"OK\"}"));
         assertEquals(1.0, samples.get("feedstore_calls_total{method=\"Query\",code=\"INVALID_ARGUMENT\"}"));
         assertEquals(7.0, samples.get("feedstore_appended_positions_total"));
@@ -67,6 +71,7 @@ class MetricsTest {
         assertEquals(3.0, samples.get("feedstore_call_duration_seconds_bucket{method=\"Append\",le=\"+Inf\"}"));
         assertTrue(samples.get("feedstore_call_duration_seconds_sum{method=\"Append\"}") > 0);
         assertEquals(2.0, samples.get("feedstore_watch_streams"));
+        assertEquals(2.0 * Scope.feeds(Set.of(feed)).heapBytes(), samples.get("feedstore_watch_scope_bytes"));
         assertEquals(1.0, samples.get("feedstore_spaces_loaded"));
         assertTrue(samples.get("feedstore_watch_events_total") >= 2, response.body());
         assertTrue(samples.get("feedstore_jvm_heap_used_bytes") > 0);
@@ -74,9 +79,10 @@ class MetricsTest {
 
         watches.cancelAll();
         Await.until("the cancelled Watch streams are counted as ended", Duration.ofSeconds(20),
-            () -> samples(get(server, "/metrics").body()).getOrDefault(
+            () -> MetricsSamples.parse(get(server, "/metrics").body()).getOrDefault(
                 "feedstore_calls_total{method=\"Watch\",code=\"CANCELLED\"}", 0.0) == 2.0);
-        assertEquals(0.0, samples(get(server, "/metrics").body()).get("feedstore_watch_streams"));
+        assertEquals(0.0, MetricsSamples.parse(get(server, "/metrics").body()).get("feedstore_watch_streams"));
+        assertEquals(0.0, MetricsSamples.parse(get(server, "/metrics").body()).get("feedstore_watch_scope_bytes"));
         assertEquals(404, get(server, "/other").statusCode());
       } finally {
         channel.shutdownNow();
@@ -132,18 +138,5 @@ class MetricsTest {
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
-  }
-
-  /** Every sample line, by name with labels. */
-  private static Map<String, Double> samples(String body) {
-    Map<String, Double> samples = new HashMap<>();
-    for (String line : body.split("\n")) {
-      if (line.isEmpty() || line.startsWith("#")) {
-        continue;
-      }
-      int space = line.lastIndexOf(' ');
-      samples.put(line.substring(0, space), Double.parseDouble(line.substring(space + 1)));
-    }
-    return samples;
   }
 }

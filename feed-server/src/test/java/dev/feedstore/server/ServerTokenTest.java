@@ -11,6 +11,7 @@ import dev.feedstore.proto.v1.QueryResponse;
 import dev.feedstore.proto.v1.SubscribeRequest;
 import dev.feedstore.proto.v1.WatchEvent;
 import dev.feedstore.proto.v1.WatchRequest;
+import dev.feedstore.server.testing.Calls;
 import dev.feedstore.server.testing.EventRecorder;
 import dev.feedstore.server.testing.TestServer;
 import dev.feedstore.server.testing.Wire;
@@ -94,6 +95,38 @@ class ServerTokenTest {
     t = TestServer.on(dir.resolve("copy.db")).start();
 
     assertEquals(before, token("s"));
+  }
+
+  @Test
+  void aSpaceReportsBeforeItExistsTheTokenItKeepsOnceItDoes() {
+    t = TestServer.on(dir.resolve("feeds.db")).start();
+    String read = token("later");
+    String watched = Calls.firstWatchEvent(t.channel, WatchRequest.newBuilder().setSpaceId("later").build())
+        .getServerToken();
+    String listed = t.blocking().listFeeds(ListFeedsRequest.newBuilder().setSpaceId("later").build()).getServerToken();
+
+    String appended = t.blocking().append(Wire.append("later", Wire.block(feed, "a", 0))).getServerToken();
+
+    assertEquals(read, watched);
+    assertEquals(read, listed);
+    assertEquals(read, appended);
+    t.close();
+    t = TestServer.on(dir.resolve("feeds.db")).start();
+    assertEquals(read, token("later"));
+  }
+
+  @Test
+  void aCopyOfTheFileReportsTheSameTokensOfSpacesItDoesNotHoldAndANewFileOthers() throws Exception {
+    t = TestServer.on(dir.resolve("feeds.db")).start();
+    String unborn = token("unborn");
+    t.close();
+    Files.copy(dir.resolve("feeds.db"), dir.resolve("copy.db"));
+
+    t = TestServer.on(dir.resolve("copy.db")).start();
+    assertEquals(unborn, token("unborn"));
+    t.close();
+    t = TestServer.on(dir.resolve("fresh.db")).start();
+    assertNotEquals(unborn, token("unborn"), "another file, another secret, other tokens");
   }
 
   @Test

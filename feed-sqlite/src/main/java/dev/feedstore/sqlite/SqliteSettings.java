@@ -17,8 +17,13 @@ import org.sqlite.SQLiteConfig;
  * @param busyTimeout how long to wait for a lock held by another process before failing
  * @param readers how many read connections may be open at once (reads run in parallel)
  * @param cacheKib the page cache per connection, in KiB
+ * @param cachedFeeds the most feeds whose rows (private id, feed id, namespace) the store keeps in
+ *     memory, and the most spaces likewise; beyond it the store forgets rows and reads them again
+ *     when they are used. Each cached feed costs about 250 bytes of heap ({@value
+ *     #DEFAULT_CACHED_FEEDS} by default: about 12 MiB)
  */
-public record SqliteSettings(Synchronous synchronous, Duration busyTimeout, int readers, int cacheKib) {
+public record SqliteSettings(Synchronous synchronous, Duration busyTimeout, int readers, int cacheKib,
+    int cachedFeeds) {
 
   /** SQLite's {@code PRAGMA synchronous} levels that are safe in WAL mode. */
   public enum Synchronous {
@@ -26,8 +31,13 @@ public record SqliteSettings(Synchronous synchronous, Duration busyTimeout, int 
     FULL
   }
 
+  /** The default of {@link #cachedFeeds}. */
+  public static final int DEFAULT_CACHED_FEEDS = 50_000;
+  /** The least {@link #cachedFeeds}. */
+  public static final int MIN_CACHED_FEEDS = 16;
+
   public static final SqliteSettings DEFAULTS =
-      new SqliteSettings(Synchronous.FULL, Duration.ofSeconds(5), 4, 16 * 1024);
+      new SqliteSettings(Synchronous.FULL, Duration.ofSeconds(5), 4, 16 * 1024, DEFAULT_CACHED_FEEDS);
 
   public SqliteSettings {
     Objects.requireNonNull(synchronous, "synchronous");
@@ -40,6 +50,9 @@ public record SqliteSettings(Synchronous synchronous, Duration busyTimeout, int 
     }
     if (cacheKib < 64) {
       throw new InvalidValueException("cacheKib", "must be >= 64", cacheKib);
+    }
+    if (cachedFeeds < MIN_CACHED_FEEDS) {
+      throw new InvalidValueException("cachedFeeds", "must be >= " + MIN_CACHED_FEEDS, cachedFeeds);
     }
   }
 
@@ -66,18 +79,22 @@ public record SqliteSettings(Synchronous synchronous, Duration busyTimeout, int 
   }
 
   public SqliteSettings withSynchronous(Synchronous value) {
-    return new SqliteSettings(value, busyTimeout, readers, cacheKib);
+    return new SqliteSettings(value, busyTimeout, readers, cacheKib, cachedFeeds);
   }
 
   public SqliteSettings withBusyTimeout(Duration value) {
-    return new SqliteSettings(synchronous, value, readers, cacheKib);
+    return new SqliteSettings(synchronous, value, readers, cacheKib, cachedFeeds);
   }
 
   public SqliteSettings withReaders(int value) {
-    return new SqliteSettings(synchronous, busyTimeout, value, cacheKib);
+    return new SqliteSettings(synchronous, busyTimeout, value, cacheKib, cachedFeeds);
   }
 
   public SqliteSettings withCacheKib(int value) {
-    return new SqliteSettings(synchronous, busyTimeout, readers, value);
+    return new SqliteSettings(synchronous, busyTimeout, readers, value, cachedFeeds);
+  }
+
+  public SqliteSettings withCachedFeeds(int value) {
+    return new SqliteSettings(synchronous, busyTimeout, readers, cacheKib, value);
   }
 }

@@ -60,7 +60,7 @@ class SqliteFileTest {
       token = store.write(tx -> {
         tx.feeds().create(SPACE, feed, Optional.of(new Namespace("notes")));
         written.forEach(b -> tx.blocks().insert(SPACE, b));
-        return tx.serverTokens().findOrCreate(SPACE, ServerToken::random);
+        return tx.serverTokens().findOrCreate(SPACE);
       });
     }
     assertTrue(Files.exists(file));
@@ -260,7 +260,7 @@ class SqliteFileTest {
         tx.feeds().create(SPACE, feed, Optional.empty());
         tx.blocks().insert(SPACE, positioned(feed, "a", 0, 1));
         tx.blocks().insert(SPACE, block(feed, "a", 1));
-        return tx.serverTokens().findOrCreate(SPACE, ServerToken::random);
+        return tx.serverTokens().findOrCreate(SPACE);
       });
       store.backupTo(copy);
       store.write(tx -> tx.blocks().insert(SPACE, positioned(feed, "a", 2, 2)));

@@ -62,6 +62,9 @@ public interface FeedCatalog {
    */
   List<FeedInfo> list(SpaceId spaceId, Optional<Namespace> namespace, Optional<FeedId> after, int limit);
 
+  /** How many feeds the space has (0 for a space the store does not hold), this transaction's included. */
+  long count(SpaceId spaceId);
+
   /** Every space the store has a feed in, sorted. */
   List<SpaceId> spaces();
 }

@@ -490,7 +490,7 @@ public abstract class FeedStoreContract {
       tx.blocks().insert(SPACE, positioned(newFeed, "a", 0, 2));
       tx.blocks().insert(SPACE, positioned(feed, "a", 1, 3));
       tx.blocks().setPosition(SPACE, TestBlocks.key(feed, "a", 0), Position.NONE);
-      tx.serverTokens().findOrCreate(OTHER_SPACE, ServerToken::random);
+      tx.serverTokens().findOrCreate(OTHER_SPACE);
       throw boom;
     }));
     assertEquals(boom, thrown);
@@ -518,14 +518,52 @@ public abstract class FeedStoreContract {
     createFeed(SPACE, Optional.empty()); // a space with data but no token yet
     assertEquals(Optional.empty(), store.read(tx -> tx.serverTokens().find(SPACE)));
     assertEquals(0L, store.<Long>read(tx -> tx.serverTokens().count()));
-    ServerToken token = store.write(tx -> tx.serverTokens().findOrCreate(SPACE, ServerToken::random));
-    ServerToken again = store.write(tx -> tx.serverTokens().findOrCreate(SPACE, ServerToken::random));
+    ServerToken token = store.write(tx -> tx.serverTokens().findOrCreate(SPACE));
+    ServerToken again = store.write(tx -> tx.serverTokens().findOrCreate(SPACE));
     assertEquals(token, again);
     assertEquals(Optional.of(token), store.read(tx -> tx.serverTokens().find(SPACE)));
     assertEquals(1L, store.<Long>read(tx -> tx.serverTokens().count()));
-    ServerToken other = store.write(tx -> tx.serverTokens().findOrCreate(OTHER_SPACE, ServerToken::random));
+    ServerToken other = store.write(tx -> tx.serverTokens().findOrCreate(OTHER_SPACE));
     assertFalse(token.equals(other));
     assertEquals(2L, store.<Long>read(tx -> tx.serverTokens().count()));
+  }
+
+  @Test
+  void eachSpaceCountsItsFeedsInTheTransactionsThatCreateThem() {
+    assertEquals(0L, store.<Long>read(tx -> tx.feeds().count(SPACE)));
+    FeedId first = createFeed(SPACE, Optional.empty());
+    createFeed(SPACE, Optional.of(DATA));
+    createFeed(OTHER_SPACE, Optional.empty());
+    assertEquals(2L, store.<Long>read(tx -> tx.feeds().count(SPACE)));
+    assertEquals(1L, store.<Long>read(tx -> tx.feeds().count(OTHER_SPACE)));
+
+    store.write(tx -> {
+      tx.feeds().create(SPACE, TestBlocks.feedId(), Optional.empty());
+      tx.feeds().create(SPACE, first, Optional.empty()); // has it: not counted again
+      assertEquals(3L, tx.feeds().count(SPACE));
+      return null;
+    });
+    assertThrows(IllegalStateException.class, () -> store.write(tx -> {
+      tx.feeds().create(SPACE, TestBlocks.feedId(), Optional.empty());
+      throw new IllegalStateException("rolled back");
+    }));
+
+    assertEquals(3L, store.<Long>read(tx -> tx.feeds().count(SPACE)));
+  }
+
+  @Test
+  void theTokenOfASpaceWithoutOneIsTheOneItWillStoreAndAskingForItStoresNothing() {
+    SpaceId unknown = new SpaceId("never-written");
+    ServerToken before = store.read(tx -> tx.serverTokens().tokenOf(unknown));
+    assertEquals(before, store.read(tx -> tx.serverTokens().tokenOf(unknown)));
+    assertFalse(before.equals(store.read(tx -> tx.serverTokens().tokenOf(SPACE))), "each space has its own");
+    assertEquals(Optional.empty(), store.read(tx -> tx.serverTokens().find(unknown)));
+    assertEquals(0L, store.<Long>read(tx -> tx.serverTokens().count()));
+    assertEquals(List.of(), store.read(tx -> tx.feeds().spaces()));
+
+    assertEquals(before, store.write(tx -> tx.serverTokens().findOrCreate(unknown)));
+    assertEquals(before, store.read(tx -> tx.serverTokens().tokenOf(unknown)));
+    assertEquals(Optional.of(before), store.read(tx -> tx.serverTokens().find(unknown)));
   }
 
   @Test

@@ -4,21 +4,26 @@ import dev.feedstore.core.Block;
 import dev.feedstore.core.BlockKey;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.HistoryChain;
+import dev.feedstore.core.LimitExceededException;
 import dev.feedstore.core.Namespace;
 import dev.feedstore.core.Position;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.FeedStore;
 import dev.feedstore.core.store.InsertOutcome;
 import dev.feedstore.core.store.StoreTransaction;
+import dev.feedstore.server.ServerSettings;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 
 /**
- * The write transaction of one Append: creates missing feeds with the request's namespace, stores
+ * The write transaction of one Append: creates missing feeds with the request's namespace (within
+ * {@code feeds-per-space}, counted by the store), stores
  * each new block at the next position, returns the stored position of each block already stored
  * with the same content, and fails with {@link AppendConflictException} naming every key stored
  * with different content, which rolls the whole transaction back.
@@ -59,29 +64,55 @@ final class AppendWork implements FeedStore.Work<AppendWork.Outcome> {
   private final List<Block> blocks;
   private final long nextPosition;
   private final boolean optimistic;
+  private final int feedsPerSpace;
 
   /**
    * @param blocks distinct keys, unpositioned
    * @param nextPosition the counter of the space, or 0 to read it from the store in the transaction
    * @param optimistic whether to assume that every block is new (see the class comment)
+   * @param feedsPerSpace the most feeds the space may have after the append
    */
   AppendWork(SpaceId spaceId, Optional<Namespace> namespace, List<Block> blocks, long nextPosition,
-      boolean optimistic) {
+      boolean optimistic, int feedsPerSpace) {
     this.spaceId = spaceId;
     this.namespace = namespace;
     this.blocks = blocks;
     this.nextPosition = nextPosition;
     this.optimistic = optimistic;
+    this.feedsPerSpace = feedsPerSpace;
   }
 
+  /**
+   * @throws LimitExceededException if the space would have more than {@code feeds-per-space} feeds
+   */
   @Override
   public Outcome run(StoreTransaction tx) {
     long next = nextPosition > 0 ? nextPosition : tx.blocks().maxPosition(spaceId).value() + 1;
-    Map<FeedId, Optional<Namespace>> namespaces = new LinkedHashMap<>();
+    return optimistic ? allNew(tx, next, feeds(tx)) : careful(tx, next, feeds(tx));
+  }
+
+  /** The namespace of each feed of the blocks, creating the feeds the space does not have. */
+  private Map<FeedId, Optional<Namespace>> feeds(StoreTransaction tx) {
+    Set<FeedId> feedIds = new LinkedHashSet<>();
     for (Block block : blocks) {
-      namespaces.computeIfAbsent(block.feedId(), feed -> tx.feeds().ensure(spaceId, feed, namespace));
+      feedIds.add(block.feedId());
     }
-    return optimistic ? allNew(tx, next, namespaces) : careful(tx, next, namespaces);
+    Map<FeedId, Optional<Namespace>> namespaces = new LinkedHashMap<>(tx.feeds().namespaces(spaceId, feedIds));
+    int created = feedIds.size() - namespaces.size();
+    if (created == 0) {
+      return namespaces;
+    }
+    long feeds = tx.feeds().count(spaceId) + created;
+    if (feeds > feedsPerSpace) {
+      throw new LimitExceededException(ServerSettings.Key.FEEDS_PER_SPACE, feedsPerSpace, feeds,
+          "space '" + spaceId.value() + "' with the feeds this append creates");
+    }
+    for (FeedId feed : feedIds) {
+      if (!namespaces.containsKey(feed)) {
+        namespaces.put(feed, tx.feeds().ensure(spaceId, feed, namespace));
+      }
+    }
+    return namespaces;
   }
 
   private Outcome allNew(StoreTransaction tx, long next, Map<FeedId, Optional<Namespace>> namespaces) {

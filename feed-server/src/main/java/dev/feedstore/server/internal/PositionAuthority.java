@@ -5,6 +5,7 @@ import dev.feedstore.core.BlockKey;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.FeedInfo;
 import dev.feedstore.core.InvalidValueException;
+import dev.feedstore.core.LimitExceededException;
 import dev.feedstore.core.Namespace;
 import dev.feedstore.core.Position;
 import dev.feedstore.core.Scope;
@@ -82,37 +83,54 @@ public final class PositionAuthority {
             + "] with different content (a key names one block)", block.key().toString());
       }
     }
-    SpaceState space = spaces.get(command.spaceId());
+    SpaceState space = spaces.acquire(command.spaceId());
+    try {
+      return append(command, space, distinct, slot);
+    } finally {
+      spaces.release(space);
+    }
+  }
+
+  private AppendResult append(AppendCommand command, SpaceState space, List<Block> distinct, int[] slot) {
     AppendWork.Outcome outcome;
     space.appendLock().lock();
     try {
       try {
         try {
-          outcome = store.write(new AppendWork(command.spaceId(), command.namespace(), distinct, space.nextPosition(),
-              true));
+          outcome = store.write(admitted(space, new AppendWork(command.spaceId(), command.namespace(), distinct,
+              space.nextPosition(), true, settings.feedsPerSpace())));
         } catch (AppendWork.NotAllNew e) {
           // Re-pushed blocks: the optimistic transaction rolled back; store them one by one.
-          outcome = store.write(new AppendWork(command.spaceId(), command.namespace(), distinct, space.nextPosition(),
-              false));
+          outcome = store.write(admitted(space, new AppendWork(command.spaceId(), command.namespace(), distinct,
+              space.nextPosition(), false, settings.feedsPerSpace())));
         }
-      } catch (AppendConflictException e) {
+      } catch (AppendConflictException | LimitExceededException e) {
         throw e;
       } catch (RuntimeException e) {
         // Whether anything committed is unknown: read the counter from the store next time.
         space.nextPosition(0);
         throw e;
       }
+      spaces.stored(space);
       space.nextPosition(outcome.nextPosition());
       space.tail().record(outcome.added(), outcome.chains(), outcome.namespaces(), outcome.nextPosition() - 1);
     } finally {
       space.appendLock().unlock();
     }
     space.tail().signalWatchers();
-    long[] positions = new long[blocks.size()];
+    long[] positions = new long[command.blocks().size()];
     for (int i = 0; i < positions.length; i++) {
       positions[i] = outcome.positions()[slot[i]];
     }
     return new AppendResult(positions, space.token());
+  }
+
+  /** The work, after storing the space in the same transaction if the store does not hold it yet. */
+  private FeedStore.Work<AppendWork.Outcome> admitted(SpaceState space, AppendWork work) {
+    return tx -> {
+      spaces.admit(tx, space);
+      return work.run(tx);
+    };
   }
 
   /**
@@ -122,24 +140,34 @@ public final class PositionAuthority {
    */
   public QueryResult query(ReadRequest request) {
     ResolvedRead read = resolve(request);
-    Page page = store.read(tx -> PageReader.read(tx, request.spaceId(), read.scope(), read.cursor(),
-        request.limit(), settings.responseBytes(), read.cursor().isAssigned()));
-    return new QueryResult(page, read.space().token());
+    try {
+      Page page = store.read(tx -> PageReader.read(tx, request.spaceId(), read.scope(), read.cursor(),
+          request.limit(), settings.responseBytes(), read.cursor().isAssigned()));
+      return new QueryResult(page, read.space().token());
+    } finally {
+      release(read);
+    }
   }
 
   /**
    * Resolves the scope and cursor of a Query or Watch: looks up (and slides) a subscription, loads
-   * the space, and takes the cursor as 0 when the caller's expected token is not the space's.
+   * the space, and takes the cursor as 0 when the caller's expected token is not the space's. The
+   * caller {@link #release}s the read when done with it.
    */
   ResolvedRead resolve(ReadRequest request) {
     Optional<String> subscriptionId = request.scope().subscriptionId();
     Scope scope = subscriptionId.isPresent()
         ? subscriptions.use(subscriptionId.get(), request.spaceId()).scope()
         : request.scope().direct();
-    SpaceState space = spaces.get(request.spaceId());
+    SpaceState space = spaces.acquire(request.spaceId());
     boolean otherStore = request.expectedToken().isPresent()
         && !request.expectedToken().get().equals(space.token().value());
     return new ResolvedRead(space, scope, otherStore ? Position.NONE : request.cursor(), subscriptionId);
+  }
+
+  /** Gives back the space of a {@link #resolve}d read. */
+  void release(ResolvedRead read) {
+    spaces.release(read.space());
   }
 
   /** Reads one page for a Watch stream, from one snapshot. */
@@ -155,9 +183,13 @@ public final class PositionAuthority {
    */
   public SubscribeResult subscribe(SpaceId spaceId, Scope.Selection scope, OptionalLong ttlMillis) {
     subscriptions.checkTtl(ttlMillis.orElse(settings.subscriptionTtlMillis()));
-    SpaceState space = spaces.get(spaceId);
-    Subscription subscription = subscriptions.create(spaceId, scope, ttlMillis);
-    return new SubscribeResult(subscription, space.token());
+    SpaceState space = spaces.acquire(spaceId);
+    try {
+      Subscription subscription = subscriptions.create(spaceId, scope, ttlMillis);
+      return new SubscribeResult(subscription, space.token());
+    } finally {
+      spaces.release(space);
+    }
   }
 
   /** How many spaces this process has loaded. */
@@ -170,12 +202,16 @@ public final class PositionAuthority {
    * limit}, in feed id order, after {@code after} if given.
    */
   public FeedList listFeeds(SpaceId spaceId, Optional<Namespace> namespace, Optional<FeedId> after, int limit) {
-    SpaceState space = spaces.get(spaceId);
-    record Read(List<FeedInfo> feeds, Position max) {}
-    Read read = store.read(tx -> new Read(tx.feeds().list(spaceId, namespace, after, limit + 1),
-        tx.blocks().maxPosition(spaceId)));
-    boolean hasMore = read.feeds().size() > limit;
-    List<FeedInfo> page = hasMore ? read.feeds().subList(0, limit) : read.feeds();
-    return new FeedList(page, hasMore, read.max(), space.token());
+    SpaceState space = spaces.acquire(spaceId);
+    try {
+      record Read(List<FeedInfo> feeds, Position max) {}
+      Read read = store.read(tx -> new Read(tx.feeds().list(spaceId, namespace, after, limit + 1),
+          tx.blocks().maxPosition(spaceId)));
+      boolean hasMore = read.feeds().size() > limit;
+      List<FeedInfo> page = hasMore ? read.feeds().subList(0, limit) : read.feeds();
+      return new FeedList(page, hasMore, read.max(), space.token());
+    } finally {
+      spaces.release(space);
+    }
   }
 }

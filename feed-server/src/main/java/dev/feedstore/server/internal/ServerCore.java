@@ -57,9 +57,10 @@ public final class ServerCore implements AutoCloseable {
     this.watches = new Watches(authority, watchExecutor, failures);
     this.service = new FeedSyncService(authority, watches, rejections, failures);
     metrics.gauge("feedstore_watch_streams", "Watch streams open.", watches::openCount);
+    metrics.gauge("feedstore_watch_scope_bytes", "Heap the scopes of open Watch streams hold.", watches::scopeBytes);
     metrics.gauge("feedstore_calls_in_flight", "FeedSync calls running (request handlers and Watch streams).",
         inFlight::count);
-    metrics.gauge("feedstore_spaces_loaded", "Spaces this process has served since it started.",
+    metrics.gauge("feedstore_spaces_loaded", "Spaces of the store this process has served since it started.",
         authority::loadedSpaces);
     metrics.gauge("feedstore_jvm_heap_used_bytes", "Heap in use, garbage included.",
         () -> Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory());

@@ -5,8 +5,8 @@ import dev.feedstore.core.SpaceId;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * What the authority keeps in memory about one space: its server token (fixed once loaded), its
- * position counter and its live tail. Appends to the space run one at a time under {@link
+ * What the authority keeps in memory about one space: its server token (fixed once loaded), whether
+ * the store holds the space, its position counter and its live tail. Appends to the space run one at a time under {@link
  * #appendLock()}, which guards the counter, so that the counter is advanced, and the committed
  * blocks are published to the tail, in commit order.
  *
@@ -19,12 +19,34 @@ final class SpaceState {
   private final ReentrantLock appendLock = new ReentrantLock();
   /** Guarded by appendLock. The next position to hand out; 0 when it must be read from storage. */
   private long nextPosition;
+  /** Written under the lock of {@link Spaces}; once true, stays true. */
+  private volatile boolean stored;
+  /** Guarded by the lock of {@link Spaces}: the calls holding a state that is not stored. */
+  private int holders;
 
-  SpaceState(SpaceId spaceId, ServerToken token, long maxPosition, SpaceTail tail) {
+  SpaceState(SpaceId spaceId, ServerToken token, long maxPosition, SpaceTail tail, boolean stored) {
     this.spaceId = spaceId;
     this.token = token;
     this.nextPosition = maxPosition + 1;
     this.tail = tail;
+    this.stored = stored;
+  }
+
+  /** True once the store holds the space (its token is stored). */
+  boolean stored() {
+    return stored;
+  }
+
+  void markStored() {
+    stored = true;
+  }
+
+  int holders() {
+    return holders;
+  }
+
+  void holders(int value) {
+    holders = value;
   }
 
   SpaceId spaceId() {

@@ -5,64 +5,125 @@ import dev.feedstore.core.Position;
 import dev.feedstore.core.ServerToken;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.FeedStore;
+import dev.feedstore.core.store.StoreTransaction;
 import dev.feedstore.server.ServerSettings;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The in-memory state of every space the authority has served, loaded on first contact: the
- * server token is created then (in a write transaction, stored in the space's row, so a copy of
- * the database keeps it and a new database gets a new one), and the counter starts after the
- * highest stored position. A space not served before counts against {@code spaces-per-server}
- * (every space stays in the file, and in memory once touched), checked in the same transaction.
+ * The in-memory state of the spaces the authority serves. A space the store holds (it has a stored
+ * server token) is loaded on first contact and kept for the server's life; there are at most
+ * {@code spaces-per-server} of them, counted in the store. A space the store does not hold is not
+ * created by reading it: a read gets a state with the token the space will keep ({@link
+ * dev.feedstore.core.store.ServerTokens#tokenOf}), which lives only while some call holds it (a
+ * Watch stream among them, so that it is told of the space's first blocks) and is forgotten after.
+ * Only an append stores a space ({@link #admit}, in the append's own transaction).
  *
- * <p>Thread-safe. Loading blocks while the store writes; later lookups do not touch the store.
+ * <p>Every {@link #acquire} is followed by one {@link #release} when the caller is done with the
+ * state.
+ *
+ * <p>Thread-safe. Loading a space blocks on a read of the store; later lookups of a stored space do
+ * not touch the store.
  */
 final class Spaces {
-  private record Loaded(ServerToken token, Position maxPosition) {}
+  private record Loaded(ServerToken token, boolean stored, Position maxPosition) {}
 
   private final FeedStore store;
   private final ServerSettings settings;
   private final Map<SpaceId, SpaceState> states = new ConcurrentHashMap<>();
+  /** Guards loading, the holders of states not stored, and marking states stored. */
   private final Object loading = new Object();
+  /** Guarded by loading. */
+  private int storedCount;
 
   Spaces(FeedStore store, ServerSettings settings) {
     this.store = store;
     this.settings = settings;
   }
 
-  /** How many spaces are loaded. */
+  /** How many spaces the store holds that this process has loaded. */
   int loadedCount() {
+    synchronized (loading) {
+      return storedCount;
+    }
+  }
+
+  /** How many states are in memory, those of spaces the store does not hold included. */
+  int inMemoryCount() {
     return states.size();
   }
 
-  /** The state of the space, loaded (and its token created) on first contact. */
-  SpaceState get(SpaceId spaceId) {
+  /** The state of the space, loaded on first contact; {@link #release} it when done. */
+  SpaceState acquire(SpaceId spaceId) {
     SpaceState state = states.get(spaceId);
-    if (state != null) {
-      return state;
+    if (state != null && state.stored()) {
+      return state; // stored states stay, so they need no count of holders
     }
     synchronized (loading) {
       state = states.get(spaceId);
       if (state == null) {
-        // One write transaction, so that no append can commit between reading the token and the
-        // highest position.
-        Loaded loaded = store.write(tx -> {
-          if (tx.serverTokens().find(spaceId).isEmpty()) {
-            long served = tx.serverTokens().count();
-            if (served >= settings.spacesPerServer()) {
-              throw new LimitExceededException(ServerSettings.Key.SPACES_PER_SERVER, settings.spacesPerServer(),
-                  served + 1, "the server, with space '" + spaceId.value() + "' added,");
-            }
-          }
-          return new Loaded(tx.serverTokens().findOrCreate(spaceId, ServerToken::random), tx.blocks().maxPosition(spaceId));
+        Loaded loaded = store.read(tx -> {
+          Optional<ServerToken> stored = tx.serverTokens().find(spaceId);
+          return new Loaded(stored.orElseGet(() -> tx.serverTokens().tokenOf(spaceId)), stored.isPresent(),
+              tx.blocks().maxPosition(spaceId));
         });
         long max = loaded.maxPosition().value();
         state = new SpaceState(spaceId, loaded.token(), max,
-            new SpaceTail(max, settings.tailBlocks(), settings.tailBytes()));
+            new SpaceTail(max, settings.tailBlocks(), settings.tailBytes()), loaded.stored());
         states.put(spaceId, state);
+        if (loaded.stored()) {
+          storedCount++;
+        }
+      }
+      if (!state.stored()) {
+        state.holders(state.holders() + 1);
       }
       return state;
+    }
+  }
+
+  /** Gives back a state from {@link #acquire}: one the store does not hold is forgotten with its last holder. */
+  void release(SpaceState state) {
+    if (state.stored()) {
+      return;
+    }
+    synchronized (loading) {
+      state.holders(state.holders() - 1);
+      if (state.holders() == 0 && !state.stored()) {
+        states.remove(state.spaceId(), state);
+      }
+    }
+  }
+
+  /**
+   * Inside an append's write transaction: stores the space's token unless the store holds the space
+   * already, so the space is created together with its first blocks (or not at all).
+   *
+   * @throws LimitExceededException if the store holds {@code spaces-per-server} spaces already
+   */
+  void admit(StoreTransaction tx, SpaceState state) {
+    if (state.stored() || tx.serverTokens().find(state.spaceId()).isPresent()) {
+      return;
+    }
+    long served = tx.serverTokens().count();
+    if (served >= settings.spacesPerServer()) {
+      throw new LimitExceededException(ServerSettings.Key.SPACES_PER_SERVER, settings.spacesPerServer(),
+          served + 1, "the server, with space '" + state.spaceId().value() + "' added,");
+    }
+    tx.serverTokens().findOrCreate(state.spaceId());
+  }
+
+  /** After a transaction that ran {@link #admit} committed: the space is held by the store now. */
+  void stored(SpaceState state) {
+    if (state.stored()) {
+      return;
+    }
+    synchronized (loading) {
+      if (!state.stored()) {
+        state.markStored();
+        storedCount++;
+      }
     }
   }
 }

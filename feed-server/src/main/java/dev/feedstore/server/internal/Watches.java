@@ -1,6 +1,7 @@
 package dev.feedstore.server.internal;
 
 import dev.feedstore.core.LimitExceededException;
+import dev.feedstore.core.Scope;
 import dev.feedstore.server.ServerSettings;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
@@ -15,9 +16,10 @@ import java.util.concurrent.Executor;
 
 /**
  * The open Watch streams: admits new ones within {@code watches-per-server} and {@code
- * watches-per-connection}, drives their periodic work ({@link #tick}: renewing their subscriptions,
- * ending those whose subscription is gone with {@code NOT_FOUND}, heartbeats), and ends them all
- * with {@code UNAVAILABLE} on shutdown.
+ * watches-per-connection}, and while the memory their scopes hold ({@link Scope#heapBytes}) stays
+ * within {@code watch-scope-bytes} and {@code watch-scope-bytes-per-connection}; drives their
+ * periodic work ({@link #tick}: renewing their subscriptions, ending those whose subscription is
+ * gone with {@code NOT_FOUND}, heartbeats), and ends them all with {@code UNAVAILABLE} on shutdown.
  *
  * <p>A stream renews its subscription while it is open: an open Watch is a use of the
  * subscription. A subscription that expires anyway (its TTL is shorter than the heartbeat
@@ -26,6 +28,15 @@ import java.util.concurrent.Executor;
  * <p>Thread-safe.
  */
 final class Watches {
+  /** What one stream was admitted with: its connection and the bytes its scope holds. */
+  private record Admitted(String connection, long scopeBytes) {}
+
+  /** The streams of one connection and the bytes their scopes hold. Guarded by lock. */
+  private static final class Usage {
+    int streams;
+    long scopeBytes;
+  }
+
   private final PositionAuthority authority;
   private final ServerSettings settings;
   private final Executor executor;
@@ -34,9 +45,11 @@ final class Watches {
   /** Guarded by lock. */
   private final Set<WatchStream> open = new LinkedHashSet<>();
   /** Guarded by lock. */
-  private final Map<WatchStream, String> connections = new HashMap<>();
+  private final Map<WatchStream, Admitted> admitted = new HashMap<>();
   /** Guarded by lock. */
-  private final Map<String, Integer> perConnection = new HashMap<>();
+  private final Map<String, Usage> perConnection = new HashMap<>();
+  /** Guarded by lock: the bytes the scopes of all open streams hold. */
+  private long scopeBytes;
   /** Guarded by lock. */
   private boolean closing;
 
@@ -55,26 +68,36 @@ final class Watches {
    * @throws ShuttingDownException if the server is shutting down
    */
   void open(ReadRequest request, String requestId, ServerCallStreamObserver<WatchFrame> call, String connection) {
-    // Checked before resolving too, which slides the subscription's expiry and may create the
-    // space's token: a refused stream writes nothing (unless it lost a race for the last place).
+    // Checked before resolving too, which slides the subscription's expiry: a refused stream
+    // writes nothing (unless it lost a race for the last place, or its subscription's scope, known
+    // only once looked up, is what does not fit).
     synchronized (lock) {
-      checkAdmissible(connection);
+      checkAdmissible(connection, request.scope().direct().heapBytes());
     }
     ResolvedRead read = authority.resolve(request);
+    long bytes = read.scope().heapBytes();
     WatchStream stream = new WatchStream(requestId, read, authority, call, executor, failures, this::release);
     synchronized (lock) {
-      checkAdmissible(connection);
+      try {
+        checkAdmissible(connection, bytes);
+      } catch (RuntimeException e) {
+        authority.release(read);
+        throw e;
+      }
       open.add(stream);
-      connections.put(stream, connection);
-      perConnection.merge(connection, 1, Integer::sum);
+      admitted.put(stream, new Admitted(connection, bytes));
+      Usage usage = perConnection.computeIfAbsent(connection, k -> new Usage());
+      usage.streams++;
+      usage.scopeBytes += bytes;
+      scopeBytes += bytes;
       // Started under the lock, so that closeAll cannot end the stream before its handlers are set.
       // Starting does no I/O: it sets the call's handlers, registers with the tail and signals.
       stream.start();
     }
   }
 
-  /** Throws unless a stream may open on {@code connection} now. Needs the lock. */
-  private void checkAdmissible(String connection) {
+  /** Throws unless a stream whose scope holds {@code bytes} may open on {@code connection} now. Needs the lock. */
+  private void checkAdmissible(String connection, long bytes) {
     if (closing) {
       throw new ShuttingDownException();
     }
@@ -82,10 +105,26 @@ final class Watches {
       throw new LimitExceededException(ServerSettings.Key.WATCHES_PER_SERVER, settings.watchesPerServer(),
           open.size() + 1L, "open Watch streams on this server");
     }
-    int onConnection = perConnection.getOrDefault(connection, 0);
-    if (onConnection >= settings.watchesPerConnection()) {
+    Usage usage = perConnection.getOrDefault(connection, new Usage());
+    if (usage.streams >= settings.watchesPerConnection()) {
       throw new LimitExceededException(ServerSettings.Key.WATCHES_PER_CONNECTION,
-          settings.watchesPerConnection(), onConnection + 1L, "open Watch streams on connection " + connection);
+          settings.watchesPerConnection(), usage.streams + 1L, "open Watch streams on connection " + connection);
+    }
+    if (scopeBytes + bytes > settings.watchScopeBytes()) {
+      throw new LimitExceededException(ServerSettings.Key.WATCH_SCOPE_BYTES, settings.watchScopeBytes(),
+          scopeBytes + bytes, "scope bytes of open Watch streams on this server with this one");
+    }
+    if (usage.scopeBytes + bytes > settings.watchScopeBytesPerConnection()) {
+      throw new LimitExceededException(ServerSettings.Key.WATCH_SCOPE_BYTES_PER_CONNECTION,
+          settings.watchScopeBytesPerConnection(), usage.scopeBytes + bytes,
+          "scope bytes of open Watch streams on connection " + connection + " with this one");
+    }
+  }
+
+  /** The bytes the scopes of open streams hold. */
+  long scopeBytes() {
+    synchronized (lock) {
+      return scopeBytes;
     }
   }
 
@@ -142,8 +181,15 @@ final class Watches {
       if (!open.remove(stream)) {
         return;
       }
-      String connection = connections.remove(stream);
-      perConnection.computeIfPresent(connection, (k, n) -> n == 1 ? null : n - 1);
+      Admitted was = admitted.remove(stream);
+      scopeBytes -= was.scopeBytes();
+      Usage usage = perConnection.get(was.connection());
+      usage.streams--;
+      usage.scopeBytes -= was.scopeBytes();
+      if (usage.streams == 0) {
+        perConnection.remove(was.connection());
+      }
     }
+    authority.release(stream.read());
   }
 }

@@ -1,12 +1,17 @@
 package dev.feedstore.server.testing;
 
+import dev.feedstore.proto.WireHeaders;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
+import dev.feedstore.server.AccessTokens;
 import dev.feedstore.server.FeedServer;
 import dev.feedstore.server.ServerSettings;
 import dev.feedstore.sqlite.SqliteFeedStore;
+import io.grpc.Channel;
+import io.grpc.ClientInterceptors;
 import io.grpc.ManagedChannel;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
+import io.grpc.stub.MetadataUtils;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -46,6 +51,16 @@ public final class TestServer implements AutoCloseable {
     return FeedSyncGrpc.newStub(channel);
   }
 
+  /** A blocking stub whose calls carry {@code authorization: Bearer token}. */
+  public FeedSyncGrpc.FeedSyncBlockingStub blocking(String token) {
+    return Calls.blocking(channel(token));
+  }
+
+  /** The channel, with {@code authorization: Bearer token} on every call. */
+  public Channel channel(String token) {
+    return ClientInterceptors.intercept(channel, MetadataUtils.newAttachHeadersInterceptor(WireHeaders.bearer(token)));
+  }
+
   @Override
   public void close() {
     channel.shutdownNow();
@@ -59,6 +74,7 @@ public final class TestServer implements AutoCloseable {
     private ServerSettings settings = ServerSettings.newBuilder().heartbeatMillis(3_600_000).build();
     private Clock clock = Clock.systemUTC();
     private boolean loopback;
+    private AccessTokens accessTokens;
 
     private Builder(Path file) {
       this.file = file;
@@ -75,6 +91,12 @@ public final class TestServer implements AutoCloseable {
       return this;
     }
 
+    /** Require the bearer tokens {@code tokens} lists. */
+    public Builder accessTokens(AccessTokens tokens) {
+      accessTokens = tokens;
+      return this;
+    }
+
     /** Serve over a real socket on 127.0.0.1 and a free port. */
     public Builder loopback() {
       loopback = true;
@@ -86,6 +108,9 @@ public final class TestServer implements AutoCloseable {
       CountingFeedStore store = new CountingFeedStore(sqlite);
       try {
         FeedServer.Builder builder = FeedServer.newBuilder(store).settings(settings).clock(clock);
+        if (accessTokens != null) {
+          builder.accessTokens(accessTokens);
+        }
         String name = InProcessServerBuilder.generateName();
         if (loopback) {
           builder.address("127.0.0.1", 0);

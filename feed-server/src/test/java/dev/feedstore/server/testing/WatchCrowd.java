@@ -49,9 +49,14 @@ public final class WatchCrowd {
     return calls;
   }
 
-  /** Waits until every stream has sent an event or ended. */
+  /** Waits (60 s at most) until every stream has sent an event or ended. */
   public void awaitAnswered() {
-    Await.until("every stream of the crowd answered", Duration.ofSeconds(60),
+    awaitAnswered(Duration.ofSeconds(60));
+  }
+
+  /** Waits until every stream has sent an event or ended. */
+  public void awaitAnswered(Duration timeout) {
+    Await.until("every stream of the crowd answered", timeout,
         () -> streams.stream().allMatch(s -> s.pending() > 0 || s.ended()));
   }
 
@@ -69,6 +74,11 @@ public final class WatchCrowd {
   /** The status of every stream that ended with {@code code}. */
   public long endedWith(Status.Code code) {
     return streams.stream().filter(EventRecorder::ended).filter(s -> s.awaitEnd().getCode() == code).count();
+  }
+
+  /** The status of every stream that ended. */
+  public List<Status> endStatuses() {
+    return streams.stream().filter(EventRecorder::ended).map(EventRecorder::awaitEnd).toList();
   }
 
   /** Cancels every stream from the client's side. */

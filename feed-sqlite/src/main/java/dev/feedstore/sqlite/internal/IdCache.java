@@ -4,36 +4,63 @@ import dev.feedstore.core.FeedId;
 import dev.feedstore.core.SpaceId;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Caches the private ids of spaces and the rows of feeds, which never disappear while a store is
- * open (a feed's namespace changes at most once, from none to one, see {@link #replaceFeed}).
- * Entries made inside a write transaction stay private to it until it
- * commits ({@link Pending#publish}), so a rolled-back transaction cannot leave a row id behind that
- * the file does not hold. Thread-safe; a {@link Pending} is not.
+ * open (a feed's namespace changes at most once, from none to one, see {@link Pending#replaceFeed}).
+ * At most {@code capacity} feed rows and as many spaces are held; beyond that the oldest are
+ * forgotten and read from the file again when used ({@link BoundedMap}), so memory does not grow
+ * with the number of feeds the store has seen.
+ *
+ * <p>Entries made inside a write transaction stay private to it until it commits ({@link
+ * Pending#publish}), so a rolled-back transaction cannot leave a row id behind that the file does
+ * not hold. A transaction that began before a namespace changed publishes none of the rows it read
+ * (they may show the old namespace), so that a row forgotten after the change cannot come back
+ * stale.
+ *
+ * <p>Thread-safe; a {@link Pending} is not.
  */
 final class IdCache {
   private record FeedKey(long spacePrivateId, FeedId feedId) {}
 
-  private final Map<SpaceId, Long> spaces = new ConcurrentHashMap<>();
-  private final Map<FeedKey, FeedRow> feeds = new ConcurrentHashMap<>();
-  private final Map<Long, FeedRow> feedsById = new ConcurrentHashMap<>();
+  private final BoundedMap<SpaceId, Long> spaces;
+  private final BoundedMap<FeedKey, FeedRow> feeds;
+  private final BoundedMap<Long, FeedRow> feedsById;
+  /** How many transactions have published a changed feed row. */
+  private final AtomicLong changes = new AtomicLong();
 
+  IdCache(int capacity) {
+    this.spaces = new BoundedMap<>(capacity);
+    this.feeds = new BoundedMap<>(capacity);
+    this.feedsById = new BoundedMap<>(capacity);
+  }
+
+  /** How many feed rows are cached: the larger of the two indexes. */
+  int feedRows() {
+    return Math.max(feeds.size(), feedsById.size());
+  }
+
+  /** The entries of a transaction that starts now (before its first read). */
   Pending pending() {
-    return new Pending();
+    return new Pending(changes.get());
   }
 
   /** The entries one transaction made. */
   final class Pending {
+    private final long changesAtStart;
     private final Map<SpaceId, Long> newSpaces = new HashMap<>();
     private final Map<FeedKey, FeedRow> newFeeds = new HashMap<>();
     private final Map<Long, FeedRow> newFeedsById = new HashMap<>();
     private final Map<FeedKey, FeedRow> changedFeeds = new HashMap<>();
 
+    private Pending(long changesAtStart) {
+      this.changesAtStart = changesAtStart;
+    }
+
     Long space(SpaceId spaceId) {
-      Long id = spaces.get(spaceId);
-      return id != null ? id : newSpaces.get(spaceId);
+      Long mine = newSpaces.get(spaceId);
+      return mine != null ? mine : spaces.get(spaceId);
     }
 
     void putSpace(SpaceId spaceId, long privateId) {
@@ -65,13 +92,21 @@ final class IdCache {
       changedFeeds.put(key, row);
     }
 
-    /** Makes this transaction's entries visible to all; call after it committed. */
+    /**
+     * Makes this transaction's entries visible to all; call after it committed. Writes are
+     * serialized and publish before the next one starts, so only a read can miss a change.
+     */
     void publish() {
-      spaces.putAll(newSpaces);
+      newSpaces.forEach(spaces::putIfAbsent);
+      if (!changedFeeds.isEmpty()) {
+        changes.incrementAndGet();
+        changedFeeds.forEach(feeds::put);
+        changedFeeds.values().forEach(row -> feedsById.put(row.privateId(), row));
+      } else if (changes.get() != changesAtStart) {
+        return; // a namespace changed since this transaction began: its rows may be older
+      }
       newFeeds.forEach(feeds::putIfAbsent);
-      feeds.putAll(changedFeeds);
       newFeeds.values().forEach(row -> feedsById.putIfAbsent(row.privateId(), row));
-      changedFeeds.values().forEach(row -> feedsById.put(row.privateId(), row));
     }
   }
 }

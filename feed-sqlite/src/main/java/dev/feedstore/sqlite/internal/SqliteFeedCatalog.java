@@ -109,6 +109,16 @@ final class SqliteFeedCatalog implements FeedCatalog {
   }
 
   @Override
+  public long count(SpaceId spaceId) {
+    Optional<Long> space = tx.findSpace(spaceId);
+    if (space.isEmpty()) {
+      return 0;
+    }
+    Long stored = Sql.longValue(tx, "SELECT feed_count FROM spaces WHERE space_private_id = ?", space.get());
+    return (stored == null ? 0 : stored) + tx.pendingFeedCount(space.get());
+  }
+
+  @Override
   public List<SpaceId> spaces() {
     return tx.dsl.select(SPACES_SPACE_ID).from(SPACES)
         .where(exists(selectOne().from(FEEDS).where(FEEDS_SPACE.eq(SPACES_PRIVATE_ID))))

@@ -8,9 +8,11 @@ import dev.feedstore.core.ServerToken;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.ServerTokens;
 import java.util.Optional;
-import java.util.function.Supplier;
 
-/** {@link ServerTokens} in the {@code spaces} table, beside the space's data. */
+/**
+ * {@link ServerTokens} in the {@code spaces} table, beside the space's data; the token of a space
+ * without one is derived from the file's secret ({@link TokenKey}).
+ */
 final class SqliteServerTokens implements ServerTokens {
   private final SqliteTransaction tx;
 
@@ -26,13 +28,18 @@ final class SqliteServerTokens implements ServerTokens {
   }
 
   @Override
-  public ServerToken findOrCreate(SpaceId spaceId, Supplier<ServerToken> newToken) {
+  public ServerToken tokenOf(SpaceId spaceId) {
+    return find(spaceId).orElseGet(() -> ServerToken.derive(tx.tokenKey.get(tx), spaceId));
+  }
+
+  @Override
+  public ServerToken findOrCreate(SpaceId spaceId) {
     Optional<ServerToken> existing = find(spaceId);
     if (existing.isPresent()) {
       return existing.get();
     }
     long space = tx.space(spaceId);
-    ServerToken token = newToken.get();
+    ServerToken token = ServerToken.derive(tx.tokenKey.get(tx), spaceId);
     tx.dsl.update(SPACES).set(SPACES_SERVER_TOKEN, token.value()).where(SPACES_PRIVATE_ID.eq(space)).execute();
     return token;
   }

@@ -64,7 +64,8 @@ public final class SqliteStore implements FeedStore {
   private final Semaphore readerPermits;
   private final BlockingQueue<Handle> idleReaders;
   private final List<Handle> allReaders = new ArrayList<>();
-  private final IdCache ids = new IdCache();
+  private final IdCache ids;
+  private final TokenKey tokenKey = new TokenKey();
   /** Held shared by every transaction and exclusively by {@link #close}. */
   private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
   private volatile boolean closed;
@@ -76,6 +77,7 @@ public final class SqliteStore implements FeedStore {
     this.checkpointer = checkpointer;
     this.readerPermits = new Semaphore(settings.readers());
     this.idleReaders = new ArrayBlockingQueue<>(settings.readers());
+    this.ids = new IdCache(settings.cachedFeeds());
   }
 
   /**
@@ -111,6 +113,11 @@ public final class SqliteStore implements FeedStore {
 
   public Path file() {
     return file;
+  }
+
+  /** How many feed rows the store holds in memory now (at most {@link SqliteSettings#cachedFeeds}). */
+  int cachedFeedRows() {
+    return ids.feedRows();
   }
 
   @Override
@@ -241,7 +248,7 @@ public final class SqliteStore implements FeedStore {
   private <T> T inTransaction(Handle handle, String begin, boolean writable, Work<T> work) {
     Connection connection = handle.connection();
     IdCache.Pending pending = ids.pending();
-    SqliteTransaction tx = new SqliteTransaction(handle.dsl(), handle.statements(), pending, writable);
+    SqliteTransaction tx = new SqliteTransaction(handle.dsl(), handle.statements(), pending, tokenKey, writable);
     execute(handle, begin, "beginning a transaction");
     boolean committed = false;
     try {

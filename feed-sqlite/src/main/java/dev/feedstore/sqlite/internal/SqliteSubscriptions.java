@@ -1,8 +1,5 @@
 package dev.feedstore.sqlite.internal;
 
-import static dev.feedstore.sqlite.internal.Tables.SPACES;
-import static dev.feedstore.sqlite.internal.Tables.SPACES_PRIVATE_ID;
-import static dev.feedstore.sqlite.internal.Tables.SPACES_SPACE_ID;
 import static dev.feedstore.sqlite.internal.Tables.SUBSCRIPTIONS;
 import static dev.feedstore.sqlite.internal.Tables.SUBSCRIPTIONS_EXPIRES_AT;
 import static dev.feedstore.sqlite.internal.Tables.SUBSCRIPTIONS_FEED_IDS;
@@ -20,7 +17,10 @@ import dev.feedstore.core.store.Subscriptions;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
-/** {@link Subscriptions} in the {@code subscriptions} table. */
+/**
+ * {@link Subscriptions} in the {@code subscriptions} table. A subscription names its space by id, so
+ * storing one stores no space (subscribing is a read: it does not create the space).
+ */
 final class SqliteSubscriptions implements Subscriptions {
   private final SqliteTransaction tx;
 
@@ -30,11 +30,10 @@ final class SqliteSubscriptions implements Subscriptions {
 
   @Override
   public void create(Subscription subscription) {
-    long space = tx.space(subscription.spaceId());
     tx.dsl.insertInto(SUBSCRIPTIONS)
         .columns(SUBSCRIPTIONS_ID, SUBSCRIPTIONS_SPACE, SUBSCRIPTIONS_TTL, SUBSCRIPTIONS_EXPIRES_AT,
             SUBSCRIPTIONS_FEED_IDS, SUBSCRIPTIONS_NAMESPACES)
-        .values(subscription.id(), space, subscription.ttlMillis(), subscription.expiresAtMillis(),
+        .values(subscription.id(), subscription.spaceId().value(), subscription.ttlMillis(), subscription.expiresAtMillis(),
             JsonStrings.encode(subscription.scope().feeds().stream().map(FeedId::value).toList()),
             JsonStrings.encode(subscription.scope().namespaces().stream().map(Namespace::value).toList()))
         .execute();
@@ -42,9 +41,9 @@ final class SqliteSubscriptions implements Subscriptions {
 
   @Override
   public Optional<Subscription> find(String id) {
-    return tx.dsl.select(SUBSCRIPTIONS_ID, SPACES_SPACE_ID, SUBSCRIPTIONS_EXPIRES_AT, SUBSCRIPTIONS_FEED_IDS,
+    return tx.dsl.select(SUBSCRIPTIONS_ID, SUBSCRIPTIONS_SPACE, SUBSCRIPTIONS_EXPIRES_AT, SUBSCRIPTIONS_FEED_IDS,
             SUBSCRIPTIONS_NAMESPACES, SUBSCRIPTIONS_TTL)
-        .from(SUBSCRIPTIONS).join(SPACES).on(SPACES_PRIVATE_ID.eq(SUBSCRIPTIONS_SPACE))
+        .from(SUBSCRIPTIONS)
         .where(SUBSCRIPTIONS_ID.eq(id))
         .fetchOptional(r -> new Subscription(r.value1(), new SpaceId(r.value2()),
             new Scope.Selection(

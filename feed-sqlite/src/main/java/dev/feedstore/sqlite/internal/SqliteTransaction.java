@@ -21,10 +21,10 @@ import dev.feedstore.core.store.Subscriptions;
 import dev.feedstore.core.store.SyncStates;
 import dev.feedstore.core.store.UnknownFeedException;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.jooq.DSLContext;
-import org.jooq.Record;
 
 /**
  * One transaction on one connection, and the row-id bookkeeping its views share. Not thread-safe;
@@ -34,8 +34,10 @@ final class SqliteTransaction implements StoreTransaction {
   final DSLContext dsl;
   final Statements statements;
   final IdCache.Pending ids;
+  final TokenKey tokenKey;
   final boolean writable;
   private final Map<Long, Long> blockCountDeltas = new HashMap<>();
+  private final Map<Long, Long> feedCountDeltas = new HashMap<>();
 
   private FeedCatalog feeds;
   private BlockLog blocks;
@@ -44,10 +46,11 @@ final class SqliteTransaction implements StoreTransaction {
   private SyncStates syncStates;
   private ReplicationPolicies replication;
 
-  SqliteTransaction(DSLContext dsl, Statements statements, IdCache.Pending ids, boolean writable) {
+  SqliteTransaction(DSLContext dsl, Statements statements, IdCache.Pending ids, TokenKey tokenKey, boolean writable) {
     this.dsl = dsl;
     this.statements = statements;
     this.ids = ids;
+    this.tokenKey = tokenKey;
     this.writable = writable;
   }
 
@@ -105,7 +108,7 @@ final class SqliteTransaction implements StoreTransaction {
     if (cached != null) {
       return Optional.of(cached);
     }
-    Long id = dsl.select(SPACES_PRIVATE_ID).from(SPACES).where(SPACES_SPACE_ID.eq(spaceId.value())).fetchOne(SPACES_PRIVATE_ID);
+    Long id = Sql.longValue(this, "SELECT space_private_id FROM spaces WHERE space_id = ?", spaceId.value());
     if (id != null) {
       ids.putSpace(spaceId, id);
     }
@@ -147,16 +150,17 @@ final class SqliteTransaction implements StoreTransaction {
     if (cached != null) {
       return Optional.of(cached);
     }
-    Record record = dsl.select(FEEDS_PRIVATE_ID, FEEDS_NAMESPACE).from(FEEDS)
-        .where(FEEDS_SPACE.eq(spacePrivateId).and(FEEDS_FEED_ID.eq(feedId.value())))
-        .fetchOne();
-    if (record == null) {
+    // A plain statement, prepared once per connection: with the cache bounded, this runs for every
+    // feed whose row was forgotten.
+    List<FeedRow> rows = Sql.list(this,
+        "SELECT feed_private_id, feed_namespace FROM feeds WHERE space_private_id = ? AND feed_id = ?",
+        rs -> new FeedRow(rs.getLong(1), spacePrivateId, feedId, Optional.ofNullable(rs.getString(2)).map(Namespace::new)),
+        spacePrivateId, feedId.value());
+    if (rows.isEmpty()) {
       return Optional.empty();
     }
-    FeedRow row = new FeedRow(record.get(FEEDS_PRIVATE_ID), spacePrivateId, feedId,
-        Optional.ofNullable(record.get(FEEDS_NAMESPACE)).map(Namespace::new));
-    ids.putFeed(row);
-    return Optional.of(row);
+    ids.putFeed(rows.get(0));
+    return Optional.of(rows.get(0));
   }
 
   /** The feed row with private id {@code privateId}, which the file must hold. */
@@ -193,7 +197,13 @@ final class SqliteTransaction implements StoreTransaction {
         .returningResult(FEEDS_PRIVATE_ID).fetchOne().value1();
     FeedRow row = new FeedRow(id, spacePrivateId, feedId, namespace);
     ids.putFeed(row);
+    feedCountDeltas.merge(spacePrivateId, 1L, Long::sum);
     return row;
+  }
+
+  /** How many feeds this transaction created in the space so far. */
+  long pendingFeedCount(long spacePrivateId) {
+    return feedCountDeltas.getOrDefault(spacePrivateId, 0L);
   }
 
   void countInserted(long feedPrivateId) {
@@ -210,20 +220,14 @@ final class SqliteTransaction implements StoreTransaction {
 
   /** Writes what was deferred to the end of the transaction; call just before commit. */
   void flush() {
-    if (blockCountDeltas.isEmpty()) {
-      return;
+    flush(blockCountDeltas, "UPDATE feeds SET block_count = block_count + ? WHERE feed_private_id = ?");
+    flush(feedCountDeltas, "UPDATE spaces SET feed_count = feed_count + ? WHERE space_private_id = ?");
+  }
+
+  private void flush(Map<Long, Long> deltas, String sql) {
+    for (Map.Entry<Long, Long> delta : deltas.entrySet()) {
+      Sql.update(this, sql, delta.getValue(), delta.getKey());
     }
-    java.sql.PreparedStatement update =
-        statements.get("UPDATE feeds SET block_count = block_count + ? WHERE feed_private_id = ?");
-    try {
-      for (Map.Entry<Long, Long> delta : blockCountDeltas.entrySet()) {
-        update.setLong(1, delta.getValue());
-        update.setLong(2, delta.getKey());
-        update.executeUpdate();
-      }
-    } catch (java.sql.SQLException e) {
-      throw new org.jooq.exception.DataAccessException("counting blocks", e);
-    }
-    blockCountDeltas.clear();
+    deltas.clear();
   }
 }

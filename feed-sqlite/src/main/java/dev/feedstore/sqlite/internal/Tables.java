@@ -33,7 +33,7 @@ final class Tables {
 
   static final Table<Record> SUBSCRIPTIONS = table(name("subscriptions"));
   static final Field<String> SUBSCRIPTIONS_ID = field(name("subscriptions", "subscription_id"), SQLDataType.VARCHAR);
-  static final Field<Long> SUBSCRIPTIONS_SPACE = field(name("subscriptions", "space_private_id"), SQLDataType.BIGINT);
+  static final Field<String> SUBSCRIPTIONS_SPACE = field(name("subscriptions", "space_id"), SQLDataType.VARCHAR);
   static final Field<Long> SUBSCRIPTIONS_TTL = field(name("subscriptions", "ttl_ms"), SQLDataType.BIGINT);
   static final Field<Long> SUBSCRIPTIONS_EXPIRES_AT = field(name("subscriptions", "expires_at"), SQLDataType.BIGINT);
   static final Field<String> SUBSCRIPTIONS_FEED_IDS = field(name("subscriptions", "feed_ids"), SQLDataType.VARCHAR);

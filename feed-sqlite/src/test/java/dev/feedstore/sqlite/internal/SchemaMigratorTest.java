@@ -8,10 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.feedstore.core.Block;
 import dev.feedstore.core.BlockData;
 import dev.feedstore.core.FeedId;
+import dev.feedstore.core.Namespace;
 import dev.feedstore.core.Position;
 import dev.feedstore.core.Predecessor;
+import dev.feedstore.core.Scope;
+import dev.feedstore.core.ServerToken;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.CorruptBlockException;
+import dev.feedstore.core.store.Subscription;
 import dev.feedstore.core.testing.DiskFaults;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.sqlite.SqliteSettings;
@@ -24,6 +28,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -136,6 +141,41 @@ class SchemaMigratorTest {
       CorruptBlockException e = assertThrows(CorruptBlockException.class,
           () -> store.read(tx -> tx.blocks().feed(SPACE, feed)));
       assertEquals(first.key(), e.key());
+    }
+  }
+
+  @Test
+  void aVersion3FileKeepsItsTokensAndSubscriptionsCountsItsFeedsAndGainsASecretForNewTokens() throws Exception {
+    Path file = dir.resolve("v3.db");
+    SqliteStore.open(file, SqliteSettings.DEFAULTS,
+        new SchemaMigrator(SchemaMigrator.builtIn().migrations().subList(0, 3))).close();
+    FeedId feed = TestBlocks.feedId();
+    // Rows as code of schema version 3 wrote them.
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = c.createStatement()) {
+      s.execute("INSERT INTO spaces (space_private_id, space_id, server_token) VALUES (7, 's', 'stored-token')");
+      s.execute("INSERT INTO feeds (feed_private_id, space_private_id, feed_id) VALUES (1, 7, '" + feed.value() + "')");
+      s.execute("INSERT INTO feeds (feed_private_id, space_private_id, feed_id) VALUES (2, 7, '"
+          + TestBlocks.feedId().value() + "')");
+      s.execute("INSERT INTO subscriptions (subscription_id, space_private_id, ttl_ms, expires_at, feed_ids, namespaces)"
+          + " VALUES ('sub', 7, 1000, 5000, '[\"" + feed.value() + "\"]', '[\"notes\"]')");
+    }
+    Path copy = dir.resolve("copy.db");
+    try (SqliteStore store = SqliteStore.open(file, SqliteSettings.DEFAULTS, SchemaMigrator.builtIn())) {
+      assertEquals(Optional.of(ServerToken.of("stored-token")), store.read(tx -> tx.serverTokens().find(SPACE)));
+      assertEquals(ServerToken.of("stored-token"), store.read(tx -> tx.serverTokens().tokenOf(SPACE)));
+      assertEquals(2L, store.<Long>read(tx -> tx.feeds().count(SPACE)), "feeds counted by the migration");
+      Subscription subscription = store.read(tx -> tx.subscriptions().find("sub")).orElseThrow();
+      assertEquals(new Subscription("sub", SPACE, new Scope.Selection(Set.of(feed), Set.of(Namespace.of("notes"))),
+          1000, 5000), subscription);
+      ServerToken unborn = store.read(tx -> tx.serverTokens().tokenOf(SpaceId.of("unborn")));
+      store.backupTo(copy);
+      try (SqliteStore copied = SqliteStore.open(copy, SqliteSettings.DEFAULTS, SchemaMigrator.builtIn())) {
+        assertEquals(unborn, copied.read(tx -> tx.serverTokens().tokenOf(SpaceId.of("unborn"))));
+      }
+    }
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = c.createStatement()) {
+      assertEquals(SchemaMigrator.builtIn().latestVersion(), intOf(s, "PRAGMA user_version"));
+      assertEquals(32, intOf(s, "SELECT length(token_key) FROM store_secret"));
     }
   }
 
