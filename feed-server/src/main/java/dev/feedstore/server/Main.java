@@ -1,6 +1,7 @@
 package dev.feedstore.server;
 
 import dev.feedstore.core.InvalidValueException;
+import dev.feedstore.core.store.StorageFaultException;
 import dev.feedstore.server.internal.TransportLog;
 import dev.feedstore.sqlite.SqliteFeedStore;
 import dev.feedstore.sqlite.SqliteSettings;
@@ -24,7 +25,8 @@ import picocli.CommandLine.Option;
  *
  * <p>SIGTERM and SIGINT shut it down gracefully (health NOT_SERVING, new calls refused, calls in
  * flight finish, Watch streams end with UNAVAILABLE, the database is closed) and the process exits
- * with 0. Exit code 1 means it could not start (the database or the address); 2 a bad flag.
+ * with 0. Exit code 1 means it could not start (the database, which must take a write, or the
+ * address); 2 a bad flag.
  */
 @Command(name = "feed-server", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
     sortOptions = false, showDefaultValues = true, usageHelpWidth = 100,
@@ -127,6 +129,11 @@ public final class Main implements Callable<Integer> {
           + " Watch streams.")
   long keepaliveTimeoutMillis = ServerSettings.DEFAULT_KEEPALIVE_TIMEOUT_MS;
 
+  @Option(names = "--" + ServerSettings.Key.WRITE_PROBE_MS, paramLabel = "MS",
+      description = "How often a tiny write checks that the database takes writes; health is NOT_SERVING from a"
+          + " failed write until one succeeds.")
+  long writeProbeMillis = ServerSettings.DEFAULT_WRITE_PROBE_MS;
+
   @Option(names = "--" + ServerSettings.Key.TAIL_BLOCKS, paramLabel = "N",
       description = "Recently committed blocks kept in memory per watched space, shared by its watchers.")
   int tailBlocks = ServerSettings.DEFAULT_TAIL_BLOCKS;
@@ -213,6 +220,10 @@ public final class Main implements Callable<Integer> {
         }
         server = builder.build().start();
       }
+    } catch (StorageFaultException e) {
+      log.error("cannot start: {}", e.getMessage()); // names the file, the problem and the fix
+      shutDown();
+      return 1;
     } catch (IOException | RuntimeException e) {
       log.error("cannot start: {}", e.getMessage(), e);
       shutDown();
@@ -255,6 +266,7 @@ public final class Main implements Callable<Integer> {
         .spacesPerServer(spacesPerServer)
         .keepaliveMillis(keepaliveMillis)
         .keepaliveTimeoutMillis(keepaliveTimeoutMillis)
+        .writeProbeMillis(writeProbeMillis)
         .build();
   }
 

@@ -54,6 +54,9 @@ import dev.feedstore.core.Limits;
  * @param keepaliveTimeoutMillis how long the server waits for the answer to that PING before it
  *     closes the connection and ends its calls ({@code keepalive-timeout-ms}), so that the Watch
  *     streams of a client that vanished without closing its connection are freed
+ * @param writeProbeMillis how often the server commits a tiny write to learn whether its storage
+ *     takes writes ({@code write-probe-ms}); the health service says NOT_SERVING from a failed write
+ *     until a probe succeeds again
  */
 public record ServerSettings(
     int blockBytes,
@@ -77,7 +80,8 @@ public record ServerSettings(
     int watchThreads,
     int spacesPerServer,
     long keepaliveMillis,
-    long keepaliveTimeoutMillis) {
+    long keepaliveTimeoutMillis,
+    long writeProbeMillis) {
 
   /** The keys of the settings: command-line flags without the dashes, and names in errors. */
   public static final class Key {
@@ -105,6 +109,7 @@ public record ServerSettings(
     public static final String SPACES_PER_SERVER = "spaces-per-server";
     public static final String KEEPALIVE_MS = "keepalive-ms";
     public static final String KEEPALIVE_TIMEOUT_MS = "keepalive-timeout-ms";
+    public static final String WRITE_PROBE_MS = "write-probe-ms";
   }
 
   public static final int DEFAULT_BLOCK_BYTES = Limits.DEFAULT_BLOCK_BYTES;
@@ -147,6 +152,11 @@ public record ServerSettings(
   public static final long MIN_KEEPALIVE_MS = 10_000;
   /** gRPC's smallest keepalive timeout. */
   public static final long MIN_KEEPALIVE_TIMEOUT_MS = 10;
+  /**
+   * Five seconds: a load balancer that checks health every few seconds learns of a disk that stopped
+   * taking writes, or took them again, within about that, for one small commit per interval.
+   */
+  public static final long DEFAULT_WRITE_PROBE_MS = 5_000;
 
   /** Every setting at its default. */
   public static final ServerSettings DEFAULTS = newBuilder().build();
@@ -188,6 +198,7 @@ public record ServerSettings(
           "must be >= " + MIN_KEEPALIVE_TIMEOUT_MS + " (gRPC raises shorter keepalive timeouts to 10 ms)",
           keepaliveTimeoutMillis);
     }
+    positive(Key.WRITE_PROBE_MS, writeProbeMillis);
     if (maxMessageBytes <= blockBytes) {
       throw new InvalidValueException(Key.MAX_MESSAGE_BYTES,
           "must be above " + Key.BLOCK_BYTES + " (" + blockBytes + ") so that a block of the largest size fits",
@@ -248,6 +259,7 @@ public record ServerSettings(
     private int spacesPerServer = DEFAULT_SPACES_PER_SERVER;
     private long keepaliveMillis = DEFAULT_KEEPALIVE_MS;
     private long keepaliveTimeoutMillis = DEFAULT_KEEPALIVE_TIMEOUT_MS;
+    private long writeProbeMillis = DEFAULT_WRITE_PROBE_MS;
 
     private Builder() {}
 
@@ -274,6 +286,7 @@ public record ServerSettings(
       spacesPerServer = s.spacesPerServer;
       keepaliveMillis = s.keepaliveMillis;
       keepaliveTimeoutMillis = s.keepaliveTimeoutMillis;
+      writeProbeMillis = s.writeProbeMillis;
     }
 
     public Builder blockBytes(int value) {
@@ -386,6 +399,11 @@ public record ServerSettings(
       return this;
     }
 
+    public Builder writeProbeMillis(long value) {
+      writeProbeMillis = value;
+      return this;
+    }
+
     /**
      * The settings.
      *
@@ -396,7 +414,7 @@ public record ServerSettings(
           watchesPerServer, watchesPerConnection, watchBatchBlocks, watchBatchBytes, subscriptionTtlMillis,
           subscriptionMaxTtlMillis, heartbeatMillis, tailBlocks, tailBytes, shutdownGraceMillis,
           rejectionsLoggedPerMinute, rpcThreads, watchThreads, spacesPerServer, keepaliveMillis,
-          keepaliveTimeoutMillis);
+          keepaliveTimeoutMillis, writeProbeMillis);
     }
   }
 }
