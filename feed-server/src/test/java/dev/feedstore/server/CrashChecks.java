@@ -26,13 +26,6 @@ final class CrashChecks {
   int inDoubtCommitted;
   int inDoubtAbsent;
 
-  /** Every block acknowledged to any of {@code appenders}, by key. */
-  static Map<String, Block> acknowledged(List<CrashAppender> appenders) {
-    Map<String, Block> all = new HashMap<>();
-    appenders.forEach(a -> all.putAll(a.acknowledged));
-    return all;
-  }
-
   /**
    * Checks a read of the whole space against what was acknowledged before it began, the in-doubt
    * batches and the earlier reads.
