@@ -18,6 +18,7 @@ import dev.feedstore.core.Replication;
 import dev.feedstore.core.Scope;
 import dev.feedstore.core.Sequence;
 import dev.feedstore.core.SpaceId;
+import dev.feedstore.core.store.FeedStore;
 import dev.feedstore.core.store.UnknownFeedException;
 import dev.feedstore.core.sync.Changes;
 import dev.feedstore.core.sync.SpaceSync;
@@ -35,6 +36,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.UnaryOperator;
 
 /**
  * A local replica: feeds in a SQLite file that the application reads and appends to with or
@@ -57,7 +59,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * policy says otherwise. One process should open a file at a time. Thread-safe.
  */
 public final class Replica implements AutoCloseable {
-  private final SqliteFeedStore store;
+  private final SqliteFeedStore sqlite;
+  /** The store every transaction goes through: {@link #sqlite}, unless a test wraps it. */
+  private final FeedStore store;
   private final ActorId actor;
   private final Clock clock;
   private final Limits limits;
@@ -73,7 +77,8 @@ public final class Replica implements AutoCloseable {
     this.limits = builder.limits;
     this.pullLimit = builder.pullLimit;
     this.pushLimit = builder.pushLimit;
-    this.store = SqliteFeedStore.open(builder.file, builder.sqlite);
+    this.sqlite = SqliteFeedStore.open(builder.file, builder.sqlite);
+    this.store = builder.storeWrapper.apply(sqlite);
     this.listeners = new ListenerHub(store);
   }
 
@@ -95,6 +100,7 @@ public final class Replica implements AutoCloseable {
     private SqliteSettings sqlite = SqliteSettings.DEFAULTS;
     private int pullLimit = SpaceSync.DEFAULT_PULL_LIMIT;
     private int pushLimit = SpaceSync.DEFAULT_PUSH_LIMIT;
+    private UnaryOperator<FeedStore> storeWrapper = UnaryOperator.identity();
 
     private Builder(Path file) {
       this.file = Objects.requireNonNull(file, "file");
@@ -137,6 +143,15 @@ public final class Replica implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Sends every transaction of the replica through the store {@code wrapper} makes of its own
+     * (which must delegate to it), so that tests can make its commits fail. Not for applications.
+     */
+    Builder wrapStore(UnaryOperator<FeedStore> wrapper) {
+      this.storeWrapper = Objects.requireNonNull(wrapper, "wrapper");
+      return this;
+    }
+
     public Replica build() {
       return new Replica(this);
     }
@@ -147,7 +162,7 @@ public final class Replica implements AutoCloseable {
   }
 
   public Path file() {
-    return store.file();
+    return sqlite.file();
   }
 
   // ---------------------------------------------------------------- feeds
@@ -319,7 +334,7 @@ public final class Replica implements AutoCloseable {
       current.close();
     }
     listeners.close();
-    store.close();
+    sqlite.close();
   }
 
   private void policyChanged(SpaceId space) {
