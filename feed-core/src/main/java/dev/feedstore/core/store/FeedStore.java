@@ -18,9 +18,10 @@ public interface FeedStore extends AutoCloseable {
 
   /**
    * Runs {@code work} in a read-only transaction. Blocks while the store is opening; never waits
-   * for writers.
+   * for writers. Reads work while writes fail on a full disk or a read-only file.
    *
-   * @throws StoreException if the storage fails; exceptions of the work pass through unchanged
+   * @throws StorageFaultException if reading fails on the storage (an I/O error, a damaged file)
+   * @throws StoreException if the storage fails otherwise; exceptions of the work pass through unchanged
    */
   <T> T read(Work<T> work);
 
