@@ -1,6 +1,7 @@
 package dev.feedstore.server.internal;
 
 import dev.feedstore.core.store.FeedStore;
+import dev.feedstore.core.store.StorageFaultException;
 import dev.feedstore.server.AccessTokens;
 import dev.feedstore.server.ServerSettings;
 import io.grpc.ServerInterceptor;
@@ -129,6 +130,10 @@ public final class ServerCore implements AutoCloseable {
       watches.tick();
       rejections.flush();
       failures.flush();
+    } catch (StorageFaultException e) {
+      // Renewing subscriptions writes; the message says what is wrong with the storage.
+      failures.log("periodic work failed; it runs again in " + settings.heartbeatMillis() + " ms: "
+          + e.getMessage(), null);
     } catch (RuntimeException e) {
       failures.log("periodic work failed; it runs again in " + settings.heartbeatMillis() + " ms", e);
     }

@@ -33,6 +33,11 @@ final class StorageHealth implements AutoCloseable {
   private final AtomicBoolean probeQueued = new AtomicBoolean();
   /** Guarded by this; null while writes succeed. */
   private StorageFaultException fault;
+  /**
+   * Guarded by this: storage faults seen so far, so that a probe that began before a write failed
+   * does not mark the storage writable after it.
+   */
+  private long faults;
   /** Guarded by this. */
   private Consumer<Boolean> listener = writable -> {};
   /** Read without the lock on every write, so that the common case costs one volatile read. */
@@ -84,6 +89,7 @@ final class StorageHealth implements AutoCloseable {
       boolean was = failing;
       StorageFaultException.Kind before = was ? fault.kind() : null;
       fault = e;
+      faults++;
       failing = true;
       if (was && before == e.kind()) {
         return;
@@ -116,6 +122,10 @@ final class StorageHealth implements AutoCloseable {
   }
 
   private void probe() {
+    long faultsBefore;
+    synchronized (this) {
+      faultsBefore = faults;
+    }
     try {
       store.probeWrite();
     } catch (StorageFaultException e) {
@@ -127,13 +137,14 @@ final class StorageHealth implements AutoCloseable {
       LOG.warn("the write probe failed: {}", String.valueOf(e));
       return;
     }
-    probed();
+    probed(faultsBefore);
   }
 
-  private void probed() {
+  /** The probe succeeded: marks the storage writable, unless a write failed while it ran. */
+  private void probed(long faultsBefore) {
     Consumer<Boolean> tell;
     synchronized (this) {
-      if (!failing) {
+      if (!failing || faults != faultsBefore) {
         return;
       }
       failing = false;

@@ -146,13 +146,13 @@ public final class SqliteStore implements FeedStore {
       writeLock.lock();
       try {
         Handle handle = writer();
-        if (relaxed != writerRelaxed) {
-          // A connection setting, taken up by the next commit; never changed inside a transaction.
-          execute(handle, relaxed ? "PRAGMA synchronous = NORMAL" : "PRAGMA synchronous = FULL",
-              "setting synchronous");
-          writerRelaxed = relaxed;
-        }
         try {
+          if (relaxed != writerRelaxed) {
+            // A connection setting, taken up by the next commit; never changed inside a transaction.
+            execute(handle, relaxed ? "PRAGMA synchronous = NORMAL" : "PRAGMA synchronous = FULL",
+                "setting synchronous");
+            writerRelaxed = relaxed;
+          }
           T result = inTransaction(handle, "BEGIN IMMEDIATE", true, work);
           checkpointer.committed();
           return result;
