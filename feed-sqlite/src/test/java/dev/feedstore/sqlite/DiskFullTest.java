@@ -66,7 +66,7 @@ class DiskFullTest {
   }
 
   @Test
-  void theProbeFailsOnAFullDiskEvenWhenASmallCommitStillFits() {
+  void theProbeFailsOnAFullDiskAndSucceedsOnceSpaceIsFreed() {
     try (SmallDisk disk = SmallDisk.mount(dir, 4 << 20)) {
       Path file = disk.dir().resolve("feeds.db");
       try (SqliteFeedStore store = SqliteFeedStore.open(file)) {

@@ -34,7 +34,10 @@ import org.sqlite.SQLiteOpenMode;
  * work. Checkpoints run on a thread of their own ({@link Checkpointer}), so commits do not wait for
  * them. {@link #writeRelaxed} commits with {@code synchronous=NORMAL}, which in WAL mode skips the
  * fsync of the commit: the WAL is append-only and every later {@code FULL} commit syncs it whole,
- * so a relaxed commit can be lost to a power cut only together with everything after it.
+ * so a relaxed commit can be lost to a power cut only together with everything after it. A
+ * transaction that fails on the storage (a full disk, a read-only file, an I/O error) is rolled
+ * back and leaves no dead prepared statement or open transaction behind, so the next one succeeds
+ * once the cause is gone.
  * Thread-safe.
  */
 public final class SqliteStore implements FeedStore {
