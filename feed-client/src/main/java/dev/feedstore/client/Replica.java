@@ -19,6 +19,7 @@ import dev.feedstore.core.Scope;
 import dev.feedstore.core.Sequence;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.CorruptBlockException;
+import dev.feedstore.core.store.FeedStore;
 import dev.feedstore.core.store.UnknownFeedException;
 import dev.feedstore.core.sync.Changes;
 import dev.feedstore.core.sync.SpaceSync;
@@ -38,6 +39,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,7 +65,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class Replica implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Replica.class);
-  private final SqliteFeedStore store;
+  private final SqliteFeedStore sqlite;
+  /** The store every transaction goes through: {@link #sqlite}, unless a test wraps it. */
+  private final FeedStore store;
   private final ActorId actor;
   private final Clock clock;
   private final Limits limits;
@@ -79,7 +83,8 @@ public final class Replica implements AutoCloseable {
     this.limits = builder.limits;
     this.pullLimit = builder.pullLimit;
     this.pushLimit = builder.pushLimit;
-    this.store = SqliteFeedStore.open(builder.file, builder.sqlite);
+    this.sqlite = SqliteFeedStore.open(builder.file, builder.sqlite);
+    this.store = builder.storeWrapper.apply(sqlite);
     this.listeners = new ListenerHub(store, this::setAside);
   }
 
@@ -101,6 +106,7 @@ public final class Replica implements AutoCloseable {
     private SqliteSettings sqlite = SqliteSettings.DEFAULTS;
     private int pullLimit = SpaceSync.DEFAULT_PULL_LIMIT;
     private int pushLimit = SpaceSync.DEFAULT_PUSH_LIMIT;
+    private UnaryOperator<FeedStore> storeWrapper = UnaryOperator.identity();
 
     private Builder(Path file) {
       this.file = Objects.requireNonNull(file, "file");
@@ -143,6 +149,15 @@ public final class Replica implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Sends every transaction of the replica through the store {@code wrapper} makes of its own
+     * (which must delegate to it), so that tests can make its commits fail. Not for applications.
+     */
+    Builder wrapStore(UnaryOperator<FeedStore> wrapper) {
+      this.storeWrapper = Objects.requireNonNull(wrapper, "wrapper");
+      return this;
+    }
+
     public Replica build() {
       return new Replica(this);
     }
@@ -153,7 +168,7 @@ public final class Replica implements AutoCloseable {
   }
 
   public Path file() {
-    return store.file();
+    return sqlite.file();
   }
 
   // ---------------------------------------------------------------- feeds
@@ -336,7 +351,7 @@ public final class Replica implements AutoCloseable {
       current.close();
     }
     listeners.close();
-    store.close();
+    sqlite.close();
   }
 
   /** Runs {@code work}; a block it finds corrupt is set aside before the failure passes on. */

@@ -75,9 +75,14 @@ public final class FeedServer implements AutoCloseable {
   }
 
   /**
-   * Binds and starts serving. Blocks until the socket is bound.
+   * Checks that the store takes writes (one tiny commit, {@link FeedStore#probeWrite}), then binds
+   * and starts serving. Blocks until the socket is bound. From then on health says NOT_SERVING while
+   * writes fail on the storage (found by the writes and by a probe every {@code write-probe-ms}) and
+   * SERVING again once a probe succeeds.
    *
    * @throws IOException if the address cannot be bound
+   * @throws dev.feedstore.core.store.StorageFaultException if the store cannot be written (a full
+   *     disk, a read-only file): nothing was bound
    * @throws IllegalStateException if started before or closed
    */
   public FeedServer start() throws IOException {
@@ -87,6 +92,7 @@ public final class FeedServer implements AutoCloseable {
       }
       started = true;
       try {
+        core.checkStorage();
         server.start();
         if (metricsAddress != null) {
           metrics = MetricsEndpoint.start(metricsAddress, core.metrics(),
@@ -284,6 +290,11 @@ public final class FeedServer implements AutoCloseable {
               .keepAliveTimeout(settings.keepaliveTimeoutMillis(), TimeUnit.MILLISECONDS);
       ServerCore core = new ServerCore(store, settings, clock, java.util.Optional.ofNullable(accessTokens));
       HealthStatusManager health = new HealthStatusManager();
+      core.onStorageHealth(writable -> {
+        ServingStatus status = writable ? ServingStatus.SERVING : ServingStatus.NOT_SERVING;
+        health.setStatus("", status);
+        health.setStatus(FeedSyncGrpc.SERVICE_NAME, status);
+      });
       builder.executor(core.requestExecutor())
           .maxInboundMessageSize(settings.maxMessageBytes())
           .addService(core.feedSync())

@@ -26,8 +26,8 @@ import picocli.CommandLine.Option;
  *
  * <p>SIGTERM and SIGINT shut it down gracefully (health NOT_SERVING, new calls refused, calls in
  * flight finish, Watch streams end with UNAVAILABLE, the database is closed) and the process exits
- * with 0. Exit code 1 means it could not start (the database, the TLS files or the address), with a
- * line that names the file and the problem; 2 a bad flag.
+ * with 0. Exit code 1 means it could not start (the database, which must take a write, the TLS files
+ * or the address), with a line that names the file and the problem; 2 a bad flag.
  */
 @Command(name = "feed-server", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
     sortOptions = false, showDefaultValues = true, usageHelpWidth = 100,
@@ -152,6 +152,11 @@ public final class Main implements Callable<Integer> {
       description = "How long the server waits for a ping's answer before closing the connection and its"
           + " Watch streams.")
   long keepaliveTimeoutMillis = ServerSettings.DEFAULT_KEEPALIVE_TIMEOUT_MS;
+
+  @Option(names = "--" + ServerSettings.Key.WRITE_PROBE_MS, paramLabel = "MS",
+      description = "How often a tiny write checks that the database takes writes; health is NOT_SERVING from a"
+          + " failed write until one succeeds.")
+  long writeProbeMillis = ServerSettings.DEFAULT_WRITE_PROBE_MS;
 
   @Option(names = "--" + ServerSettings.Key.TAIL_BLOCKS, paramLabel = "N",
       description = "Recently committed blocks kept in memory per watched space, shared by its watchers.")
@@ -309,6 +314,7 @@ public final class Main implements Callable<Integer> {
         .keepaliveTimeoutMillis(keepaliveTimeoutMillis)
         .quickCheckMillis(quickCheckMillis)
         .metricsReadTimeoutMillis(metricsReadTimeoutMillis)
+        .writeProbeMillis(writeProbeMillis)
         .build();
   }
 

@@ -67,6 +67,9 @@ import dev.feedstore.core.Limits;
  * @param metricsReadTimeoutMillis how long a client of the metrics endpoint may take to send its
  *     request ({@code metrics-read-timeout-ms}); a connection that has not sent a whole request by
  *     then is closed, so a slow or stalled client cannot hold the endpoint
+ * @param writeProbeMillis how often the server commits a tiny write to learn whether its storage
+ *     takes writes ({@code write-probe-ms}); the health service says NOT_SERVING from a failed write
+ *     until a probe succeeds again
  */
 public record ServerSettings(
     int blockBytes,
@@ -95,7 +98,8 @@ public record ServerSettings(
     long keepaliveMillis,
     long keepaliveTimeoutMillis,
     long quickCheckMillis,
-    long metricsReadTimeoutMillis) {
+    long metricsReadTimeoutMillis,
+    long writeProbeMillis) {
 
   /** The keys of the settings: command-line flags without the dashes, and names in errors. */
   public static final class Key {
@@ -128,6 +132,7 @@ public record ServerSettings(
     public static final String KEEPALIVE_TIMEOUT_MS = "keepalive-timeout-ms";
     public static final String QUICK_CHECK_MS = "quick-check-ms";
     public static final String METRICS_READ_TIMEOUT_MS = "metrics-read-timeout-ms";
+    public static final String WRITE_PROBE_MS = "write-probe-ms";
   }
 
   public static final int DEFAULT_BLOCK_BYTES = Limits.DEFAULT_BLOCK_BYTES;
@@ -196,6 +201,11 @@ public record ServerSettings(
   public static final long DEFAULT_QUICK_CHECK_MS = 20_000;
   /** 5 s: a scraper sends its request at once; a client that takes longer is stalled or hostile. */
   public static final long DEFAULT_METRICS_READ_TIMEOUT_MS = 5_000;
+  /**
+   * Five seconds: a load balancer that checks health every few seconds learns of a disk that stopped
+   * taking writes, or took them again, within about that, for one small commit per interval.
+   */
+  public static final long DEFAULT_WRITE_PROBE_MS = 5_000;
 
   /** Every setting at its default. */
   public static final ServerSettings DEFAULTS = newBuilder().build();
@@ -244,6 +254,7 @@ public record ServerSettings(
       throw new InvalidValueException(Key.QUICK_CHECK_MS, "must be >= 0 (0 skips the check)", quickCheckMillis);
     }
     positive(Key.METRICS_READ_TIMEOUT_MS, metricsReadTimeoutMillis);
+    positive(Key.WRITE_PROBE_MS, writeProbeMillis);
     if (maxMessageBytes <= blockBytes) {
       throw new InvalidValueException(Key.MAX_MESSAGE_BYTES,
           "must be above " + Key.BLOCK_BYTES + " (" + blockBytes + ") so that a block of the largest size fits",
@@ -309,6 +320,7 @@ public record ServerSettings(
     private long keepaliveTimeoutMillis = DEFAULT_KEEPALIVE_TIMEOUT_MS;
     private long quickCheckMillis = DEFAULT_QUICK_CHECK_MS;
     private long metricsReadTimeoutMillis = DEFAULT_METRICS_READ_TIMEOUT_MS;
+    private long writeProbeMillis = DEFAULT_WRITE_PROBE_MS;
 
     private Builder() {}
 
@@ -340,6 +352,7 @@ public record ServerSettings(
       keepaliveTimeoutMillis = s.keepaliveTimeoutMillis;
       quickCheckMillis = s.quickCheckMillis;
       metricsReadTimeoutMillis = s.metricsReadTimeoutMillis;
+      writeProbeMillis = s.writeProbeMillis;
     }
 
     public Builder blockBytes(int value) {
@@ -477,6 +490,11 @@ public record ServerSettings(
       return this;
     }
 
+    public Builder writeProbeMillis(long value) {
+      writeProbeMillis = value;
+      return this;
+    }
+
     /**
      * The settings.
      *
@@ -487,7 +505,7 @@ public record ServerSettings(
           watchesPerServer, watchesPerConnection, watchScopeBytes, watchScopeBytesPerConnection, watchBatchBlocks,
           watchBatchBytes, subscriptionTtlMillis, subscriptionMaxTtlMillis, heartbeatMillis, tailBlocks, tailBytes,
           shutdownGraceMillis, rejectionsLoggedPerMinute, rpcThreads, watchThreads, spacesPerServer, feedsPerSpace,
-          keepaliveMillis, keepaliveTimeoutMillis, quickCheckMillis, metricsReadTimeoutMillis);
+          keepaliveMillis, keepaliveTimeoutMillis, quickCheckMillis, metricsReadTimeoutMillis, writeProbeMillis);
     }
   }
 }

@@ -1,39 +1,25 @@
 package dev.feedstore.server;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.feedstore.core.FeedId;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.proto.v1.Block;
-import dev.feedstore.proto.v1.FeedSyncGrpc;
-import dev.feedstore.proto.v1.QueryRequest;
-import dev.feedstore.proto.v1.QueryResponse;
-import dev.feedstore.core.testing.Await;
 import dev.feedstore.server.testing.ServerProcess;
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Kills the runnable server with SIGKILL while several clients append, restarts it on the same
- * database, and checks after every restart that every block a client saw acknowledged is stored at
- * the position it was given, with the same content; that positions are dense and unique; that a
- * call the crash cut (in doubt) committed all its blocks or none; and that what was read after one
- * crash is unchanged after the next. The clients then send their in-doubt batches again and carry
+ * database, and checks after every restart ({@link CrashChecks}) that every block a client saw
+ * acknowledged is stored at the position it was given, with the same content; that positions are
+ * dense and unique; that a call the crash cut (in doubt) committed all its blocks or none; and that
+ * what was read after one crash is unchanged after the next. The clients then send their in-doubt batches again and carry
  * on. Three kills by default, ten with {@code -Dfeed.hostile.heavy=true}.
  */
 class CrashIT {
@@ -43,26 +29,13 @@ class CrashIT {
 
   @TempDir Path dir;
   final Random random = new Random(20260301);
-  final CrashAppender.Gate gate = new CrashAppender.Gate();
-  final List<CrashAppender> appenders = new ArrayList<>();
-  final List<Thread> threads = new ArrayList<>();
-  final List<ManagedChannel> channels = new ArrayList<>();
-  /** Every block read after a restart, by key: later reads must find it unchanged. */
-  final Map<String, Block> seen = new HashMap<>();
+  final CrashClients clients = new CrashClients();
+  final CrashChecks checks = new CrashChecks();
   ServerProcess server;
-  int inDoubtCommitted;
-  int inDoubtAbsent;
 
   @AfterEach
   void stop() throws InterruptedException {
-    appenders.forEach(CrashAppender::stop);
-    gate.open();
-    for (Thread thread : threads) {
-      thread.join(30_000);
-    }
-    for (ManagedChannel channel : channels) {
-      channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-    }
+    clients.close();
     if (server != null) {
       server.close();
     }
@@ -72,122 +45,35 @@ class CrashIT {
   void everyAcknowledgedAppendSurvivesSigkillAtItsPositionAndClientsCarryOn() throws Exception {
     int port = ServerProcess.freePort();
     server = ServerProcess.start(dir, "feeds.db", port);
-    ManagedChannel control = channel(port);
+    ManagedChannel control = clients.channel(port);
     server.awaitServing(control);
-    FeedId shared = TestBlocks.feedId();
-    for (int i = 0; i < CLIENTS; i++) {
-      ManagedChannel channel = channel(port);
-      CrashAppender appender = new CrashAppender("client-" + i, List.of(TestBlocks.feedId(), TestBlocks.feedId(), shared),
-          channel, gate, random.nextLong());
-      appenders.add(appender);
-      Thread thread = new Thread(appender, appender.actor);
-      threads.add(thread);
-      thread.start();
-    }
+    clients.start(CLIENTS, port, 2, TestBlocks.feedId(), random);
     long started = System.nanoTime();
 
     for (int kill = 1; kill <= KILLS; kill++) {
-      awaitMoreAcknowledged(300 + random.nextInt(1500));
-      gate.close();
+      clients.awaitMoreAcknowledged(300 + random.nextInt(1500));
+      clients.gate.close();
       server.kill(); // in the middle of the clients' calls
       server = ServerProcess.start(dir, "feeds.db", port);
       server.awaitServing(control);
-      Map<String, Block> acknowledged = acknowledged();
-      check(read(control), acknowledged, "after kill " + kill);
-      for (ManagedChannel channel : channels) {
-        channel.resetConnectBackoff();
-      }
-      gate.open();
+      checks.check(CrashChecks.read(control), clients.acknowledged(), clients.appenders, "after kill " + kill);
+      clients.resetConnectBackoff();
+      clients.gate.open();
     }
-    awaitMoreAcknowledged(1000); // the clients carry on after the last restart
+    clients.awaitMoreAcknowledged(1000); // the clients carry on after the last restart
 
-    appenders.forEach(CrashAppender::stop);
-    for (Thread thread : threads) {
-      thread.join(30_000);
-      assertFalse(thread.isAlive(), thread.getName() + " ended");
-    }
-    Map<String, Block> acknowledged = acknowledged();
-    Map<String, Block> stored = read(control);
-    check(stored, acknowledged, "at the end");
-    long appends = appenders.stream().mapToLong(a -> a.acknowledgedAppends.get()).sum();
-    long failed = appenders.stream().mapToLong(a -> a.failedCalls.get()).sum();
+    clients.stopAndJoin();
+    Map<String, Block> acknowledged = clients.acknowledged();
+    Map<String, Block> stored = CrashChecks.read(control);
+    checks.check(stored, acknowledged, clients.appenders, "at the end");
+    long appends = clients.acknowledgedAppends();
+    long failed = clients.failedCalls();
     System.out.printf("crash test: %d SIGKILLs under %d appending clients in %.1f s; %d appends (%d blocks)"
             + " acknowledged, all present at their positions after every restart; %d calls failed by the kills;"
             + " in-doubt batches found committed whole %d times, absent whole %d times, never partial;"
             + " %d blocks stored, positions 1..%d dense%n",
-        KILLS, CLIENTS, (System.nanoTime() - started) / 1e9, appends, acknowledged.size(), failed, inDoubtCommitted,
-        inDoubtAbsent, stored.size(), stored.size());
+        KILLS, CLIENTS, (System.nanoTime() - started) / 1e9, appends, acknowledged.size(), failed,
+        checks.inDoubtCommitted, checks.inDoubtAbsent, stored.size(), stored.size());
     assertFalse(server.output().contains(" ERROR "), server.output());
-  }
-
-  private void awaitMoreAcknowledged(int blocks) {
-    long target = acknowledgedCount() + blocks;
-    Await.until(target + " blocks acknowledged", Duration.ofSeconds(120), () -> acknowledgedCount() >= target);
-  }
-
-  private long acknowledgedCount() {
-    return appenders.stream().mapToLong(a -> a.acknowledged.size()).sum();
-  }
-
-  private Map<String, Block> acknowledged() {
-    Map<String, Block> all = new HashMap<>();
-    appenders.forEach(a -> all.putAll(a.acknowledged));
-    return all;
-  }
-
-  /**
-   * Checks a read of the whole space against what was acknowledged before it began, the in-doubt
-   * batches and the earlier reads.
-   */
-  private void check(Map<String, Block> stored, Map<String, Block> acknowledged, String when) {
-    long expected = 1;
-    for (Block block : stored.values()) {
-      assertEquals(expected++, block.getPosition(), when + ": positions are dense and unique");
-    }
-    for (Map.Entry<String, Block> ack : acknowledged.entrySet()) {
-      assertEquals(ack.getValue(), stored.get(ack.getKey()), when + ": acknowledged block " + ack.getKey());
-    }
-    for (CrashAppender appender : appenders) {
-      for (List<Block> batch : appender.inDoubt) {
-        long present = batch.stream().filter(b -> stored.containsKey(CrashAppender.key(b))).count();
-        assertTrue(present == 0 || present == batch.size(),
-            when + ": a batch cut by the crash has " + present + " of its " + batch.size() + " blocks stored");
-        if (!acknowledged.containsKey(CrashAppender.key(batch.get(0)))) {
-          if (present == 0) {
-            inDoubtAbsent++;
-          } else {
-            inDoubtCommitted++;
-          }
-        }
-      }
-    }
-    for (Map.Entry<String, Block> earlier : seen.entrySet()) {
-      assertEquals(earlier.getValue(), stored.get(earlier.getKey()), when + ": block read before " + earlier.getKey());
-    }
-    seen.putAll(stored);
-  }
-
-  /** Every block of the space, by key, in position order. */
-  private static Map<String, Block> read(ManagedChannel channel) {
-    FeedSyncGrpc.FeedSyncBlockingStub stub = FeedSyncGrpc.newBlockingStub(channel);
-    Map<String, Block> blocks = new LinkedHashMap<>();
-    long cursor = 0;
-    QueryResponse page;
-    do {
-      page = stub.withDeadlineAfter(30, TimeUnit.SECONDS)
-          .query(QueryRequest.newBuilder().setSpaceId(SPACE).setCursor(cursor).setLimit(1000).build());
-      for (Block block : page.getBlocksList()) {
-        blocks.put(CrashAppender.key(block), block);
-        cursor = block.getPosition();
-      }
-    } while (page.getHasMore());
-    return blocks;
-  }
-
-  private ManagedChannel channel(int port) {
-    ManagedChannel channel = Grpc.newChannelBuilderForAddress("127.0.0.1", port, InsecureChannelCredentials.create())
-        .build();
-    channels.add(channel);
-    return channel;
   }
 }

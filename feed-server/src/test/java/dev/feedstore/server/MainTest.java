@@ -9,6 +9,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.lang.reflect.Field;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,15 +35,28 @@ class MainTest {
   }
 
   @Test
+  void theDeploymentGuideListsEverySetting() throws Exception {
+    String guide = Files.readString(Path.of("..", "docs", "deployment.md"), StandardCharsets.UTF_8);
+
+    for (Field key : ServerSettings.Key.class.getFields()) {
+      String row = "| `--" + key.get(null) + "` |";
+      assertTrue(guide.contains(row), "docs/deployment.md's flag table has a row " + row);
+    }
+  }
+
+  @Test
   void flagsBecomeSettings() {
     Main main = new Main();
-    new CommandLine(main).parseArgs("--block-bytes", "2048", "--watches-per-connection", "5", "--heartbeat-ms", "500");
+    new CommandLine(main).parseArgs("--block-bytes", "2048", "--watches-per-connection", "5", "--heartbeat-ms", "500",
+        "--write-probe-ms", "250");
 
     ServerSettings settings = main.settings();
 
     assertEquals(2048, settings.blockBytes());
     assertEquals(5, settings.watchesPerConnection());
     assertEquals(500, settings.heartbeatMillis());
+    assertEquals(250, settings.writeProbeMillis());
+    assertEquals(ServerSettings.DEFAULT_WRITE_PROBE_MS, ServerSettings.DEFAULTS.writeProbeMillis());
   }
 
   @Test

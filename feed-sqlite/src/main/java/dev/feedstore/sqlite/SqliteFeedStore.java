@@ -70,6 +70,18 @@ public final class SqliteFeedStore implements FeedStore {
   }
 
   /**
+   * Rewrites a header value of the file with its own value (a real, durable write of one page) and
+   * checks that the file system holding it has room for another page.
+   *
+   * @throws dev.feedstore.core.store.StorageFaultException if the file cannot be written now (disk
+   *     full, read-only, I/O error)
+   */
+  @Override
+  public void probeWrite() {
+    store.probeWrite();
+  }
+
+  /**
    * Writes a consistent copy of the store to {@code target}, which must not exist, while the store
    * stays in use (SQLite's {@code VACUUM INTO}). The copy is a complete store that {@link #open} can
    * open.

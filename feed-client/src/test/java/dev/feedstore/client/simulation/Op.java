@@ -1,5 +1,7 @@
 package dev.feedstore.client.simulation;
 
+import dev.feedstore.core.store.StorageFaultException;
+
 /** One operation of a schedule. Replicas and feeds are named by index; data strings are unique. */
 sealed interface Op {
   record Append(int replica, int feed, String data) implements Op {}
@@ -36,6 +38,14 @@ sealed interface Op {
 
   /** Replaces the replica's file with its {@code index}-th backup (modulo how many exist). */
   record RestoreReplica(int replica, int index) implements Op {}
+
+  /**
+   * The store of the authority (if {@code authority}) or of the replica fails every commit with
+   * {@code kind} (a full disk, an I/O error) while the replica appends {@code data} to {@code feed},
+   * then pushes and pulls once if connected; then the fault is gone.
+   */
+  record StorageFault(int replica, boolean authority, StorageFaultException.Kind kind, int feed, String data)
+      implements Op {}
 
   /** Changes how the replica replicates a feed (or the namespace of feeds 0 and 1). */
   record SetPolicy(int replica, int feed, PolicyKind policy, long from) implements Op {}

@@ -1,5 +1,6 @@
 package dev.feedstore.client.simulation;
 
+import dev.feedstore.core.store.StorageFaultException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -21,8 +22,12 @@ final class ScheduleGenerator {
     while (ops.size() < length) {
       int replica = random.nextInt(REPLICAS);
       int roll = random.nextInt(1000);
-      if (roll < 250) {
+      if (roll < 220) {
         ops.add(new Op.Append(replica, random.nextInt(FEEDS), "s" + seed + "-" + (appended++)));
+      } else if (roll < 250) {
+        ops.add(new Op.StorageFault(replica, random.nextInt(10) < 4,
+            random.nextInt(10) < 7 ? StorageFaultException.Kind.FULL : StorageFaultException.Kind.IO,
+            random.nextInt(FEEDS), "s" + seed + "-" + (appended++)));
       } else if (roll < 420) {
         ops.add(new Op.Push(replica, fault(random)));
       } else if (roll < 590) {

@@ -19,8 +19,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Random schedules of offline writes, pushes and pulls through a faulty network, authority crashes,
- * rollbacks and swaps, replica restarts and restores from old backups, and policy changes, against
- * the real server and client code; after healing, sync must settle and every invariant must hold.
+ * rollbacks and swaps, replica restarts and restores from old backups, policy changes, and storage
+ * faults (commits of the authority or of a replica failing as on a full disk or an I/O error),
+ * against the real server and client code; after healing, sync must settle and every invariant must
+ * hold.
  *
  * <p>{@code -Dsim.schedules=N} (default 200) runs more; {@code -Dsim.seed=S} starts at another seed;
  * {@code -Dsim.length=L} (default 60) makes schedules longer. A failure prints its seed and a shrunk

@@ -9,6 +9,8 @@ final class Stats {
   final Map<String, Long> ops = new TreeMap<>();
   final Map<String, Long> faults = new TreeMap<>();
   final Map<String, Long> steps = new TreeMap<>();
+  final Map<String, Long> storageFaults = new TreeMap<>();
+  long failedCommits;
   long schedules;
 
   void op(Op op) {
@@ -21,6 +23,11 @@ final class Stats {
     }
   }
 
+  void storageFault(Op.StorageFault fault, long commitsFailed) {
+    storageFaults.merge((fault.authority() ? "authority " : "replica ") + fault.kind(), 1L, Long::sum);
+    failedCommits += commitsFailed;
+  }
+
   void step(SyncStep step) {
     steps.merge(step.kind().name(), 1L, Long::sum);
   }
@@ -28,6 +35,7 @@ final class Stats {
   @Override
   public String toString() {
     return "schedules=" + schedules + "\n  operations " + ops + "\n  network faults " + faults
+        + "\n  storage faults " + storageFaults + ", commits they failed " + failedCommits
         + "\n  sync outcomes " + steps;
   }
 }

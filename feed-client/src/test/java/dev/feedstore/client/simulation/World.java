@@ -1,6 +1,7 @@
 package dev.feedstore.client.simulation;
 
 import dev.feedstore.client.Replica;
+import dev.feedstore.client.ReplicaStores;
 import dev.feedstore.client.internal.GrpcAuthority;
 import dev.feedstore.core.ActorId;
 import dev.feedstore.core.Block;
@@ -10,6 +11,7 @@ import dev.feedstore.core.Namespace;
 import dev.feedstore.core.Position;
 import dev.feedstore.core.Replication;
 import dev.feedstore.core.SpaceId;
+import dev.feedstore.core.store.StorageFaultException;
 import dev.feedstore.core.sync.AppendReply;
 import dev.feedstore.core.sync.AuthorityException;
 import dev.feedstore.core.sync.PullPage;
@@ -18,6 +20,7 @@ import dev.feedstore.core.sync.PushBatch;
 import dev.feedstore.core.sync.SequenceConflictException;
 import dev.feedstore.core.sync.SpaceSync;
 import dev.feedstore.core.sync.SyncStep;
+import dev.feedstore.core.testing.FaultyFeedStore;
 import dev.feedstore.server.FeedServer;
 import dev.feedstore.sqlite.SqliteFeedStore;
 import dev.feedstore.sqlite.SqliteSettings;
@@ -43,7 +46,9 @@ import java.util.Set;
 /**
  * The world of one schedule: a real position authority (feed-server over SQLite, in-process gRPC)
  * and real replicas (SQLite files), driven one operation at a time on the calling thread, so that a
- * schedule always runs the same way. Not thread-safe.
+ * schedule always runs the same way. Every store is wrapped in a {@link FaultyFeedStore}, so that
+ * a schedule can make its commits fail (a storage fault injected at commit, the same way every run,
+ * where a real full disk would not be). Not thread-safe.
  */
 final class World implements AutoCloseable {
   static final SpaceId SPACE = SpaceId.of("sim");
@@ -58,12 +63,16 @@ final class World implements AutoCloseable {
   private final Path authorityFile;
   private final List<Path> authoritySnapshots = new ArrayList<>();
   private SqliteFeedStore authorityStore;
+  /** The authority's store as its server sees it, whose commits can be made to fail; null while down. */
+  private FaultyFeedStore authorityFaults;
   private FeedServer server;
   private ManagedChannel channel;
   private GrpcAuthority authority;
   private int authorityFiles;
 
   final Replica[] replicas = new Replica[ScheduleGenerator.REPLICAS];
+  /** Each replica's store as the replica sees it, whose commits can be made to fail. */
+  private final FaultyFeedStore[] replicaFaults = new FaultyFeedStore[ScheduleGenerator.REPLICAS];
   final boolean[] connected = new boolean[ScheduleGenerator.REPLICAS];
   final List<List<Path>> backups = new ArrayList<>();
   /** What each replica has held since it was last restored from a backup: nothing may disappear. */
@@ -160,6 +169,8 @@ final class World implements AutoCloseable {
       }
     } else if (op instanceof Op.SetPolicy policy) {
       setPolicy(policy);
+    } else if (op instanceof Op.StorageFault fault) {
+      storageFault(fault);
     }
     for (int r = 0; r < replicas.length; r++) {
       held.get(r).addAll(data(r));
@@ -178,6 +189,49 @@ final class World implements AutoCloseable {
       case NAMESPACE_ON -> replica.replicateNamespace(SPACE, SHARED, true);
       case NAMESPACE_OFF -> replica.replicateNamespace(SPACE, SHARED, false);
       default -> throw new IllegalArgumentException(policy.toString());
+    }
+  }
+
+  /**
+   * The authority's or the replica's commits fail while the replica appends, pushes and pulls; a
+   * failed local commit must surface as a {@link StorageFaultException} and leave nothing behind,
+   * which the invariants check after healing.
+   */
+  private void storageFault(Op.StorageFault fault) {
+    int r = fault.replica();
+    FaultyFeedStore faulty = fault.authority() ? authorityFaults : replicaFaults[r];
+    if (faulty == null) {
+      return; // the authority is down
+    }
+    long failedBefore = faulty.failedCommits();
+    faulty.fail(fault.kind());
+    try {
+      try {
+        replicas[r].append(SPACE, feeds[fault.feed()], BlockData.utf8(fault.data()));
+        if (!fault.authority()) {
+          throw new IllegalStateException("r" + r + " appended '" + fault.data() + "' while its commits fail");
+        }
+      } catch (StorageFaultException e) {
+        if (fault.authority()) {
+          throw e;
+        }
+      }
+      if (connected[r]) {
+        throughFault(() -> push(r, Fault.NONE));
+        throughFault(() -> pull(r, Fault.NONE));
+      }
+    } finally {
+      faulty.heal();
+    }
+    stats.storageFault(fault, faulty.failedCommits() - failedBefore);
+  }
+
+  /** Runs a sync step whose local commit may fail on the injected fault (and then stores nothing). */
+  private static void throughFault(Runnable step) {
+    try {
+      step.run();
+    } catch (StorageFaultException e) {
+      // The step's transaction was rolled back; a later step does it again.
     }
   }
 
@@ -303,8 +357,10 @@ final class World implements AutoCloseable {
   }
 
   private Replica openReplica(int r) {
-    return Replica.builder(replicaFile(r)).actorId(ActorId.of("r" + r)).clock(CLOCK).sqlite(FAST)
-        .syncBatches(7, 5).build();
+    Replica.Builder builder = Replica.builder(replicaFile(r)).actorId(ActorId.of("r" + r)).clock(CLOCK).sqlite(FAST)
+        .syncBatches(7, 5);
+    return ReplicaStores.wrapped(builder, store -> replicaFaults[r] = new FaultyFeedStore(store, replicaFile(r)))
+        .build();
   }
 
   private Path replicaFile(int r) {
@@ -316,9 +372,10 @@ final class World implements AutoCloseable {
       return;
     }
     authorityStore = SqliteFeedStore.open(authorityFile, FAST);
+    authorityFaults = new FaultyFeedStore(authorityStore, authorityFile);
     String name = "sim-" + dir.getFileName() + "-" + (authorityFiles++);
     try {
-      server = FeedServer.newBuilder(authorityStore).serverBuilder(InProcessServerBuilder.forName(name)).build().start();
+      server = FeedServer.newBuilder(authorityFaults).serverBuilder(InProcessServerBuilder.forName(name)).build().start();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -338,6 +395,7 @@ final class World implements AutoCloseable {
     authorityStore.close();
     server = null;
     authorityStore = null;
+    authorityFaults = null;
     // Calls while the authority is down fail the way they would over a dead connection.
     channel = InProcessChannelBuilder.forName("sim-down-" + dir.getFileName()).directExecutor().build();
     authority = new GrpcAuthority(channel, Duration.ofSeconds(5), Duration.ofHours(1));

@@ -18,18 +18,22 @@ public interface FeedStore extends AutoCloseable {
 
   /**
    * Runs {@code work} in a read-only transaction. Blocks while the store is opening; never waits
-   * for writers.
+   * for writers. Reads work while writes fail on a full disk or a read-only file.
    *
-   * @throws StoreException if the storage fails; exceptions of the work pass through unchanged
+   * @throws StorageFaultException if reading fails on the storage (an I/O error, a damaged file)
+   * @throws StoreException if the storage fails otherwise; exceptions of the work pass through unchanged
    */
   <T> T read(Work<T> work);
 
   /**
    * Runs {@code work} in a write transaction and commits it when the work returns. If the work
    * throws, everything it changed is rolled back and the exception passes through. Blocks while
-   * another write runs.
+   * another write runs. A write that failed on the storage leaves the store usable: the next one
+   * succeeds once the cause is gone.
    *
-   * @throws StoreException if the storage fails (then nothing was committed)
+   * @throws StorageFaultException if the storage cannot take the write (disk full, read-only file,
+   *     I/O error, damaged file); nothing was committed
+   * @throws StoreException if the storage fails otherwise (then nothing was committed)
    */
   <T> T write(Work<T> work);
 
@@ -45,6 +49,20 @@ public interface FeedStore extends AutoCloseable {
    */
   default <T> T writeRelaxed(Work<T> work) {
     return write(work);
+  }
+
+  /**
+   * Tells whether the store can be written now, by committing a tiny real write that changes nothing
+   * a reader sees (a server runs it at start and periodically, for its health). Cheap: one small
+   * durable commit. Blocks while another write runs. The default runs an empty write transaction,
+   * which finds only a store that cannot begin one; stores override it with a write that reaches
+   * the disk, and wrappers delegate it.
+   *
+   * @throws StorageFaultException if the storage cannot take writes now (full, read-only, I/O error)
+   * @throws StoreException if the store fails otherwise (then nothing was committed)
+   */
+  default void probeWrite() {
+    write(tx -> null);
   }
 
   /** Closes the store; waits for running transactions. Idempotent. */

@@ -3,6 +3,7 @@ package dev.feedstore.server.internal;
 import dev.feedstore.core.InvalidValueException;
 import dev.feedstore.core.LimitExceededException;
 import dev.feedstore.core.store.CorruptBlockException;
+import dev.feedstore.core.store.StorageFaultException;
 import dev.feedstore.core.store.StoreException;
 import dev.feedstore.proto.WireErrors;
 import dev.feedstore.proto.WireMapping;
@@ -18,8 +19,11 @@ import io.grpc.StatusRuntimeException;
  * RESOURCE_EXHAUSTED}, a sequence conflict {@code ALREADY_EXISTS} (with the keys in the {@link
  * WireErrors#APPEND_CONFLICT} trailer), an unknown subscription {@code NOT_FOUND}, shutting down
  * {@code UNAVAILABLE}; a block stored corrupt is {@code DATA_LOSS} naming the block (its key is the
- * caller's data, not a server detail); anything else is the server's fault, {@code INTERNAL}, whose
- * description does not leak server details. Stateless and thread-safe.
+ * caller's data, not a server detail). A fault of the server's storage says what is wrong without
+ * the server's paths (the log has them): a full disk is {@code RESOURCE_EXHAUSTED}, a read-only
+ * file or an I/O error {@code UNAVAILABLE} (retry, here later or on another server), a damaged
+ * file {@code DATA_LOSS}. Anything else is the server's fault, {@code INTERNAL}, whose description
+ * does not leak server details. Stateless and thread-safe.
  */
 final class Failures {
   /** The most bytes of conflicting keys in one trailer (base64 in transit: about 4 KiB). */
@@ -57,6 +61,9 @@ final class Failures {
       return Status.DATA_LOSS.withDescription("the server's copy of " + failure.getMessage()
           + "; reads that do not include this block still work").asException();
     }
+    if (failure instanceof StorageFaultException fault) {
+      return storageFault(fault);
+    }
     if (failure instanceof StoreException) {
       return Status.INTERNAL.withDescription("the server's storage failed (details are in the server's log)")
           .asException();
@@ -91,6 +98,25 @@ final class Failures {
     Metadata trailers = new Metadata();
     trailers.put(WireErrors.APPEND_CONFLICT, detail.build());
     return Status.ALREADY_EXISTS.withDescription(description).asException(trailers);
+  }
+
+  /**
+   * The status of a storage fault: what is wrong and that the operator resolves it, naming the
+   * database file but not its directory.
+   */
+  private static StatusException storageFault(StorageFaultException fault) {
+    String name = String.valueOf(fault.file().getFileName());
+    Status status = switch (fault.kind()) {
+      case FULL -> Status.RESOURCE_EXHAUSTED.withDescription("the disk holding the server's database " + name
+          + " is full: writes fail until its operator frees space; retry later (reads still work)");
+      case READ_ONLY -> Status.UNAVAILABLE.withDescription("the server's database " + name
+          + " is read-only: writes fail until its operator makes it writable; retry later");
+      case IO -> Status.UNAVAILABLE.withDescription("the disk holding the server's database " + name
+          + " reported an I/O error; retry later (the server's log has the details)");
+      case CORRUPT -> Status.DATA_LOSS.withDescription("the server's database " + name
+          + " is damaged; its operator restores it from a backup (the server's log has the details)");
+    };
+    return status.asException();
   }
 
   /** True for failures caused by the request (logged as rejections), false for the server's own. */

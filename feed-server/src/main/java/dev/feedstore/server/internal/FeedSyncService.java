@@ -4,6 +4,7 @@ import dev.feedstore.core.FeedId;
 import dev.feedstore.core.FeedInfo;
 import dev.feedstore.core.Namespace;
 import dev.feedstore.core.SpaceId;
+import dev.feedstore.core.store.StorageFaultException;
 import dev.feedstore.core.store.Subscription;
 import dev.feedstore.proto.WireMapping;
 import dev.feedstore.proto.v1.AppendRequest;
@@ -182,7 +183,10 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
     String line = method + " from " + ConnectionInterceptor.remoteAddress() + " (space '" + RateLimitedLog.clip(spaceId)
         + "', request_id '" + RateLimitedLog.clip(requestId) + "') " + status.getStatus().getCode() + ": "
         + status.getStatus().getDescription();
-    if (Failures.isRejection(status.getStatus().getCode())) {
+    if (failure instanceof StorageFaultException fault) {
+      // The server's own failure, though its code may look like a rejection; its message says it all.
+      failures.log("failed " + line + " (" + fault.getMessage() + ")", null);
+    } else if (Failures.isRejection(status.getStatus().getCode())) {
       rejections.log("rejected " + line, null);
     } else {
       failures.log("failed " + line, failure);

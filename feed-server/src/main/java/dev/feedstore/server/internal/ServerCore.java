@@ -1,6 +1,7 @@
 package dev.feedstore.server.internal;
 
 import dev.feedstore.core.store.FeedStore;
+import dev.feedstore.core.store.StorageFaultException;
 import dev.feedstore.server.AccessTokens;
 import dev.feedstore.server.ServerSettings;
 import io.grpc.ServerInterceptor;
@@ -16,6 +17,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.event.Level;
@@ -40,6 +42,7 @@ public final class ServerCore implements AutoCloseable {
   private final FeedSyncService service;
   private final InFlightCalls inFlight = new InFlightCalls();
   private final Metrics metrics = new Metrics();
+  private final StorageHealth storage;
 
   private final Optional<AccessTokens> access;
 
@@ -53,7 +56,8 @@ public final class ServerCore implements AutoCloseable {
         settings.rejectionsLoggedPerMinute());
     this.failures = new RateLimitedLog(LOG, Level.ERROR, "server failures", clock,
         Math.max(1, settings.rejectionsLoggedPerMinute()));
-    PositionAuthority authority = new PositionAuthority(store, settings, clock);
+    this.storage = new StorageHealth(store, settings.writeProbeMillis());
+    PositionAuthority authority = new PositionAuthority(new MonitoredStore(store, storage), settings, clock);
     this.watches = new Watches(authority, watchExecutor, failures);
     this.service = new FeedSyncService(authority, watches, rejections, failures);
     metrics.gauge("feedstore_watch_streams", "Watch streams open.", watches::openCount);
@@ -94,10 +98,31 @@ public final class ServerCore implements AutoCloseable {
     return inFlight.count() == 0;
   }
 
-  /** Starts the periodic work, every {@code heartbeat-ms}. */
+  /**
+   * Commits a tiny write to learn whether the store takes writes (see {@link FeedStore#probeWrite}).
+   *
+   * @throws dev.feedstore.core.store.StorageFaultException if it does not
+   */
+  public void checkStorage() {
+    storage.check();
+  }
+
+  /**
+   * Tells {@code listener} whenever writes to the store start failing (false) or succeed again
+   * (true), as found by the writes themselves and the write probe.
+   */
+  public void onStorageHealth(Consumer<Boolean> listener) {
+    storage.listen(listener);
+  }
+
+  /**
+   * Starts the periodic work: heartbeats and subscriptions every {@code heartbeat-ms}, the write
+   * probe every {@code write-probe-ms}.
+   */
   public void startTicking() {
     ticker.scheduleWithFixedDelay(this::tick, settings.heartbeatMillis(), settings.heartbeatMillis(),
         TimeUnit.MILLISECONDS);
+    storage.start();
   }
 
   /** Runs the periodic work once (the ticker calls it; tests may too). */
@@ -106,6 +131,10 @@ public final class ServerCore implements AutoCloseable {
       watches.tick();
       rejections.flush();
       failures.flush();
+    } catch (StorageFaultException e) {
+      // Renewing subscriptions writes; the message says what is wrong with the storage.
+      failures.log("periodic work failed; it runs again in " + settings.heartbeatMillis() + " ms: "
+          + e.getMessage(), null);
     } catch (RuntimeException e) {
       failures.log("periodic work failed; it runs again in " + settings.heartbeatMillis() + " ms", e);
     }
@@ -125,6 +154,7 @@ public final class ServerCore implements AutoCloseable {
   @Override
   public void close() {
     ticker.shutdownNow();
+    storage.close();
     watchExecutor.shutdown();
     rpcExecutor.shutdown();
     try {

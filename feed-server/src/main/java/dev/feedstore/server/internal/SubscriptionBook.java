@@ -5,6 +5,7 @@ import dev.feedstore.core.LimitExceededException;
 import dev.feedstore.core.Scope;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.FeedStore;
+import dev.feedstore.core.store.StorageFaultException;
 import dev.feedstore.core.store.Subscription;
 import dev.feedstore.server.ServerSettings;
 import java.security.SecureRandom;
@@ -69,7 +70,8 @@ final class SubscriptionBook {
   }
 
   /**
-   * Looks up a subscription for a Query or Watch in {@code spaceId} and slides its expiry.
+   * Looks up a subscription for a Query or Watch in {@code spaceId} and slides its expiry (unless
+   * the storage takes no writes now: a read does not wait for the disk to be freed).
    *
    * @throws SubscriptionNotFoundException if it is unknown, of another space, or expired
    */
@@ -85,7 +87,15 @@ final class SubscriptionBook {
           "expired at " + Instant.ofEpochMilli(found.get().expiresAtMillis()));
     }
     Subscription used = found.get().withExpiry(now + found.get().ttlMillis());
-    if (!store.write(tx -> tx.subscriptions().setExpiry(id, used.expiresAtMillis()))) {
+    boolean slid;
+    try {
+      slid = store.write(tx -> tx.subscriptions().setExpiry(id, used.expiresAtMillis()));
+    } catch (StorageFaultException e) {
+      // The storage takes no writes now (health says so); the read does not need one, and the
+      // subscription keeps its expiry until a later use slides it.
+      return found.get();
+    }
+    if (!slid) {
       throw new SubscriptionNotFoundException(id, spaceId, "expired");
     }
     return used;

@@ -1,5 +1,6 @@
 package dev.feedstore.sqlite.internal;
 
+import dev.feedstore.core.store.StorageFaultException;
 import dev.feedstore.core.store.StoreException;
 import dev.feedstore.core.store.UniquenessViolationException;
 import java.nio.file.Path;
@@ -7,7 +8,11 @@ import java.sql.SQLException;
 import org.sqlite.SQLiteErrorCode;
 import org.sqlite.SQLiteException;
 
-/** Turns SQLite's errors into the store's exceptions, naming the file and the broken rule. */
+/**
+ * Turns SQLite's errors into the store's exceptions, naming the file and the broken rule; a fault
+ * of the storage (full, read-only, I/O, damaged) becomes a {@link StorageFaultException} that says
+ * what to do about it.
+ */
 final class SqlErrors {
   private SqlErrors() {}
 
@@ -24,6 +29,10 @@ final class SqlErrors {
     if (sqlite != null && sqlite.getResultCode() == SQLiteErrorCode.SQLITE_CONSTRAINT_PRIMARYKEY) {
       return new UniquenessViolationException("primary key",
           "the store already holds a row with that key (" + action + ")", error);
+    }
+    StorageFaultException.Kind fault = sqlite != null ? StorageFaults.kindOf(sqlite.getResultCode()) : null;
+    if (fault != null) {
+      return new StorageFaultException(fault, file, action + ": " + sqlite.getMessage(), error);
     }
     String reason = sqlite != null ? sqlite.getMessage() : String.valueOf(error.getMessage());
     return new StoreException("feed store " + file + ": " + action + " failed: " + reason, error);
@@ -57,6 +66,12 @@ final class SqlErrors {
       }
     }
     return null;
+  }
+
+  /** True if SQLite refused a statement for breaking a constraint (a unique key, a foreign key). */
+  static boolean isConstraintViolation(SQLException error) {
+    return error instanceof SQLiteException sqlite && sqlite.getResultCode() != null
+        && (sqlite.getResultCode().code & 0xff) == SQLiteErrorCode.SQLITE_CONSTRAINT.code;
   }
 
   static boolean isSqlError(Throwable error) {

@@ -471,6 +471,9 @@ final class SqliteBlockLog implements BlockLog {
       update.setString(4, key.actorId().value());
       return update.executeUpdate() == 1;
     } catch (SQLException e) {
+      if (!SqlErrors.isConstraintViolation(e)) {
+        throw new DataAccessException("setting the position of block " + key, e);
+      }
       Block holder = atPosition(spaceId, position).orElse(null);
       throw new UniquenessViolationException(SqlErrors.constraintOf(String.valueOf(e.getMessage())),
           "position " + position + " in space " + spaceId + " is held by "

@@ -1,9 +1,12 @@
 package dev.feedstore.sqlite.internal;
 
 import dev.feedstore.core.store.FeedStore;
+import dev.feedstore.core.store.StorageFaultException;
 import dev.feedstore.core.store.StoreException;
 import dev.feedstore.sqlite.QuickCheck;
 import dev.feedstore.sqlite.SqliteSettings;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -34,7 +37,10 @@ import org.sqlite.SQLiteOpenMode;
  * work. Checkpoints run on a thread of their own ({@link Checkpointer}), so commits do not wait for
  * them. {@link #writeRelaxed} commits with {@code synchronous=NORMAL}, which in WAL mode skips the
  * fsync of the commit: the WAL is append-only and every later {@code FULL} commit syncs it whole,
- * so a relaxed commit can be lost to a power cut only together with everything after it.
+ * so a relaxed commit can be lost to a power cut only together with everything after it. A
+ * transaction that fails on the storage (a full disk, a read-only file, an I/O error) is rolled
+ * back and leaves no dead prepared statement or open transaction behind, so the next one succeeds
+ * once the cause is gone.
  * Thread-safe.
  */
 public final class SqliteStore implements FeedStore {
@@ -44,10 +50,26 @@ public final class SqliteStore implements FeedStore {
 
   private final Path file;
   private final SqliteSettings settings;
-  /** A connection with its jOOQ context and its prepared statements. */
-  private record Handle(Connection connection, DSLContext dsl, Statements statements) {
+  /**
+   * A connection with its jOOQ context and its prepared statements. Used by one transaction at a
+   * time, like its connection.
+   */
+  private static final class Handle {
+    final Connection connection;
+    final DSLContext dsl;
+    final Statements statements;
+    /**
+     * Whether the connection must be replaced: a transaction may still be open on it after a
+     * failure (its ROLLBACK failed for another reason than having none to roll back), or it met a
+     * read-only file or an I/O error, which a new connection may not (SQLite opens a file it cannot
+     * write read-only, and keeps it so for the life of the connection).
+     */
+    boolean stale;
+
     Handle(Connection connection) {
-      this(connection, DSL.using(connection, SQLDialect.SQLITE, JOOQ_SETTINGS), new Statements(connection));
+      this.connection = connection;
+      this.dsl = DSL.using(connection, SQLDialect.SQLITE, JOOQ_SETTINGS);
+      this.statements = new Statements(connection);
     }
 
     void close() {
@@ -56,7 +78,8 @@ public final class SqliteStore implements FeedStore {
     }
   }
 
-  private final Handle writer;
+  /** Guarded by writeLock; null after a failure made it stale, until the next write opens another. */
+  private Handle writer;
   private final Checkpointer checkpointer;
   private final ReentrantLock writeLock = new ReentrantLock();
   /** Guarded by writeLock: whether the writer commits with synchronous=NORMAL now. */
@@ -95,9 +118,7 @@ public final class SqliteStore implements FeedStore {
       migrator.check(writer, absolute);
       useWal(writer, absolute);
       migrator.migrate(writer, absolute);
-      try (Statement statement = writer.createStatement()) {
-        statement.execute("PRAGMA wal_autocheckpoint = " + Checkpointer.WRITER_THRESHOLD_PAGES);
-      }
+      limitWriterCheckpoints(writer);
       checkpoints = connect(absolute, settings, false);
       return new SqliteStore(absolute, settings, writer, new Checkpointer(absolute, checkpoints));
     } catch (SQLException e) {
@@ -139,20 +160,50 @@ public final class SqliteStore implements FeedStore {
       ensureOpen();
       writeLock.lock();
       try {
-        if (relaxed != writerRelaxed) {
-          // A connection setting, taken up by the next commit; never changed inside a transaction.
-          execute(writer, relaxed ? "PRAGMA synchronous = NORMAL" : "PRAGMA synchronous = FULL",
-              "setting synchronous");
-          writerRelaxed = relaxed;
+        Handle handle = writer();
+        try {
+          if (relaxed != writerRelaxed) {
+            // A connection setting, taken up by the next commit; never changed inside a transaction.
+            execute(handle, relaxed ? "PRAGMA synchronous = NORMAL" : "PRAGMA synchronous = FULL",
+                "setting synchronous");
+            writerRelaxed = relaxed;
+          }
+          T result = inTransaction(handle, "BEGIN IMMEDIATE", true, work);
+          checkpointer.committed();
+          return result;
+        } finally {
+          if (handle.stale) {
+            // Closing the connection ends whatever it still holds; the next write opens another.
+            handle.close();
+            writer = null;
+          }
         }
-        T result = inTransaction(writer, "BEGIN IMMEDIATE", true, work);
-        checkpointer.committed();
-        return result;
       } finally {
         writeLock.unlock();
       }
     } finally {
       lifecycle.readLock().unlock();
+    }
+  }
+
+  /**
+   * Rewrites the file's schema version with its own value in a write transaction (a real write of
+   * one page, made durable like any commit), then checks that the file system holding the file has
+   * room for another page: a small commit can succeed on a full disk, in WAL space that earlier
+   * commits (or a failed one) left behind, while the next larger one would not.
+   */
+  @Override
+  public void probeWrite() {
+    long pageSize = write(tx -> ((SqliteTransaction) tx).rewriteHeader());
+    long usable;
+    try {
+      usable = Files.getFileStore(file.getParent()).getUsableSpace();
+    } catch (IOException | RuntimeException e) {
+      return; // The write above went through; without the file system's figures there is no more to learn.
+    }
+    if (usable < pageSize) {
+      throw new StorageFaultException(StorageFaultException.Kind.FULL, file,
+          "the file system has " + usable + " bytes left, less than a page of " + pageSize, null);
     }
   }
 
@@ -168,7 +219,7 @@ public final class SqliteStore implements FeedStore {
         return inTransaction(reader, "BEGIN", false, work);
       } finally {
         if (reader != null) {
-          idleReaders.add(reader);
+          giveBack(reader);
         }
         readerPermits.release();
       }
@@ -189,14 +240,14 @@ public final class SqliteStore implements FeedStore {
       Handle reader = null;
       try {
         reader = takeReader();
-        try (Statement statement = reader.connection().createStatement()) {
+        try (Statement statement = reader.connection.createStatement()) {
           statement.execute("VACUUM INTO '" + target.toAbsolutePath().toString().replace("'", "''") + "'");
         }
       } catch (SQLException e) {
         throw SqlErrors.translate(file, "backing up to " + target, e);
       } finally {
         if (reader != null) {
-          idleReaders.add(reader);
+          giveBack(reader);
         }
         readerPermits.release();
       }
@@ -232,23 +283,32 @@ public final class SqliteStore implements FeedStore {
         allReaders.forEach(Handle::close);
         allReaders.clear();
       }
-      writer.statements().close();
-      try (Statement statement = writer.connection().createStatement()) {
-        // Folds the WAL back into the main file so that a closed store is a single file.
-        statement.execute("PRAGMA wal_checkpoint(TRUNCATE)");
-      } catch (SQLException e) {
-        // The WAL stays beside the file and is replayed on the next open; nothing is lost.
+      if (writer != null) {
+        writer.statements.close();
+        try (Statement statement = writer.connection.createStatement()) {
+          // Folds the WAL back into the main file so that a closed store is a single file.
+          statement.execute("PRAGMA wal_checkpoint(TRUNCATE)");
+        } catch (SQLException e) {
+          // The WAL stays beside the file and is replayed on the next open; nothing is lost.
+        }
+        closeQuietly(writer.connection);
+        writer = null;
       }
-      closeQuietly(writer.connection());
     } finally {
       lifecycle.writeLock().unlock();
     }
   }
 
+  /**
+   * Runs the work between {@code begin} and COMMIT. On any failure the transaction is rolled back;
+   * after a failure in SQL the connection's prepared statements are discarded (the driver may have
+   * finalized them), and a connection whose ROLLBACK failed, or that met a read-only file or an I/O
+   * error, is marked stale for its owner to replace. So a failed commit (a full disk, an I/O error) never leaves a dead statement or an open
+   * transaction behind: the next transaction works as soon as the cause is gone.
+   */
   private <T> T inTransaction(Handle handle, String begin, boolean writable, Work<T> work) {
-    Connection connection = handle.connection();
     IdCache.Pending pending = ids.pending();
-    SqliteTransaction tx = new SqliteTransaction(handle.dsl(), handle.statements(), pending, tokenKey, writable);
+    SqliteTransaction tx = new SqliteTransaction(handle.dsl, handle.statements, pending, tokenKey, writable);
     execute(handle, begin, "beginning a transaction");
     boolean committed = false;
     try {
@@ -261,25 +321,88 @@ public final class SqliteStore implements FeedStore {
       pending.publish();
       return result;
     } catch (RuntimeException e) {
-      throw SqlErrors.isSqlError(e) ? SqlErrors.translate(file, writable ? "writing" : "reading", e) : e;
+      if (!SqlErrors.isSqlError(e)) {
+        throw e;
+      }
+      throw failed(handle, SqlErrors.translate(file, writable ? "writing" : "reading", e));
     } finally {
       if (!committed) {
-        try (Statement statement = connection.createStatement()) {
-          statement.execute("ROLLBACK");
-        } catch (SQLException ignored) {
-          // No transaction was open (BEGIN or COMMIT itself failed and SQLite ended it).
-        }
+        rollback(handle);
       }
     }
   }
 
-  /** Runs a statement of the transaction's frame (BEGIN, COMMIT) prepared once per connection. */
+  private static void rollback(Handle handle) {
+    try (Statement statement = handle.connection.createStatement()) {
+      statement.execute("ROLLBACK");
+    } catch (SQLException e) {
+      // Mostly there is none to roll back: BEGIN or COMMIT itself failed, or the error made SQLite
+      // roll back on its own (SQLITE_FULL and I/O errors may). Anything else may leave it open.
+      String message = String.valueOf(e.getMessage());
+      if (!message.contains("no transaction is active")) {
+        handle.stale = true;
+      }
+    }
+  }
+
+  /**
+   * Runs a statement of the transaction's frame (BEGIN, COMMIT) prepared once per connection; on
+   * failure the connection's statements are discarded, this one among them.
+   */
   private void execute(Handle handle, String sql, String action) {
     try {
-      handle.statements().get(sql).execute();
+      handle.statements.get(sql).execute();
     } catch (SQLException | RuntimeException e) {
-      throw SqlErrors.translate(file, action, e);
+      throw failed(handle, SqlErrors.translate(file, action, e));
     }
+  }
+
+  /**
+   * Discards the connection's statements after a failure in SQL, and marks the connection stale if
+   * the failure was a read-only file or an I/O error; returns the failure.
+   */
+  private static RuntimeException failed(Handle handle, RuntimeException failure) {
+    handle.statements.discard();
+    if (failure instanceof StorageFaultException fault && (fault.kind() == StorageFaultException.Kind.READ_ONLY
+        || fault.kind() == StorageFaultException.Kind.IO)) {
+      handle.stale = true;
+    }
+    return failure;
+  }
+
+  /** The write connection, opened again if a failure closed it. Needs the write lock. */
+  private Handle writer() {
+    if (writer == null) {
+      Connection connection = null;
+      try {
+        connection = connect(file, settings, false);
+        limitWriterCheckpoints(connection);
+      } catch (SQLException e) {
+        closeQuietly(connection);
+        throw SqlErrors.translate(file, "opening the write connection again", e);
+      }
+      writer = new Handle(connection);
+      writerRelaxed = false;
+    }
+    return writer;
+  }
+
+  private static void limitWriterCheckpoints(Connection connection) throws SQLException {
+    try (Statement statement = connection.createStatement()) {
+      statement.execute("PRAGMA wal_autocheckpoint = " + Checkpointer.WRITER_THRESHOLD_PAGES);
+    }
+  }
+
+  /** Returns a reader to the pool, or closes it if it is stale. */
+  private void giveBack(Handle reader) {
+    if (!reader.stale) {
+      idleReaders.add(reader);
+      return;
+    }
+    synchronized (allReaders) {
+      allReaders.remove(reader);
+    }
+    reader.close();
   }
 
   private void execute(Connection connection, String sql, String action) {

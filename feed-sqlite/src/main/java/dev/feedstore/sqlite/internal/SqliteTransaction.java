@@ -218,6 +218,19 @@ final class SqliteTransaction implements StoreTransaction {
     return blockCountDeltas.getOrDefault(feedPrivateId, 0L);
   }
 
+  /**
+   * Writes the schema version again, unchanged: a real write of the file's first page, which the
+   * commit puts in the WAL like any change, and which no reader can tell from no write.
+   *
+   * @return the file's page size in bytes
+   */
+  long rewriteHeader() {
+    Long version = Sql.longValue(this, "PRAGMA user_version");
+    dsl.execute("PRAGMA user_version = " + (version == null ? 0 : version));
+    Long pageSize = Sql.longValue(this, "PRAGMA page_size");
+    return pageSize == null ? 4096 : pageSize;
+  }
+
   /** Writes what was deferred to the end of the transaction; call just before commit. */
   void flush() {
     flush(blockCountDeltas, "UPDATE feeds SET block_count = block_count + ? WHERE feed_private_id = ?");

@@ -12,6 +12,11 @@ import org.jooq.exception.DataAccessException;
  * running a small one, and the hot paths (appends, pulls, lookups by key or position) run the same
  * few statements over and over. At most {@value #MAX} are kept; the least recently used is closed
  * first. Not thread-safe: like its connection, it serves one transaction at a time.
+ *
+ * <p>After an error, sqlite-jdbc finalizes the native statement (for every result but {@code BUSY},
+ * {@code LOCKED}, {@code CONSTRAINT} and {@code MISUSE}) while the Java object still says it is open;
+ * reused, it fails with "statement is not executing" for ever. So a transaction that failed in SQL
+ * {@link #discard}s them all, and they are prepared again when next asked for.
  */
 final class Statements implements AutoCloseable {
   private static final int MAX = 64;
@@ -52,10 +57,15 @@ final class Statements implements AutoCloseable {
     return statement;
   }
 
-  @Override
-  public void close() {
+  /** Closes every kept statement; each is prepared again when next asked for. */
+  void discard() {
     cache.values().forEach(Statements::closeQuietly);
     cache.clear();
+  }
+
+  @Override
+  public void close() {
+    discard();
   }
 
   private static void closeQuietly(PreparedStatement statement) {

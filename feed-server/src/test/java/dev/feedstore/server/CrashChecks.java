@@ -1,0 +1,77 @@
+package dev.feedstore.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.feedstore.proto.v1.Block;
+import dev.feedstore.proto.v1.FeedSyncGrpc;
+import dev.feedstore.proto.v1.QueryRequest;
+import dev.feedstore.proto.v1.QueryResponse;
+import io.grpc.Channel;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * What the crash tests check after every restart: every block a client saw acknowledged is stored
+ * at the position it was given, with the same content; positions are dense and unique; a call the
+ * crash cut (in doubt) committed all its blocks or none; and what was read after one crash is
+ * unchanged after the next. Not thread-safe: the test thread uses it.
+ */
+final class CrashChecks {
+  /** Every block read after a restart, by key: later reads must find it unchanged. */
+  private final Map<String, Block> seen = new HashMap<>();
+  int inDoubtCommitted;
+  int inDoubtAbsent;
+
+  /**
+   * Checks a read of the whole space against what was acknowledged before it began, the in-doubt
+   * batches and the earlier reads.
+   */
+  void check(Map<String, Block> stored, Map<String, Block> acknowledged, List<CrashAppender> appenders, String when) {
+    long expected = 1;
+    for (Block block : stored.values()) {
+      assertEquals(expected++, block.getPosition(), when + ": positions are dense and unique");
+    }
+    for (Map.Entry<String, Block> ack : acknowledged.entrySet()) {
+      assertEquals(ack.getValue(), stored.get(ack.getKey()), when + ": acknowledged block " + ack.getKey());
+    }
+    for (CrashAppender appender : appenders) {
+      for (List<Block> batch : appender.inDoubt) {
+        long present = batch.stream().filter(b -> stored.containsKey(CrashAppender.key(b))).count();
+        assertTrue(present == 0 || present == batch.size(),
+            when + ": a batch cut by the crash has " + present + " of its " + batch.size() + " blocks stored");
+        if (!acknowledged.containsKey(CrashAppender.key(batch.get(0)))) {
+          if (present == 0) {
+            inDoubtAbsent++;
+          } else {
+            inDoubtCommitted++;
+          }
+        }
+      }
+    }
+    for (Map.Entry<String, Block> earlier : seen.entrySet()) {
+      assertEquals(earlier.getValue(), stored.get(earlier.getKey()), when + ": block read before " + earlier.getKey());
+    }
+    seen.putAll(stored);
+  }
+
+  /** Every block of the crash tests' space, by key, in position order. */
+  static Map<String, Block> read(Channel channel) {
+    FeedSyncGrpc.FeedSyncBlockingStub stub = FeedSyncGrpc.newBlockingStub(channel);
+    Map<String, Block> blocks = new LinkedHashMap<>();
+    long cursor = 0;
+    QueryResponse page;
+    do {
+      page = stub.withDeadlineAfter(30, TimeUnit.SECONDS)
+          .query(QueryRequest.newBuilder().setSpaceId(CrashIT.SPACE).setCursor(cursor).setLimit(1000).build());
+      for (Block block : page.getBlocksList()) {
+        blocks.put(CrashAppender.key(block), block);
+        cursor = block.getPosition();
+      }
+    } while (page.getHasMore());
+    return blocks;
+  }
+}

@@ -1,0 +1,135 @@
+package dev.feedstore.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.feedstore.core.Block;
+import dev.feedstore.core.FeedId;
+import dev.feedstore.core.Predecessor;
+import dev.feedstore.core.testing.SmallDisk;
+import dev.feedstore.core.testing.TestBlocks;
+import dev.feedstore.proto.WireMapping;
+import dev.feedstore.proto.v1.AppendRequest;
+import dev.feedstore.proto.v1.AppendResponse;
+import dev.feedstore.proto.v1.QueryRequest;
+import dev.feedstore.proto.v1.QueryResponse;
+import dev.feedstore.proto.v1.SubscribeRequest;
+import dev.feedstore.server.testing.HealthChecks;
+import dev.feedstore.server.testing.TestServer;
+import dev.feedstore.server.testing.Wire;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The server on a small file system of its own (a tmpfs) that appends fill: the append that does
+ * not fit is RESOURCE_EXHAUSTED naming the full disk, health turns NOT_SERVING, and once space is
+ * freed the same process serves again (health SERVING, new appends, an identical re-append, a new
+ * space) with every acknowledged block intact.
+ */
+class DiskFullTest {
+  private static final String SPACE = "full";
+
+  @TempDir Path dir;
+  private final FeedId feed = TestBlocks.feedId();
+  private long nextSequence;
+
+  @Test
+  void aFullDiskIsResourceExhaustedAndNotServingUntilSpaceIsFreedThenEverythingAcknowledgedIsThere() {
+    try (SmallDisk disk = SmallDisk.mount(dir, 8 << 20)) {
+      // As much ballast as the store will fill: freed, it leaves room for what the WAL holds to be
+      // copied into the main file as well.
+      disk.reserve(4 << 20);
+      ServerSettings settings = ServerSettings.newBuilder().heartbeatMillis(3_600_000).writeProbeMillis(100).build();
+      try (TestServer t = TestServer.on(disk.dir().resolve("feeds.db")).settings(settings).start()) {
+        HealthChecks.await(t.channel, ServingStatus.SERVING);
+        Map<String, dev.feedstore.proto.v1.Block> acknowledged = new LinkedHashMap<>();
+        List<AppendRequest> acknowledgedRequests = new ArrayList<>();
+        StatusRuntimeException full = null;
+        while (full == null) {
+          AppendRequest request = Wire.append(SPACE, nextBatch());
+          try {
+            record(acknowledged, request, t.blocking().append(request));
+            acknowledgedRequests.add(request);
+          } catch (StatusRuntimeException e) {
+            full = e;
+          }
+          assertTrue(acknowledged.size() < 2000, "the disk fills up");
+        }
+        assertFull(full);
+        HealthChecks.await(t.channel, ServingStatus.NOT_SERVING);
+        for (int i = 0; i < 3; i++) {
+          assertFull(assertThrows(StatusRuntimeException.class,
+              () -> t.blocking().append(Wire.append(SPACE, nextBatch()))));
+        }
+        assertEquals(acknowledged, readAll(t), "reads work on a full disk");
+
+        disk.release();
+        HealthChecks.await(t.channel, ServingStatus.SERVING);
+        AppendRequest after = Wire.append(SPACE, nextBatch());
+        record(acknowledged, after, t.blocking().append(after));
+        AppendRequest first = acknowledgedRequests.get(0);
+        assertEquals(List.of(1L, 2L, 3L, 4L), t.blocking().append(first).getPositionsList(),
+            "an identical re-append answers the stored positions");
+        QueryResponse fresh = t.blocking().query(QueryRequest.newBuilder().setSpaceId("a-new-space").build());
+        assertTrue(fresh.getServerToken().length() > 0);
+        t.blocking().subscribe(SubscribeRequest.newBuilder().setSpaceId(SPACE).addFeedIds(feed.value()).build());
+        assertEquals(acknowledged, readAll(t), "every acknowledged block is intact at its position");
+      }
+    }
+  }
+
+  private static void assertFull(StatusRuntimeException e) {
+    assertEquals(Status.Code.RESOURCE_EXHAUSTED, e.getStatus().getCode(), e.getStatus().toString());
+    assertTrue(e.getStatus().getDescription().contains("the disk holding the server's database feeds.db is full"),
+        e.getStatus().getDescription());
+  }
+
+  /** Four blocks of 16 KiB, the next sequences of the feed, each naming its predecessor. */
+  private List<dev.feedstore.proto.v1.Block> nextBatch() {
+    List<dev.feedstore.proto.v1.Block> batch = new ArrayList<>();
+    for (int i = 0; i < 4; i++, nextSequence++) {
+      Optional<Predecessor> previous = nextSequence == 0
+          ? Optional.empty()
+          : Optional.of(Predecessor.of(TestBlocks.key(feed, "a", nextSequence - 1)));
+      batch.add(WireMapping.toWire(Block.unpositioned(TestBlocks.key(feed, "a", nextSequence), previous,
+          1_000 + nextSequence, TestBlocks.bytes(16 * 1024))));
+    }
+    return batch;
+  }
+
+  private static void record(Map<String, dev.feedstore.proto.v1.Block> acknowledged, AppendRequest request,
+      AppendResponse response) {
+    for (int i = 0; i < request.getBlocksCount(); i++) {
+      dev.feedstore.proto.v1.Block block = request.getBlocks(i);
+      acknowledged.put(key(block), block.toBuilder().setPosition(response.getPositions(i)).build());
+    }
+  }
+
+  private static Map<String, dev.feedstore.proto.v1.Block> readAll(TestServer t) {
+    Map<String, dev.feedstore.proto.v1.Block> blocks = new LinkedHashMap<>();
+    long cursor = 0;
+    QueryResponse page;
+    do {
+      page = t.blocking().query(QueryRequest.newBuilder().setSpaceId(SPACE).setCursor(cursor).setLimit(1000).build());
+      for (dev.feedstore.proto.v1.Block block : page.getBlocksList()) {
+        blocks.put(key(block), block);
+        cursor = block.getPosition();
+      }
+    } while (page.getHasMore());
+    return blocks;
+  }
+
+  private static String key(dev.feedstore.proto.v1.Block block) {
+    return block.getFeedId() + "/" + block.getActorId() + "/" + block.getSequence();
+  }
+}

@@ -1,0 +1,112 @@
+package dev.feedstore.sqlite;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.feedstore.core.Block;
+import dev.feedstore.core.FeedId;
+import dev.feedstore.core.ServerToken;
+import dev.feedstore.core.SpaceId;
+import dev.feedstore.core.store.StorageFaultException;
+import dev.feedstore.core.testing.SmallDisk;
+import dev.feedstore.core.testing.TestBlocks;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A store on a small file system of its own (a tmpfs) that fills up: the commit that does not fit
+ * fails as a full disk naming the file, later writes fail the same way (not on a statement the
+ * driver closed), and once space is freed the same open store writes again and holds everything
+ * it committed.
+ */
+class DiskFullTest {
+  private static final SpaceId SPACE = new SpaceId("s");
+
+  @TempDir Path dir;
+
+  @Test
+  void aStoreOnAFullDiskWritesAgainOnceSpaceIsFreedAndKeepsWhatItCommitted() {
+    try (SmallDisk disk = SmallDisk.mount(dir, 8 << 20)) {
+      // As much ballast as the store will fill: freed, it leaves room for what the WAL holds to be
+      // copied into the main file as well.
+      disk.reserve(4 << 20);
+      Path file = disk.dir().resolve("feeds.db");
+      FeedId feed = TestBlocks.feedId();
+      List<Block> committed;
+      try (SqliteFeedStore store = SqliteFeedStore.open(file)) {
+        store.write(tx -> tx.feeds().create(SPACE, feed, Optional.empty()));
+        committed = fill(store, feed);
+
+        for (int attempt = 0; attempt < 3; attempt++) {
+          Block next = block(feed, committed.size());
+          assertFull(file, assertThrows(StorageFaultException.class,
+              () -> store.write(tx -> tx.blocks().insert(SPACE, next))));
+        }
+        assertFull(file, assertThrows(StorageFaultException.class, store::probeWrite));
+        assertEquals(committed, store.read(tx -> tx.blocks().feed(SPACE, feed)), "reads work on a full disk");
+
+        disk.release();
+        store.probeWrite();
+        Block next = block(feed, committed.size());
+        store.write(tx -> tx.blocks().insert(SPACE, next));
+        committed.add(next);
+        assertEquals(committed, store.read(tx -> tx.blocks().feed(SPACE, feed)));
+        store.write(tx -> tx.serverTokens().findOrCreate(new SpaceId("new")));
+        assertTrue(store.read(tx -> tx.serverTokens().find(new SpaceId("new"))).isPresent());
+      }
+      try (SqliteFeedStore reopened = SqliteFeedStore.open(file)) {
+        assertEquals(committed, reopened.read(tx -> tx.blocks().feed(SPACE, feed)));
+      }
+    }
+  }
+
+  @Test
+  void theProbeFailsOnAFullDiskAndSucceedsOnceSpaceIsFreed() {
+    try (SmallDisk disk = SmallDisk.mount(dir, 4 << 20)) {
+      Path file = disk.dir().resolve("feeds.db");
+      try (SqliteFeedStore store = SqliteFeedStore.open(file)) {
+        FeedId feed = TestBlocks.feedId();
+        store.write(tx -> tx.feeds().create(SPACE, feed, Optional.empty()));
+        store.write(tx -> tx.blocks().insert(SPACE, block(feed, 0)));
+        store.probeWrite();
+        disk.fill();
+        assertFull(file, assertThrows(StorageFaultException.class, store::probeWrite));
+        disk.release();
+        store.probeWrite();
+      }
+    }
+  }
+
+  /** Appends blocks of 32 KiB, one per transaction, until the disk is full; returns those committed. */
+  static List<Block> fill(SqliteFeedStore store, FeedId feed) {
+    List<Block> committed = new ArrayList<>();
+    while (true) {
+      Block block = block(feed, committed.size());
+      try {
+        store.write(tx -> tx.blocks().insert(SPACE, block));
+        committed.add(block);
+      } catch (StorageFaultException e) {
+        assertFull(store.file(), e);
+        return committed;
+      }
+      assertTrue(committed.size() < 1000, "the disk fills up");
+    }
+  }
+
+  static void assertFull(Path file, StorageFaultException e) {
+    assertEquals(StorageFaultException.Kind.FULL, e.kind(), e.getMessage());
+    assertEquals(file.toAbsolutePath(), e.file());
+    assertTrue(e.getMessage().startsWith("the disk holding " + file.toAbsolutePath() + " is full: free space on it"),
+        e.getMessage());
+  }
+
+  private static Block block(FeedId feed, int sequence) {
+    return Block.unpositioned(TestBlocks.key(feed, "a", sequence), Optional.empty(), 1_000 + sequence,
+        TestBlocks.bytes(32 * 1024));
+  }
+}
