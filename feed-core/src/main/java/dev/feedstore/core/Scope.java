@@ -34,11 +34,19 @@ public sealed interface Scope permits Scope.WholeSpace, Scope.Selection {
   /** True when a feed with this id and namespace is in the scope. */
   boolean covers(FeedId feedId, Optional<Namespace> namespace);
 
+  /** True when no feed is in the scope. */
+  boolean isEmpty();
+
   /** Every feed of the space. */
   record WholeSpace() implements Scope {
     @Override
     public boolean covers(FeedId feedId, Optional<Namespace> namespace) {
       return true;
+    }
+
+    @Override
+    public boolean isEmpty() {
+      return false;
     }
 
     @Override
@@ -58,6 +66,7 @@ public sealed interface Scope permits Scope.WholeSpace, Scope.Selection {
       namespaces = Collections.unmodifiableSortedSet(new TreeSet<>(namespaces));
     }
 
+    @Override
     public boolean isEmpty() {
       return feeds.isEmpty() && namespaces.isEmpty();
     }

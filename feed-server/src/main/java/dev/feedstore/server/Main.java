@@ -5,10 +5,8 @@ import dev.feedstore.server.internal.TransportLog;
 import dev.feedstore.sqlite.SqliteFeedStore;
 import dev.feedstore.sqlite.SqliteSettings;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
@@ -126,6 +124,11 @@ public final class Main implements Callable<Integer> {
       description = "How long the server waits for a ping's answer before closing the connection and its"
           + " Watch streams.")
   long keepaliveTimeoutMillis = ServerSettings.DEFAULT_KEEPALIVE_TIMEOUT_MS;
+
+  @Option(names = "--" + ServerSettings.Key.PERMIT_KEEPALIVE_MS, paramLabel = "MS",
+      description = "Shortest interval at which a client may send keepalive pings (replicas ping to notice"
+          + " a dead link); a client that pings more often is disconnected.")
+  long permitKeepaliveMillis = ServerSettings.DEFAULT_PERMIT_KEEPALIVE_MS;
 
   @Option(names = "--" + ServerSettings.Key.TAIL_BLOCKS, paramLabel = "N",
       description = "Recently committed blocks kept in memory per watched space, shared by its watchers.")
@@ -255,6 +258,7 @@ public final class Main implements Callable<Integer> {
         .spacesPerServer(spacesPerServer)
         .keepaliveMillis(keepaliveMillis)
         .keepaliveTimeoutMillis(keepaliveTimeoutMillis)
+        .permitKeepaliveMillis(permitKeepaliveMillis)
         .build();
   }
 
@@ -289,15 +293,7 @@ public final class Main implements Callable<Integer> {
 
   /** The version of this build, from the jar's resources. */
   static String version() {
-    Properties properties = new Properties();
-    try (InputStream in = Main.class.getResourceAsStream("feed-server.properties")) {
-      if (in != null) {
-        properties.load(in);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return properties.getProperty("version", "unknown");
+    return FeedServer.version();
   }
 
   /** Tells picocli the version. */

@@ -54,6 +54,10 @@ import dev.feedstore.core.Limits;
  * @param keepaliveTimeoutMillis how long the server waits for the answer to that PING before it
  *     closes the connection and ends its calls ({@code keepalive-timeout-ms}), so that the Watch
  *     streams of a client that vanished without closing its connection are freed
+ * @param permitKeepaliveMillis the shortest interval at which the server lets a client send its own
+ *     keepalive pings ({@code permit-keepalive-ms}); a client that pings more often is disconnected
+ *     (HTTP/2 GOAWAY {@code ENHANCE_YOUR_CALM}). Replicas ping to notice a dead link, so the
+ *     default allows gRPC's shortest client keepalive, 10 s; gRPC's own default would be 5 min
  */
 public record ServerSettings(
     int blockBytes,
@@ -77,7 +81,8 @@ public record ServerSettings(
     int watchThreads,
     int spacesPerServer,
     long keepaliveMillis,
-    long keepaliveTimeoutMillis) {
+    long keepaliveTimeoutMillis,
+    long permitKeepaliveMillis) {
 
   /** The keys of the settings: command-line flags without the dashes, and names in errors. */
   public static final class Key {
@@ -105,6 +110,7 @@ public record ServerSettings(
     public static final String SPACES_PER_SERVER = "spaces-per-server";
     public static final String KEEPALIVE_MS = "keepalive-ms";
     public static final String KEEPALIVE_TIMEOUT_MS = "keepalive-timeout-ms";
+    public static final String PERMIT_KEEPALIVE_MS = "permit-keepalive-ms";
   }
 
   public static final int DEFAULT_BLOCK_BYTES = Limits.DEFAULT_BLOCK_BYTES;
@@ -143,6 +149,8 @@ public record ServerSettings(
   /** One minute: a vanished client is noticed within keepalive-ms + keepalive-timeout-ms. */
   public static final long DEFAULT_KEEPALIVE_MS = 60_000;
   public static final long DEFAULT_KEEPALIVE_TIMEOUT_MS = 20_000;
+  /** 10 s, gRPC's shortest client keepalive time: replicas may ping as often as gRPC lets them. */
+  public static final long DEFAULT_PERMIT_KEEPALIVE_MS = 10_000;
   /** gRPC's smallest keepalive time; it raises shorter ones to this. */
   public static final long MIN_KEEPALIVE_MS = 10_000;
   /** gRPC's smallest keepalive timeout. */
@@ -188,6 +196,7 @@ public record ServerSettings(
           "must be >= " + MIN_KEEPALIVE_TIMEOUT_MS + " (gRPC raises shorter keepalive timeouts to 10 ms)",
           keepaliveTimeoutMillis);
     }
+    positive(Key.PERMIT_KEEPALIVE_MS, permitKeepaliveMillis);
     if (maxMessageBytes <= blockBytes) {
       throw new InvalidValueException(Key.MAX_MESSAGE_BYTES,
           "must be above " + Key.BLOCK_BYTES + " (" + blockBytes + ") so that a block of the largest size fits",
@@ -206,6 +215,17 @@ public record ServerSettings(
   /** The data-model limits these settings imply, for the checks shared with other modules. */
   public Limits limits() {
     return new Limits(blockBytes, blocksPerAppend, queryLimit);
+  }
+
+  /**
+   * An upper bound of the largest message the server sends: a Query page holds at most {@code
+   * response-bytes} of blocks and a Watch batch {@code watch-batch-bytes}, or one block when it is
+   * larger, plus the fields around them (per block at most a namespace entry; per message the ids
+   * and the token). Clients learn it from GetServerInfo and accept messages of this size.
+   */
+  public long maxResponseBytes() {
+    long blocks = Math.max(Math.max(responseBytes, watchBatchBytes), blockBytes + 512L);
+    return blocks + (long) queryLimit * 256 + 65_536;
   }
 
   /** A builder starting from the defaults. */
@@ -248,6 +268,7 @@ public record ServerSettings(
     private int spacesPerServer = DEFAULT_SPACES_PER_SERVER;
     private long keepaliveMillis = DEFAULT_KEEPALIVE_MS;
     private long keepaliveTimeoutMillis = DEFAULT_KEEPALIVE_TIMEOUT_MS;
+    private long permitKeepaliveMillis = DEFAULT_PERMIT_KEEPALIVE_MS;
 
     private Builder() {}
 
@@ -274,6 +295,7 @@ public record ServerSettings(
       spacesPerServer = s.spacesPerServer;
       keepaliveMillis = s.keepaliveMillis;
       keepaliveTimeoutMillis = s.keepaliveTimeoutMillis;
+      permitKeepaliveMillis = s.permitKeepaliveMillis;
     }
 
     public Builder blockBytes(int value) {
@@ -386,6 +408,11 @@ public record ServerSettings(
       return this;
     }
 
+    public Builder permitKeepaliveMillis(long value) {
+      permitKeepaliveMillis = value;
+      return this;
+    }
+
     /**
      * The settings.
      *
@@ -396,7 +423,7 @@ public record ServerSettings(
           watchesPerServer, watchesPerConnection, watchBatchBlocks, watchBatchBytes, subscriptionTtlMillis,
           subscriptionMaxTtlMillis, heartbeatMillis, tailBlocks, tailBytes, shutdownGraceMillis,
           rejectionsLoggedPerMinute, rpcThreads, watchThreads, spacesPerServer, keepaliveMillis,
-          keepaliveTimeoutMillis);
+          keepaliveTimeoutMillis, permitKeepaliveMillis);
     }
   }
 }

@@ -28,7 +28,12 @@ public record SyncStep(Kind kind, int blocks, String detail) {
     /** The authority lost acknowledged blocks: displaced blocks unpositioned, replaying. */
     ROLLED_BACK,
     /** The authority held some pushed keys with other content; those blocks got new sequences. */
-    REKEYED
+    REKEYED,
+    /**
+     * The authority refused a request as over one of its limits; the limits are narrowed and the
+     * next request, smaller, may be made at once.
+     */
+    OVER_LIMIT
   }
 
   static SyncStep of(Kind kind, int blocks, String detail) {

@@ -51,7 +51,8 @@ public final class SchemaMigrator {
   public static SchemaMigrator builtIn() {
     return new SchemaMigrator(List.of(
         new Migration(1, resource("V1__feed_store.sql")),
-        new Migration(2, resource("V2__history_chain.sql"))));
+        new Migration(2, resource("V2__history_chain.sql")),
+        new Migration(3, resource("V3__space_replication.sql"))));
   }
 
   /** The steps, in version order. */
