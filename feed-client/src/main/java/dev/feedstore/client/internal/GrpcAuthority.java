@@ -331,17 +331,28 @@ public final class GrpcAuthority implements Authority {
       }
       return new SequenceConflictException(keys, message);
     }
-    return new AuthorityException(message, isRetryable(status.getCode()), e);
+    return new AuthorityException(message, isOutage(status), e);
   }
 
   /**
-   * Whether a failure with {@code code} is an outage (unreachable, shutting down, a deadline, the
-   * authority's own failure), worth retrying soon; the other codes are refusals of the request.
+   * Whether a failure with {@code status} is an outage (unreachable, shutting down, a deadline, the
+   * authority's own failure, a connection closed for pinging too often), worth retrying soon; the
+   * other failures are refusals of the request.
    */
-  public static boolean isRetryable(Status.Code code) {
-    return switch (code) {
+  public static boolean isOutage(Status status) {
+    return switch (status.getCode()) {
       case UNAVAILABLE, DEADLINE_EXCEEDED, CANCELLED, ABORTED, UNKNOWN, INTERNAL, NOT_FOUND, DATA_LOSS -> true;
+      case RESOURCE_EXHAUSTED -> isTooManyPings(status);
       default -> false;
     };
+  }
+
+  /**
+   * A connection the authority closed because the client pinged more often than it permits (HTTP/2
+   * GOAWAY {@code ENHANCE_YOUR_CALM}, which gRPC reports as {@code RESOURCE_EXHAUSTED}): gRPC pings
+   * less often from then on, and the call may be made again at once.
+   */
+  static boolean isTooManyPings(Status status) {
+    return String.valueOf(status.getDescription()).contains("too_many_pings");
   }
 }

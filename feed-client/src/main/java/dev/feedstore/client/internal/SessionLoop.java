@@ -395,10 +395,11 @@ public final class SessionLoop implements Runnable {
         if (code != Status.Code.CANCELLED) {
           log.info("watch of {} ended: {}", closed.space(), closed.status());
         }
-        if (code == Status.Code.UNAVAILABLE) {
+        if (code == Status.Code.UNAVAILABLE || GrpcAuthority.isTooManyPings(closed.status())) {
           throw new AuthorityException("the authority closed the live stream: " + closed.status(), true, null);
         }
-        if (!authority.acceptsLargerAfter(closed.status()) && !GrpcAuthority.isRetryable(code) && code != Status.Code.OK) {
+        if (!authority.acceptsLargerAfter(closed.status()) && !GrpcAuthority.isOutage(closed.status())
+            && code != Status.Code.OK) {
           AuthorityException refused = new AuthorityException("watch of " + closed.space() + " failed: " + code, false,
               closed.status().asRuntimeException());
           refusals.refuse(Optional.of(closed.space()), Refusal.Held.PULLS, refused)
