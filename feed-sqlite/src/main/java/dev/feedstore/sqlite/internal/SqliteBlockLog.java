@@ -387,8 +387,10 @@ final class SqliteBlockLog implements BlockLog {
   }
 
   /**
-   * A running sum of the data sizes in push order picks the blocks: SQLite reads the size of a
-   * blob from its record header, so the blocks left out are never read.
+   * Three steps in one statement: the first {@code limit} candidates in push order, as ids and data
+   * sizes (SQLite reads the size of a blob from its record header, without the blob); a running sum
+   * of their sizes; and the rows of those within the budget. So a push reads at most {@code limit}
+   * candidates, like a plain {@code LIMIT}, and the data of the blocks it returns only.
    */
   @Override
   public List<Block> unpositioned(SpaceId spaceId, Scope scope, int limit, int maxBlockData, long maxData) {
@@ -401,12 +403,16 @@ final class SqliteBlockLog implements BlockLog {
     parameters.add(space.get());
     parameters.add(maxBlockData);
     parameters.addAll(scoped.parameters());
-    parameters.add(maxData);
     parameters.add(limit);
-    return list("SELECT " + BLOCK_COLUMNS + " FROM (SELECT b.*, sum(length(b.data)) OVER ("
-        + PUSH_ORDER.substring(1) + " ROWS UNBOUNDED PRECEDING) AS running FROM blocks b"
+    parameters.add(maxData);
+    String candidates = "SELECT b.block_private_id AS id, length(b.data) AS size, b.feed_private_id AS f,"
+        + " b.sequence AS s, b.actor_id AS a FROM blocks b"
         + " WHERE b.space_private_id = ? AND b.position IS NULL AND length(b.data) <= ?" + scoped.condition()
-        + ") b WHERE b.running <= ? OR b.running = length(b.data)" + PUSH_ORDER + " LIMIT ?", parameters.toArray());
+        + PUSH_ORDER + " LIMIT ?";
+    return list("SELECT " + BLOCK_COLUMNS + " FROM (SELECT id, size, sum(size) OVER (ORDER BY f, s, a"
+        + " ROWS UNBOUNDED PRECEDING) AS running FROM (" + candidates + ")) w"
+        + " JOIN blocks b ON b.block_private_id = w.id WHERE w.running <= ? OR w.running = w.size" + PUSH_ORDER,
+        parameters.toArray());
   }
 
   @Override
