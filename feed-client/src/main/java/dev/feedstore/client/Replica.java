@@ -85,7 +85,7 @@ public final class Replica implements AutoCloseable {
     try {
       this.store = SqliteFeedStore.open(builder.file, builder.sqlite);
     } catch (RuntimeException e) {
-      lock.close();
+      lock.abandon();
       throw e;
     }
     this.listeners = new ListenerHub(store);

@@ -92,6 +92,15 @@ class ReplicaFileTest {
   }
 
   @Test
+  void aFileThatIsNotAReplicaIsRefusedAndLeftAloneWithNothingBesideIt() throws Exception {
+    Path foreign = dir.resolve("notes.txt");
+    Files.writeString(foreign, "not a database");
+    assertThrows(dev.feedstore.core.store.StoreException.class, () -> Replica.open(foreign, ActorId.of("erin")));
+    assertEquals("not a database", Files.readString(foreign));
+    assertFalse(Files.exists(dir.resolve("notes.txt-lock")), "no lock file left beside it");
+  }
+
+  @Test
   void openingAReplicaPrintsNoJooqBannerOrTip() {
     // A process of its own: jOOQ prints once per process, and an application logs at INFO.
     JavaProcess quiet = JavaProcess.run(dir, JavaProcess.testClassPath(),

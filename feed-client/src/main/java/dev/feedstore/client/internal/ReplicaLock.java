@@ -8,6 +8,7 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Set;
@@ -31,11 +32,14 @@ public final class ReplicaLock implements AutoCloseable {
   private final Path lockFile;
   private final FileChannel channel;
   private final FileLock lock;
+  /** Whether acquiring created the companion file (so that a failed open leaves nothing behind). */
+  private final boolean created;
 
-  private ReplicaLock(Path lockFile, FileChannel channel, FileLock lock) {
+  private ReplicaLock(Path lockFile, FileChannel channel, FileLock lock, boolean created) {
     this.lockFile = lockFile;
     this.channel = channel;
     this.lock = lock;
+    this.created = created;
   }
 
   /**
@@ -53,6 +57,7 @@ public final class ReplicaLock implements AutoCloseable {
     }
     FileChannel channel = null;
     try {
+      boolean created = !Files.exists(lockFile);
       channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
       FileLock lock;
       try {
@@ -69,7 +74,7 @@ public final class ReplicaLock implements AutoCloseable {
       byte[] pid = (ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII);
       channel.truncate(0);
       channel.write(ByteBuffer.wrap(pid), 0);
-      return new ReplicaLock(lockFile, channel, lock);
+      return new ReplicaLock(lockFile, channel, lock, created);
     } catch (IOException e) {
       closeQuietly(channel);
       HELD.remove(lockFile);
@@ -109,6 +114,22 @@ public final class ReplicaLock implements AutoCloseable {
     }
     closeQuietly(channel);
     HELD.remove(lockFile);
+  }
+
+  /**
+   * Releases the lock of a replica whose file could not be opened after all (not a feed store, a
+   * newer version): the companion file goes too if acquiring created it, so that nothing is left
+   * beside a file that is not this library's.
+   */
+  public void abandon() {
+    close();
+    if (created) {
+      try {
+        Files.deleteIfExists(lockFile);
+      } catch (IOException e) {
+        // an empty companion file is harmless
+      }
+    }
   }
 
   /** Who holds the lock, as the holder wrote it: {@code process N}. */
