@@ -26,13 +26,13 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "feed-bench", mixinStandardHelpOptions = true, sortOptions = false, showDefaultValues = true,
     usageHelpWidth = 110,
-    description = "Benchmarks of the feed store on loopback: append, catch-up, live latency, fan-out, idle cost;"
-        + " and the cost of a block's checksum.")
+    description = "Benchmarks of the feed store on loopback: append, catch-up, live latency, offline backlog, fan-out,"
+        + " idle cost; and the cost of a block's checksum.")
 public final class BenchMain implements Callable<Integer> {
 
   /** The parts of the table. */
   enum Part {
-    append, catchup, live, fanout, idle, checksum
+    append, catchup, live, fanout, idle, checksum, backlog
   }
 
   @Option(names = "--only", split = ",", paramLabel = "PART",
@@ -76,6 +76,7 @@ public final class BenchMain implements Callable<Integer> {
   @Option(names = "--fanout-batch", paramLabel = "N") int fanoutBatch = 10;
   @Option(names = "--idle-streams", paramLabel = "N") Integer idleStreams;
   @Option(names = "--checksum-blocks", paramLabel = "N") Integer checksumBlocks;
+  @Option(names = "--backlog-blocks", paramLabel = "N") Integer backlogBlocks;
 
   public static void main(String[] args) {
     System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
@@ -93,7 +94,8 @@ public final class BenchMain implements Callable<Integer> {
         or(catchupBlocks, quick ? 100_000 : 1_000_000),
         or(liveBlocks, quick ? 2_000 : 10_000), or(liveWarmup, quick ? 2_000 : 30_000), liveInterval,
         or(fanoutStreams, quick ? 200 : 1_000), or(fanoutSeconds, quick ? 3 : 10), or(fanoutWarmup, quick ? 3 : 10),
-        fanoutRate, fanoutBatch, or(idleStreams, quick ? 200 : 1_000), null);
+        fanoutRate, fanoutBatch, or(idleStreams, quick ? 200 : 1_000), or(backlogBlocks, quick ? 20_000 : 100_000),
+        null);
     ResultTable table = new ResultTable();
     Instant started = Instant.now();
     String loadBefore = loadAverage();
@@ -106,6 +108,7 @@ public final class BenchMain implements Callable<Integer> {
       status |= part(Part.append, () -> new AppendBench(run, table).run());
       status |= part(Part.catchup, () -> new CatchUpBench(run, table).run());
       status |= part(Part.live, () -> new LiveLatencyBench(run, table).run());
+      status |= part(Part.backlog, () -> new BacklogBench(run, table).run());
       if (only.contains(Part.idle) || only.contains(Part.fanout)) {
         status |= part(null, () -> new WatchBench(run, table).run(only.contains(Part.idle), only.contains(Part.fanout)));
       }

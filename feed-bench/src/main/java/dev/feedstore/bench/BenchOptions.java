@@ -22,6 +22,8 @@ import java.util.List;
  * @param fanoutRate blocks per second appended
  * @param fanoutBatch blocks per append
  * @param idleStreams Watch streams of the idle-cost case
+ * @param backlogBlocks small blocks a replica pushes after writing them offline (and a hundredth as
+ *     many large ones)
  * @param server the server of the run, which every case points at its own database file
  */
 record BenchOptions(
@@ -41,11 +43,12 @@ record BenchOptions(
     int fanoutRate,
     int fanoutBatch,
     int idleStreams,
+    int backlogBlocks,
     BenchServer server) {
 
   BenchOptions withServer(BenchServer value) {
     return new BenchOptions(dir, inProcess, serverJvmArgs, appendBatches, appendWarmupSeconds, appendSeconds,
         catchupBlocks, liveBlocks, liveWarmupBlocks, liveIntervalMicros, fanoutStreams, fanoutSeconds,
-        fanoutWarmupSeconds, fanoutRate, fanoutBatch, idleStreams, value);
+        fanoutWarmupSeconds, fanoutRate, fanoutBatch, idleStreams, backlogBlocks, value);
   }
 }

@@ -43,7 +43,7 @@ class CreateAndAppendTest {
         "first note");
 
     assertEquals(0, created.exit(), created.toString());
-    FeedId feed = FeedId.parse(created.out().strip());
+    FeedId feed = FeedId.of(created.out().strip());
     assertTrue(created.err().contains("created feed " + feed + " in space demo (namespace notes)"), created.err());
     List<FeedInfo> feeds = server.store.read(tx -> tx.feeds().list(DEMO, Optional.empty()));
     assertEquals(1, feeds.size());
@@ -63,12 +63,12 @@ class CreateAndAppendTest {
     assertEquals("ops", line.get("actor_id"));
     assertEquals(1L, line.get("position"));
     assertFalse(line.containsKey("namespace"));
-    assertEquals(0, feed(FeedId.parse((String) line.get("feed_id"))).get(0).data().size());
+    assertEquals(0, feed(FeedId.of((String) line.get("feed_id"))).get(0).data().size());
   }
 
   @Test
   void appendChainsSequencesAndPredecessorsAfterTheFeedsLastBlock() {
-    FeedId feed = FeedId.parse(Cli.run("create", "--server", server.address(), "--space", "demo", "zero").out().strip());
+    FeedId feed = FeedId.of(Cli.run("create", "--server", server.address(), "--space", "demo", "zero").out().strip());
 
     Cli.Result appended = Cli.run("append", "--server", server.address(), "--space", "demo", "--feed", feed.value(),
         "--actor", "bob", "one", "two");
@@ -123,7 +123,7 @@ class CreateAndAppendTest {
 
   @Test
   void appendWarnsThatNamespaceOnlyAppliesToANewFeed() {
-    FeedId feed = FeedId.parse(Cli.run("create", "--server", server.address(), "--space", "demo", "--namespace", "a")
+    FeedId feed = FeedId.of(Cli.run("create", "--server", server.address(), "--space", "demo", "--namespace", "a")
         .out().strip());
 
     Cli.Result appended = Cli.run("append", "--server", server.address(), "--space", "demo", "--feed", feed.value(),

@@ -2,13 +2,17 @@ package dev.feedstore.client;
 
 import dev.feedstore.proto.WireHeaders;
 import io.grpc.CallCredentials;
+import io.grpc.Status;
 import java.util.Objects;
 import java.util.concurrent.Executor;
+import java.util.function.Supplier;
 
 /**
  * An access token sent with every call as {@code authorization: Bearer TOKEN}, for an authority
- * started with access tokens. Give it to the channel, so that the channel stays a {@code
- * ManagedChannel} (its reconnection backoff is reset when the session retries):
+ * started with access tokens. {@link Replica#connect(String, ConnectOptions)} adds it from {@link
+ * ConnectOptions.Builder#token}; for a channel of your own, give it to the channel, so that the
+ * channel stays a {@code ManagedChannel} (its reconnection backoff is reset when the session
+ * retries):
  *
  * <pre>{@code
  * ManagedChannel channel = Grpc.newChannelBuilder("feeds.example.com:7070",
@@ -18,9 +22,9 @@ import java.util.concurrent.Executor;
  * <p>It is sent over plain text too; use TLS wherever the network is not trusted. Immutable.
  */
 public final class BearerToken extends CallCredentials {
-  private final String token;
+  private final Supplier<String> token;
 
-  private BearerToken(String token) {
+  private BearerToken(Supplier<String> token) {
     this.token = token;
   }
 
@@ -30,17 +34,39 @@ public final class BearerToken extends CallCredentials {
    * @throws IllegalArgumentException if the token is empty or not printable ASCII without spaces
    */
   public static BearerToken of(String token) {
-    Objects.requireNonNull(token, "token");
-    if (token.isEmpty() || !token.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
-      throw new IllegalArgumentException("an access token must be 1 or more printable ASCII characters without"
-          + " spaces (it travels in an HTTP/2 header)");
-    }
-    return new BearerToken(token);
+    check(Objects.requireNonNull(token, "token"));
+    return new BearerToken(() -> token);
+  }
+
+  /**
+   * Credentials whose token {@code supplier} gives for each call (on the channel's executor, so it
+   * may read a file), so that a replaced token is used from the next call on. A call whose token is
+   * missing or malformed fails with {@code UNAUTHENTICATED} before it is sent.
+   */
+  public static BearerToken from(Supplier<String> supplier) {
+    return new BearerToken(Objects.requireNonNull(supplier, "supplier"));
   }
 
   @Override
   public void applyRequestMetadata(RequestInfo requestInfo, Executor appExecutor, MetadataApplier applier) {
-    applier.apply(WireHeaders.bearer(token));
+    appExecutor.execute(() -> {
+      String current;
+      try {
+        current = token.get();
+        check(current);
+      } catch (RuntimeException e) {
+        applier.fail(Status.UNAUTHENTICATED.withDescription("no access token to send: " + e.getMessage()).withCause(e));
+        return;
+      }
+      applier.apply(WireHeaders.bearer(current));
+    });
+  }
+
+  private static void check(String token) {
+    if (token == null || token.isEmpty() || !token.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
+      throw new IllegalArgumentException("an access token must be 1 or more printable ASCII characters without"
+          + " spaces (it travels in an HTTP/2 header)");
+    }
   }
 
   @Override

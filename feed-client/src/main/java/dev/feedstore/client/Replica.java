@@ -2,7 +2,10 @@ package dev.feedstore.client;
 
 import dev.feedstore.client.internal.Backoff;
 import dev.feedstore.client.internal.GrpcAuthority;
+import dev.feedstore.client.internal.Channels;
 import dev.feedstore.client.internal.ListenerHub;
+import dev.feedstore.client.internal.RefusedBlocks;
+import dev.feedstore.client.internal.ReplicaLock;
 import dev.feedstore.client.internal.SessionLoop;
 import dev.feedstore.client.internal.StatusTracker;
 import dev.feedstore.core.ActorId;
@@ -27,6 +30,7 @@ import dev.feedstore.core.sync.SyncStep;
 import dev.feedstore.sqlite.SqliteFeedStore;
 import dev.feedstore.sqlite.SqliteSettings;
 import io.grpc.Channel;
+import io.grpc.ManagedChannel;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -53,7 +57,7 @@ import org.slf4j.LoggerFactory;
  *   SpaceId space = SpaceId.of("team");
  *   FeedId feed = replica.createFeed(space, Optional.of(Namespace.of("notes")), Replication.fullHistory());
  *   replica.append(space, feed, BlockData.utf8("hello"));
- *   try (SyncSession sync = replica.connect(channel)) {
+ *   try (SyncSession sync = replica.connect("127.0.0.1:7070", ConnectOptions.DEFAULTS)) {
  *     sync.awaitSynced(Duration.ofSeconds(10));
  *   }
  * }
@@ -61,10 +65,13 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Every block this replica appends is authored by its {@link #actorId()}: use the user's public
  * key or a stable device id, one per replica file. Feeds are local only until a {@link Replication}
- * policy says otherwise. One process should open a file at a time. Thread-safe.
+ * policy says otherwise. A replica holds an exclusive lock on its file while open ({@link
+ * ReplicaLock}): a second open, in this process or another, fails with {@link
+ * ReplicaInUseException}. Thread-safe.
  */
 public final class Replica implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Replica.class);
+  private final ReplicaLock lock;
   private final SqliteFeedStore sqlite;
   /** The store every transaction goes through: {@link #sqlite}, unless a test wraps it. */
   private final FeedStore store;
@@ -83,12 +90,24 @@ public final class Replica implements AutoCloseable {
     this.limits = builder.limits;
     this.pullLimit = builder.pullLimit;
     this.pushLimit = builder.pushLimit;
-    this.sqlite = SqliteFeedStore.open(builder.file, builder.sqlite);
+    this.lock = ReplicaLock.acquire(builder.file);
+    try {
+      this.sqlite = SqliteFeedStore.open(builder.file, builder.sqlite);
+    } catch (RuntimeException e) {
+      lock.abandon();
+      throw e;
+    }
     this.store = builder.storeWrapper.apply(sqlite);
     this.listeners = new ListenerHub(store, this::setAside);
   }
 
-  /** Opens (creating if needed) the replica in {@code file}, writing as {@code actor}. */
+  /**
+   * Opens (creating if needed) the replica in {@code file}, writing as {@code actor}.
+   *
+   * @throws ReplicaInUseException if the file is open already, in this process or another
+   * @throws dev.feedstore.core.store.StoreException if the file cannot be opened, or is not a replica
+   *     of this or an older version
+   */
   public static Replica open(Path file, ActorId actor) {
     return builder(file).actorId(actor).build();
   }
@@ -218,6 +237,28 @@ public final class Replica implements AutoCloseable {
     policyChanged(space);
   }
 
+  /**
+   * Replicates every feed of the space, including feeds created later (here or elsewhere) and this
+   * replica's local ones, from where {@code replication} says: {@link Replication#fullHistory()},
+   * {@link Replication#from}, or {@link Replication#LATEST} (the live tail). {@link Replication#NONE}
+   * ends it; feeds with a policy of their own, or in a replicated namespace, keep following that
+   * one, which wins over the space's for its feeds. A start below what the replica has pulled
+   * already is back-filled.
+   */
+  public void replicateSpace(SpaceId space, Replication replication) {
+    store.write(tx -> {
+      tx.replication().setSpace(space, replication);
+      rewindForBackfill(tx, space, replication);
+      return null;
+    });
+    policyChanged(space);
+  }
+
+  /** The whole space's policy ({@link #replicateSpace}); {@link Replication#NONE} when it has none. */
+  public Replication replication(SpaceId space) {
+    return store.read(tx -> tx.replication().space(space));
+  }
+
   /** Replicates every feed of {@code namespace} in the space, with full history, including feeds created later. */
   public void replicateNamespace(SpaceId space, Namespace namespace, boolean replicated) {
     store.write(tx -> {
@@ -251,7 +292,12 @@ public final class Replica implements AutoCloseable {
    * Appends a block to a feed, with or without a connection: sequence and predecessor follow the
    * feed's local content (DESIGN 5.1). The block is unpositioned until sync pushes it.
    *
-   * @throws UnknownFeedException if the replica does not hold the feed
+   * <p>A feed another replica created can be appended to as soon as this replica knows it: after
+   * {@link #replicate} (at once, before anything was pulled; the sequence then follows what is
+   * held, and a block whose key the authority holds with other content is re-keyed at push), or
+   * once its blocks were pulled through a namespace or space policy.
+   *
+   * @throws UnknownFeedException if the replica does not know the feed, saying how to make it known
    * @throws dev.feedstore.core.LimitExceededException if the data is larger than the block limit
    * @throws CorruptBlockException if the feed's last block is stored corrupt (nothing is appended;
    *     see {@link #read})
@@ -264,7 +310,9 @@ public final class Replica implements AutoCloseable {
   public List<BlockKey> append(SpaceId space, FeedId feed, List<BlockData> data) {
     List<BlockKey> keys = setAsideOnFailure(() -> store.write(tx -> {
       if (tx.feeds().find(space, feed).isEmpty()) {
-        throw new UnknownFeedException(space, feed);
+        throw new UnknownFeedException(space, feed, "this replica does not know feed " + feed + " of space " + space
+            + ": create it here (createFeed), or, for a feed another replica created, replicate it first"
+            + " (replicate(space, feed, policy), or its namespace or space), which lets this replica append to it at once");
       }
       Optional<Block> last = tx.blocks().lastInFeed(space, feed);
       Sequence sequence = Sequence.after(tx.blocks().maxSequence(space, feed).orElse(null));
@@ -309,6 +357,28 @@ public final class Replica implements AutoCloseable {
 
   // ---------------------------------------------------------------- sync
 
+  /**
+   * Starts syncing with the authority at {@code target} ({@code host:port}, or any gRPC target
+   * name), over a channel this method builds for the protocol: plain text or TLS, the access token,
+   * keepalive so that a dead link is noticed ({@link ConnectOptions}); the messages it accepts are
+   * sized by the limits the authority states. Closing the session shuts the channel down. One
+   * session at a time.
+   *
+   * @throws IllegalStateException if a session is open
+   * @throws IllegalArgumentException if the target or the TLS certificates cannot be used
+   */
+  public SyncSession connect(String target, ConnectOptions options) {
+    ManagedChannel channel = Channels.build(target, options);
+    Supplier<Object> credentials = () -> options.token().map(token -> (Object) java.util.Objects.hashCode(token.get()))
+        .orElse(null);
+    try {
+      return connect(channel, options.session(), credentials, channel::shutdownNow);
+    } catch (RuntimeException e) {
+      channel.shutdownNow();
+      throw e;
+    }
+  }
+
   /** Starts syncing with the authority behind {@code channel}, with default options. */
   public SyncSession connect(Channel channel) {
     return connect(channel, SyncSession.Options.DEFAULTS);
@@ -321,19 +391,36 @@ public final class Replica implements AutoCloseable {
    * @throws IllegalStateException if a session is open
    */
   public SyncSession connect(Channel channel, SyncSession.Options options) {
+    return connect(channel, options, () -> null, () -> {});
+  }
+
+  private SyncSession connect(Channel channel, SyncSession.Options options, Supplier<?> credentials, Runnable closed) {
     GrpcAuthority authority = new GrpcAuthority(channel, options.callDeadline(), options.subscriptionTtl());
     StatusTracker status = new StatusTracker();
     SessionLoop loop = new SessionLoop(authority, this::sync,
         () -> store.read(tx -> tx.replication().spaces()), status,
-        new Backoff(options.backoffInitial(), options.backoffMax(), new SecureRandom()), options.idlePoll());
+        new Backoff(options.backoffInitial(), options.backoffMax(), new SecureRandom()), options.idlePoll(),
+        options.refusalRetry(), credentials);
     AtomicReference<SyncSession> created = new AtomicReference<>();
-    SyncSession newSession = new SyncSession(loop, status, () -> session.compareAndSet(created.get(), null));
+    SyncSession newSession = new SyncSession(loop, status, authority::info, () -> {
+      session.compareAndSet(created.get(), null);
+      closed.run();
+    });
     created.set(newSession);
     if (!session.compareAndSet(null, newSession)) {
       throw new IllegalStateException("this replica already has an open sync session; close it first");
     }
     newSession.start();
     return newSession;
+  }
+
+  /**
+   * The blocks of the space that sync leaves out because the authority would refuse them for their
+   * size (by the limits the last session learned): they stay unpositioned, every other block keeps
+   * syncing, and they are pushed once the authority accepts them. In push order.
+   */
+  public List<RefusedBlock> refused(SpaceId space) {
+    return RefusedBlocks.of(sync(space));
   }
 
   /**
@@ -351,7 +438,11 @@ public final class Replica implements AutoCloseable {
       current.close();
     }
     listeners.close();
-    sqlite.close();
+    try {
+      sqlite.close();
+    } finally {
+      lock.close();
+    }
   }
 
   /** Runs {@code work}; a block it finds corrupt is set aside before the failure passes on. */

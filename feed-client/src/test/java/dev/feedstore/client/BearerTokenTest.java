@@ -56,7 +56,8 @@ class BearerTokenTest {
         try (SyncSession session = bob.connect(bobsChannel)) {
           Await.until("bob's push is refused", () -> session.status().lastError()
               .filter(error -> error.contains("PERMISSION_DENIED")).isPresent());
-          assertEquals(SyncStatus.State.OFFLINE, session.status().state());
+          assertEquals(SyncStatus.State.REFUSED, session.status().state(), "refused, not offline: " + session.status());
+          assertEquals(Refusal.Held.PUSHES, session.status().refusals().get(0).held());
         }
         assertEquals(0, store.read(tx -> tx.blocks().feed(SPACE, bobs)).size());
       } finally {

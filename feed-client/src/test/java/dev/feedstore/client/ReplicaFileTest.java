@@ -1,19 +1,118 @@
 package dev.feedstore.client;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.feedstore.client.testing.AuthorityFixture;
+import dev.feedstore.client.testing.JavaProcess;
+import dev.feedstore.client.testing.OpenReplica;
 import dev.feedstore.core.ActorId;
+import dev.feedstore.core.BlockData;
+import dev.feedstore.core.FeedId;
+import dev.feedstore.core.Replication;
+import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.IncompatibleStoreException;
 import dev.feedstore.sqlite.testing.ForeignDatabase;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** What {@link Replica#open} does with a file that is not a replica's. */
+/**
+ * One owner per replica file, and a quiet open: a second process (or a second {@link Replica} of
+ * this one) is refused with the file named, the first keeps working, and opening prints nothing of
+ * jOOQ into the application's log.
+ */
 class ReplicaFileTest {
+  private static final SpaceId SPACE = SpaceId.of("team");
+
   @TempDir Path dir;
+
+  @Test
+  void aSecondProcessOpeningAReplicasFileIsRefusedAndTheFirstKeepsWorking() throws Exception {
+    Path file = dir.resolve("alice.db");
+    try (AuthorityFixture authority = new AuthorityFixture(dir);
+        Replica alice = Replica.open(file, ActorId.of("alice"))) {
+      FeedId feed = alice.createFeed(SPACE, Optional.empty(), Replication.fullHistory());
+      alice.append(SPACE, feed, BlockData.utf8("before"));
+
+      JavaProcess second = JavaProcess.run(dir, JavaProcess.testClassPath(), List.of(), OpenReplica.class.getName(),
+          file.toString());
+      assertEquals(3, second.exitCode(), second.output());
+      assertTrue(second.output().contains("refused: replica file " + file.toRealPath() + " is in use by process "
+          + ProcessHandle.current().pid()), second.output());
+
+      alice.append(SPACE, feed, BlockData.utf8("after"));
+      try (SyncSession session = alice.connect(authority.channel())) {
+        assertTrue(session.awaitSynced(Duration.ofSeconds(30)), session.status().toString());
+      }
+      assertEquals(List.of("before", "after"),
+          alice.read(SPACE, feed).stream().map(b -> b.data().toStringUtf8()).toList());
+      assertEquals(2, authority.store().read(tx -> tx.blocks().feed(SPACE, feed)).size());
+      assertTrue(alice.feeds(SpaceId.of("s")).isEmpty(), "the second process wrote nothing");
+    }
+  }
+
+  @Test
+  void aFileIsFreeAgainOnceItsReplicaClosedOrItsProcessEnded() {
+    Path file = dir.resolve("bob.db");
+    JavaProcess first = JavaProcess.run(dir, JavaProcess.testClassPath(), List.of(), OpenReplica.class.getName(),
+        file.toString());
+    assertEquals(0, first.exitCode(), first.output());
+    try (Replica bob = Replica.open(file, ActorId.of("bob"))) {
+      assertEquals(1, bob.feeds(SpaceId.of("s")).size(), "what the process that ended wrote");
+    }
+    Replica.open(file, ActorId.of("bob")).close();
+  }
+
+  @Test
+  void aSecondReplicaOfOneFileInThisProcessIsRefusedWithoutTouchingTheFirst() {
+    Path file = dir.resolve("carol.db");
+    try (Replica carol = Replica.open(file, ActorId.of("carol"))) {
+      FeedId feed = carol.createFeed(SPACE, Optional.empty(), Replication.NONE);
+      ReplicaInUseException refused = assertThrows(ReplicaInUseException.class,
+          () -> Replica.open(dir.resolve(".").resolve("carol.db"), ActorId.of("mallory")));
+      assertTrue(refused.getMessage().contains("in use by another Replica of this process"), refused.getMessage());
+      assertEquals(file.toAbsolutePath(), refused.file());
+      carol.append(SPACE, feed, BlockData.utf8("still mine"));
+      assertEquals(1, carol.read(SPACE, feed).size());
+    }
+  }
+
+  @Test
+  void aReplicaInAMissingDirectorySaysSo() {
+    Path file = dir.resolve("missing").resolve("dave.db");
+    var e = assertThrows(dev.feedstore.core.store.StoreException.class, () -> Replica.open(file, ActorId.of("dave")));
+    assertTrue(e.getMessage().contains(file.toString()) && e.getMessage().contains("directory must exist"),
+        e.getMessage());
+    assertFalse(Files.exists(file));
+  }
+
+  @Test
+  void aFileThatIsNotAReplicaIsRefusedAndLeftAloneWithNothingBesideIt() throws Exception {
+    Path foreign = dir.resolve("notes.txt");
+    Files.writeString(foreign, "not a database");
+    assertThrows(dev.feedstore.core.store.StoreException.class, () -> Replica.open(foreign, ActorId.of("erin")));
+    assertEquals("not a database", Files.readString(foreign));
+    assertFalse(Files.exists(dir.resolve("notes.txt-lock")), "no lock file left beside it");
+  }
+
+  @Test
+  void openingAReplicaPrintsNoJooqBannerOrTip() {
+    // A process of its own: jOOQ prints once per process, and an application logs at INFO.
+    JavaProcess quiet = JavaProcess.run(dir, JavaProcess.testClassPath(),
+        List.of("org.slf4j.simpleLogger.defaultLogLevel=info"), OpenReplica.class.getName(),
+        dir.resolve("erin.db").toString());
+    assertEquals(0, quiet.exitCode(), quiet.output());
+    assertFalse(quiet.output().contains("Thank you for using jOOQ"), quiet.output());
+    assertFalse(quiet.output().contains("tip of the day"), quiet.output());
+    assertFalse(quiet.output().contains("@@@@"), quiet.output());
+  }
 
   @Test
   void aDatabaseOfAnotherApplicationIsRefusedAndLeftByteIdentical() throws Exception {

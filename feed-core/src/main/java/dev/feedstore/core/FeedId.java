@@ -50,9 +50,24 @@ public record FeedId(String value) implements Comparable<FeedId> {
     value = upper;
   }
 
-  /** Parses a ULID; the same as the constructor. */
-  public static FeedId parse(String value) {
+  /**
+   * The feed id {@code value}, a ULID in any case; the same as the constructor, and named like the
+   * other ids' factories ({@link SpaceId#of}, {@link ActorId#of}).
+   *
+   * @throws InvalidValueException if {@code value} is not a ULID
+   */
+  public static FeedId of(String value) {
     return new FeedId(value);
+  }
+
+  /**
+   * The same as {@link #of}.
+   *
+   * @deprecated use {@link #of}, named like the other ids' factories
+   */
+  @Deprecated
+  public static FeedId parse(String value) {
+    return of(value);
   }
 
   /** A new id with the current time and 80 bits from a {@link SecureRandom}. */

@@ -40,6 +40,9 @@ public sealed interface Scope permits Scope.WholeSpace, Scope.Selection {
    */
   long heapBytes();
 
+  /** True when no feed is in the scope. */
+  boolean isEmpty();
+
   /** Every feed of the space. */
   record WholeSpace() implements Scope {
     @Override
@@ -51,6 +54,11 @@ public sealed interface Scope permits Scope.WholeSpace, Scope.Selection {
     @Override
     public long heapBytes() {
       return 0;
+    }
+
+    @Override
+    public boolean isEmpty() {
+      return false;
     }
 
     @Override
@@ -73,6 +81,7 @@ public sealed interface Scope permits Scope.WholeSpace, Scope.Selection {
       namespaces = Collections.unmodifiableSortedSet(new TreeSet<>(namespaces));
     }
 
+    @Override
     public boolean isEmpty() {
       return feeds.isEmpty() && namespaces.isEmpty();
     }

@@ -19,20 +19,26 @@ class FeedIdTest {
     Instant now = Instant.parse("2026-11-29T12:00:00.123Z");
     FeedId id = FeedId.generate(Clock.fixed(now, ZoneOffset.UTC), new Random(1));
     assertEquals(26, id.value().length());
-    assertEquals(id, FeedId.parse(id.value()));
+    assertEquals(id, FeedId.of(id.value()));
     assertEquals(now.toEpochMilli(), id.timestampMillis());
   }
 
   @Test
   void knownUlidDecodesToItsTimestamp() {
     // The example of the ULID specification: 01ARZ3NDEKTSV4RRFFQ69G5FAV is 2016-07-30T23:54:10.259Z.
-    assertEquals(1469922850259L, FeedId.parse("01ARZ3NDEKTSV4RRFFQ69G5FAV").timestampMillis());
+    assertEquals(1469922850259L, FeedId.of("01ARZ3NDEKTSV4RRFFQ69G5FAV").timestampMillis());
   }
 
   @Test
   void lowerCaseInputIsTheSameFeed() {
-    assertEquals(FeedId.parse("01ARZ3NDEKTSV4RRFFQ69G5FAV"), FeedId.parse("01arz3ndektsv4rrffq69g5fav"));
-    assertEquals("01ARZ3NDEKTSV4RRFFQ69G5FAV", FeedId.parse("01arz3ndektsv4rrffq69g5fav").value());
+    assertEquals(FeedId.of("01ARZ3NDEKTSV4RRFFQ69G5FAV"), FeedId.of("01arz3ndektsv4rrffq69g5fav"));
+    assertEquals("01ARZ3NDEKTSV4RRFFQ69G5FAV", FeedId.of("01arz3ndektsv4rrffq69g5fav").value());
+  }
+
+  @Test
+  @SuppressWarnings("deprecation")
+  void theDeprecatedParseIsStillTheSameAsOf() {
+    assertEquals(FeedId.of("01ARZ3NDEKTSV4RRFFQ69G5FAV"), FeedId.parse("01arz3ndektsv4rrffq69g5fav"));
   }
 
   @Test

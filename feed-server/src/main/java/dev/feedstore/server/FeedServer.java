@@ -16,12 +16,15 @@ import io.grpc.protobuf.services.ProtoReflectionService;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -67,6 +70,19 @@ public final class FeedServer implements AutoCloseable {
     this.health = health;
     this.settings = settings;
     this.metricsAddress = metricsAddress;
+  }
+
+  /** The version of this build (from its resources; {@code unknown} when they do not say). */
+  public static String version() {
+    Properties properties = new Properties();
+    try (InputStream in = FeedServer.class.getResourceAsStream("feed-server.properties")) {
+      if (in != null) {
+        properties.load(in);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return properties.getProperty("version", "unknown");
   }
 
   /** A builder of a server over {@code store}, which the caller keeps owning. */
@@ -287,7 +303,8 @@ public final class FeedServer implements AutoCloseable {
           ? serverBuilder
           : NettyServerBuilder.forAddress(address, credentials())
               .keepAliveTime(settings.keepaliveMillis(), TimeUnit.MILLISECONDS)
-              .keepAliveTimeout(settings.keepaliveTimeoutMillis(), TimeUnit.MILLISECONDS);
+              .keepAliveTimeout(settings.keepaliveTimeoutMillis(), TimeUnit.MILLISECONDS)
+              .permitKeepAliveTime(settings.permitKeepaliveMillis(), TimeUnit.MILLISECONDS);
       ServerCore core = new ServerCore(store, settings, clock, java.util.Optional.ofNullable(accessTokens));
       HealthStatusManager health = new HealthStatusManager();
       core.onStorageHealth(writable -> {

@@ -7,10 +7,8 @@ import dev.feedstore.server.internal.TransportLog;
 import dev.feedstore.sqlite.SqliteFeedStore;
 import dev.feedstore.sqlite.SqliteSettings;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
@@ -157,6 +155,11 @@ public final class Main implements Callable<Integer> {
       description = "How often a tiny write checks that the database takes writes; health is NOT_SERVING from a"
           + " failed write until one succeeds.")
   long writeProbeMillis = ServerSettings.DEFAULT_WRITE_PROBE_MS;
+
+  @Option(names = "--" + ServerSettings.Key.PERMIT_KEEPALIVE_MS, paramLabel = "MS",
+      description = "Shortest interval at which a client may send keepalive pings (replicas ping to notice"
+          + " a dead link); a client that pings more often is disconnected.")
+  long permitKeepaliveMillis = ServerSettings.DEFAULT_PERMIT_KEEPALIVE_MS;
 
   @Option(names = "--" + ServerSettings.Key.TAIL_BLOCKS, paramLabel = "N",
       description = "Recently committed blocks kept in memory per watched space, shared by its watchers.")
@@ -315,6 +318,7 @@ public final class Main implements Callable<Integer> {
         .quickCheckMillis(quickCheckMillis)
         .metricsReadTimeoutMillis(metricsReadTimeoutMillis)
         .writeProbeMillis(writeProbeMillis)
+        .permitKeepaliveMillis(permitKeepaliveMillis)
         .build();
   }
 
@@ -358,15 +362,7 @@ public final class Main implements Callable<Integer> {
 
   /** The version of this build, from the jar's resources. */
   static String version() {
-    Properties properties = new Properties();
-    try (InputStream in = Main.class.getResourceAsStream("feed-server.properties")) {
-      if (in != null) {
-        properties.load(in);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return properties.getProperty("version", "unknown");
+    return FeedServer.version();
   }
 
   /** Tells picocli the version. */

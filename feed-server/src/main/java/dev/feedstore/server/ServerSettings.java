@@ -70,6 +70,10 @@ import dev.feedstore.core.Limits;
  * @param writeProbeMillis how often the server commits a tiny write to learn whether its storage
  *     takes writes ({@code write-probe-ms}); the health service says NOT_SERVING from a failed write
  *     until a probe succeeds again
+ * @param permitKeepaliveMillis the shortest interval at which the server lets a client send its own
+ *     keepalive pings ({@code permit-keepalive-ms}); a client that pings more often is disconnected
+ *     (HTTP/2 GOAWAY {@code ENHANCE_YOUR_CALM}). Replicas ping to notice a dead link, so the
+ *     default allows gRPC's shortest client keepalive, 10 s; gRPC's own default would be 5 min
  */
 public record ServerSettings(
     int blockBytes,
@@ -99,7 +103,8 @@ public record ServerSettings(
     long keepaliveTimeoutMillis,
     long quickCheckMillis,
     long metricsReadTimeoutMillis,
-    long writeProbeMillis) {
+    long writeProbeMillis,
+    long permitKeepaliveMillis) {
 
   /** The keys of the settings: command-line flags without the dashes, and names in errors. */
   public static final class Key {
@@ -133,6 +138,7 @@ public record ServerSettings(
     public static final String QUICK_CHECK_MS = "quick-check-ms";
     public static final String METRICS_READ_TIMEOUT_MS = "metrics-read-timeout-ms";
     public static final String WRITE_PROBE_MS = "write-probe-ms";
+    public static final String PERMIT_KEEPALIVE_MS = "permit-keepalive-ms";
   }
 
   public static final int DEFAULT_BLOCK_BYTES = Limits.DEFAULT_BLOCK_BYTES;
@@ -188,6 +194,8 @@ public record ServerSettings(
   /** One minute: a vanished client is noticed within keepalive-ms + keepalive-timeout-ms. */
   public static final long DEFAULT_KEEPALIVE_MS = 60_000;
   public static final long DEFAULT_KEEPALIVE_TIMEOUT_MS = 20_000;
+  /** 10 s, gRPC's shortest client keepalive time: replicas may ping as often as gRPC lets them. */
+  public static final long DEFAULT_PERMIT_KEEPALIVE_MS = 10_000;
   /** gRPC's smallest keepalive time; it raises shorter ones to this. */
   public static final long MIN_KEEPALIVE_MS = 10_000;
   /** gRPC's smallest keepalive timeout. */
@@ -255,6 +263,7 @@ public record ServerSettings(
     }
     positive(Key.METRICS_READ_TIMEOUT_MS, metricsReadTimeoutMillis);
     positive(Key.WRITE_PROBE_MS, writeProbeMillis);
+    positive(Key.PERMIT_KEEPALIVE_MS, permitKeepaliveMillis);
     if (maxMessageBytes <= blockBytes) {
       throw new InvalidValueException(Key.MAX_MESSAGE_BYTES,
           "must be above " + Key.BLOCK_BYTES + " (" + blockBytes + ") so that a block of the largest size fits",
@@ -273,6 +282,17 @@ public record ServerSettings(
   /** The data-model limits these settings imply, for the checks shared with other modules. */
   public Limits limits() {
     return new Limits(blockBytes, blocksPerAppend, queryLimit);
+  }
+
+  /**
+   * An upper bound of the largest message the server sends: a Query page holds at most {@code
+   * response-bytes} of blocks and a Watch batch {@code watch-batch-bytes}, or one block when it is
+   * larger, plus the fields around them (per block at most a namespace entry; per message the ids
+   * and the token). Clients learn it from GetServerInfo and accept messages of this size.
+   */
+  public long maxResponseBytes() {
+    long blocks = Math.max(Math.max(responseBytes, watchBatchBytes), blockBytes + 512L);
+    return blocks + (long) queryLimit * 256 + 65_536;
   }
 
   /** A builder starting from the defaults. */
@@ -321,6 +341,7 @@ public record ServerSettings(
     private long quickCheckMillis = DEFAULT_QUICK_CHECK_MS;
     private long metricsReadTimeoutMillis = DEFAULT_METRICS_READ_TIMEOUT_MS;
     private long writeProbeMillis = DEFAULT_WRITE_PROBE_MS;
+    private long permitKeepaliveMillis = DEFAULT_PERMIT_KEEPALIVE_MS;
 
     private Builder() {}
 
@@ -353,6 +374,7 @@ public record ServerSettings(
       quickCheckMillis = s.quickCheckMillis;
       metricsReadTimeoutMillis = s.metricsReadTimeoutMillis;
       writeProbeMillis = s.writeProbeMillis;
+      permitKeepaliveMillis = s.permitKeepaliveMillis;
     }
 
     public Builder blockBytes(int value) {
@@ -495,6 +517,11 @@ public record ServerSettings(
       return this;
     }
 
+    public Builder permitKeepaliveMillis(long value) {
+      permitKeepaliveMillis = value;
+      return this;
+    }
+
     /**
      * The settings.
      *
@@ -505,7 +532,8 @@ public record ServerSettings(
           watchesPerServer, watchesPerConnection, watchScopeBytes, watchScopeBytesPerConnection, watchBatchBlocks,
           watchBatchBytes, subscriptionTtlMillis, subscriptionMaxTtlMillis, heartbeatMillis, tailBlocks, tailBytes,
           shutdownGraceMillis, rejectionsLoggedPerMinute, rpcThreads, watchThreads, spacesPerServer, feedsPerSpace,
-          keepaliveMillis, keepaliveTimeoutMillis, quickCheckMillis, metricsReadTimeoutMillis, writeProbeMillis);
+          keepaliveMillis, keepaliveTimeoutMillis, quickCheckMillis, metricsReadTimeoutMillis, writeProbeMillis,
+          permitKeepaliveMillis);
     }
   }
 }

@@ -37,7 +37,13 @@ public record NotesView(List<Note> notes, SyncStatus sync, String syncLabel) {
           + (sync.toPush() > 0 || pendingNotes > 0 ? ", " + Math.max(sync.toPush(), pendingNotes) + " to send" : "");
       case SYNCING -> syncing(Math.max(sync.toPush() + sync.toPull(), pendingNotes));
       case SYNCED -> pendingNotes > 0 ? syncing(pendingNotes) : "synced";
+      case REFUSED -> "refused" + toSend(Math.max(sync.toPush(), pendingNotes));
+      case STORAGE_FAULT -> "disk problem" + toSend(Math.max(sync.toPush(), pendingNotes));
     };
+  }
+
+  private static String toSend(long count) {
+    return count > 0 ? ", " + count + " to send" : "";
   }
 
   /** {@code syncing N}, or {@code syncing} when nothing is counted (the live stream is catching up). */

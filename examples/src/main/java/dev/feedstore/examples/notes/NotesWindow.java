@@ -91,7 +91,7 @@ final class NotesWindow {
   private void render(NotesView view) {
     status.setText(view.syncLabel());
     header.setBackground(switch (view.sync().state()) {
-      case OFFLINE -> new Color(0xF4C7C3);
+      case OFFLINE, REFUSED, STORAGE_FAULT -> new Color(0xF4C7C3);
       case SYNCING -> new Color(0xFCE8B2);
       case SYNCED -> view.syncLabel().equals("synced") ? new Color(0xB7E1CD) : new Color(0xFCE8B2);
     });

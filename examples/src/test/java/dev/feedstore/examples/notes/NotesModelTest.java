@@ -10,7 +10,7 @@ import dev.feedstore.core.ActorId;
 import dev.feedstore.core.FeedInfo;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.testing.Await;
-import dev.feedstore.examples.testing.RestartableServer;
+import dev.feedstore.server.testing.LoopbackServer;
 import io.grpc.ManagedChannel;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,7 +31,7 @@ class NotesModelTest {
   private static final Duration WAIT = Duration.ofSeconds(30);
 
   @TempDir Path dir;
-  RestartableServer server;
+  LoopbackServer server;
   final List<ManagedChannel> channels = new ArrayList<>();
   final List<NotesModel> models = new ArrayList<>();
   /** Every view a listener was given whose label said synced while a note was pending. */
@@ -39,7 +39,7 @@ class NotesModelTest {
 
   @BeforeEach
   void startServer() {
-    server = new RestartableServer(dir);
+    server = new LoopbackServer(dir);
   }
 
   @AfterEach

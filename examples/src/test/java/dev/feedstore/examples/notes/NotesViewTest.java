@@ -21,6 +21,8 @@ class NotesViewTest {
     assertEquals("synced", label(State.SYNCED, 0, 0, Optional.empty(), 0, true));
     assertEquals("syncing 1", label(State.SYNCED, 0, 0, Optional.empty(), 1, true),
         "a synced status from before the last note was written");
+    assertEquals("refused, 3 to send", label(State.REFUSED, 3, 0, Optional.of("pushes to team refused"), 3, true));
+    assertEquals("disk problem", label(State.STORAGE_FAULT, 0, 0, Optional.of("disk full"), 0, true));
   }
 
   private static String label(State state, long toPush, long toPull, Optional<String> error, long pending,

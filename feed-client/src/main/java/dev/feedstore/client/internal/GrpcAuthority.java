@@ -1,7 +1,10 @@
 package dev.feedstore.client.internal;
 
+import dev.feedstore.client.ServerInfo;
 import dev.feedstore.core.Block;
 import dev.feedstore.core.BlockKey;
+import dev.feedstore.core.InvalidValueException;
+import dev.feedstore.core.Limits;
 import dev.feedstore.core.Namespace;
 import dev.feedstore.core.Position;
 import dev.feedstore.core.ServerToken;
@@ -9,6 +12,8 @@ import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.sync.AppendReply;
 import dev.feedstore.core.sync.Authority;
 import dev.feedstore.core.sync.AuthorityException;
+import dev.feedstore.core.sync.AuthorityLimitException;
+import dev.feedstore.core.sync.AuthorityLimits;
 import dev.feedstore.core.sync.PullPage;
 import dev.feedstore.core.sync.PullRequest;
 import dev.feedstore.core.sync.SequenceConflictException;
@@ -18,6 +23,9 @@ import dev.feedstore.proto.v1.AppendConflict;
 import dev.feedstore.proto.v1.AppendRequest;
 import dev.feedstore.proto.v1.AppendResponse;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
+import dev.feedstore.proto.v1.GetServerInfoRequest;
+import dev.feedstore.proto.v1.GetServerInfoResponse;
+import dev.feedstore.proto.v1.LimitExceeded;
 import dev.feedstore.proto.v1.QueryRequest;
 import dev.feedstore.proto.v1.WatchRequest;
 import io.grpc.Channel;
@@ -31,20 +39,42 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The position authority over gRPC, as the sync logic's {@link Authority}. Takes a {@link Channel}
  * and does not own it: whoever made the channel shuts it down. Thread-safe.
  *
- * <p>Failures become {@link AuthorityException}s: retryable for transport problems, deadlines and
- * {@code UNAVAILABLE}; a {@link SequenceConflictException} for {@code ALREADY_EXISTS}.
+ * <p>It sizes what it sends and accepts by the authority's limits: those {@link #refreshInfo()}
+ * asks for, lowered by any refusal that names a lower value (the {@code feed-limit-exceeded-bin}
+ * trailer, or gRPC's own "message exceeds maximum size"), so that a refused request is never sent
+ * again as it was.
+ *
+ * <p>Failures become {@link AuthorityException}s: retryable for transport problems, deadlines,
+ * {@code UNAVAILABLE} and the authority's own failures; an {@link AuthorityLimitException} for a
+ * request over a limit; a {@link SequenceConflictException} for {@code ALREADY_EXISTS}; not
+ * retryable for refusals (access, bad input, other limits), whose cause carries the status.
  */
 public final class GrpcAuthority implements Authority {
+  /**
+   * The messages accepted from an authority that does not state its limits (one that predates
+   * GetServerInfo): its default responses fit with room to spare.
+   */
+  static final int FALLBACK_INBOUND_BYTES = 32 << 20;
+  /** The most a response may grow the accepted message size to, whatever an authority says. */
+  static final int MAX_INBOUND_BYTES = 256 << 20;
+  /** gRPC's own refusal of a message over the receiver's limit: the limit, then the size. */
+  private static final Pattern MESSAGE_SIZE = Pattern.compile("exceeds maximum size (\\d+)(?:: (\\d+))?");
+
   private final Channel channel;
   private final FeedSyncGrpc.FeedSyncBlockingStub blocking;
   private final FeedSyncGrpc.FeedSyncStub async;
   private final Duration deadline;
   private final ScopeRequests scopes;
+  private volatile AuthorityLimits limits = AuthorityLimits.DEFAULTS;
+  private volatile int inboundBytes = FALLBACK_INBOUND_BYTES;
+  private volatile Optional<ServerInfo> info = Optional.empty();
 
   /**
    * @param channel the channel to the authority (not owned)
@@ -65,6 +95,48 @@ public final class GrpcAuthority implements Authority {
   }
 
   @Override
+  public AuthorityLimits limits() {
+    return limits;
+  }
+
+  /** What the authority said about itself at the last {@link #refreshInfo()}, if it could say. */
+  public Optional<ServerInfo> info() {
+    return info;
+  }
+
+  /**
+   * Asks the authority for its version and limits (GetServerInfo); requests are sized by them from
+   * now on, and messages up to its largest response are accepted. An authority that predates the
+   * call keeps the limits known so far, and the answer is empty.
+   *
+   * @throws AuthorityException if the call fails (not retryable when the authority refuses it)
+   */
+  public Optional<ServerInfo> refreshInfo() {
+    GetServerInfoResponse response;
+    try {
+      response = stub().getServerInfo(GetServerInfoRequest.newBuilder().setRequestId(RequestIds.next()).build());
+    } catch (StatusRuntimeException e) {
+      if (e.getStatus().getCode() == Status.Code.UNIMPLEMENTED) {
+        info = Optional.empty();
+        return info;
+      }
+      throw translate(e, "asking the authority for its limits");
+    }
+    AuthorityLimits stated;
+    try {
+      stated = new AuthorityLimits(response.getMaxMessageBytes(), response.getBlocksPerAppend(),
+          response.getBlockBytes(), response.getQueryLimit());
+    } catch (InvalidValueException e) {
+      throw new AuthorityException("the authority stated limits that cannot work: " + e.getMessage(), false,
+          new StatusRuntimeException(Status.FAILED_PRECONDITION.withDescription(e.getMessage())));
+    }
+    limits = stated;
+    inboundBytes = (int) Math.min(MAX_INBOUND_BYTES, Math.max(FALLBACK_INBOUND_BYTES, response.getMaxResponseBytes()));
+    info = Optional.of(new ServerInfo(response.getVersion(), stated, response.getMaxResponseBytes()));
+    return info;
+  }
+
+  @Override
   public AppendReply append(SpaceId spaceId, Optional<Namespace> namespace, List<Block> blocks) {
     AppendRequest.Builder request = AppendRequest.newBuilder()
         .setRequestId(RequestIds.next())
@@ -75,7 +147,9 @@ public final class GrpcAuthority implements Authority {
     try {
       response = stub().append(request.build());
     } catch (StatusRuntimeException e) {
-      throw translate(e, "append to " + spaceId);
+      String call = "append to " + spaceId;
+      Optional<AuthorityLimitException> over = overLimit(e, call, blocks);
+      throw over.isPresent() ? over.get() : translate(e, call);
     }
     List<Position> positions = new ArrayList<>(response.getPositionsCount());
     response.getPositionsList().forEach(p -> positions.add(Position.of(p)));
@@ -102,7 +176,9 @@ public final class GrpcAuthority implements Authority {
           scopes.forget(request.spaceId(), request.scope());
           continue;
         }
-        throw translate(e, "query of " + request.spaceId());
+        String call = "query of " + request.spaceId();
+        Optional<AuthorityLimitException> over = queryOverLimit(e, call, request.limit());
+        throw over.isPresent() ? over.get() : translate(e, call);
       }
     }
   }
@@ -125,7 +201,16 @@ public final class GrpcAuthority implements Authority {
     Runnable onNotFound = () -> scopes.forget(request.spaceId(), request.scope());
     // The handler only queues the event for the session's thread: run it on the transport's thread
     // rather than hop through the channel's executor first.
-    return WatchStream.open(async.withExecutor(Runnable::run), watch.build(), handler, onNotFound);
+    return WatchStream.open(async.withExecutor(Runnable::run).withMaxInboundMessageSize(inboundBytes), watch.build(),
+        handler, onNotFound);
+  }
+
+  /**
+   * After a Watch stream ended with {@code status}: true when it ended because an event was larger
+   * than this client accepted, which now accepts it (the stream may be opened again at once).
+   */
+  public boolean acceptsLargerAfter(Status status) {
+    return acceptLarger(status);
   }
 
   /**
@@ -147,14 +232,94 @@ public final class GrpcAuthority implements Authority {
   }
 
   private FeedSyncGrpc.FeedSyncBlockingStub stub() {
-    return blocking.withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS);
+    return blocking.withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS).withMaxInboundMessageSize(inboundBytes);
+  }
+
+  /**
+   * An append refused as over a limit, with the limits lowered so that the next request made from
+   * them is smaller than this one: to the value the authority names, and below what this request
+   * had when the value would not shrink it. Empty for any other failure.
+   */
+  private Optional<AuthorityLimitException> overLimit(StatusRuntimeException e, String call, List<Block> blocks) {
+    if (e.getStatus().getCode() != Status.Code.RESOURCE_EXHAUSTED) {
+      return Optional.empty();
+    }
+    String message = call + " failed: " + describe(e.getStatus());
+    Optional<LimitExceeded> stated = limitTrailer(e);
+    if (stated.isPresent() && stated.get().getLimit().equals(Limits.Key.BLOCKS_PER_APPEND)) {
+      int value = (int) Math.max(1, Math.min(stated.get().getValue(), blocks.size() - 1L));
+      limits = limits.withBlocksPerAppend(Math.min(limits.blocksPerAppend(), value));
+      return Optional.of(new AuthorityLimitException(message, Limits.Key.BLOCKS_PER_APPEND, stated.get().getValue(), e));
+    }
+    if (stated.isPresent() && stated.get().getLimit().equals(Limits.Key.BLOCK_BYTES)) {
+      int largest = blocks.stream().mapToInt(b -> b.data().size()).max().orElse(1);
+      int value = (int) Math.max(1, Math.min(stated.get().getValue(), largest - 1L));
+      limits = limits.withBlockBytes(Math.min(limits.blockBytes(), value));
+      return Optional.of(new AuthorityLimitException(message, Limits.Key.BLOCK_BYTES, stated.get().getValue(), e));
+    }
+    Matcher size = MESSAGE_SIZE.matcher(String.valueOf(e.getStatus().getDescription()));
+    if (stated.isEmpty() && size.find()) {
+      long sent = AuthorityLimits.REQUEST_OVERHEAD_BYTES + blocks.stream().mapToLong(AuthorityLimits::sizeInAppend).sum();
+      long value = Math.min(Long.parseLong(size.group(1)), sent - 1);
+      limits = limits.withMaxMessageBytes(
+          Math.max(AuthorityLimits.MIN_MESSAGE_BYTES, Math.min(limits.maxMessageBytes(), value)));
+      return Optional.of(new AuthorityLimitException(message, "max-message-bytes", Long.parseLong(size.group(1)), e));
+    }
+    return Optional.empty();
+  }
+
+  /** A query refused over {@code query-limit}, or whose answer was larger than accepted; empty otherwise. */
+  private Optional<AuthorityLimitException> queryOverLimit(StatusRuntimeException e, String call, int asked) {
+    if (e.getStatus().getCode() != Status.Code.RESOURCE_EXHAUSTED) {
+      return Optional.empty();
+    }
+    String message = call + " failed: " + describe(e.getStatus());
+    Optional<LimitExceeded> stated = limitTrailer(e);
+    if (stated.isPresent() && stated.get().getLimit().equals(Limits.Key.QUERY_LIMIT)) {
+      int value = (int) Math.max(1, Math.min(stated.get().getValue(), asked - 1L));
+      limits = limits.withQueryLimit(Math.min(limits.queryLimit(), value));
+      return Optional.of(new AuthorityLimitException(message, Limits.Key.QUERY_LIMIT, stated.get().getValue(), e));
+    }
+    if (stated.isEmpty() && acceptLarger(e.getStatus())) {
+      return Optional.of(new AuthorityLimitException(message, "inbound message size", inboundBytes, e));
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * A response refused by this client as larger than it accepted (a query or watch answers only with
+   * small requests, so gRPC's size refusal is about the response): accept it from now on. False if
+   * the status is not that, or the size is beyond {@link #MAX_INBOUND_BYTES}.
+   */
+  private boolean acceptLarger(Status status) {
+    if (status.getCode() != Status.Code.RESOURCE_EXHAUSTED || status.getDescription() == null) {
+      return false;
+    }
+    Matcher size = MESSAGE_SIZE.matcher(status.getDescription());
+    if (!size.find() || size.group(2) == null) {
+      return false;
+    }
+    long needed = Long.parseLong(size.group(2));
+    if (needed <= inboundBytes || needed > MAX_INBOUND_BYTES) {
+      return false;
+    }
+    inboundBytes = (int) needed;
+    return true;
+  }
+
+  private static Optional<LimitExceeded> limitTrailer(StatusRuntimeException e) {
+    Metadata trailers = e.getTrailers();
+    return Optional.ofNullable(trailers == null ? null : trailers.get(WireErrors.LIMIT_EXCEEDED));
+  }
+
+  private static String describe(Status status) {
+    return status.getCode() + (status.getDescription() == null ? "" : ": " + status.getDescription());
   }
 
   /** The authority's failure as an {@link AuthorityException}. */
   public static AuthorityException translate(StatusRuntimeException e, String call) {
     Status status = e.getStatus();
-    String message = call + " failed: " + status.getCode()
-        + (status.getDescription() == null ? "" : ": " + status.getDescription());
+    String message = call + " failed: " + describe(status);
     if (status.getCode() == Status.Code.ALREADY_EXISTS) {
       Metadata trailers = e.getTrailers();
       AppendConflict conflict = trailers == null ? null : trailers.get(WireErrors.APPEND_CONFLICT);
@@ -166,13 +331,28 @@ public final class GrpcAuthority implements Authority {
       }
       return new SequenceConflictException(keys, message);
     }
-    return new AuthorityException(message, isRetryable(status.getCode()), e);
+    return new AuthorityException(message, isOutage(status), e);
   }
 
-  private static boolean isRetryable(Status.Code code) {
-    return switch (code) {
-      case UNAVAILABLE, DEADLINE_EXCEEDED, CANCELLED, ABORTED, UNKNOWN, INTERNAL, RESOURCE_EXHAUSTED, NOT_FOUND -> true;
+  /**
+   * Whether a failure with {@code status} is an outage (unreachable, shutting down, a deadline, the
+   * authority's own failure, a connection closed for pinging too often), worth retrying soon; the
+   * other failures are refusals of the request.
+   */
+  public static boolean isOutage(Status status) {
+    return switch (status.getCode()) {
+      case UNAVAILABLE, DEADLINE_EXCEEDED, CANCELLED, ABORTED, UNKNOWN, INTERNAL, NOT_FOUND, DATA_LOSS -> true;
+      case RESOURCE_EXHAUSTED -> isTooManyPings(status);
       default -> false;
     };
+  }
+
+  /**
+   * A connection the authority closed because the client pinged more often than it permits (HTTP/2
+   * GOAWAY {@code ENHANCE_YOUR_CALM}, which gRPC reports as {@code RESOURCE_EXHAUSTED}): gRPC pings
+   * less often from then on, and the call may be made again at once.
+   */
+  static boolean isTooManyPings(Status status) {
+    return String.valueOf(status.getDescription()).contains("too_many_pings");
   }
 }

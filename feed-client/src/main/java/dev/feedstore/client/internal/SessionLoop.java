@@ -1,8 +1,12 @@
 package dev.feedstore.client.internal;
 
+import dev.feedstore.client.Refusal;
 import dev.feedstore.client.SyncStatus;
+import dev.feedstore.core.BlockKey;
 import dev.feedstore.core.SpaceId;
+import dev.feedstore.core.store.StoreException;
 import dev.feedstore.core.sync.AuthorityException;
+import dev.feedstore.core.sync.AuthorityLimitException;
 import dev.feedstore.core.sync.PullPage;
 import dev.feedstore.core.sync.PullRequest;
 import dev.feedstore.core.sync.PullTicket;
@@ -12,7 +16,9 @@ import dev.feedstore.proto.v1.WatchEvent;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -36,6 +42,12 @@ import org.slf4j.LoggerFactory;
  * backs off (exponentially, with jitter) and tries again. All sync state changes go through {@link
  * SpaceSync}, so push and pull never interleave. Only its own thread touches its fields, except
  * the signal queue and {@link #stop}.
+ *
+ * <p>The authority's limits are asked for (GetServerInfo) at the start and after every reconnect,
+ * and every request is sized by them. A refusal (the authority answered, but no) holds back what it
+ * refused, a space's pushes or pulls, or the whole session when the credentials are refused, and
+ * everything else keeps syncing; see {@link Refusals} for when it is tried again. A failure of the
+ * replica's own store is a storage fault, logged once (not per retry) and retried with backoff.
  *
  * <p>While catching up, the Query for the next page is sent (on a helper thread) while the current
  * page is applied; its answer is used only if the next ticket asks exactly what it asked,
@@ -68,12 +80,21 @@ public final class SessionLoop implements Runnable {
     boolean caughtUp;
   }
 
+  private static final Optional<SpaceId> SESSION = Optional.empty();
+
   private final GrpcAuthority authority;
   private final Function<SpaceId, SpaceSync> syncs;
   private final Supplier<Set<SpaceId>> spaces;
   private final StatusTracker status;
   private final Backoff backoff;
   private final Duration idlePoll;
+  private final Refusals refusals;
+  private final FailureLog failures = new FailureLog(log);
+  /** Whether the authority's limits are to be asked for before the next cycle (at start, after a reconnect). */
+  private boolean infoDue = true;
+  /** The last counts the status reported, kept while the store cannot be read. */
+  private long lastToPush;
+  private long lastToPull;
   private final BlockingQueue<Signal> signals = new LinkedBlockingQueue<>();
   private final Map<SpaceId, Live> live = new HashMap<>();
   /**
@@ -89,14 +110,20 @@ public final class SessionLoop implements Runnable {
   });
   private volatile boolean stopped;
 
+  /**
+   * @param refusalRetry how long a refusal holds back what it refused before it is tried again
+   * @param credentials what identifies the credentials calls carry now: when it changes, refusals are
+   *     tried again at once
+   */
   public SessionLoop(GrpcAuthority authority, Function<SpaceId, SpaceSync> syncs, Supplier<Set<SpaceId>> spaces,
-      StatusTracker status, Backoff backoff, Duration idlePoll) {
+      StatusTracker status, Backoff backoff, Duration idlePoll, Duration refusalRetry, Supplier<?> credentials) {
     this.authority = authority;
     this.syncs = syncs;
     this.spaces = spaces;
     this.status = status;
     this.backoff = backoff;
     this.idlePoll = idlePoll;
+    this.refusals = new Refusals(refusalRetry, credentials, System::nanoTime);
   }
 
   /** Something local changed (an append): push soon. */
@@ -126,6 +153,7 @@ public final class SessionLoop implements Runnable {
           if (due) {
             cycle();
             backoff.reset();
+            failures.recovered();
             due = false;
           }
           Signal signal = signals.poll(idlePoll.toMillis(), TimeUnit.MILLISECONDS);
@@ -137,15 +165,20 @@ public final class SessionLoop implements Runnable {
             due |= handle(signal);
             signal = signals.poll();
           }
+        } catch (StoreException e) {
+          due = true;
+          replicated = null;
+          failures.failed("the replica's storage failed", e, false);
+          failed(e, SyncStatus.State.STORAGE_FAULT);
         } catch (AuthorityException | StatusRuntimeException e) {
           due = true;
           replicated = null;
-          failed(e);
+          failed(e, SyncStatus.State.OFFLINE);
         } catch (RuntimeException e) {
           due = true;
           replicated = null;
-          log.error("sync failed unexpectedly; retrying after a pause", e);
-          failed(e);
+          failures.failed("sync failed unexpectedly", e, true);
+          failed(e, SyncStatus.State.OFFLINE);
         }
       }
     } catch (InterruptedException e) {
@@ -165,6 +198,10 @@ public final class SessionLoop implements Runnable {
 
   private void cycle() {
     long version = status.version();
+    if (!askForLimits()) {
+      refreshStatus(replicated(), version, Optional.empty(), SyncStatus.State.SYNCING);
+      return;
+    }
     Set<SpaceId> replicated = replicated();
     for (SpaceId space : live.keySet().stream().filter(s -> !replicated.contains(s)).toList()) {
       closeStream(space);
@@ -172,17 +209,58 @@ public final class SessionLoop implements Runnable {
     for (SpaceId space : replicated) {
       SpaceSync sync = syncs.apply(space);
       pushAll(sync);
-      if (!live.containsKey(space)) {
+      if (!live.containsKey(space) && !refusals.holds(Optional.of(space), Refusal.Held.PULLS)) {
         catchUpAndWatch(sync);
         pushAll(sync);
       }
     }
-    refreshStatus(replicated, version, Optional.empty());
+    refreshStatus(replicated, version, Optional.empty(), SyncStatus.State.SYNCING);
+  }
+
+  /**
+   * Asks the authority for its limits when due (at start, after a reconnect, when a refusal of the
+   * session's credentials is due for a retry).
+   *
+   * @return false while the authority refuses the session's credentials
+   */
+  private boolean askForLimits() {
+    if (!infoDue && !refusals.recorded(SESSION, Refusal.Held.EVERYTHING)) {
+      return true;
+    }
+    if (refusals.holds(SESSION, Refusal.Held.EVERYTHING)) {
+      return false;
+    }
+    try {
+      authority.refreshInfo().ifPresent(info -> log.debug("authority {}: {}", info.version(), info.limits()));
+    } catch (AuthorityException e) {
+      if (e.retryable()) {
+        throw e;
+      }
+      refusals.refuse(SESSION, Refusal.Held.EVERYTHING, e).ifPresent(r -> log.warn("sync: {}", r));
+      return false;
+    }
+    infoDue = false;
+    refusals.cleared(SESSION, Refusal.Held.EVERYTHING);
+    return true;
   }
 
   private void pushAll(SpaceSync sync) {
+    Optional<SpaceId> space = Optional.of(sync.space());
+    if (refusals.holds(space, Refusal.Held.PUSHES)) {
+      return;
+    }
     for (int round = 0; round < MAX_PUSH_ROUNDS; round++) {
-      SyncStep step = sync.pushStep(authority);
+      SyncStep step;
+      try {
+        step = sync.pushStep(authority);
+      } catch (AuthorityException e) {
+        if (e.retryable()) {
+          throw e;
+        }
+        refusals.refuse(space, Refusal.Held.PUSHES, e).ifPresent(r -> log.warn("sync of {}: {}", sync.space(), r));
+        return;
+      }
+      refusals.cleared(space, Refusal.Held.PUSHES);
       logStep(sync.space(), step);
       if (step.kind() == SyncStep.Kind.IDLE) {
         return;
@@ -194,17 +272,39 @@ public final class SessionLoop implements Runnable {
     wake();
   }
 
+  /** Catches up and opens the live stream; a refusal holds the space's pulls back instead of failing the cycle. */
   private void catchUpAndWatch(SpaceSync sync) {
+    try {
+      catchUpAndOpenStream(sync);
+      refusals.cleared(Optional.of(sync.space()), Refusal.Held.PULLS);
+    } catch (AuthorityException e) {
+      if (e.retryable()) {
+        throw e;
+      }
+      refusals.refuse(Optional.of(sync.space()), Refusal.Held.PULLS, e)
+          .ifPresent(r -> log.warn("sync of {}: {}", sync.space(), r));
+    }
+  }
+
+  private void catchUpAndOpenStream(SpaceSync sync) {
     Prefetch prefetch = null;
     while (!stopped) {
-      Optional<PullTicket> ticket = sync.beginPull();
+      Optional<PullTicket> ticket = sync.beginPull(authority.limits());
       if (ticket.isEmpty()) {
         return;
       }
       PullRequest request = ticket.get().request();
-      PullPage page = prefetch != null && prefetch.request().equals(request)
-          ? prefetch.page().orElseGet(() -> authority.pull(request))
-          : authority.pull(request);
+      PullPage page;
+      try {
+        page = prefetch != null && prefetch.request().equals(request)
+            ? prefetch.page().orElseGet(() -> authority.pull(request))
+            : authority.pull(request);
+      } catch (AuthorityLimitException over) {
+        // The limits are narrowed (or larger answers accepted): ask again at once, for less.
+        log.debug("sync of {}: {}", sync.space(), over.getMessage());
+        prefetch = null;
+        continue;
+      }
       prefetch = next(request, page);
       SpaceSync.PullResult result = sync.applyPull(ticket.get(), page);
       logStep(sync.space(), result.step());
@@ -291,23 +391,41 @@ public final class SessionLoop implements Runnable {
       Live stream = live.get(closed.space());
       if (stream != null && stream.stream == closed.stream()) {
         live.remove(closed.space());
-        if (closed.status().getCode() != Status.Code.CANCELLED) {
+        Status.Code code = closed.status().getCode();
+        if (code != Status.Code.CANCELLED) {
           log.info("watch of {} ended: {}", closed.space(), closed.status());
         }
-        if (closed.status().getCode() == Status.Code.UNAVAILABLE) {
+        if (code == Status.Code.UNAVAILABLE || GrpcAuthority.isTooManyPings(closed.status())) {
           throw new AuthorityException("the authority closed the live stream: " + closed.status(), true, null);
+        }
+        if (!authority.acceptsLargerAfter(closed.status()) && !GrpcAuthority.isOutage(closed.status())
+            && code != Status.Code.OK) {
+          AuthorityException refused = new AuthorityException("watch of " + closed.space() + " failed: " + code, false,
+              closed.status().asRuntimeException());
+          refusals.refuse(Optional.of(closed.space()), Refusal.Held.PULLS, refused)
+              .ifPresent(r -> log.warn("sync of {}: {}", closed.space(), r));
         }
       }
     } else if (signal instanceof Rescope rescope) {
       replicated = null;
+      refusals.retrySpace(rescope.space());
       closeStream(rescope.space());
     }
     return true;
   }
 
-  private void failed(RuntimeException e) throws InterruptedException {
+  /**
+   * After a failed cycle: reports {@code state} with the failure and waits out the backoff. An
+   * outage also means the authority may come back changed (restarted with other limits or grants):
+   * its limits are asked for again and every refusal is tried again at once.
+   */
+  private void failed(RuntimeException e, SyncStatus.State state) throws InterruptedException {
     closeAllStreams();
-    refreshStatus(Optional.of(e.getMessage() == null ? e.toString() : e.getMessage()));
+    if (state == SyncStatus.State.OFFLINE) {
+      infoDue = true;
+      refusals.retryAll();
+    }
+    refreshStatus(Optional.of(e.getMessage() == null ? e.toString() : e.getMessage()), state);
     Duration delay = backoff.next();
     authority.resetConnectBackoff();
     log.debug("authority unreachable ({}); next attempt in {} ms", e.getMessage(), delay.toMillis());
@@ -324,21 +442,29 @@ public final class SessionLoop implements Runnable {
     }
   }
 
-  private void refreshStatus(Optional<String> error) {
+  private void refreshStatus(Optional<String> error, SyncStatus.State state) {
     long version = status.version();
-    refreshStatus(spaces.get(), version, error);
+    try {
+      refreshStatus(spaces.get(), version, error, state);
+    } catch (StoreException unreadable) {
+      // The store cannot be read either: report the fault with the counts last seen.
+      status.set(new SyncStatus(state, lastToPush, lastToPull, error, refusals.current()), version);
+    }
   }
 
   /**
    * Computes the status from the replicated spaces; {@code version} must have been read before
    * {@code replicated} and before anything the cycle did, so that a local change made meanwhile
    * keeps the status from turning synced.
+   *
+   * @param failed the state to report with {@code error}, if there is one
    */
-  private void refreshStatus(Set<SpaceId> replicated, long version, Optional<String> error) {
+  private void refreshStatus(Set<SpaceId> replicated, long version, Optional<String> error, SyncStatus.State failed) {
     long toPush = 0;
     long toPull = 0;
     boolean synced = error.isEmpty();
-    for (SpaceId space : replicated) {
+    List<Refusal> refused = new ArrayList<>(refusals.current());
+    for (SpaceId space : refusals.recorded(SESSION, Refusal.Held.EVERYTHING) ? Set.<SpaceId>of() : replicated) {
       SpaceSync sync = syncs.apply(space);
       long pending = sync.pendingPush();
       Live stream = live.get(space);
@@ -346,11 +472,29 @@ public final class SessionLoop implements Runnable {
       toPush += pending;
       toPull += caughtUp ? 0 : sync.pendingPullBound();
       synced &= pending == 0 && caughtUp && !sync.state().isReplaying();
+      if (pending > 0) {
+        refusedBlocks(sync).ifPresent(refused::add);
+      }
     }
+    lastToPush = toPush;
+    lastToPull = toPull;
     SyncStatus.State state = error.isPresent()
-        ? SyncStatus.State.OFFLINE
-        : synced ? SyncStatus.State.SYNCED : SyncStatus.State.SYNCING;
-    status.set(new SyncStatus(state, toPush, toPull, error), version);
+        ? failed
+        : !refused.isEmpty() ? SyncStatus.State.REFUSED : synced ? SyncStatus.State.SYNCED : SyncStatus.State.SYNCING;
+    Optional<String> shown = error.isPresent() || refused.isEmpty() ? error : Optional.of(refused.get(0).toString());
+    status.set(new SyncStatus(state, toPush, toPull, shown, refused), version);
+  }
+
+  /** The blocks of a space that push leaves out as larger than the authority accepts, as one refusal. */
+  private static Optional<Refusal> refusedBlocks(SpaceSync sync) {
+    Map<BlockKey, Integer> refused = sync.refused();
+    if (refused.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(new Refusal(Optional.of(sync.space()), Refusal.Held.BLOCKS, Status.Code.RESOURCE_EXHAUSTED,
+        refused.size() + " blocks are larger than the authority accepts (" + RefusedBlocks.limitOf(sync.limits())
+            + "), the first " + refused.keySet().iterator().next() + " with " + refused.values().iterator().next()
+            + " bytes of data"));
   }
 
   private void closeStream(SpaceId space) {

@@ -23,7 +23,7 @@ final class Invariants {
   private Invariants() {}
 
   static List<String> check(World world) {
-    List<String> violations = new ArrayList<>();
+    List<String> violations = new ArrayList<>(world.limitViolations);
     SpaceId space = World.SPACE;
     FeedStore authority = world.authorityStore();
     List<Block> all = authority.read(tx -> tx.blocks().after(space, Scope.WHOLE_SPACE, Position.NONE, Integer.MAX_VALUE));

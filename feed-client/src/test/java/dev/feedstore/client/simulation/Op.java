@@ -47,6 +47,19 @@ sealed interface Op {
   record StorageFault(int replica, boolean authority, StorageFaultException.Kind kind, int feed, String data)
       implements Op {}
 
+  /**
+   * Appends a block of {@code bytes} bytes (its data starts with the unique {@code data}), which the
+   * authority's limits of the moment may refuse.
+   */
+  record AppendLarge(int replica, int feed, String data, int bytes) implements Op {}
+
+  /**
+   * Restarts the authority with the {@code choice}-th limits of {@link World#LIMITS} (modulo how
+   * many there are); with {@code announce} the replicas ask it for them, otherwise they learn them
+   * from its refusals.
+   */
+  record SetAuthorityLimits(int choice, boolean announce) implements Op {}
+
   /** Changes how the replica replicates a feed (or the namespace of feeds 0 and 1). */
   record SetPolicy(int replica, int feed, PolicyKind policy, long from) implements Op {}
 

@@ -9,11 +9,27 @@ import java.util.Random;
 final class ScheduleGenerator {
   static final int REPLICAS = 3;
   static final int FEEDS = 3;
+  /** Sizes of large blocks: under every limit of {@link World#LIMITS}, or over some. */
+  private static final int[] LARGE_BLOCKS = {1_500, 3_000, 5_000, 7_000};
 
   private ScheduleGenerator() {}
 
   static List<Op> generate(long seed, int length) {
+    return generate(seed, length, false);
+  }
+
+  /**
+   * Like {@link #generate(long, int)}, with operations that restart the authority with other limits
+   * ({@link Op.SetAuthorityLimits}) and append blocks that some of those limits refuse ({@link
+   * Op.AppendLarge}), drawn from a stream of their own between the usual ones.
+   */
+  static List<Op> generateWithLimits(long seed, int length) {
+    return generate(seed, length, true);
+  }
+
+  private static List<Op> generate(long seed, int length, boolean withLimits) {
     Random random = new Random(seed);
+    Random limits = new Random(seed * 31 + 17);
     List<Op> ops = new ArrayList<>();
     int appended = 0;
     for (int replica = 0; replica < REPLICAS; replica++) {
@@ -21,6 +37,13 @@ final class ScheduleGenerator {
     }
     while (ops.size() < length) {
       int replica = random.nextInt(REPLICAS);
+      int limitsRoll = withLimits ? limits.nextInt(100) : 100;
+      if (limitsRoll < 3) {
+        ops.add(new Op.SetAuthorityLimits(limits.nextInt(World.LIMITS.size()), limits.nextBoolean()));
+      } else if (limitsRoll < 8) {
+        ops.add(new Op.AppendLarge(limits.nextInt(REPLICAS), limits.nextInt(FEEDS), "s" + seed + "-" + (appended++),
+            LARGE_BLOCKS[limits.nextInt(LARGE_BLOCKS.length)]));
+      }
       int roll = random.nextInt(1000);
       if (roll < 220) {
         ops.add(new Op.Append(replica, random.nextInt(FEEDS), "s" + seed + "-" + (appended++)));

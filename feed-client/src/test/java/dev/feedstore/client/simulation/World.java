@@ -14,6 +14,7 @@ import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.StorageFaultException;
 import dev.feedstore.core.sync.AppendReply;
 import dev.feedstore.core.sync.AuthorityException;
+import dev.feedstore.core.sync.AuthorityLimitException;
 import dev.feedstore.core.sync.PullPage;
 import dev.feedstore.core.sync.PullTicket;
 import dev.feedstore.core.sync.PushBatch;
@@ -22,6 +23,7 @@ import dev.feedstore.core.sync.SpaceSync;
 import dev.feedstore.core.sync.SyncStep;
 import dev.feedstore.core.testing.FaultyFeedStore;
 import dev.feedstore.server.FeedServer;
+import dev.feedstore.server.ServerSettings;
 import dev.feedstore.sqlite.SqliteFeedStore;
 import dev.feedstore.sqlite.SqliteSettings;
 import io.grpc.ManagedChannel;
@@ -56,6 +58,16 @@ final class World implements AutoCloseable {
   static final Namespace OTHER = Namespace.of("b");
   private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC);
   private static final SqliteSettings FAST = SqliteSettings.DEFAULTS.withSynchronous(SqliteSettings.Synchronous.NORMAL);
+  /**
+   * The limits a schedule may restart the authority with: the defaults, small messages and blocks,
+   * small batches, small pages. Blocks of {@link Op.AppendLarge} are over some of them.
+   */
+  static final List<ServerSettings> LIMITS = List.of(
+      ServerSettings.DEFAULTS,
+      ServerSettings.newBuilder().maxMessageBytes(8_192).blockBytes(4_096).blocksPerAppend(3).build(),
+      ServerSettings.newBuilder().blocksPerAppend(2).build(),
+      ServerSettings.newBuilder().maxMessageBytes(20_000).blockBytes(6_000).blocksPerAppend(4).queryLimit(5)
+          .watchBatchBlocks(5).build());
 
   final Path dir;
   final FeedId[] feeds = new FeedId[ScheduleGenerator.FEEDS];
@@ -69,6 +81,11 @@ final class World implements AutoCloseable {
   private ManagedChannel channel;
   private GrpcAuthority authority;
   private int authorityFiles;
+  private ServerSettings settings = ServerSettings.DEFAULTS;
+  /** Limits the authority refused a request over since it last started, as {@code key=value}. */
+  private final Set<String> refusedLimits = new HashSet<>();
+  /** Requests refused twice over the same limit by one incarnation of the authority. */
+  final List<String> limitViolations = new ArrayList<>();
 
   final Replica[] replicas = new Replica[ScheduleGenerator.REPLICAS];
   /** Each replica's store as the replica sees it, whose commits can be made to fail. */
@@ -114,6 +131,20 @@ final class World implements AutoCloseable {
     stats.op(op);
     if (op instanceof Op.Append append) {
       replicas[append.replica()].append(SPACE, feeds[append.feed()], BlockData.utf8(append.data()));
+    } else if (op instanceof Op.AppendLarge large) {
+      String data = large.data() + "|" + "x".repeat(Math.max(0, large.bytes() - large.data().length() - 1));
+      replicas[large.replica()].append(SPACE, feeds[large.feed()], BlockData.utf8(data));
+    } else if (op instanceof Op.SetAuthorityLimits limits) {
+      settings = LIMITS.get(limits.choice() % LIMITS.size());
+      stopAuthority();
+      startAuthority();
+      if (limits.announce()) {
+        try {
+          authority.refreshInfo();
+        } catch (AuthorityException unreachable) {
+          // the replicas learn the limits from the refusals instead
+        }
+      }
     } else if (op instanceof Op.Connect c) {
       connected[c.replica()] = true;
     } else if (op instanceof Op.Disconnect d) {
@@ -238,7 +269,7 @@ final class World implements AutoCloseable {
   /** One push step through a network that may fail or duplicate. */
   void push(int r, Fault fault) {
     SpaceSync sync = replicas[r].sync(SPACE);
-    Optional<PushBatch> batch = sync.beginPush();
+    Optional<PushBatch> batch = sync.beginPush(authority.limits());
     if (batch.isEmpty()) {
       return;
     }
@@ -252,6 +283,12 @@ final class World implements AutoCloseable {
     } catch (SequenceConflictException conflict) {
       if (fault != Fault.FAIL_AFTER_COMMIT) {
         record(sync.applyConflict(batch.get(), conflict));
+      }
+      return;
+    } catch (AuthorityLimitException over) {
+      refusedOver(over);
+      if (fault != Fault.FAIL_AFTER_COMMIT) {
+        record(sync.applyOverLimit(batch.get(), over));
       }
       return;
     } catch (AuthorityException unreachable) {
@@ -269,7 +306,7 @@ final class World implements AutoCloseable {
   /** One pull step through a network that may fail or duplicate; returns whether the authority had more. */
   boolean pull(int r, Fault fault) {
     SpaceSync sync = replicas[r].sync(SPACE);
-    Optional<PullTicket> ticket = sync.beginPull();
+    Optional<PullTicket> ticket = sync.beginPull(authority.limits());
     if (ticket.isEmpty()) {
       return true;
     }
@@ -280,6 +317,10 @@ final class World implements AutoCloseable {
     PullPage page;
     try {
       page = authority.pull(ticket.get().request());
+    } catch (AuthorityLimitException over) {
+      refusedOver(over);
+      record(new SyncStep(SyncStep.Kind.OVER_LIMIT, 0, over.getMessage()));
+      return false;
     } catch (AuthorityException unreachable) {
       return false;
     }
@@ -293,8 +334,19 @@ final class World implements AutoCloseable {
     return step.kind() == SyncStep.Kind.PULLED && page.complete();
   }
 
-  /** Starts the authority if it is down and connects every replica. */
+  /** A request was refused over a limit: the same limit must not refuse a request again (until a restart). */
+  private void refusedOver(AuthorityLimitException over) {
+    if (!refusedLimits.add(over.limitKey() + "=" + over.limit())) {
+      limitViolations.add("refused twice over " + over.limitKey() + " " + over.limit() + ": " + over.getMessage());
+    }
+  }
+
+  /** Starts the authority, with its default limits, if it is down, and connects every replica. */
   void heal() {
+    if (!settings.equals(ServerSettings.DEFAULTS)) {
+      settings = ServerSettings.DEFAULTS;
+      stopAuthority();
+    }
     startAuthority();
     java.util.Arrays.fill(connected, true);
   }
@@ -375,7 +427,8 @@ final class World implements AutoCloseable {
     authorityFaults = new FaultyFeedStore(authorityStore, authorityFile);
     String name = "sim-" + dir.getFileName() + "-" + (authorityFiles++);
     try {
-      server = FeedServer.newBuilder(authorityFaults).serverBuilder(InProcessServerBuilder.forName(name)).build().start();
+      server = FeedServer.newBuilder(authorityFaults).settings(settings)
+          .serverBuilder(InProcessServerBuilder.forName(name)).build().start();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -384,6 +437,7 @@ final class World implements AutoCloseable {
     }
     channel = InProcessChannelBuilder.forName(name).directExecutor().build();
     authority = new GrpcAuthority(channel, Duration.ofSeconds(20), Duration.ofHours(1));
+    refusedLimits.clear();
   }
 
   private void stopAuthority() {

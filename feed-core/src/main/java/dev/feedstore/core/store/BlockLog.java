@@ -160,6 +160,21 @@ public interface BlockLog {
    */
   List<Block> unpositioned(SpaceId spaceId, Scope scope, int limit);
 
+  /**
+   * Unpositioned blocks of feeds in {@code scope}, in the order of {@link #unpositioned(SpaceId,
+   * Scope, int)}, that a push may carry: only blocks whose data is at most {@code maxBlockData}
+   * bytes, at most {@code limit} of them, and no more than their data adds up to {@code maxData}
+   * bytes, except that the first always comes. Reads only the blocks it returns.
+   */
+  List<Block> unpositioned(SpaceId spaceId, Scope scope, int limit, int maxBlockData, long maxData);
+
+  /**
+   * The unpositioned blocks of feeds in {@code scope} whose data is larger than {@code maxBlockData}
+   * bytes, in the order of {@link #unpositioned(SpaceId, Scope, int)}: their keys and data sizes,
+   * at most {@code limit}. Reads no block data.
+   */
+  Map<BlockKey, Integer> unpositionedLarger(SpaceId spaceId, Scope scope, int maxBlockData, int limit);
+
   /** How many unpositioned blocks feeds in {@code scope} hold. */
   long countUnpositioned(SpaceId spaceId, Scope scope);
 

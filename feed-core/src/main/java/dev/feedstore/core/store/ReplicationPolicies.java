@@ -7,7 +7,7 @@ import dev.feedstore.core.SpaceId;
 import java.util.Map;
 import java.util.Set;
 
-/** A replica's replication policies: per feed, and per namespace of a space. */
+/** A replica's replication policies: per feed, per namespace of a space, and per space. */
 public interface ReplicationPolicies {
 
   /** The policy of the feed; {@link Replication#NONE} when none was set. */
@@ -29,6 +29,15 @@ public interface ReplicationPolicies {
   /** Adds or removes a namespace policy. */
   void setNamespace(SpaceId spaceId, Namespace namespace, boolean replicated);
 
-  /** Every space with a feed or namespace policy. */
+  /**
+   * The policy of the whole space, which covers every feed of it, including feeds created later;
+   * {@link Replication#NONE} when none was set.
+   */
+  Replication space(SpaceId spaceId);
+
+  /** Sets the policy of the whole space ({@link Replication#NONE} removes it). */
+  void setSpace(SpaceId spaceId, Replication replication);
+
+  /** Every space with a feed, namespace or space policy. */
   Set<SpaceId> spaces();
 }

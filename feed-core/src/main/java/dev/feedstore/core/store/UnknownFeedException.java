@@ -16,6 +16,13 @@ public final class UnknownFeedException extends StoreException {
     this.feedId = feedId;
   }
 
+  /** The same, with a message that says more (how to make the feed known, say). */
+  public UnknownFeedException(SpaceId spaceId, FeedId feedId, String message) {
+    super(message);
+    this.spaceId = spaceId;
+    this.feedId = feedId;
+  }
+
   public SpaceId spaceId() {
     return spaceId;
   }

@@ -18,6 +18,8 @@ public interface Authority {
    *
    * @throws SequenceConflictException if some keys are stored with different content (nothing was
    *     written)
+   * @throws AuthorityLimitException if the request was over one of the authority's limits (nothing
+   *     was written; {@link #limits()} now has the lower value)
    * @throws AuthorityException if the call failed; it may or may not have been committed
    */
   AppendReply append(SpaceId spaceId, Optional<Namespace> namespace, List<Block> blocks);
@@ -28,4 +30,12 @@ public interface Authority {
    * @throws AuthorityException if the call failed
    */
   PullPage pull(PullRequest request);
+
+  /**
+   * What the authority accepts in one request, as far as this implementation knows; requests made
+   * from it are not refused for their size. The defaults unless the implementation learns better.
+   */
+  default AuthorityLimits limits() {
+    return AuthorityLimits.DEFAULTS;
+  }
 }

@@ -22,6 +22,8 @@ final class ReplicationView {
   private final SpaceId space;
   private final Map<FeedId, Replication> feeds;
   private final Set<Namespace> namespaces;
+  /** The whole space's policy, for every feed no feed or namespace policy covers. */
+  private Replication spacePolicy;
   private final Map<FeedId, Optional<Namespace>> feedNamespaces = new HashMap<>();
 
   ReplicationView(StoreTransaction tx, SpaceId space) {
@@ -29,15 +31,20 @@ final class ReplicationView {
     this.space = space;
     this.feeds = new HashMap<>(tx.replication().feeds(space));
     this.namespaces = tx.replication().namespaces(space);
+    this.spacePolicy = tx.replication().space(space);
   }
 
-  /** The feeds this replica pushes and pulls: every feed with a policy, and every feed of a namespace policy. */
-  Scope.Selection scope() {
-    return new Scope.Selection(feeds.keySet(), namespaces);
+  /**
+   * The feeds this replica pushes and pulls: every feed with a policy, and every feed of a namespace
+   * policy; the whole space when it has a policy of its own.
+   */
+  Scope scope() {
+    return spacePolicy instanceof Replication.None ? new Scope.Selection(feeds.keySet(), namespaces) : Scope.WHOLE_SPACE;
   }
 
   boolean hasUnresolvedLatest() {
-    return feeds.values().stream().anyMatch(r -> r instanceof Replication.Latest);
+    return spacePolicy instanceof Replication.Latest
+        || feeds.values().stream().anyMatch(r -> r instanceof Replication.Latest);
   }
 
   /**
@@ -54,7 +61,10 @@ final class ReplicationView {
       return false;
     }
     Optional<Namespace> namespace = namespaceOf(feed).or(() -> pageNamespace);
-    return namespace.isPresent() && namespaces.contains(namespace.get());
+    if (namespace.isPresent() && namespaces.contains(namespace.get())) {
+      return true;
+    }
+    return spacePolicy instanceof Replication.From from && from.includes(position);
   }
 
   /** The live-tail policies start after {@code maxPosition}, the authority's highest position now. */
@@ -66,6 +76,10 @@ final class ReplicationView {
         entry.setValue(resolved);
       }
     }
+    if (spacePolicy instanceof Replication.Latest) {
+      spacePolicy = Replication.from(maxPosition.next());
+      tx.replication().setSpace(space, spacePolicy);
+    }
   }
 
   /**
@@ -73,17 +87,24 @@ final class ReplicationView {
    * wants. {@link Position#NONE} when some policy wants everything (a namespace, or full history).
    */
   Position lowestStart() {
-    if (!namespaces.isEmpty() || feeds.isEmpty()) {
+    boolean wholeSpace = !(spacePolicy instanceof Replication.None);
+    if (!namespaces.isEmpty() || feeds.isEmpty() && !wholeSpace) {
       return Position.NONE;
     }
     long lowest = Long.MAX_VALUE;
-    for (Replication policy : feeds.values()) {
+    for (Replication policy : wholeSpace ? concat(feeds.values(), spacePolicy) : feeds.values()) {
       if (!(policy instanceof Replication.From from)) {
         return Position.NONE;
       }
       lowest = Math.min(lowest, from.from().value());
     }
     return Position.of(lowest);
+  }
+
+  private static List<Replication> concat(java.util.Collection<Replication> policies, Replication more) {
+    List<Replication> all = new java.util.ArrayList<>(policies);
+    all.add(more);
+    return all;
   }
 
   /**
@@ -99,6 +120,10 @@ final class ReplicationView {
         entry.setValue(lowered);
       }
     }
+    if (spacePolicy instanceof Replication.From from && from.from().isAfter(first)) {
+      spacePolicy = Replication.from(first);
+      tx.replication().setSpace(space, spacePolicy);
+    }
   }
 
   /**
@@ -111,6 +136,10 @@ final class ReplicationView {
         tx.replication().setFeed(space, entry.getKey(), Replication.LATEST);
         entry.setValue(Replication.LATEST);
       }
+    }
+    if (spacePolicy instanceof Replication.From from && from.from().isAssigned()) {
+      spacePolicy = Replication.LATEST;
+      tx.replication().setSpace(space, spacePolicy);
     }
   }
 

@@ -57,6 +57,8 @@ public final class SpaceSync {
   private final ReentrantLock applyLock = new ReentrantLock();
   private final AtomicLong epoch = new AtomicLong();
   private volatile Position lastKnownMax = Position.NONE;
+  /** The authority's limits as last given to a begin: pushes skip the blocks they make too large. */
+  private volatile AuthorityLimits limits = AuthorityLimits.DEFAULTS;
 
   public SpaceSync(SpaceId space, FeedStore store, SyncListener listener, int pullLimit, int pushLimit) {
     if (pullLimit < 1 || pushLimit < 1) {
@@ -87,22 +89,30 @@ public final class SpaceSync {
 
   // ---------------------------------------------------------------- pull
 
+  /** {@link #beginPull(AuthorityLimits)} with the limits last given. */
+  public Optional<PullTicket> beginPull() {
+    return beginPull(limits);
+  }
+
   /**
    * What to read next, or empty when nothing of this space is replicated. A probe (which only asks
-   * for the authority's highest position) comes first while a live-tail policy is unresolved.
+   * for the authority's highest position) comes first while a live-tail policy is unresolved. A
+   * page asks for at most the pull limit and the authority's {@code query-limit}.
    */
-  public Optional<PullTicket> beginPull() {
+  public Optional<PullTicket> beginPull(AuthorityLimits authorityLimits) {
+    this.limits = authorityLimits;
+    int pageLimit = Math.min(pullLimit, authorityLimits.queryLimit());
     long currentEpoch = epoch.get();
     return store.read(tx -> {
       ReplicationView replication = new ReplicationView(tx, space);
-      Scope.Selection scope = replication.scope();
+      Scope scope = replication.scope();
       if (scope.isEmpty()) {
         return Optional.empty();
       }
       SyncState state = tx.syncStates().get(space);
       boolean probe = replication.hasUnresolvedLatest();
       Position cursor = probe ? Position.of(Long.MAX_VALUE - 1) : state.cursor();
-      PullRequest request = new PullRequest(space, scope, cursor, probe ? 1 : pullLimit, state.serverToken());
+      PullRequest request = new PullRequest(space, scope, cursor, probe ? 1 : pageLimit, state.serverToken());
       return Optional.of(new PullTicket(request, currentEpoch, probe, tx.blocks().maxPosition(space)));
     });
   }
@@ -136,14 +146,25 @@ public final class SpaceSync {
 
   /** Begins a pull, asks {@code authority}, applies the answer. */
   public SyncStep pullStep(Authority authority) {
-    Optional<PullTicket> ticket = beginPull();
+    Optional<PullTicket> ticket = beginPull(authority.limits());
     if (ticket.isEmpty()) {
       return SyncStep.of(SyncStep.Kind.IDLE, "nothing is replicated in " + space);
     }
-    return applyPull(ticket.get(), authority.pull(ticket.get().request())).step();
+    PullPage page;
+    try {
+      page = authority.pull(ticket.get().request());
+    } catch (AuthorityLimitException over) {
+      return overLimit(over);
+    }
+    return applyPull(ticket.get(), page).step();
   }
 
   // ---------------------------------------------------------------- push
+
+  /** {@link #beginPush(AuthorityLimits)} with the limits last given. */
+  public Optional<PushBatch> beginPush() {
+    return beginPush(limits);
+  }
 
   /**
    * The next unpositioned blocks of replicated feeds to append, or empty when there are none. The
@@ -152,25 +173,34 @@ public final class SpaceSync {
    *
    * @throws CorruptBlockException if one of them is stored corrupt ({@link #setAside} it; {@link
    *     #pushStep} does)
+   *
+   * <p>The batch fits {@code authorityLimits}: at most the push limit and {@code blocks-per-append}
+   * blocks, at most {@link AuthorityLimits#pushBytes()} in the request. Blocks whose data is over
+   * {@link AuthorityLimits#maxPushableData()} are left out, and every other block keeps syncing; they
+   * are {@link #refused()} until the limits allow them.
    */
-  public Optional<PushBatch> beginPush() {
+  public Optional<PushBatch> beginPush(AuthorityLimits authorityLimits) {
+    this.limits = authorityLimits;
+    int maxBlocks = Math.min(pushLimit, authorityLimits.blocksPerAppend());
+    int maxBlockData = authorityLimits.maxPushableData();
+    long maxBytes = authorityLimits.pushBytes();
     long currentEpoch = epoch.get();
     // Most calls find nothing to send (the round after a push): learn that from a reader, without
     // waiting for the writer, which a local append may hold through its commit's fsync.
     boolean anything = store.read(tx -> {
-      Scope.Selection scope = new ReplicationView(tx, space).scope();
-      return !scope.isEmpty() && !tx.blocks().unpositioned(space, scope, 1).isEmpty();
+      Scope scope = new ReplicationView(tx, space).scope();
+      return !scope.isEmpty() && !tx.blocks().unpositioned(space, scope, 1, maxBlockData, 0).isEmpty();
     });
     if (!anything) {
       return Optional.empty();
     }
     return store.write(tx -> {
       ReplicationView replication = new ReplicationView(tx, space);
-      Scope.Selection scope = replication.scope();
+      Scope scope = replication.scope();
       if (scope.isEmpty()) {
         return Optional.empty();
       }
-      List<Block> pending = tx.blocks().unpositioned(space, scope, pushLimit);
+      List<Block> pending = tx.blocks().unpositioned(space, scope, maxBlocks, maxBlockData, maxBytes);
       if (pending.isEmpty()) {
         return Optional.empty();
       }
@@ -178,8 +208,13 @@ public final class SpaceSync {
       Map<FeedId, Optional<Namespace>> namespaces = new HashMap<>();
       Optional<Namespace> namespace = replication.namespaceOf(pending.get(0).feedId());
       List<Block> batch = new ArrayList<>();
+      long bytes = 0;
       for (Block block : pending) {
         if (namespaces.computeIfAbsent(block.feedId(), replication::namespaceOf).equals(namespace)) {
+          bytes += AuthorityLimits.sizeInAppend(block);
+          if (!batch.isEmpty() && bytes > maxBytes) {
+            break;
+          }
           batch.add(block);
         }
       }
@@ -250,13 +285,31 @@ public final class SpaceSync {
   }
 
   /**
-   * Begins a push, sends it to {@code authority}, applies the answer (or the conflict). A block
-   * found corrupt on the way is set aside instead ({@link SyncStep.Kind#SET_ASIDE}).
+   * The authority refused a pushed batch as over one of its limits: it stored nothing, so what the
+   * batch sent for the first time is unpublished again. The next batch, made from the narrowed
+   * limits, is smaller.
+   */
+  public SyncStep applyOverLimit(PushBatch batch, AuthorityLimitException over) {
+    applyLock.lock();
+    try {
+      store.writeRelaxed(tx -> {
+        tx.blocks().markPublished(space, batch.firstSent(), false);
+        return null;
+      });
+      return overLimit(over);
+    } finally {
+      applyLock.unlock();
+    }
+  }
+
+  /**
+   * Begins a push, sends it to {@code authority}, applies the answer (or the conflict, or the
+   * refusal). A block found corrupt on the way is set aside instead ({@link SyncStep.Kind#SET_ASIDE}).
    */
   public SyncStep pushStep(Authority authority) {
     Optional<PushBatch> batch;
     try {
-      batch = beginPush();
+      batch = beginPush(authority.limits());
     } catch (CorruptBlockException e) {
       if (!e.spaceId().equals(space)) {
         throw e;
@@ -271,8 +324,15 @@ public final class SpaceSync {
       reply = authority.append(space, batch.get().namespace(), batch.get().blocks());
     } catch (SequenceConflictException conflict) {
       return applyConflict(batch.get(), conflict);
+    } catch (AuthorityLimitException over) {
+      return applyOverLimit(batch.get(), over);
     }
     return applyPush(batch.get(), reply);
+  }
+
+  private static SyncStep overLimit(AuthorityLimitException over) {
+    return SyncStep.of(SyncStep.Kind.OVER_LIMIT, over.getMessage() + "; sending less from now on ("
+        + over.limitKey() + " " + over.limit() + ")");
   }
 
   // ---------------------------------------------------------------- corrupt blocks
@@ -321,12 +381,32 @@ public final class SpaceSync {
 
   // ---------------------------------------------------------------- status
 
-  /** Unpositioned blocks of replicated feeds: what is left to push. */
+  /** Unpositioned blocks of replicated feeds: what is left to push (refused blocks included). */
   public long pendingPush() {
     return store.read(tx -> {
-      Scope.Selection scope = new ReplicationView(tx, space).scope();
+      Scope scope = new ReplicationView(tx, space).scope();
       return scope.isEmpty() ? 0L : tx.blocks().countUnpositioned(space, scope);
     });
+  }
+
+  /**
+   * The unpositioned blocks of replicated feeds that push leaves out because the authority would
+   * refuse them (their data is over {@link AuthorityLimits#maxPushableData()} of the limits last
+   * given): their keys and data sizes, in push order. They are pushed once the limits allow them.
+   */
+  public Map<BlockKey, Integer> refused() {
+    int maxBlockData = limits.maxPushableData();
+    return store.read(tx -> {
+      Scope scope = new ReplicationView(tx, space).scope();
+      return scope.isEmpty()
+          ? Map.<BlockKey, Integer>of()
+          : tx.blocks().unpositionedLarger(space, scope, maxBlockData, Integer.MAX_VALUE);
+    });
+  }
+
+  /** The authority's limits as last given to {@link #beginPush(AuthorityLimits)} or {@link #beginPull(AuthorityLimits)}. */
+  public AuthorityLimits limits() {
+    return limits;
   }
 
   /**

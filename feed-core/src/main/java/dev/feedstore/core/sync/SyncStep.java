@@ -33,7 +33,12 @@ public record SyncStep(Kind kind, int blocks, String detail) {
      * A block stored corrupt was set aside: fetched again from the authority when it holds it (the
      * cursor went back to just before it), otherwise lost to this replica and never pushed.
      */
-    SET_ASIDE
+    SET_ASIDE,
+    /**
+     * The authority refused a request as over one of its limits; the limits are narrowed and the
+     * next request, smaller, may be made at once.
+     */
+    OVER_LIMIT
   }
 
   static SyncStep of(Kind kind, int blocks, String detail) {

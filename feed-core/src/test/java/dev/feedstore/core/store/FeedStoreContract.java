@@ -352,6 +352,41 @@ public abstract class FeedStoreContract {
   }
 
   @Test
+  void unpositionedBlocksForAPushAreBoundedByTheirDataAndSkipBlocksOverTheBlockLimit() {
+    FeedId feed = createFeed(SPACE, Optional.empty());
+    int[] sizes = {100, 500, 100, 300, 100, 100};
+    for (int i = 0; i < sizes.length; i++) {
+      insert(SPACE, Block.unpositioned(TestBlocks.key(feed, "a", i), Optional.empty(), 1_000 + i,
+          TestBlocks.bytes(sizes[i])));
+    }
+    insert(SPACE, positioned(feed, "b", 0, 1));
+
+    // Block 1 (500 bytes) is over the block limit of 400: left out, and listed as larger.
+    assertEquals(List.of(0L, 2L, 3L), sequences(store.read(tx ->
+        tx.blocks().unpositioned(SPACE, Scope.WHOLE_SPACE, 10, 400, 500))));
+    assertEquals(List.of(0L, 2L, 3L, 4L, 5L), sequences(store.read(tx ->
+        tx.blocks().unpositioned(SPACE, Scope.WHOLE_SPACE, 10, 400, 10_000))));
+    assertEquals(List.of(0L, 2L), sequences(store.read(tx ->
+        tx.blocks().unpositioned(SPACE, Scope.WHOLE_SPACE, 2, 400, 10_000))));
+    // The first block comes even when it alone is over the byte budget.
+    assertEquals(List.of(0L), sequences(store.read(tx ->
+        tx.blocks().unpositioned(SPACE, Scope.WHOLE_SPACE, 10, 400, 50))));
+    assertEquals(List.of(), store.read(tx -> tx.blocks().unpositioned(SPACE, Scope.NOTHING, 10, 400, 10_000)));
+    assertEquals(List.of(), store.read(tx -> tx.blocks().unpositioned(OTHER_SPACE, Scope.WHOLE_SPACE, 10, 400, 10_000)));
+
+    assertEquals(Map.of(TestBlocks.key(feed, "a", 1), 500), store.read(tx ->
+        tx.blocks().unpositionedLarger(SPACE, Scope.WHOLE_SPACE, 400, 10)));
+    assertEquals(List.of(TestBlocks.key(feed, "a", 1), TestBlocks.key(feed, "a", 3)), List.copyOf(store.read(tx ->
+        tx.blocks().unpositionedLarger(SPACE, Scope.feeds(Set.of(feed)), 200, 10)).keySet()));
+    assertEquals(1, store.read(tx -> tx.blocks().unpositionedLarger(SPACE, Scope.WHOLE_SPACE, 99, 1)).size());
+    assertEquals(Map.of(), store.read(tx -> tx.blocks().unpositionedLarger(SPACE, Scope.NOTHING, 0, 10)));
+  }
+
+  private static List<Long> sequences(List<Block> blocks) {
+    return blocks.stream().map(b -> b.sequence().value()).toList();
+  }
+
+  @Test
   void positionsAreSetAndCleared() {
     FeedId feed = createFeed(SPACE, Optional.empty());
     for (int i = 0; i < 5; i++) {
@@ -734,6 +769,29 @@ public abstract class FeedStoreContract {
     assertEquals(3, read.size());
     assertEquals(Optional.of(new Predecessor(first.actorId(), new Sequence(8))), read.get(0).predecessor());
     assertEquals(Optional.of(new Predecessor(first.actorId(), new Sequence(7))), read.get(2).predecessor());
+  }
+
+  @Test
+  void aSpacePolicyRoundTripsAndNamesItsSpace() {
+    SpaceId whole = new SpaceId("whole");
+    assertEquals(Replication.NONE, store.read(tx -> tx.replication().space(whole)));
+    store.write(tx -> {
+      tx.replication().setSpace(whole, Replication.LATEST);
+      return null;
+    });
+    assertEquals(Replication.LATEST, store.read(tx -> tx.replication().space(whole)));
+    assertEquals(Set.of(whole), store.read(tx -> tx.replication().spaces()));
+    store.write(tx -> {
+      tx.replication().setSpace(whole, Replication.from(Position.of(12)));
+      return null;
+    });
+    assertEquals(Replication.from(Position.of(12)), store.read(tx -> tx.replication().space(whole)));
+    store.write(tx -> {
+      tx.replication().setSpace(whole, Replication.NONE);
+      return null;
+    });
+    assertEquals(Replication.NONE, store.read(tx -> tx.replication().space(whole)));
+    assertEquals(Set.of(), store.read(tx -> tx.replication().spaces()));
   }
 
   protected List<Block> readAfter(Scope scope, long cursor, int limit) {

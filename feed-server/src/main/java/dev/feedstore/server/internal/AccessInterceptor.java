@@ -50,6 +50,19 @@ final class AccessInterceptor implements ServerInterceptor {
   }
 
   /**
+   * Passes when the current call carries a token the server knows, whatever it grants, or when the
+   * server has no tokens: for calls that name no space.
+   *
+   * @throws AccessDeniedException ({@code UNAUTHENTICATED}) naming what is missing
+   */
+  static void checkKnown() {
+    Access access = ACCESS.get();
+    if (access != null && access.grant().isEmpty()) {
+      throw new AccessDeniedException(false, access.refusal());
+    }
+  }
+
+  /**
    * Passes when the current call may read ({@code write} false) or append to ({@code write} true)
    * {@code spaceId}, or when the server has no tokens.
    *

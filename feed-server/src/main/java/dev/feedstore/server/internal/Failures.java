@@ -8,6 +8,7 @@ import dev.feedstore.core.store.StoreException;
 import dev.feedstore.proto.WireErrors;
 import dev.feedstore.proto.WireMapping;
 import dev.feedstore.proto.v1.AppendConflict;
+import dev.feedstore.proto.v1.LimitExceeded;
 import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusException;
@@ -16,7 +17,7 @@ import io.grpc.StatusRuntimeException;
 /**
  * Turns domain failures into gRPC statuses, at the server's edge only. The code follows the litmus
  * test of {@link Status}: bad input is {@code INVALID_ARGUMENT}, a limit {@code
- * RESOURCE_EXHAUSTED}, a sequence conflict {@code ALREADY_EXISTS} (with the keys in the {@link
+ * RESOURCE_EXHAUSTED} (with the setting in the {@link WireErrors#LIMIT_EXCEEDED} trailer), a sequence conflict {@code ALREADY_EXISTS} (with the keys in the {@link
  * WireErrors#APPEND_CONFLICT} trailer), an unknown subscription {@code NOT_FOUND}, shutting down
  * {@code UNAVAILABLE}; a block stored corrupt is {@code DATA_LOSS} naming the block (its key is the
  * caller's data, not a server detail). A fault of the server's storage says what is wrong without
@@ -35,8 +36,11 @@ final class Failures {
     if (failure instanceof InvalidValueException) {
       return Status.INVALID_ARGUMENT.withDescription(failure.getMessage()).asException();
     }
-    if (failure instanceof LimitExceededException) {
-      return Status.RESOURCE_EXHAUSTED.withDescription(failure.getMessage()).asException();
+    if (failure instanceof LimitExceededException limit) {
+      Metadata trailers = new Metadata();
+      trailers.put(WireErrors.LIMIT_EXCEEDED, LimitExceeded.newBuilder()
+          .setLimit(limit.limitKey()).setValue(limit.limit()).setActual(limit.actual()).build());
+      return Status.RESOURCE_EXHAUSTED.withDescription(failure.getMessage()).asException(trailers);
     }
     if (failure instanceof AppendConflictException conflict) {
       return conflict(conflict);

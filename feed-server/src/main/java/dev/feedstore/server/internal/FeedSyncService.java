@@ -10,6 +10,8 @@ import dev.feedstore.proto.WireMapping;
 import dev.feedstore.proto.v1.AppendRequest;
 import dev.feedstore.proto.v1.AppendResponse;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
+import dev.feedstore.proto.v1.GetServerInfoRequest;
+import dev.feedstore.proto.v1.GetServerInfoResponse;
 import dev.feedstore.proto.v1.ListFeedsRequest;
 import dev.feedstore.proto.v1.ListFeedsResponse;
 import dev.feedstore.proto.v1.QueryRequest;
@@ -17,6 +19,7 @@ import dev.feedstore.proto.v1.QueryResponse;
 import dev.feedstore.proto.v1.SubscribeRequest;
 import dev.feedstore.proto.v1.SubscribeResponse;
 import dev.feedstore.proto.v1.WatchRequest;
+import dev.feedstore.server.FeedServer;
 import dev.feedstore.server.ServerSettings;
 import io.grpc.MethodDescriptor;
 import io.grpc.ServerMethodDefinition;
@@ -121,6 +124,27 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
       }
       return response.build();
     });
+  }
+
+  @Override
+  public void getServerInfo(GetServerInfoRequest request, StreamObserver<GetServerInfoResponse> responses) {
+    try {
+      WireRequests.requestId(request.getRequestId());
+      AccessInterceptor.checkKnown();
+    } catch (RuntimeException e) {
+      responses.onError(reject("GetServerInfo", "", request.getRequestId(), e));
+      return;
+    }
+    responses.onNext(GetServerInfoResponse.newBuilder()
+        .setRequestId(request.getRequestId())
+        .setVersion(FeedServer.version())
+        .setMaxMessageBytes(settings.maxMessageBytes())
+        .setBlocksPerAppend(settings.blocksPerAppend())
+        .setBlockBytes(settings.blockBytes())
+        .setQueryLimit(settings.queryLimit())
+        .setMaxResponseBytes(settings.maxResponseBytes())
+        .build());
+    responses.onCompleted();
   }
 
   /**

@@ -15,7 +15,7 @@ import java.util.List;
  * A TCP relay on 127.0.0.1 in front of a server, so that a test can cut connections the way a
  * crashed client or a broken network does: {@link #cutAll} resets both sides at once (RST, no
  * HTTP/2 goodbye); {@link #freeze} keeps every connection open but drops what either side sends,
- * the way a peer that vanished from the network looks. Two threads per relayed connection; meant
+ * the way a peer that vanished from the network looks, until {@link #thaw} (the network is back). Two threads per relayed connection; meant
  * for a handful of connections.
  * Thread-safe.
  */
@@ -60,6 +60,14 @@ public final class TcpRelay implements AutoCloseable {
   /** From now on, bytes either side sends are read and dropped; no connection closes. */
   public void freeze() {
     frozen = true;
+  }
+
+  /**
+   * From now on, bytes pass again. What was dropped meanwhile stays lost, so connections that
+   * carried traffic while frozen are broken at the protocol level; new ones work.
+   */
+  public void thaw() {
+    frozen = false;
   }
 
   @Override

@@ -40,8 +40,11 @@ final class SqliteBlockLog implements BlockLog {
    * The columns {@link #toBlock} reads, in its order. The feed's id comes from the cached feed rows
    * ({@link SqliteTransaction#feedById}), not from a join.
    */
-  private static final String SELECT_BLOCKS = "SELECT b.feed_private_id, b.position, b.sequence, b.actor_id,"
-      + " b.prev_sequence, b.prev_actor_id, b.timestamp, b.data, b.checksum FROM blocks b ";
+  private static final String BLOCK_COLUMNS = "b.feed_private_id, b.position, b.sequence, b.actor_id,"
+      + " b.prev_sequence, b.prev_actor_id, b.timestamp, b.data, b.checksum";
+  private static final String SELECT_BLOCKS = "SELECT " + BLOCK_COLUMNS + " FROM blocks b ";
+  /** The push order: by feed, then sequence and actor. */
+  private static final String PUSH_ORDER = " ORDER BY b.feed_private_id, b.sequence, b.actor_id";
   private static final String INSERT = "INSERT INTO blocks (space_private_id, feed_private_id, position, sequence,"
       + " actor_id, prev_sequence, prev_actor_id, timestamp, data, published, chain, checksum)"
       + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING";
@@ -412,8 +415,56 @@ final class SqliteBlockLog implements BlockLog {
 
   @Override
   public List<Block> unpositioned(SpaceId spaceId, Scope scope, int limit) {
-    return inScope(spaceId, scope, "b.position IS NULL", List.of(),
-        " ORDER BY b.feed_private_id, b.sequence, b.actor_id LIMIT ?", limit);
+    return inScope(spaceId, scope, "b.position IS NULL", List.of(), PUSH_ORDER + " LIMIT ?", limit);
+  }
+
+  /**
+   * Three steps in one statement: the first {@code limit} candidates in push order, as ids and data
+   * sizes (SQLite reads the size of a blob from its record header, without the blob); a running sum
+   * of their sizes; and the rows of those within the budget. So a push reads at most {@code limit}
+   * candidates, like a plain {@code LIMIT}, and the data of the blocks it returns only.
+   */
+  @Override
+  public List<Block> unpositioned(SpaceId spaceId, Scope scope, int limit, int maxBlockData, long maxData) {
+    Optional<Long> space = tx.findSpace(spaceId);
+    ScopeSql scoped = space.map(s -> ScopeSql.of(s, scope)).orElse(null);
+    if (scoped == null || scoped.isEmpty()) {
+      return List.of();
+    }
+    List<Object> parameters = new ArrayList<>();
+    parameters.add(space.get());
+    parameters.add(maxBlockData);
+    parameters.addAll(scoped.parameters());
+    parameters.add(limit);
+    parameters.add(maxData);
+    String candidates = "SELECT b.block_private_id AS id, length(b.data) AS size, b.feed_private_id AS f,"
+        + " b.sequence AS s, b.actor_id AS a FROM blocks b"
+        + " WHERE b.space_private_id = ? AND b.position IS NULL AND length(b.data) <= ?" + scoped.condition()
+        + PUSH_ORDER + " LIMIT ?";
+    return list("SELECT " + BLOCK_COLUMNS + " FROM (SELECT id, size, sum(size) OVER (ORDER BY f, s, a"
+        + " ROWS UNBOUNDED PRECEDING) AS running FROM (" + candidates + ")) w"
+        + " JOIN blocks b ON b.block_private_id = w.id WHERE w.running <= ? OR w.running = w.size" + PUSH_ORDER,
+        parameters.toArray());
+  }
+
+  @Override
+  public Map<BlockKey, Integer> unpositionedLarger(SpaceId spaceId, Scope scope, int maxBlockData, int limit) {
+    Map<BlockKey, Integer> result = new LinkedHashMap<>();
+    Optional<Long> space = tx.findSpace(spaceId);
+    ScopeSql scoped = space.map(s -> ScopeSql.of(s, scope)).orElse(null);
+    if (scoped == null || scoped.isEmpty()) {
+      return result;
+    }
+    List<Object> parameters = new ArrayList<>();
+    parameters.add(space.get());
+    parameters.add(maxBlockData);
+    parameters.addAll(scoped.parameters());
+    parameters.add(limit);
+    Sql.list(tx, "SELECT b.feed_private_id, b.actor_id, b.sequence, length(b.data) FROM blocks b"
+        + " WHERE b.space_private_id = ? AND b.position IS NULL AND length(b.data) > ?" + scoped.condition()
+        + PUSH_ORDER + " LIMIT ?", rs -> result.put(new BlockKey(tx.feedById(rs.getLong(1)).feedId(),
+            new ActorId(rs.getString(2)), new Sequence(rs.getLong(3))), rs.getInt(4)), parameters.toArray());
+    return result;
   }
 
   /**

@@ -15,13 +15,17 @@ import dev.feedstore.core.Replication;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.ReplicationPolicies;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import org.jooq.Record;
 
-/** {@link ReplicationPolicies} in the {@code feed_replication} and {@code namespace_replication} tables. */
+/**
+ * {@link ReplicationPolicies} in the {@code feed_replication}, {@code namespace_replication} and
+ * {@code space_replication} tables.
+ */
 final class SqliteReplicationPolicies implements ReplicationPolicies {
   private static final String FROM = "from";
   private static final String LATEST = "latest";
@@ -48,8 +52,8 @@ final class SqliteReplicationPolicies implements ReplicationPolicies {
       tx.dsl.deleteFrom(FEED_REPLICATION).where(FEED_REPLICATION_FEED.eq(feed.privateId())).execute();
       return;
     }
-    String mode = policy instanceof Replication.Latest ? LATEST : FROM;
-    long from = policy instanceof Replication.From f ? f.from().value() : 0;
+    String mode = mode(policy);
+    long from = from(policy);
     tx.dsl.insertInto(FEED_REPLICATION)
         .columns(FEED_REPLICATION_FEED, FEED_REPLICATION_MODE, FEED_REPLICATION_FROM)
         .values(feed.privateId(), mode, from)
@@ -69,9 +73,7 @@ final class SqliteReplicationPolicies implements ReplicationPolicies {
     Sql.list(tx, "SELECT f.feed_id, r.mode, r.from_position FROM feed_replication r"
             + " JOIN feeds f ON f.feed_private_id = r.feed_private_id WHERE f.space_private_id = ? ORDER BY f.feed_id",
         rs -> {
-          String mode = rs.getString(2);
-          result.put(new FeedId(rs.getString(1)),
-              LATEST.equals(mode) ? Replication.LATEST : Replication.from(Position.of(rs.getLong(3))));
+          result.put(new FeedId(rs.getString(1)), policy(rs.getString(2), rs.getLong(3)));
           return null;
         }, space.get());
     return result;
@@ -104,18 +106,53 @@ final class SqliteReplicationPolicies implements ReplicationPolicies {
   }
 
   @Override
+  public Replication space(SpaceId spaceId) {
+    Optional<Long> space = tx.findSpace(spaceId);
+    if (space.isEmpty()) {
+      return Replication.NONE;
+    }
+    List<Replication> policies = Sql.list(tx,
+        "SELECT mode, from_position FROM space_replication WHERE space_private_id = ?",
+        rs -> policy(rs.getString(1), rs.getLong(2)), space.get());
+    return policies.isEmpty() ? Replication.NONE : policies.get(0);
+  }
+
+  @Override
+  public void setSpace(SpaceId spaceId, Replication policy) {
+    if (policy instanceof Replication.None) {
+      tx.findSpace(spaceId).ifPresent(space ->
+          Sql.update(tx, "DELETE FROM space_replication WHERE space_private_id = ?", space));
+      return;
+    }
+    Sql.update(tx, "INSERT INTO space_replication (space_private_id, mode, from_position) VALUES (?, ?, ?)"
+            + " ON CONFLICT (space_private_id) DO UPDATE SET mode = excluded.mode, from_position = excluded.from_position",
+        tx.space(spaceId), mode(policy), from(policy));
+  }
+
+  @Override
   public Set<SpaceId> spaces() {
     Set<SpaceId> result = new TreeSet<>();
     Sql.list(tx, "SELECT s.space_id FROM spaces s WHERE EXISTS (SELECT 1 FROM feeds f JOIN feed_replication r"
             + " ON r.feed_private_id = f.feed_private_id WHERE f.space_private_id = s.space_private_id)"
-            + " OR EXISTS (SELECT 1 FROM namespace_replication n WHERE n.space_private_id = s.space_private_id)",
+            + " OR EXISTS (SELECT 1 FROM namespace_replication n WHERE n.space_private_id = s.space_private_id)"
+            + " OR EXISTS (SELECT 1 FROM space_replication p WHERE p.space_private_id = s.space_private_id)",
         rs -> result.add(new SpaceId(rs.getString(1))));
     return result;
   }
 
   private static Replication toPolicy(Record r) {
-    return LATEST.equals(r.get(FEED_REPLICATION_MODE))
-        ? Replication.LATEST
-        : Replication.from(Position.of(r.get(FEED_REPLICATION_FROM)));
+    return policy(r.get(FEED_REPLICATION_MODE), r.get(FEED_REPLICATION_FROM));
+  }
+
+  private static Replication policy(String mode, long from) {
+    return LATEST.equals(mode) ? Replication.LATEST : Replication.from(Position.of(from));
+  }
+
+  private static String mode(Replication policy) {
+    return policy instanceof Replication.Latest ? LATEST : FROM;
+  }
+
+  private static long from(Replication policy) {
+    return policy instanceof Replication.From f ? f.from().value() : 0;
   }
 }

@@ -44,6 +44,13 @@ import org.sqlite.SQLiteOpenMode;
  * Thread-safe.
  */
 public final class SqliteStore implements FeedStore {
+  static {
+    // jOOQ prints a logo and a "tip of the day" when it first renders SQL, into the application's
+    // log; a storage library has no business there. An application that sets these keeps its say.
+    quietByDefault("org.jooq.no-logo");
+    quietByDefault("org.jooq.no-tips");
+  }
+
   private static final Settings JOOQ_SETTINGS = new Settings()
       .withExecuteLogging(false)
       .withRenderSchema(false);
@@ -139,6 +146,12 @@ public final class SqliteStore implements FeedStore {
   /** How many feed rows the store holds in memory now (at most {@link SqliteSettings#cachedFeeds}). */
   int cachedFeedRows() {
     return ids.feedRows();
+  }
+
+  private static void quietByDefault(String property) {
+    if (System.getProperty(property) == null) {
+      System.setProperty(property, "true");
+    }
   }
 
   @Override

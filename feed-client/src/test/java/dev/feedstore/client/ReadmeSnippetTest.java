@@ -1,0 +1,96 @@
+package dev.feedstore.client;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.feedstore.client.testing.JavaProcess;
+import dev.feedstore.core.SpaceId;
+import dev.feedstore.server.ServerSettings;
+import dev.feedstore.server.testing.LoopbackServer;
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The README's "Using the library" snippet, as written there, compiles and runs with nothing but
+ * feed-client and its own dependencies on the class path (the build writes that class path to
+ * {@code target/runtime-classpath.txt}), against a real server: what a new user copies works.
+ */
+class ReadmeSnippetTest {
+  /** Where the snippet connects; the test's server listens elsewhere, so only this string is replaced. */
+  private static final String README_TARGET = "\"127.0.0.1:7070\"";
+
+  @TempDir Path dir;
+
+  @Test
+  void theReadmesLibrarySnippetCompilesAndSyncsWithOnlyFeedClientOnTheClassPath() throws Exception {
+    String snippet = snippet(Files.readString(Path.of("..", "README.md"), StandardCharsets.UTF_8));
+    assertTrue(snippet.contains(README_TARGET), snippet);
+    String classPath = Path.of("target", "classes").toAbsolutePath() + File.pathSeparator
+        + Files.readString(Path.of("target", "runtime-classpath.txt")).strip();
+    assertTrue(!classPath.contains("feed-server") && !classPath.contains("test-classes"), classPath);
+
+    try (LoopbackServer authority = new LoopbackServer(Files.createDirectories(dir.resolve("server")),
+        ServerSettings.DEFAULTS)) {
+      Path source = dir.resolve("src").resolve("ReadmeSnippet.java");
+      Files.createDirectories(source.getParent());
+      Files.writeString(source, program(snippet.replace(README_TARGET, "\"" + authority.target() + "\"")));
+      Path classes = Files.createDirectories(dir.resolve("classes"));
+      JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+      int compiled = javac.run(null, null, null, "-cp", classPath, "-d", classes.toString(), source.toString());
+      assertEquals(0, compiled, "the README snippet compiles:\n" + program(snippet));
+
+      Path work = Files.createDirectories(dir.resolve("app"));
+      long started = System.nanoTime();
+      JavaProcess run = JavaProcess.run(work, classPath + File.pathSeparator + classes, List.of(), "ReadmeSnippet");
+      System.out.printf("README snippet: ran in %d ms%n", (System.nanoTime() - started) / 1_000_000);
+      assertEquals(0, run.exitCode(), run.output());
+      assertTrue(run.output().contains("status synced"), run.output());
+      assertEquals(List.of("works offline"), authority.blocks(SpaceId.of("team")).stream()
+          .map(b -> b.data().toStringUtf8()).toList());
+      assertTrue(Files.exists(work.resolve("alice.db")), "the replica's file is where the snippet says");
+    }
+  }
+
+  /** The first java block after the heading "Using the library". */
+  static String snippet(String readme) {
+    int section = readme.indexOf("## Using the library");
+    assertTrue(section >= 0, "the README has a 'Using the library' section");
+    Matcher block = Pattern.compile("```java\\n(.*?)```", Pattern.DOTALL).matcher(readme);
+    assertTrue(block.find(section), "the section has a java block");
+    return block.group(1);
+  }
+
+  /** The snippet as the body of a program, with the two methods it calls to show things. */
+  private static String program(String snippet) {
+    return """
+        import dev.feedstore.client.*;
+        import dev.feedstore.core.*;
+        import java.nio.file.Path;
+        import java.time.Duration;
+        import java.util.Optional;
+
+        public class ReadmeSnippet {
+          public static void main(String[] args) throws Exception {
+        %s
+          }
+
+          static void render(Object feeds) {
+            System.out.println("feeds " + feeds);
+          }
+
+          static void show(SyncStatus status) {
+            System.out.println("status " + status);
+          }
+        }
+        """.formatted(snippet);
+  }
+}
