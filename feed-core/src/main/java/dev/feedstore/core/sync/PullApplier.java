@@ -129,7 +129,8 @@ final class PullApplier {
             + page.cursorBlock().map(BlockKey::toString).orElse("nothing") + ", the replica "
             + expected.get();
       }
-      // The same block can be at the cursor while blocks below it moved: the history chain tells.
+      // The same key can be at the cursor while blocks below it moved, or with other content (a key
+      // reused after a rollback): the history chain, over keys and content, tells.
       if (state.cursorChain().isPresent() && page.cursorChain().isPresent()
           && state.cursorChain().getAsLong() != page.cursorChain().getAsLong()) {
         return "rollback signal 5: the authority's history up to the cursor " + cursor
