@@ -317,6 +317,66 @@ class RollbackSignalsTest {
     settleWithoutAnotherRollback(alice, bob);
   }
 
+  /**
+   * Carol pulled bob's block and alice's two, a page each; the authority rolls back to before all
+   * three, bob (restored from a backup) writes other content under his key, and alice pushes hers
+   * again: the keys line up at every position, the content at 1 does not. Before carol pulls again
+   * she back-fills a feed from position 3, so her cursor goes back below it: to position 2, where she
+   * recorded the authority's chain when she pulled, and that chain tells.
+   */
+  @Test
+  void signal5_aBackFillRewindChecksTheHistoryBelowItWithTheChainRecordedThere() {
+    Replica carol = replicas.open("carol", 1, 500);
+    FeedId backFilled = aKeyReusedBelowCarolsCursor(carol);
+
+    carol.replicate(SPACE, backFilled, Replication.from(Position.of(3)));
+    assertEquals(2, carol.sync(SPACE).state().cursor().value(), "the cursor went back just before the start");
+    assertReplaysAsTheHistoryChainDiffers(carol);
+    settleWithoutAnotherRollback(carol);
+  }
+
+  /**
+   * As above, but carol pulled all three blocks in one page, so she recorded the authority's chain at
+   * position 3 only: a back-fill from 3 starts her over from the start, and the pull finds bob's key
+   * with other content where she holds it.
+   */
+  @Test
+  void aBackFillRewindWithNoChainRecordedBelowItStartsOver() {
+    Replica carol = replicas.open("carol");
+    FeedId backFilled = aKeyReusedBelowCarolsCursor(carol);
+
+    carol.replicate(SPACE, backFilled, Replication.from(Position.of(3)));
+    assertEquals(0, carol.sync(SPACE).state().cursor().value(), "nothing to check the history with below 3");
+    settleWithoutAnotherRollback(carol);
+    assertTrue(driver.saw(SyncStep.Kind.PULLED, "cursor 3"), driver.steps().toString());
+  }
+
+  /**
+   * Sets up {@code carol} holding "first-0" of bob at position 1 and two blocks of alice at 2 and 3,
+   * and an authority rolled back that holds "second-0" under bob's key at 1 and alice's blocks at 2
+   * and 3 again. Returns a feed of alice's that carol does not replicate yet.
+   */
+  private FeedId aKeyReusedBelowCarolsCursor(Replica carol) {
+    Replica alice = replicaFollowingTheFeed("alice");
+    Replica bob = replicaFollowingTheFeed("bob");
+    follow(carol);
+    FeedId other = alice.createFeed(SPACE, Optional.empty(), Replication.fullHistory());
+    BeforeFirst copies = bobWritesFirst(bob);
+    replicas.append(alice, SPACE, feed, "a", 2);
+    assertEquals(SyncStep.Kind.PUSHED, driver.push(alice).kind());
+    driver.untilQuiet(10, carol);
+    assertEquals(3, carol.sync(SPACE).state().cursor().value());
+
+    bob = rollBackWithBob(copies);
+    driver.untilQuiet(10, alice);
+    List<Block> now = authority.store().read(tx -> tx.blocks().feed(SPACE, feed));
+    List<Block> carols = carol.read(SPACE, feed);
+    assertEquals(carols.stream().map(b -> b.key() + "@" + b.position()).toList(),
+        now.stream().map(b -> b.key() + "@" + b.position()).toList(), "the keys line up at every position");
+    assertNotEquals(carols.get(0).data(), now.get(0).data());
+    return other;
+  }
+
   private void settleAndCheck(Replica... all) {
     driver.untilQuiet(20, all);
     assertConverged(authority.store(), SPACE, List.of(feed), all);

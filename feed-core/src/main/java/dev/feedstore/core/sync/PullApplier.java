@@ -258,6 +258,11 @@ final class PullApplier {
     } else if (chain.isEmpty() && page.cursorBlockReported() && cursor.isAssigned()) {
       chain = page.cursorChain();
     }
+    if (chain.isPresent() && cursor.isAssigned()) {
+      // Kept with the block there too: a cursor moved back later lands where it can check the
+      // authority's history again (SpaceSync.rewind).
+      local.tx.blocks().setChain(local.space, cursor, chain.getAsLong());
+    }
     local.save(new SyncState(cursor, cursorBlock, chain, state.serverToken(), replayUntil));
     return new SpaceSync.Applied(SyncStep.of(SyncStep.Kind.PULLED, stored,
         "pulled " + page.blocks().size() + " blocks, " + stored + " changed the replica, cursor " + cursor), local, cursor);
