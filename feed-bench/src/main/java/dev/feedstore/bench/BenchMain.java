@@ -27,12 +27,12 @@ import picocli.CommandLine.Option;
 @Command(name = "feed-bench", mixinStandardHelpOptions = true, sortOptions = false, showDefaultValues = true,
     usageHelpWidth = 110,
     description = "Benchmarks of the feed store on loopback: append, catch-up, live latency, offline backlog, fan-out,"
-        + " idle cost; and the cost of a block's checksum.")
+        + " idle cost; and the cost of a block's checksum and of a link of the history chain.")
 public final class BenchMain implements Callable<Integer> {
 
   /** The parts of the table. */
   enum Part {
-    append, catchup, live, fanout, idle, checksum, backlog
+    append, catchup, live, fanout, idle, checksum, chain, backlog
   }
 
   @Option(names = "--only", split = ",", paramLabel = "PART",
@@ -76,6 +76,7 @@ public final class BenchMain implements Callable<Integer> {
   @Option(names = "--fanout-batch", paramLabel = "N") int fanoutBatch = 10;
   @Option(names = "--idle-streams", paramLabel = "N") Integer idleStreams;
   @Option(names = "--checksum-blocks", paramLabel = "N") Integer checksumBlocks;
+  @Option(names = "--chain-blocks", paramLabel = "N") Integer chainBlocks;
   @Option(names = "--backlog-blocks", paramLabel = "N") Integer backlogBlocks;
 
   public static void main(String[] args) {
@@ -105,6 +106,7 @@ public final class BenchMain implements Callable<Integer> {
       WarmUp.run(run, warmup != null ? warmup : quick ? 8 : 30);
       status |= part(Part.checksum,
           () -> new ChecksumBench(table, or(checksumBlocks, quick ? 200_000 : 2_000_000)).run());
+      status |= part(Part.chain, () -> new ChainBench(table, or(chainBlocks, quick ? 200_000 : 2_000_000)).run());
       status |= part(Part.append, () -> new AppendBench(run, table).run());
       status |= part(Part.catchup, () -> new CatchUpBench(run, table).run());
       status |= part(Part.live, () -> new LiveLatencyBench(run, table).run());

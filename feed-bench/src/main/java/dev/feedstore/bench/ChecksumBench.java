@@ -3,6 +3,7 @@ package dev.feedstore.bench;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Random;
+import java.util.function.LongSupplier;
 import java.util.zip.CRC32C;
 
 /**
@@ -18,7 +19,7 @@ final class ChecksumBench {
 
   private final ResultTable table;
   private final int blocks;
-  private long sink;
+  private final PerBlockTimer timer = new PerBlockTimer();
 
   /** @param blocks how many blocks each candidate checks, measured (as many again to warm up) */
   ChecksumBench(ResultTable table, int blocks) {
@@ -33,41 +34,27 @@ final class ChecksumBench {
     random.nextBytes(key);
     random.nextBytes(data);
     MessageDigest sha256 = MessageDigest.getInstance("SHA-256");
-    Candidate crc32c = () -> {
+    LongSupplier crc32c = () -> {
       CRC32C crc = new CRC32C();
       crc.update(key, 0, key.length);
       crc.update(data, 0, data.length);
       return crc.getValue();
     };
-    Candidate sha = () -> {
+    LongSupplier sha = () -> {
       sha256.reset();
       sha256.update(key);
       sha256.update(data);
       return sha256.digest()[0];
     };
-    measure(crc32c);
-    measure(sha);
-    double crcNanos = measure(crc32c);
-    double shaNanos = measure(sha);
+    timer.nanosPerBlock(crc32c, blocks);
+    timer.nanosPerBlock(sha, blocks);
+    double crcNanos = timer.nanosPerBlock(crc32c, blocks);
+    double shaNanos = timer.nanosPerBlock(sha, blocks);
     Progress.say("checksum: CRC32C %.0f ns per block, SHA-256 %.0f ns per block (sink %d)", crcNanos, shaNanos,
-        sink & 1);
+        timer.sinkBit());
     table.add("checksum.crc32c", crcNanos, "ns/block", shaNanos, ResultTable.Target.NONE);
     table.add("checksum.sha256", shaNanos, "ns/block");
     table.note("checksum.*: one block's checksum (" + KEY_BYTES + " bytes of key, " + DATA_BYTES
         + " of data) in this JVM, " + blocks + " blocks after as many to warm up; baseline of checksum.crc32c = SHA-256");
-  }
-
-  /** Nanoseconds per block. */
-  private double measure(Candidate candidate) {
-    long start = System.nanoTime();
-    for (int i = 0; i < blocks; i++) {
-      sink += candidate.check();
-    }
-    return (System.nanoTime() - start) / (double) blocks;
-  }
-
-  @FunctionalInterface
-  private interface Candidate {
-    long check();
   }
 }

@@ -222,18 +222,15 @@ public final class Replica implements AutoCloseable {
   /**
    * Like {@link #replicate(SpaceId, FeedId, Replication)}, for a feed whose namespace the caller
    * knows: a feed this replica does not hold yet is added with it.
-   *
-   * @throws CorruptBlockException if the block where a back-fill starts is stored corrupt (nothing
-   *     changed; see {@link #read}): call again
    */
   public void replicate(SpaceId space, FeedId feed, Optional<Namespace> namespace, Replication replication) {
-    setAsideOnFailure(() -> store.write(tx -> {
+    store.write(tx -> {
       tx.feeds().create(space, feed, namespace);
       namespace.ifPresent(ns -> tx.feeds().adoptNamespace(space, feed, ns));
       tx.replication().setFeed(space, feed, replication);
       rewindForBackfill(tx, space, replication);
       return null;
-    }));
+    });
     policyChanged(space);
   }
 
@@ -478,20 +475,13 @@ public final class Replica implements AutoCloseable {
   }
 
   /**
-   * A policy that starts below the cursor needs the history between: the cursor goes back to just
-   * before the start, and the pulls that follow bring the missing blocks (the rest are duplicates
-   * and are skipped by key).
+   * A policy that starts below the cursor needs the history between: the cursor goes back before
+   * the start ({@link SpaceSync#rewind}), and the pulls that follow bring the missing blocks (the
+   * rest are duplicates and are skipped by key).
    */
   private static void rewindForBackfill(dev.feedstore.core.store.StoreTransaction tx, SpaceId space, Replication replication) {
-    if (!(replication instanceof Replication.From from)) {
-      return;
-    }
-    var state = tx.syncStates().get(space);
-    long target = Math.max(0, from.from().value() - 1);
-    if (target < state.cursor().value()) {
-      var rewound = dev.feedstore.core.Position.of(target);
-      var key = tx.blocks().atPosition(space, rewound).map(Block::key);
-      tx.syncStates().put(space, state.withCursor(rewound, key));
+    if (replication instanceof Replication.From from) {
+      SpaceSync.rewind(tx, space, dev.feedstore.core.Position.of(Math.max(0, from.from().value() - 1)));
     }
   }
 }

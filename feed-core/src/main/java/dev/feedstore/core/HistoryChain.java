@@ -7,11 +7,29 @@ import java.security.NoSuchAlgorithmException;
 
 /**
  * A running hash of a space's history at the authority: the chain at position p is {@code next(chain
- * at p - 1, key of the block at p)}, and {@link #START} before position 1. Two histories have the
- * same chain at p only if they hold the same blocks at every position up to p, so a replica that
- * recorded the chain at its cursor can tell, from one number, whether an authority that kept its
- * token (a restore from backup) still has the history the replica pulled. Stateless and
- * thread-safe.
+ * at p - 1, block at p)}, and {@link #START} before position 1. Each link digests the block's key and
+ * its author-fixed content (predecessor, timestamp and data: what {@link Block#sameContentAs}
+ * compares), so two histories have the same chain at p only if they hold the same blocks, with the
+ * same content, at every position up to p. A replica that recorded the chain at its cursor can tell
+ * from one number whether an authority that kept its token (a restore from backup) still has the
+ * history the replica pulled, including when a key came back with other content: an author restored
+ * from an old backup of its own file writes new content under a key the lost history had used.
+ *
+ * <p>The content is digested itself, with the SHA-256 the link computes anyway, rather than through
+ * the 32-bit CRC32C the SQLite store keeps per block: that checksum is made to catch bytes a disk
+ * changed by accident, and two contents of one key would share it once in 2^32 times by chance, or
+ * always when written to (CRC32C is linear). A link truncates SHA-256 to 64 bits; it costs one pass
+ * over the block's data, on the authority only, when the block gets its position.
+ *
+ * <p>Only the authority computes links, each from the link stored at the position before, and
+ * replicas compare only values the authority reported; neither side ever recomputes a stored link.
+ * So links stored by releases whose links digested the key only (the history chain's first form)
+ * stay valid as they are: a space's chain covers keys up to the position where its authority was
+ * upgraded and content from there on, and a replica's recorded chain keeps matching. A content
+ * difference at a position handed out before the upgrade goes unnoticed as it did then; every
+ * position handed out after it, every position re-issued after a rollback among them, is covered.
+ *
+ * <p>Stateless and thread-safe.
  */
 public final class HistoryChain {
   /** The chain before the first position. */
@@ -27,16 +45,36 @@ public final class HistoryChain {
 
   private HistoryChain() {}
 
-  /** The chain after {@code key} took the position following the one {@code previous} belongs to. */
-  public static long next(long previous, BlockKey key) {
+  /**
+   * The chain after {@code block} took the position following the one {@code previous} belongs to.
+   * The block's own position is not digested (it is where the link is stored).
+   *
+   * <p>The bytes digested, in order: {@code previous} (8 bytes, big endian), the feed id, a zero
+   * byte, the actor id, a zero byte, the sequence (8 bytes), then 0 for no predecessor or 1, the
+   * predecessor's actor id, a zero byte and its sequence (8 bytes), then the timestamp (8 bytes) and
+   * the data. Ids are ASCII and hold no zero byte.
+   */
+  public static long next(long previous, Block block) {
     MessageDigest digest = SHA256.get();
     digest.reset();
-    digest.update(ByteBuffer.allocate(Long.BYTES).putLong(previous).array());
-    digest.update(key.feedId().value().getBytes(StandardCharsets.US_ASCII));
-    digest.update((byte) 0);
-    digest.update(key.actorId().value().getBytes(StandardCharsets.US_ASCII));
-    digest.update((byte) 0);
-    digest.update(ByteBuffer.allocate(Long.BYTES).putLong(key.sequence().value()).array());
+    BlockKey key = block.key();
+    Predecessor predecessor = block.predecessor().orElse(null);
+    String prevActor = predecessor == null ? "" : predecessor.actorId().value();
+    ByteBuffer head = ByteBuffer.allocate(4 * Long.BYTES + 4 + key.feedId().value().length()
+        + key.actorId().value().length() + prevActor.length() + Long.BYTES);
+    head.putLong(previous);
+    head.put(key.feedId().value().getBytes(StandardCharsets.US_ASCII)).put((byte) 0);
+    head.put(key.actorId().value().getBytes(StandardCharsets.US_ASCII)).put((byte) 0);
+    head.putLong(key.sequence().value());
+    if (predecessor == null) {
+      head.put((byte) 0);
+    } else {
+      head.put((byte) 1).put(prevActor.getBytes(StandardCharsets.US_ASCII)).put((byte) 0);
+      head.putLong(predecessor.sequence().value());
+    }
+    head.putLong(block.timestamp());
+    digest.update(head.array(), 0, head.position());
+    digest.update(block.data().asReadOnlyBuffer());
     return ByteBuffer.wrap(digest.digest()).getLong();
   }
 }

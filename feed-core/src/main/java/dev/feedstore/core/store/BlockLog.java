@@ -65,11 +65,26 @@ public interface BlockLog {
     return outcomes;
   }
 
-  /** Records the authority's history chain at a position of the space (a block must be there). */
+  /**
+   * Records the authority's history chain at a position of the space, with the block there: on the
+   * authority, the chain it computed; on a replica, what the authority reported when the replica
+   * pulled through the position. Nothing is recorded where the space holds no block. A block's
+   * chain belongs to its position: whatever changes the position drops it ({@link #setPosition},
+   * {@link #clearPositions}, {@link #clearPositionsAbove}).
+   */
   void setChain(SpaceId spaceId, Position position, long chain);
 
   /** The authority's history chain at a position, if one was recorded there. */
   java.util.OptionalLong chainAt(SpaceId spaceId, Position position);
+
+  /**
+   * The highest position at or below {@code position} (never {@link Position#NONE}) where a
+   * history chain is recorded, if any.
+   */
+  Optional<Position> chainedAtOrBelow(SpaceId spaceId, Position position);
+
+  /** Drops every history chain recorded in the space; returns how many blocks had one. */
+  int forgetChains(SpaceId spaceId);
 
   /**
    * Like {@link #insert}, for a block written here that no other store has seen yet: until it is
@@ -180,17 +195,20 @@ public interface BlockLog {
 
   /**
    * Gives the block stored under {@code key} the position {@code position} ({@link Position#NONE}
-   * clears it).
+   * clears it), and drops the history chain recorded with it.
    *
    * @return false if no block is stored under the key
    * @throws UniquenessViolationException if another block of the space holds the position
    */
   boolean setPosition(SpaceId spaceId, BlockKey key, Position position);
 
-  /** Clears every position of the space; returns how many blocks changed. */
+  /** Clears every position of the space, and the chains recorded with them; returns how many blocks changed. */
   int clearPositions(SpaceId spaceId);
 
-  /** Clears the positions above {@code position}; returns how many blocks changed. */
+  /**
+   * Clears the positions above {@code position}, and the chains recorded with them; returns how many
+   * blocks changed.
+   */
   int clearPositionsAbove(SpaceId spaceId, Position position);
 
   /**

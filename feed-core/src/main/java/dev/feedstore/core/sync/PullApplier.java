@@ -129,7 +129,8 @@ final class PullApplier {
             + page.cursorBlock().map(BlockKey::toString).orElse("nothing") + ", the replica "
             + expected.get();
       }
-      // The same block can be at the cursor while blocks below it moved: the history chain tells.
+      // The same key can be at the cursor while blocks below it moved, or with other content (a key
+      // reused after a rollback): the history chain, over keys and content, tells.
       if (state.cursorChain().isPresent() && page.cursorChain().isPresent()
           && state.cursorChain().getAsLong() != page.cursorChain().getAsLong()) {
         return "rollback signal 5: the authority's history up to the cursor " + cursor
@@ -256,6 +257,11 @@ final class PullApplier {
       chain = page.lastChain();
     } else if (chain.isEmpty() && page.cursorBlockReported() && cursor.isAssigned()) {
       chain = page.cursorChain();
+    }
+    if (chain.isPresent() && cursor.isAssigned()) {
+      // Kept with the block there too: a cursor moved back later lands where it can check the
+      // authority's history again (SpaceSync.rewind).
+      local.tx.blocks().setChain(local.space, cursor, chain.getAsLong());
     }
     local.save(new SyncState(cursor, cursorBlock, chain, state.serverToken(), replayUntil));
     return new SpaceSync.Applied(SyncStep.of(SyncStep.Kind.PULLED, stored,

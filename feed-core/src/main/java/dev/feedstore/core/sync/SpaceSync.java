@@ -9,6 +9,7 @@ import dev.feedstore.core.Scope;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.CorruptBlockException;
 import dev.feedstore.core.store.FeedStore;
+import dev.feedstore.core.store.StoreTransaction;
 import dev.feedstore.core.store.SyncState;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -377,6 +378,37 @@ public final class SpaceSync {
       }
       return instead.apply(setAside(e));
     }
+  }
+
+  // ---------------------------------------------------------------- rewinds
+
+  /**
+   * Moves the cursor of {@code space} back so that the pulls that follow fetch again the positions
+   * after {@code target} (a back-fill, a block set aside), inside the caller's write transaction;
+   * nothing when the cursor is at or below {@code target} already.
+   *
+   * <p>A cursor moved without the authority has no chain the authority reported there, and the
+   * answer that followed would be taken on trust: after a rollback whose blocks line up with the
+   * replica's again at the new cursor (the same keys, other content or other blocks below), nothing
+   * would tell. So the cursor lands on the highest position at or below {@code target} where the
+   * replica recorded the authority's history chain when it pulled (one a page), with that chain,
+   * and the next answer checks the authority's history up to there (signal 5). With no chain
+   * recorded there it goes back to the start, where nothing needs checking. Pulls that fetch again
+   * what the replica holds skip it by key. Reads no block (a block stored corrupt is met by the pull
+   * that follows, as any other).
+   */
+  public static void rewind(StoreTransaction tx, SpaceId space, Position target) {
+    SyncState state = tx.syncStates().get(space);
+    if (!state.cursor().isAfter(target)) {
+      return;
+    }
+    Optional<Position> chained = tx.blocks().chainedAtOrBelow(space, target);
+    if (chained.isEmpty()) {
+      tx.syncStates().put(space, state.withCursor(Position.NONE, Optional.empty()));
+      return;
+    }
+    Position at = chained.get();
+    tx.syncStates().put(space, state.withCursor(at, Optional.empty(), tx.blocks().chainAt(space, at)));
   }
 
   // ---------------------------------------------------------------- status

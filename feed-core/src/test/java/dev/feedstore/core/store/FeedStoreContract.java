@@ -443,8 +443,8 @@ public abstract class FeedStoreContract {
     FeedId feed = createFeed(SPACE, Optional.empty());
     Block first = positioned(feed, "a", 0, 1);
     Block second = positioned(feed, "a", 1, 2);
-    long one = dev.feedstore.core.HistoryChain.next(dev.feedstore.core.HistoryChain.START, first.key());
-    long two = dev.feedstore.core.HistoryChain.next(one, second.key());
+    long one = dev.feedstore.core.HistoryChain.next(dev.feedstore.core.HistoryChain.START, first);
+    long two = dev.feedstore.core.HistoryChain.next(one, second);
     store.write(tx -> tx.blocks().insertAll(SPACE, List.of(first, second), new long[] {one, two}));
     assertEquals(java.util.OptionalLong.of(one), store.read(tx -> tx.blocks().chainAt(SPACE, Position.of(1))));
     assertEquals(java.util.OptionalLong.of(two), store.read(tx -> tx.blocks().chainAt(SPACE, Position.of(2))));
@@ -457,8 +457,41 @@ public abstract class FeedStoreContract {
       return null;
     });
     assertEquals(java.util.OptionalLong.of(42L), store.read(tx -> tx.blocks().chainAt(SPACE, Position.of(3))));
-    assertTrue(one != two && one != dev.feedstore.core.HistoryChain.next(dev.feedstore.core.HistoryChain.START,
-        second.key()), "the chain depends on the key and on what came before");
+  }
+
+  @Test
+  void aRecordedChainGoesWithItsPosition() {
+    FeedId feed = createFeed(SPACE, Optional.empty());
+    List<Block> blocks = List.of(positioned(feed, "a", 0, 1), positioned(feed, "a", 1, 2), positioned(feed, "a", 2, 3),
+        positioned(feed, "a", 3, 4));
+    store.write(tx -> tx.blocks().insertAll(SPACE, blocks, new long[] {11, 12, 13, 14}));
+    store.write(tx -> {
+      tx.blocks().setPosition(SPACE, blocks.get(2).key(), Position.NONE);
+      tx.blocks().setPosition(SPACE, blocks.get(2).key(), Position.of(3));
+      return null;
+    });
+    assertEquals(java.util.OptionalLong.empty(), store.read(tx -> tx.blocks().chainAt(SPACE, Position.of(3))),
+        "a new position has no chain until one is recorded");
+    assertEquals(Optional.of(Position.of(4)), store.read(tx -> tx.blocks().chainedAtOrBelow(SPACE, Position.of(9))));
+    assertEquals(Optional.of(Position.of(2)), store.read(tx -> tx.blocks().chainedAtOrBelow(SPACE, Position.of(3))));
+    assertEquals(Optional.empty(), store.read(tx -> tx.blocks().chainedAtOrBelow(SPACE, Position.NONE)));
+
+    store.write(tx -> tx.blocks().clearPositionsAbove(SPACE, Position.of(1)));
+    store.write(tx -> tx.blocks().setPosition(SPACE, blocks.get(1).key(), Position.of(2)));
+    assertEquals(Optional.of(Position.of(1)), store.read(tx -> tx.blocks().chainedAtOrBelow(SPACE, Position.of(9))));
+    store.write(tx -> tx.blocks().clearPositions(SPACE));
+    store.write(tx -> tx.blocks().setPosition(SPACE, blocks.get(0).key(), Position.of(1))
+        && tx.blocks().setPosition(SPACE, blocks.get(1).key(), Position.of(2)));
+    assertEquals(java.util.OptionalLong.empty(), store.read(tx -> tx.blocks().chainAt(SPACE, Position.of(1))));
+
+    store.write(tx -> {
+      tx.blocks().setChain(SPACE, Position.of(1), 21);
+      tx.blocks().setChain(SPACE, Position.of(2), 22);
+      return null;
+    });
+    assertEquals(2, store.<Integer>write(tx -> tx.blocks().forgetChains(SPACE)));
+    assertEquals(Optional.empty(), store.read(tx -> tx.blocks().chainedAtOrBelow(SPACE, Position.of(9))));
+    assertEquals(Optional.empty(), store.read(tx -> tx.blocks().chainedAtOrBelow(OTHER_SPACE, Position.of(9))));
   }
 
   @Test

@@ -129,7 +129,7 @@ final class AppendWork implements FeedStore.Work<AppendWork.Outcome> {
       chains = new long[offered.size()];
       long chain = previous.getAsLong();
       for (int i = 0; i < offered.size(); i++) {
-        chain = HistoryChain.next(chain, offered.get(i).key());
+        chain = HistoryChain.next(chain, offered.get(i));
         chains[i] = chain;
       }
       outcomes = tx.blocks().insertAll(spaceId, offered, chains);
@@ -172,7 +172,7 @@ final class AppendWork implements FeedStore.Work<AppendWork.Outcome> {
         positions[i] = next++;
         added.add(offered);
         if (chain.isPresent()) {
-          chain = OptionalLong.of(HistoryChain.next(chain.getAsLong(), offered.key()));
+          chain = OptionalLong.of(HistoryChain.next(chain.getAsLong(), offered));
           tx.blocks().setChain(spaceId, offered.position(), chain.getAsLong());
           chains.add(chain.getAsLong());
         }

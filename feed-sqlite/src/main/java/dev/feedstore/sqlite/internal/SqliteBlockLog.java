@@ -69,7 +69,7 @@ final class SqliteBlockLog implements BlockLog {
   private static final String LAST_BEFORE = SELECT_BLOCKS
       + "WHERE b.space_private_id = ? AND b.position < ? ORDER BY b.position DESC LIMIT 1";
   private static final String SET_POSITION =
-      "UPDATE blocks SET position = ? WHERE feed_private_id = ? AND sequence = ? AND actor_id = ?";
+      "UPDATE blocks SET position = ?, chain = NULL WHERE feed_private_id = ? AND sequence = ? AND actor_id = ?";
   private static final String BY_SEQUENCE_RANGE = SELECT_BLOCKS
       + "WHERE b.feed_private_id = ? AND b.sequence BETWEEN ? AND ?";
   private static final String POSITION_RANGE = SELECT_BLOCKS
@@ -134,6 +134,24 @@ final class SqliteBlockLog implements BlockLog {
     Long chain = longValue("SELECT chain FROM blocks WHERE space_private_id = ? AND position = ?",
         space.get(), position.value());
     return chain == null ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(chain);
+  }
+
+  @Override
+  public Optional<Position> chainedAtOrBelow(SpaceId spaceId, Position position) {
+    if (!position.isAssigned()) {
+      return Optional.empty();
+    }
+    // Backwards along (space, position) until a row with a chain: a replica records one a page.
+    return tx.findSpace(spaceId).flatMap(space -> Optional.ofNullable(longValue(
+        "SELECT position FROM blocks WHERE space_private_id = ? AND position <= ? AND position IS NOT NULL"
+            + " AND chain IS NOT NULL ORDER BY position DESC LIMIT 1", space, position.value())))
+        .map(Position::of);
+  }
+
+  @Override
+  public int forgetChains(SpaceId spaceId) {
+    return tx.findSpace(spaceId).map(space -> update(
+        "UPDATE blocks SET chain = NULL WHERE space_private_id = ? AND chain IS NOT NULL", space)).orElse(0);
   }
 
   /** @param chains the history chain of each block, or null to record none */
@@ -536,13 +554,15 @@ final class SqliteBlockLog implements BlockLog {
   @Override
   public int clearPositions(SpaceId spaceId) {
     return tx.findSpace(spaceId).map(space -> update(
-        "UPDATE blocks SET position = NULL WHERE space_private_id = ? AND position IS NOT NULL", space)).orElse(0);
+        "UPDATE blocks SET position = NULL, chain = NULL WHERE space_private_id = ? AND position IS NOT NULL", space))
+        .orElse(0);
   }
 
   @Override
   public int clearPositionsAbove(SpaceId spaceId, Position position) {
     return tx.findSpace(spaceId).map(space -> update(
-        "UPDATE blocks SET position = NULL WHERE space_private_id = ? AND position > ?", space, position.value()))
+        "UPDATE blocks SET position = NULL, chain = NULL WHERE space_private_id = ? AND position > ?", space,
+        position.value()))
         .orElse(0);
   }
 
