@@ -2,7 +2,8 @@ package dev.feedstore.server;
 
 import dev.feedstore.core.store.FeedStore;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
-import dev.feedstore.server.internal.MetricsEndpoint;
+import dev.feedstore.server.internal.Authenticator;
+import dev.feedstore.server.internal.HttpEdge;
 import dev.feedstore.server.internal.ServerCore;
 import dev.feedstore.server.internal.TlsIdentity;
 import io.grpc.InsecureServerCredentials;
@@ -57,7 +58,7 @@ public final class FeedServer implements AutoCloseable {
   private final InetSocketAddress metricsAddress;
   private final Object lifecycle = new Object();
   /** Guarded by lifecycle; null unless metrics are served. */
-  private MetricsEndpoint metrics;
+  private HttpEdge metrics;
   /** Guarded by lifecycle. */
   private boolean started;
   /** Guarded by lifecycle. */
@@ -111,7 +112,7 @@ public final class FeedServer implements AutoCloseable {
         core.checkStorage();
         server.start();
         if (metricsAddress != null) {
-          metrics = MetricsEndpoint.start(metricsAddress, core.metrics(),
+          metrics = HttpEdge.startMetrics(metricsAddress, core.metrics(),
               java.time.Duration.ofMillis(settings.metricsReadTimeoutMillis()));
         }
       } catch (IOException | RuntimeException e) {
@@ -135,7 +136,7 @@ public final class FeedServer implements AutoCloseable {
   /** The port of the metrics endpoint (the bound one when 0 was asked for); -1 if it has none. */
   public int metricsPort() {
     synchronized (lifecycle) {
-      return metrics == null ? -1 : metrics.port();
+      return metrics == null ? -1 : metrics.metricsPort();
     }
   }
 
@@ -305,7 +306,8 @@ public final class FeedServer implements AutoCloseable {
               .keepAliveTime(settings.keepaliveMillis(), TimeUnit.MILLISECONDS)
               .keepAliveTimeout(settings.keepaliveTimeoutMillis(), TimeUnit.MILLISECONDS)
               .permitKeepAliveTime(settings.permitKeepaliveMillis(), TimeUnit.MILLISECONDS);
-      ServerCore core = new ServerCore(store, settings, clock, java.util.Optional.ofNullable(accessTokens));
+      ServerCore core = new ServerCore(store, settings, clock,
+          new Authenticator(java.util.Optional.ofNullable(accessTokens)));
       HealthStatusManager health = new HealthStatusManager();
       core.onStorageHealth(writable -> {
         ServingStatus status = writable ? ServingStatus.SERVING : ServingStatus.NOT_SERVING;

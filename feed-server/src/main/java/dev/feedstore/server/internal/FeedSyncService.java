@@ -130,7 +130,7 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
   public void getServerInfo(GetServerInfoRequest request, StreamObserver<GetServerInfoResponse> responses) {
     try {
       WireRequests.requestId(request.getRequestId());
-      AccessInterceptor.checkKnown();
+      AccessInterceptor.caller().checkKnown();
     } catch (RuntimeException e) {
       responses.onError(reject("GetServerInfo", "", request.getRequestId(), e));
       return;
@@ -154,9 +154,11 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
   void watchFrames(WatchRequest request, StreamObserver<WatchFrame> events) {
     try {
       WireRequests.requestId(request.getRequestId());
-      AccessInterceptor.check("Watch", request.getSpaceId(), false);
-      watches.open(WireRequests.watch(request, settings), request.getRequestId(),
-          (ServerCallStreamObserver<WatchFrame>) events, ConnectionInterceptor.remoteAddress());
+      Caller caller = AccessInterceptor.caller();
+      caller.check("Watch", request.getSpaceId(), false);
+      watches.open(WireRequests.watch(request, settings),
+          new GrpcWatchSink(request.getRequestId(), (ServerCallStreamObserver<WatchFrame>) events),
+          "grpc " + ConnectionInterceptor.remoteAddress(), caller);
     } catch (RuntimeException e) {
       events.onError(reject("Watch", request.getSpaceId(), request.getRequestId(), e));
     }
@@ -192,7 +194,7 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
     T response;
     try {
       WireRequests.requestId(requestId);
-      AccessInterceptor.check(method, spaceId, method.equals("Append"));
+      AccessInterceptor.caller().check(method, spaceId, method.equals("Append"));
       response = work.get();
     } catch (RuntimeException e) {
       responses.onError(reject(method, spaceId, requestId, e));
