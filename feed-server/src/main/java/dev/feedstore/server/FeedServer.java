@@ -55,22 +55,22 @@ public final class FeedServer implements AutoCloseable {
   private final ServerCore core;
   private final HealthStatusManager health;
   private final ServerSettings settings;
-  private final InetSocketAddress metricsAddress;
+  private final HttpEdge.Options http;
   private final Object lifecycle = new Object();
-  /** Guarded by lifecycle; null unless metrics are served. */
-  private HttpEdge metrics;
+  /** Guarded by lifecycle; null unless the HTTP API or metrics are served. */
+  private HttpEdge edge;
   /** Guarded by lifecycle. */
   private boolean started;
   /** Guarded by lifecycle. */
   private boolean closed;
 
   private FeedServer(Server server, ServerCore core, HealthStatusManager health, ServerSettings settings,
-      InetSocketAddress metricsAddress) {
+      HttpEdge.Options http) {
     this.server = server;
     this.core = core;
     this.health = health;
     this.settings = settings;
-    this.metricsAddress = metricsAddress;
+    this.http = http;
   }
 
   /** The version of this build (from its resources; {@code unknown} when they do not say). */
@@ -111,9 +111,8 @@ public final class FeedServer implements AutoCloseable {
       try {
         core.checkStorage();
         server.start();
-        if (metricsAddress != null) {
-          metrics = HttpEdge.startMetrics(metricsAddress, core.metrics(),
-              java.time.Duration.ofMillis(settings.metricsReadTimeoutMillis()));
+        if (http.api().isPresent() || http.metrics().isPresent()) {
+          edge = HttpEdge.start(core, http);
         }
       } catch (IOException | RuntimeException e) {
         closed = true;
@@ -136,7 +135,14 @@ public final class FeedServer implements AutoCloseable {
   /** The port of the metrics endpoint (the bound one when 0 was asked for); -1 if it has none. */
   public int metricsPort() {
     synchronized (lifecycle) {
-      return metrics == null ? -1 : metrics.metricsPort();
+      return edge == null ? -1 : edge.metricsPort();
+    }
+  }
+
+  /** The port of the HTTP API (the bound one when 0 was asked for); -1 if it has none. */
+  public int httpPort() {
+    synchronized (lifecycle) {
+      return edge == null ? -1 : edge.apiPort();
     }
   }
 
@@ -205,8 +211,8 @@ public final class FeedServer implements AutoCloseable {
     } finally {
       core.close();
       synchronized (lifecycle) {
-        if (metrics != null) {
-          metrics.close();
+        if (edge != null) {
+          edge.close();
         }
       }
     }
@@ -229,6 +235,9 @@ public final class FeedServer implements AutoCloseable {
     private InetSocketAddress address = new InetSocketAddress("127.0.0.1", 7070);
     private ServerBuilder<?> serverBuilder;
     private InetSocketAddress metricsAddress;
+    private InetSocketAddress httpAddress;
+    private java.util.Set<String> corsOrigins = java.util.Set.of();
+    private Path ui;
     private AccessTokens accessTokens;
     private Path tlsCertificateChain;
     private Path tlsPrivateKey;
@@ -288,6 +297,32 @@ public final class FeedServer implements AutoCloseable {
     }
 
     /**
+     * Also serve the HTTP API on {@code host:port} (port 0 picks a free one; see {@link
+     * FeedServer#httpPort}): pages of blocks, Server-Sent Events and appends under {@code /v1/},
+     * with the same store, limits and access rules as gRPC, and TLS with the files of {@link #tls}.
+     * Off unless called.
+     */
+    public Builder http(String host, int port) {
+      httpAddress = new InetSocketAddress(host, port);
+      return this;
+    }
+
+    /**
+     * Browser origins (such as {@code https://app.example.com}, or {@code *} for any) whose pages may
+     * call the HTTP API (CORS). None unless called.
+     */
+    public Builder httpCorsOrigins(java.util.Set<String> origins) {
+      corsOrigins = java.util.Set.copyOf(origins);
+      return this;
+    }
+
+    /** Serve the files of {@code dir} (a web page: {@code index.html} and what it loads) under {@code /ui/} of the HTTP API. */
+    public Builder httpUi(Path dir) {
+      ui = Objects.requireNonNull(dir, "dir");
+      return this;
+    }
+
+    /**
      * Serve through {@code builder} instead of a socket of our own. The server adds its services,
      * interceptor, request executor and {@code max-message-bytes} to it; the builder's transport
      * is otherwise the caller's choice.
@@ -308,6 +343,11 @@ public final class FeedServer implements AutoCloseable {
               .permitKeepAliveTime(settings.permitKeepaliveMillis(), TimeUnit.MILLISECONDS);
       ServerCore core = new ServerCore(store, settings, clock,
           new Authenticator(java.util.Optional.ofNullable(accessTokens)));
+      HttpEdge.Options http = new HttpEdge.Options(java.util.Optional.ofNullable(httpAddress),
+          java.util.Optional.ofNullable(metricsAddress),
+          tlsCertificateChain == null ? java.util.Optional.empty()
+              : java.util.Optional.of(new Path[] {tlsCertificateChain, tlsPrivateKey}),
+          corsOrigins, java.util.Optional.ofNullable(ui));
       HealthStatusManager health = new HealthStatusManager();
       core.onStorageHealth(writable -> {
         ServingStatus status = writable ? ServingStatus.SERVING : ServingStatus.NOT_SERVING;
@@ -320,7 +360,7 @@ public final class FeedServer implements AutoCloseable {
           .addService(health.getHealthService())
           .addService(ProtoReflectionServiceV1.newInstance())
           .addService(ProtoReflectionService.newInstance());
-      return new FeedServer(builder.build(), core, health, settings, metricsAddress);
+      return new FeedServer(builder.build(), core, health, settings, http);
     }
 
     private ServerCredentials credentials() {

@@ -62,6 +62,23 @@ public final class Main implements Callable<Integer> {
           + " not expose it.")
   String metricsHost = "127.0.0.1";
 
+  @Option(names = "--http-port", paramLabel = "PORT",
+      description = "Also serve the HTTP API (pages, Server-Sent Events, appends under /v1/) on this port of"
+          + " --http-host, TLS with --tls-cert; off unless given.")
+  Integer httpPort;
+
+  @Option(names = "--http-host", description = "Address of the HTTP API.")
+  String httpHost = "127.0.0.1";
+
+  @Option(names = "--http-cors-origin", paramLabel = "ORIGIN", split = ",",
+      description = "A browser origin whose pages may call the HTTP API (https://app.example.com, or * for any);"
+          + " repeat or separate with commas. None by default.")
+  java.util.List<String> httpCorsOrigins = new java.util.ArrayList<>();
+
+  @Option(names = "--http-ui", paramLabel = "DIR",
+      description = "Serve the files of DIR (a web page such as examples/web) under /ui/ of the HTTP API.")
+  Path httpUi;
+
   @Option(names = "--sync", paramLabel = "full|normal",
       description = "full: a commit survives power loss; normal: faster, survives a crash of the process only.")
   SqliteSettings.Synchronous sync = SqliteSettings.Synchronous.FULL;
@@ -194,6 +211,28 @@ public final class Main implements Callable<Integer> {
       description = "How long a metrics client may take to send its request before its connection is closed.")
   long metricsReadTimeoutMillis = ServerSettings.DEFAULT_METRICS_READ_TIMEOUT_MS;
 
+  @Option(names = "--" + ServerSettings.Key.HTTP_THREADS, paramLabel = "N",
+      description = "Threads of the HTTP side (API and metrics); they only move bytes, never wait for a client.")
+  int httpThreads = ServerSettings.DEFAULT_HTTP_THREADS;
+
+  @Option(names = "--" + ServerSettings.Key.HTTP_IDLE_TIMEOUT_MS, paramLabel = "MS",
+      description = "How long an HTTP connection may be idle before it is closed (an event stream: a heartbeat"
+          + " interval more).")
+  long httpIdleTimeoutMillis = ServerSettings.DEFAULT_HTTP_IDLE_TIMEOUT_MS;
+
+  @Option(names = "--" + ServerSettings.Key.PRINCIPAL_REQUESTS_PER_SECOND, paramLabel = "N",
+      description = "Requests one principal (JWT subject, token, or client host without access control) may make per"
+          + " second, gRPC and HTTP together; more are refused with when to retry.")
+  long principalRequestsPerSecond = ServerSettings.DEFAULT_PRINCIPAL_REQUESTS_PER_SECOND;
+
+  @Option(names = "--" + ServerSettings.Key.PRINCIPAL_APPEND_BYTES_PER_SECOND, paramLabel = "BYTES",
+      description = "Block data one principal may append per second.")
+  long principalAppendBytesPerSecond = ServerSettings.DEFAULT_PRINCIPAL_APPEND_BYTES_PER_SECOND;
+
+  @Option(names = "--" + ServerSettings.Key.PRINCIPAL_STREAMS, paramLabel = "N",
+      description = "Live streams (Watch and Server-Sent Events) one principal may hold open.")
+  int principalStreams = ServerSettings.DEFAULT_PRINCIPAL_STREAMS;
+
   private final CountDownLatch stop = new CountDownLatch(1);
   private final Object closing = new Object();
   /** Guarded by closing. */
@@ -214,6 +253,7 @@ public final class Main implements Callable<Integer> {
     defaultProperty("org.slf4j.simpleLogger.showThreadName", "false");
     defaultProperty("org.slf4j.simpleLogger.showShortLogName", "true");
     defaultProperty("org.slf4j.simpleLogger.log.org.jooq", "warn");
+    defaultProperty("org.slf4j.simpleLogger.log.org.eclipse.jetty", "warn");
     return new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true).execute(args);
   }
 
@@ -239,6 +279,11 @@ public final class Main implements Callable<Integer> {
       }
       AccessTokens.permissionWarning(accessTokens).ifPresent(log::warn);
     }
+    if (httpPort == null && (httpUi != null || !httpCorsOrigins.isEmpty())) {
+      System.err.println("feed-server: " + (httpUi != null ? "--http-ui" : "--http-cors-origin")
+          + " needs --http-port (the HTTP API is off without it)");
+      return 2;
+    }
     if ((tlsCert == null) != (tlsKey == null)) {
       System.err.println("feed-server: --tls-cert and --tls-key go together; got only "
           + (tlsCert != null ? "--tls-cert" : "--tls-key"));
@@ -260,6 +305,12 @@ public final class Main implements Callable<Integer> {
         if (tlsCert != null) {
           builder.tls(tlsCert, tlsKey);
         }
+        if (httpPort != null) {
+          builder.http(httpHost, httpPort).httpCorsOrigins(java.util.Set.copyOf(httpCorsOrigins));
+          if (httpUi != null) {
+            builder.httpUi(httpUi);
+          }
+        }
         if (tokens != null) {
           builder.accessTokens(tokens);
         }
@@ -280,7 +331,10 @@ public final class Main implements Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(new Thread(this::shutDown, "feed-shutdown"));
     log.info("feed-server {} listening on {}:{} ({}), database {} (sync {}, {}){}", version(), host, server.port(),
         tlsCert != null ? "TLS" : "plain text", store.file(), sync.name().toLowerCase(java.util.Locale.ROOT), checked,
-        server.metricsPort() < 0 ? "" : ", metrics on http://" + metricsHost + ":" + server.metricsPort() + "/metrics");
+        (server.httpPort() < 0 ? "" : ", HTTP API on " + (tlsCert != null ? "https" : "http") + "://" + httpHost + ":"
+            + server.httpPort() + "/v1/" + (httpUi == null ? "" : " and the web page on /ui/"))
+            + (server.metricsPort() < 0 ? "" : ", metrics on http://" + metricsHost + ":" + server.metricsPort()
+                + "/metrics"));
     stop.await();
     log.info("stopping: refusing new calls, finishing calls in flight, ending Watch streams");
     shutDown();
@@ -319,6 +373,11 @@ public final class Main implements Callable<Integer> {
         .metricsReadTimeoutMillis(metricsReadTimeoutMillis)
         .writeProbeMillis(writeProbeMillis)
         .permitKeepaliveMillis(permitKeepaliveMillis)
+        .httpThreads(httpThreads)
+        .httpIdleTimeoutMillis(httpIdleTimeoutMillis)
+        .principalRequestsPerSecond(principalRequestsPerSecond)
+        .principalAppendBytesPerSecond(principalAppendBytesPerSecond)
+        .principalStreams(principalStreams)
         .build();
   }
 

@@ -14,10 +14,13 @@ final class RateLimitedException extends RuntimeException {
   private final long actual;
   private final long retryAfterMillis;
 
-  RateLimitedException(String limitKey, long limit, long actual, String what, long retryAfterMillis) {
-    super(limitKey + " limit is " + limit + ", " + what + " would have " + actual + "; retry in "
-        + retryAfterMillis + " ms (the server's " + limitKey + " setting bounds each caller so that none"
-        + " starves the others)");
+  /**
+   * @param actual what the caller would have used with this request
+   * @param situation what the caller did, naming it
+   */
+  RateLimitedException(String limitKey, long limit, long actual, String situation, long retryAfterMillis) {
+    super(limitKey + " limit is " + limit + ": " + situation + "; retry in " + retryAfterMillis
+        + " ms (the server's " + limitKey + " setting bounds each caller so that none starves the others)");
     this.limitKey = limitKey;
     this.limit = limit;
     this.actual = actual;

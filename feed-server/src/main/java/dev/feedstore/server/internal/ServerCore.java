@@ -40,6 +40,7 @@ public final class ServerCore implements AutoCloseable {
   private final StorageHealth storage;
   private final PositionAuthority authority;
   private final Authenticator authenticator;
+  private final PrincipalLimits principalLimits;
 
   /** The caller keeps owning {@code store}; {@code authenticator} decides who may call. */
   public ServerCore(FeedStore store, ServerSettings settings, Clock clock, Authenticator authenticator) {
@@ -54,8 +55,9 @@ public final class ServerCore implements AutoCloseable {
         Math.max(1, settings.rejectionsLoggedPerMinute()));
     this.storage = new StorageHealth(store, settings.writeProbeMillis());
     this.authority = new PositionAuthority(new MonitoredStore(store, storage), settings, clock);
-    this.watches = new Watches(authority, watchExecutor, failures);
-    this.service = new FeedSyncService(authority, watches, rejections, failures);
+    this.principalLimits = new PrincipalLimits(settings, System::nanoTime, metrics);
+    this.watches = new Watches(authority, watchExecutor, failures, principalLimits, ticker, clock);
+    this.service = new FeedSyncService(authority, watches, rejections, failures, principalLimits);
     metrics.gauge("feedstore_watch_streams", "Live streams open (gRPC Watch and Server-Sent Events).",
         watches::openCount);
     metrics.gauge("feedstore_watch_scope_bytes", "Heap the scopes of open live streams hold.", watches::scopeBytes);
@@ -70,6 +72,34 @@ public final class ServerCore implements AutoCloseable {
   /** The server's metrics, for the metrics endpoint. */
   public ServerMetrics metrics() {
     return metrics;
+  }
+
+  ServerSettings settings() {
+    return settings;
+  }
+
+  PositionAuthority authority() {
+    return authority;
+  }
+
+  Watches watches() {
+    return watches;
+  }
+
+  Authenticator authenticator() {
+    return authenticator;
+  }
+
+  PrincipalLimits principalLimits() {
+    return principalLimits;
+  }
+
+  RateLimitedLog rejections() {
+    return rejections;
+  }
+
+  RateLimitedLog failures() {
+    return failures;
   }
 
   /** The executor request handlers run on (they block on the store). */
@@ -125,6 +155,7 @@ public final class ServerCore implements AutoCloseable {
   public void tick() {
     try {
       watches.tick();
+      principalLimits.forgetIdle();
       rejections.flush();
       failures.flush();
     } catch (StorageFaultException e) {

@@ -10,7 +10,12 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The open live streams of every transport (gRPC Watch, Server-Sent Events): admits new ones within {@code watches-per-server} and {@code
@@ -27,8 +32,11 @@ import java.util.concurrent.Executor;
  * <p>Thread-safe.
  */
 final class Watches {
-  /** What one stream was admitted with: its connection and the bytes its scope holds. */
-  private record Admitted(String connection, long scopeBytes) {}
+  /**
+   * What one stream was admitted with: its connection, the bytes its scope holds, and the timer that
+   * ends it when its caller's token expires (null when the token does not expire).
+   */
+  private record Admitted(String connection, long scopeBytes, ScheduledFuture<?> expiry) {}
 
   /** The streams of one connection and the bytes their scopes hold. Guarded by lock. */
   private static final class Usage {
@@ -40,6 +48,9 @@ final class Watches {
   private final ServerSettings settings;
   private final Executor executor;
   private final RateLimitedLog failures;
+  private final PrincipalLimits principals;
+  private final ScheduledExecutorService timers;
+  private final Clock clock;
   private final Object lock = new Object();
   /** Guarded by lock. */
   private final Set<LiveFollower> open = new LinkedHashSet<>();
@@ -52,8 +63,12 @@ final class Watches {
   /** Guarded by lock. */
   private boolean closing;
 
-  Watches(PositionAuthority authority, Executor executor, RateLimitedLog failures) {
+  Watches(PositionAuthority authority, Executor executor, RateLimitedLog failures, PrincipalLimits principals,
+      ScheduledExecutorService timers, Clock clock) {
     this.authority = authority;
+    this.principals = principals;
+    this.timers = timers;
+    this.clock = clock;
     this.settings = authority.settings();
     this.executor = executor;
     this.failures = failures;
@@ -65,6 +80,7 @@ final class Watches {
    *
    * @throws SubscriptionNotFoundException if its subscription is unknown or expired
    * @throws LimitExceededException if a watch limit is reached
+   * @throws RateLimitedException if the caller holds {@code principal-streams} streams already
    * @throws ShuttingDownException if the server is shutting down
    */
   void open(ReadRequest request, LiveSink sink, String connection, Caller caller) {
@@ -81,12 +97,14 @@ final class Watches {
     synchronized (lock) {
       try {
         checkAdmissible(connection, bytes);
+        principals.openStream(caller.principal());
       } catch (RuntimeException e) {
         authority.release(read);
         throw e;
       }
       open.add(stream);
-      admitted.put(stream, new Admitted(connection, bytes));
+      admitted.put(stream, new Admitted(connection, bytes, caller.expiresAt().map(at -> expiry(stream, at))
+          .orElse(null)));
       Usage usage = perConnection.computeIfAbsent(connection, k -> new Usage());
       usage.streams++;
       usage.scopeBytes += bytes;
@@ -120,6 +138,13 @@ final class Watches {
           settings.watchScopeBytesPerConnection(), usage.scopeBytes + bytes,
           "scope bytes of open Watch streams on connection " + connection + " with this one");
     }
+  }
+
+  /** A timer that ends {@code stream} when its caller's token expires at {@code at}. */
+  private ScheduledFuture<?> expiry(LiveFollower stream, Instant at) {
+    long delay = Math.max(0, at.toEpochMilli() - clock.millis());
+    return timers.schedule(() -> stream.end(new AccessDeniedException(false, "the access token expired at " + at
+        + ": connect again with a fresh token")), delay, TimeUnit.MILLISECONDS);
   }
 
   /** The bytes the scopes of open streams hold. */
@@ -183,6 +208,10 @@ final class Watches {
       }
       Admitted was = admitted.remove(stream);
       scopeBytes -= was.scopeBytes();
+      principals.closeStream(stream.principal());
+      if (was.expiry() != null) {
+        was.expiry().cancel(false);
+      }
       Usage usage = perConnection.get(was.connection());
       usage.streams--;
       usage.scopeBytes -= was.scopeBytes();
