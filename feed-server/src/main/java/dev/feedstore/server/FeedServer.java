@@ -4,6 +4,7 @@ import dev.feedstore.core.store.FeedStore;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
 import dev.feedstore.server.internal.Authenticator;
 import dev.feedstore.server.internal.HttpEdge;
+import dev.feedstore.server.internal.JwtAccess;
 import dev.feedstore.server.internal.ServerCore;
 import dev.feedstore.server.internal.TlsIdentity;
 import io.grpc.InsecureServerCredentials;
@@ -56,6 +57,7 @@ public final class FeedServer implements AutoCloseable {
   private final HealthStatusManager health;
   private final ServerSettings settings;
   private final HttpEdge.Options http;
+  private final Authenticator authenticator;
   private final Object lifecycle = new Object();
   /** Guarded by lifecycle; null unless the HTTP API or metrics are served. */
   private HttpEdge edge;
@@ -65,7 +67,8 @@ public final class FeedServer implements AutoCloseable {
   private boolean closed;
 
   private FeedServer(Server server, ServerCore core, HealthStatusManager health, ServerSettings settings,
-      HttpEdge.Options http) {
+      HttpEdge.Options http, Authenticator authenticator) {
+    this.authenticator = authenticator;
     this.server = server;
     this.core = core;
     this.health = health;
@@ -156,6 +159,26 @@ public final class FeedServer implements AutoCloseable {
     return settings;
   }
 
+  /**
+   * Uses {@code tokens} for calls from now on (calls already admitted keep what they were granted):
+   * how {@code Main} reloads the tokens file on SIGHUP.
+   *
+   * @throws IllegalStateException if the server was built without access tokens
+   */
+  public void reloadAccessTokens(AccessTokens tokens) {
+    authenticator.replace(tokens);
+  }
+
+  /**
+   * Reads the JWT key files ({@code --jwt-jwks} file, {@code --jwt-hmac-secret}) again, if the server
+   * checks JWTs: how {@code Main} takes rotated keys on SIGHUP.
+   *
+   * @throws IllegalArgumentException naming a file that cannot be used; the keys in use stay
+   */
+  public void reloadJwtKeys() {
+    authenticator.reloadJwtKeys();
+  }
+
   /** How many Watch streams are open now. */
   public int openWatches() {
     return core.openWatches();
@@ -239,6 +262,7 @@ public final class FeedServer implements AutoCloseable {
     private java.util.Set<String> corsOrigins = java.util.Set.of();
     private Path ui;
     private AccessTokens accessTokens;
+    private JwtSettings jwt;
     private Path tlsCertificateChain;
     private Path tlsPrivateKey;
 
@@ -270,6 +294,17 @@ public final class FeedServer implements AutoCloseable {
      */
     public Builder accessTokens(AccessTokens tokens) {
       accessTokens = Objects.requireNonNull(tokens, "tokens");
+      return this;
+    }
+
+    /**
+     * Accept bearer tokens that are JWTs, checked as {@code settings} say, on every FeedSync call
+     * and HTTP request (beside the static tokens of {@link #accessTokens}, if also given). {@link
+     * #build} reads the key files and throws {@link IllegalArgumentException} naming a file that
+     * cannot be used.
+     */
+    public Builder jwt(JwtSettings settings) {
+      jwt = Objects.requireNonNull(settings, "settings");
       return this;
     }
 
@@ -341,8 +376,10 @@ public final class FeedServer implements AutoCloseable {
               .keepAliveTime(settings.keepaliveMillis(), TimeUnit.MILLISECONDS)
               .keepAliveTimeout(settings.keepaliveTimeoutMillis(), TimeUnit.MILLISECONDS)
               .permitKeepAliveTime(settings.permitKeepaliveMillis(), TimeUnit.MILLISECONDS);
+      Authenticator authenticator = new Authenticator(java.util.Optional.ofNullable(accessTokens),
+          java.util.Optional.ofNullable(jwt).map(JwtAccess::new));
       ServerCore core = new ServerCore(store, settings, clock,
-          new Authenticator(java.util.Optional.ofNullable(accessTokens)));
+          authenticator);
       HttpEdge.Options http = new HttpEdge.Options(java.util.Optional.ofNullable(httpAddress),
           java.util.Optional.ofNullable(metricsAddress),
           tlsCertificateChain == null ? java.util.Optional.empty()
@@ -360,7 +397,7 @@ public final class FeedServer implements AutoCloseable {
           .addService(health.getHealthService())
           .addService(ProtoReflectionServiceV1.newInstance())
           .addService(ProtoReflectionService.newInstance());
-      return new FeedServer(builder.build(), core, health, settings, http);
+      return new FeedServer(builder.build(), core, health, settings, http, authenticator);
     }
 
     private ServerCredentials credentials() {

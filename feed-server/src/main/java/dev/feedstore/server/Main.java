@@ -45,6 +45,26 @@ public final class Main implements Callable<Integer> {
       description = "Require a bearer token on every call: one 'SHA256-HEX read|write SPACES|*' a line. Open without.")
   Path accessTokens;
 
+  @Option(names = "--jwt-jwks", paramLabel = "FILE|URL",
+      description = "Accept bearer tokens that are JWTs signed by a key of this JWK set (a file, or an http(s) URL"
+          + " fetched and cached); see the deployment guide for the grants claim.")
+  String jwtJwks;
+
+  @Option(names = "--jwt-hmac-secret", paramLabel = "FILE",
+      description = "Accept JWTs signed with HS256/384/512 and the secret in this file (32 bytes or more).")
+  Path jwtHmacSecret;
+
+  @Option(names = "--jwt-issuer", description = "The iss a JWT must have; any unless given.")
+  String jwtIssuer;
+
+  @Option(names = "--jwt-audience", description = "A value the aud of a JWT must hold; any unless given.")
+  String jwtAudience;
+
+  @Option(names = "--jwt-grants-claim", paramLabel = "NAME",
+      description = "The claim of a JWT that holds its grants: {\"read\": [SPACES], \"write\": [SPACES]}, * for every"
+          + " space.")
+  String jwtGrantsClaim = JwtSettings.DEFAULT_GRANTS_CLAIM;
+
   @Option(names = "--tls-cert", paramLabel = "FILE",
       description = "Serve TLS with this certificate chain (PEM); needs --tls-key. Plain text (h2c) without.")
   Path tlsCert;
@@ -279,6 +299,19 @@ public final class Main implements Callable<Integer> {
       }
       AccessTokens.permissionWarning(accessTokens).ifPresent(log::warn);
     }
+    JwtSettings jwt = null;
+    if (jwtJwks != null || jwtHmacSecret != null) {
+      try {
+        jwt = new JwtSettings(java.util.Optional.ofNullable(jwtJwks), java.util.Optional.ofNullable(jwtHmacSecret),
+            java.util.Optional.ofNullable(jwtIssuer), java.util.Optional.ofNullable(jwtAudience), jwtGrantsClaim);
+      } catch (IllegalArgumentException e) {
+        System.err.println("feed-server: " + e.getMessage());
+        return 2;
+      }
+    } else if (jwtIssuer != null || jwtAudience != null) {
+      System.err.println("feed-server: --jwt-issuer and --jwt-audience need --jwt-jwks or --jwt-hmac-secret");
+      return 2;
+    }
     if (httpPort == null && (httpUi != null || !httpCorsOrigins.isEmpty())) {
       System.err.println("feed-server: " + (httpUi != null ? "--http-ui" : "--http-cors-origin")
           + " needs --http-port (the HTTP API is off without it)");
@@ -314,6 +347,9 @@ public final class Main implements Callable<Integer> {
         if (tokens != null) {
           builder.accessTokens(tokens);
         }
+        if (jwt != null) {
+          builder.jwt(jwt);
+        }
         server = builder.build().start();
       }
     } catch (StoreException | IllegalArgumentException e) {
@@ -328,6 +364,7 @@ public final class Main implements Callable<Integer> {
     }
     TransportLog.install(java.time.Clock.systemUTC(), settings.rejectionsLoggedPerMinute());
     handleStopSignals();
+    handleReloadSignal(log);
     Runtime.getRuntime().addShutdownHook(new Thread(this::shutDown, "feed-shutdown"));
     log.info("feed-server {} listening on {}:{} ({}), database {} (sync {}, {}){}", version(), host, server.port(),
         tlsCert != null ? "TLS" : "plain text", store.file(), sync.name().toLowerCase(java.util.Locale.ROOT), checked,
@@ -401,6 +438,45 @@ public final class Main implements Callable<Integer> {
         sun.misc.Signal.handle(new sun.misc.Signal(name), signal -> stop.countDown());
       } catch (IllegalArgumentException | LinkageError e) {
         // No such signal on this platform: the shutdown hook still closes everything.
+      }
+    }
+  }
+
+  /**
+   * SIGHUP reads the access tokens file and the JWT key files again; calls from then on use them,
+   * streams already open keep what they were granted. A file that does not parse is logged and the
+   * previous one stays in use.
+   */
+  @SuppressWarnings("restriction")
+  private void handleReloadSignal(Logger log) {
+    try {
+      sun.misc.Signal.handle(new sun.misc.Signal("HUP"), signal -> reload(log));
+    } catch (IllegalArgumentException | LinkageError e) {
+      // No SIGHUP on this platform: restart to change the files.
+    }
+  }
+
+  private void reload(Logger log) {
+    synchronized (closing) {
+      if (server == null) {
+        return;
+      }
+      if (accessTokens != null) {
+        try {
+          server.reloadAccessTokens(AccessTokens.read(accessTokens));
+          AccessTokens.permissionWarning(accessTokens).ifPresent(log::warn);
+          log.info("SIGHUP: reloaded the access tokens file {}", accessTokens);
+        } catch (IllegalArgumentException | UncheckedIOException e) {
+          log.error("SIGHUP: kept the access tokens in use: {}", e.getMessage());
+        }
+      }
+      if (jwtJwks != null || jwtHmacSecret != null) {
+        try {
+          server.reloadJwtKeys();
+          log.info("SIGHUP: reloaded the JWT keys");
+        } catch (IllegalArgumentException e) {
+          log.error("SIGHUP: kept the JWT keys in use: {}", e.getMessage());
+        }
       }
     }
   }

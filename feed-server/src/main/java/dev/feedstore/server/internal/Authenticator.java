@@ -9,17 +9,20 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Finds the {@link Caller} of a call from its {@code authorization} header, the same way for every
- * transport: a bearer token listed in the static tokens file. Without a tokens file every call is
- * allowed, and callers are named by their host. Tokens are never logged or put in messages.
+ * transport: a bearer token that is a JWT ({@link JwtAccess}, when the server checks JWTs) or a
+ * token listed in the static tokens file. Without either every call is allowed, and callers are
+ * named by their host. Tokens are never logged or put in messages.
  *
  * <p>Thread-safe; the tokens file may be {@linkplain #replace replaced} while calls run (calls
  * already admitted keep what they were granted).
  */
 public final class Authenticator {
   private final AtomicReference<Optional<AccessTokens>> tokens;
+  private final Optional<JwtAccess> jwt;
 
-  public Authenticator(Optional<AccessTokens> tokens) {
+  public Authenticator(Optional<AccessTokens> tokens, Optional<JwtAccess> jwt) {
     this.tokens = new AtomicReference<>(Objects.requireNonNull(tokens, "tokens"));
+    this.jwt = Objects.requireNonNull(jwt, "jwt");
   }
 
   /**
@@ -32,10 +35,19 @@ public final class Authenticator {
     Objects.requireNonNull(next, "next");
     tokens.getAndUpdate(current -> {
       if (current.isEmpty()) {
-        throw new IllegalStateException("the server was started without access tokens: there is none to reload");
+        throw new IllegalStateException("the server was started without --access-tokens: there is no file to reload");
       }
       return Optional.of(next);
     });
+  }
+
+  /**
+   * Reads the JWT key files again, if the server checks JWTs.
+   *
+   * @throws IllegalArgumentException naming a file that cannot be used; the keys in use stay
+   */
+  public void reloadJwtKeys() {
+    jwt.ifPresent(JwtAccess::reload);
   }
 
   /**
@@ -43,7 +55,7 @@ public final class Authenticator {
    */
   Caller authenticate(String header, String host) {
     Optional<AccessTokens> file = tokens.get();
-    if (file.isEmpty()) {
+    if (file.isEmpty() && jwt.isEmpty()) {
       return Caller.open("host " + host);
     }
     String anonymous = "host " + host + " without a token";
@@ -56,6 +68,9 @@ public final class Authenticator {
       return Caller.refused(anonymous, "the authorization header must be 'Bearer TOKEN'");
     }
     String token = header.substring(scheme).strip();
+    if (jwt.isPresent() && (file.isEmpty() || JwtAccess.looksLikeJwt(token))) {
+      return jwt.get().caller(token, anonymous);
+    }
     Optional<AccessTokens.Grant> grant = file.get().grantFor(token);
     if (grant.isEmpty()) {
       return Caller.refused(anonymous, "the access token is not one this server knows");

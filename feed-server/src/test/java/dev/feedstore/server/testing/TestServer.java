@@ -95,6 +95,7 @@ public final class TestServer implements AutoCloseable {
     private boolean loopback;
     private boolean http;
     private AccessTokens accessTokens;
+    private dev.feedstore.server.JwtSettings jwt;
 
     private Builder(Path file) {
       this.file = file;
@@ -114,6 +115,12 @@ public final class TestServer implements AutoCloseable {
     /** Require the bearer tokens {@code tokens} lists. */
     public Builder accessTokens(AccessTokens tokens) {
       accessTokens = tokens;
+      return this;
+    }
+
+    /** Accept JWTs as {@code settings} say. */
+    public Builder jwt(dev.feedstore.server.JwtSettings settings) {
+      jwt = settings;
       return this;
     }
 
@@ -139,6 +146,9 @@ public final class TestServer implements AutoCloseable {
         }
         if (http) {
           builder.http("127.0.0.1", 0);
+        }
+        if (jwt != null) {
+          builder.jwt(jwt);
         }
         String name = InProcessServerBuilder.generateName();
         if (loopback) {
