@@ -34,7 +34,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The position authority as a gRPC server: the {@code feed.v1.FeedSync} service over a {@link
  * FeedStore}, the standard health service ({@code grpc.health.v1.Health}) and server reflection,
- * so that grpcurl and load balancers work.
+ * so that grpcurl and load balancers work; and, when asked ({@link Builder#http}), the same service
+ * over HTTP: pages of blocks, Server-Sent Events and appends, with the same access rules and limits.
  *
  * <pre>{@code
  * try (SqliteFeedStore store = SqliteFeedStore.open(Path.of("feeds.db"));
@@ -45,7 +46,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The server does not own the store: close the server first, then the store. {@link #close}
  * shuts down gracefully: new calls are refused, calls in flight (appends among them) finish within
- * {@code shutdown-grace-ms}, and Watch streams end with {@code UNAVAILABLE}.
+ * {@code shutdown-grace-ms}, and Watch streams end with {@code UNAVAILABLE} (event streams with an
+ * {@code event: error} saying so).
  *
  * <p>Thread-safe.
  */

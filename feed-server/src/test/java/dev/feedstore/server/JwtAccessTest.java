@@ -155,6 +155,31 @@ class JwtAccessTest {
   }
 
   @Test
+  void aJwksUrlIsFetchedForItsKeys() throws Exception {
+    com.sun.net.httpserver.HttpServer jwks = com.sun.net.httpserver.HttpServer.create(
+        new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+    byte[] body = new com.nimbusds.jose.jwk.JWKSet(key).toPublicJWKSet().toString().getBytes();
+    jwks.createContext("/jwks.json", exchange -> {
+      exchange.getResponseHeaders().add("Content-Type", "application/json");
+      exchange.sendResponseHeaders(200, body.length);
+      exchange.getResponseBody().write(body);
+      exchange.close();
+    });
+    jwks.start();
+    try {
+      start(new JwtSettings(Optional.of("http://127.0.0.1:" + jwks.getAddress().getPort() + "/jwks.json"),
+          Optional.empty(), Optional.of(Jwts.ISSUER), Optional.of(Jwts.AUDIENCE), "feedstore"));
+      String token = Jwts.sign(key, Jwts.claims("f", Map.of("read", List.of("*"))));
+
+      assertEquals(200, t.http().withToken(token).get("/v1/spaces/s/blocks").statusCode());
+      assertEquals(401, t.http().withToken(Jwts.sign(Jwts.rsa("k9"), Jwts.claims("f", Map.of("read", List.of("*")))))
+          .get("/v1/spaces/s/blocks").statusCode(), "a key the set does not hold");
+    } finally {
+      jwks.stop(0);
+    }
+  }
+
+  @Test
   void openStreamsEndWhenTheirTokenExpires() {
     start(jwks(Jwts.jwksFile(dir.resolve("jwks.json"), key)));
     String token = Jwts.sign(key, Jwts.claims("e", Map.of("read", List.of("*")))

@@ -152,6 +152,34 @@ class SseTest {
   }
 
   @Test
+  void aClientOfAStoreThatWasReplacedGetsAResetAndTheNewStoresBlocksFromTheStart() throws Exception {
+    String oldToken;
+    int httpPort;
+    try (SqliteFeedStore store = SqliteFeedStore.open(dir.resolve("old.db"));
+        FeedServer server = FeedServer.newBuilder(store).address("127.0.0.1", 0).http("127.0.0.1", 0).build().start()) {
+      httpPort = server.httpPort();
+      Http http = Http.on(httpPort);
+      http.append("s", feed.value(), "a", 0, 3);
+      oldToken = Http.json(http.get("/v1/spaces/s/blocks")).get("server_token").getAsString();
+    }
+    try (SqliteFeedStore store = SqliteFeedStore.open(dir.resolve("new.db"));
+        FeedServer server = FeedServer.newBuilder(store).address("127.0.0.1", 0).http("127.0.0.1", httpPort).build()
+            .start()) {
+      Http http = Http.on(httpPort);
+      http.append("s", feed.value(), "b", 0, 2);
+      SseReader events = SseReader.open(http, "/v1/spaces/s/events", "Last-Event-ID", "3", "Feed-Server-Token",
+          oldToken);
+      closing.add(events);
+
+      SseReader.Event reset = events.next();
+      assertEquals("reset", reset.name(), "never a silent restart from 0");
+      assertTrue(!reset.json().get("server_token").getAsString().equals(oldToken));
+      assertEquals(List.of(1L, 2L), events.positions(2));
+      assertEquals("caught-up", events.next().name());
+    }
+  }
+
+  @Test
   void aStreamOfAFeedOrNamespaceCarriesOnlyItsBlocks() {
     t = TestServer.on(dir.resolve("feeds.db")).http().start();
     FeedId other = TestBlocks.feedId();

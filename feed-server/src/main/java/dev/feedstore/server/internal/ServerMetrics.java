@@ -6,6 +6,9 @@ import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
@@ -35,21 +38,24 @@ public final class ServerMetrics {
   private final Counter appendedPositions = Counter.builder("feedstore.appended.positions")
       .description("Positions answered by Append calls (blocks stored, or found stored with the same content).")
       .register(registry);
+  /** Meters by their labels, so that recording (100,000 events a second in fan-out) allocates nothing. */
+  private final Map<String, Counter> calls = new ConcurrentHashMap<>();
+  private final Map<String, Timer> durations = new ConcurrentHashMap<>();
+  private final Map<String, Counter> events = new ConcurrentHashMap<>();
+  private final Map<String, Counter> refusals = new ConcurrentHashMap<>();
 
   /** A call of {@code method} on {@code transport} ended with {@code code}; unary calls also tell how long they took. */
   void callEnded(String transport, String method, String code, long nanos, boolean unary) {
-    Counter.builder("feedstore.calls")
+    calls.computeIfAbsent(transport + ' ' + method + ' ' + code, k -> Counter.builder("feedstore.calls")
         .description("FeedSync calls that ended, by transport, method and status code.")
         .tags("transport", transport, "method", method, "code", code)
-        .register(registry)
-        .increment();
+        .register(registry)).increment();
     if (unary) {
-      Timer.builder("feedstore.call.duration")
+      durations.computeIfAbsent(transport + ' ' + method, k -> Timer.builder("feedstore.call.duration")
           .description("How long unary FeedSync calls took, by transport and method.")
           .tags("transport", transport, "method", method)
           .serviceLevelObjectives(BUCKETS)
-          .register(registry)
-          .record(Duration.ofNanos(nanos));
+          .register(registry)).record(nanos, TimeUnit.NANOSECONDS);
     }
   }
 
@@ -60,20 +66,18 @@ public final class ServerMetrics {
 
   /** A live stream on {@code transport} was sent one event. */
   void eventSent(String transport) {
-    Counter.builder("feedstore.watch.events")
+    events.computeIfAbsent(transport, k -> Counter.builder("feedstore.watch.events")
         .description("Events sent on live streams (gRPC Watch and Server-Sent Events), by transport.")
         .tag("transport", transport)
-        .register(registry)
-        .increment();
+        .register(registry)).increment();
   }
 
   /** A call was refused by the per-principal limit {@code limitKey}. */
   void limited(String limitKey) {
-    Counter.builder("feedstore.principal.refusals")
+    refusals.computeIfAbsent(limitKey, k -> Counter.builder("feedstore.principal.refusals")
         .description("Calls refused by a per-principal limit, by the limit's setting.")
         .tag("limit", limitKey)
-        .register(registry)
-        .increment();
+        .register(registry)).increment();
   }
 
   /** Registers a gauge read at every scrape. */
