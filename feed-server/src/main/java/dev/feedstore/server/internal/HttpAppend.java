@@ -113,10 +113,10 @@ final class HttpAppend {
   private static RuntimeException tooLargeOrGone(Throwable failure, int max) {
     Throwable cause = failure instanceof CompletionException && failure.getCause() != null
         ? failure.getCause() : failure;
-    String message = String.valueOf(cause.getMessage()).toLowerCase(java.util.Locale.ROOT);
-    if (message.contains("max") || message.contains("limit") || message.contains("too large")) {
-      return new LimitExceededException(ServerSettings.Key.MAX_MESSAGE_BYTES, max, max + 1L,
-          "the request body");
+    // Jetty fails the read with an IllegalStateException ("Max size (N) exceeded") when the body
+    // grows past the limit it was given; anything else is the connection failing on the way.
+    if (cause instanceof IllegalStateException) {
+      return new LimitExceededException(ServerSettings.Key.MAX_MESSAGE_BYTES, max, max + 1L, "the request body");
     }
     return new InvalidValueException("body", "must arrive whole", RateLimitedLog.clip(String.valueOf(cause)));
   }

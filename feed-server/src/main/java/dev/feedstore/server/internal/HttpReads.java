@@ -37,7 +37,7 @@ final class HttpReads {
 
   void page(HttpExchange exchange, Caller caller) {
     HttpParams params = HttpParams.of(exchange.request(), PAGE);
-    QueryRequest.Builder query = QueryRequest.newBuilder().setSpaceId(space(exchange));
+    QueryRequest.Builder query = QueryRequest.newBuilder().setSpaceId(exchange.space());
     scope(params, query::addFeedIds, query::setNamespace, query::setSubscriptionId);
     query.setCursor(params.count("after").orElse(0));
     OptionalLong limit = params.count("limit");
@@ -65,7 +65,7 @@ final class HttpReads {
   void events(HttpExchange exchange, Caller caller) {
     Request request = exchange.request();
     HttpParams params = HttpParams.of(request, SCOPE);
-    WatchRequest.Builder watch = WatchRequest.newBuilder().setSpaceId(space(exchange));
+    WatchRequest.Builder watch = WatchRequest.newBuilder().setSpaceId(exchange.space());
     scope(params, watch::addFeedIds, watch::setNamespace, watch::setSubscriptionId);
     String lastEventId = request.getHeaders().get("Last-Event-ID");
     watch.setCursor(lastEventId != null ? HttpParams.count("Last-Event-ID", lastEventId)
@@ -79,10 +79,6 @@ final class HttpReads {
         core.settings().heartbeatMillis() + core.settings().httpIdleTimeoutMillis());
     core.watches().open(read, new SseSink(exchange, token),
         "http " + Request.getRemoteAddr(request) + ":" + Request.getRemotePort(request), caller);
-  }
-
-  private static String space(HttpExchange exchange) {
-    return exchange.space();
   }
 
   private static void scope(HttpParams params, java.util.function.Consumer<String> feed,
