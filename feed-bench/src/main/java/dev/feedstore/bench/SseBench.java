@@ -61,10 +61,13 @@ final class SseBench {
         StreamMeasure.fanout(options, table, server, appender, measured.stream()
             .map(stream -> (LongSupplier) stream.blocks::get).toList(), recorder, "sse.fanout",
             measured.size() + " Server-Sent Events streams (one HTTP/1.1 connection each)");
-        for (Stream stream : measured) {
-          if (stream.failure.get() != null) {
-            throw new IllegalStateException("an event stream failed", stream.failure.get());
-          }
+        List<Throwable> ended = measured.stream().map(stream -> stream.failure.get())
+            .filter(java.util.Objects::nonNull).toList();
+        // A stream the server ended (it cuts a reader that took nothing for its idle timeout) is a
+        // result, not a failure of the benchmark: its blocks count as undelivered.
+        table.add("sse.fanout.streams_ended", ended.size(), "streams", ResultTable.Target.atMost(0, "streams"));
+        if (!ended.isEmpty()) {
+          Progress.say("sse.fanout: %d streams ended before the end, the first with %s", ended.size(), ended.get(0));
         }
       }
       close(streams);
