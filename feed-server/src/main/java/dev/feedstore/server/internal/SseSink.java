@@ -32,6 +32,8 @@ final class SseSink implements LiveSink {
   private boolean ended;
   /** Guarded by lock: the last event, waiting for the write in flight. */
   private ByteBuffer pendingEnd;
+  /** Guarded by lock: the response's callback was handed to the last write, or failed. */
+  private boolean completed;
   private volatile Runnable onReady = () -> {};
   private volatile Runnable onGone = () -> {};
   /** Confined to the follower's drain. */
@@ -54,7 +56,7 @@ final class SseSink implements LiveSink {
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/event-stream; charset=utf-8");
     response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-cache");
     response.getHeaders().put("X-Accel-Buffering", "no"); // proxies such as nginx pass events at once
-    exchange.request().addFailureListener(failure -> gone());
+    exchange.request().addFailureListener(this::gone);
   }
 
   @Override
@@ -115,6 +117,7 @@ final class SseSink implements LiveSink {
         pendingEnd = last;
         return;
       }
+      completed = true;
     }
     response.write(true, last, exchange.callback());
   }
@@ -155,6 +158,7 @@ final class SseSink implements LiveSink {
       writing = false;
       last = pendingEnd;
       pendingEnd = null;
+      completed |= last != null;
     }
     if (last != null) {
       response.write(true, last, exchange.callback());
@@ -168,17 +172,25 @@ final class SseSink implements LiveSink {
       writing = false;
       pendingEnd = null;
     }
-    gone();
-    exchange.callback().failed(failure);
+    gone(failure);
   }
 
-  /** The client went away (a failed write, a closed connection, an idle timeout). */
-  private void gone() {
+  /**
+   * The client went away (a failed write, a closed connection, an idle timeout): the stream is
+   * released, and the response's callback fails unless the last write has it already.
+   */
+  private void gone(Throwable failure) {
+    boolean fail;
     synchronized (lock) {
       ended = true;
+      fail = !completed;
+      completed = true;
     }
     exchange.ended("CANCELLED");
     onGone.run();
+    if (fail) {
+      exchange.callback().failed(failure);
+    }
   }
 
   private static ByteBuffer bytes(StringBuilder text) {

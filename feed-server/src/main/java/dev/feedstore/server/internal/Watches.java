@@ -18,12 +18,14 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The open live streams of every transport (gRPC Watch, Server-Sent Events): admits new ones within {@code watches-per-server} and {@code
- * watches-per-connection}, and while the memory their scopes hold ({@link Scope#heapBytes}) stays
+ * The open live streams of every transport (gRPC Watch, Server-Sent Events): admits new ones
+ * within {@code watches-per-server}, {@code watches-per-connection} and the caller's {@code
+ * principal-streams}, and while the memory their scopes hold ({@link Scope#heapBytes}) stays
  * within {@code watch-scope-bytes} and {@code watch-scope-bytes-per-connection}; drives their
  * periodic work ({@link #tick}: renewing their subscriptions, ending those whose subscription is
- * gone with {@code NOT_FOUND}, heartbeats), and ends them all with {@code UNAVAILABLE} on shutdown.
- * A connection is named by its transport and remote address ({@code grpc /10.0.0.7:51234}).
+ * gone with {@code NOT_FOUND}, heartbeats), ends a stream when its caller's token expires, and
+ * ends them all with {@code UNAVAILABLE} on shutdown. A connection is named by its transport and
+ * remote address ({@code grpc /10.0.0.7:51234}).
  *
  * <p>A stream renews its subscription while it is open: an open Watch is a use of the
  * subscription. A subscription that expires anyway (its TTL is shorter than the heartbeat
