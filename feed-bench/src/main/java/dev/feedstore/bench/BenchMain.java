@@ -32,7 +32,7 @@ public final class BenchMain implements Callable<Integer> {
 
   /** The parts of the table. */
   enum Part {
-    append, catchup, live, fanout, idle, checksum, chain, backlog
+    append, catchup, live, fanout, idle, ssefanout, sseidle, checksum, chain, backlog
   }
 
   @Option(names = "--only", split = ",", paramLabel = "PART",
@@ -113,6 +113,10 @@ public final class BenchMain implements Callable<Integer> {
       status |= part(Part.backlog, () -> new BacklogBench(run, table).run());
       if (only.contains(Part.idle) || only.contains(Part.fanout)) {
         status |= part(null, () -> new WatchBench(run, table).run(only.contains(Part.idle), only.contains(Part.fanout)));
+      }
+      if (only.contains(Part.sseidle) || only.contains(Part.ssefanout)) {
+        status |= part(null, () -> new SseBench(run, table).run(only.contains(Part.sseidle),
+            only.contains(Part.ssefanout)));
       }
     } finally {
       if (temporary && !keep) {

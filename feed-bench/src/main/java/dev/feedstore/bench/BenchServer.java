@@ -33,6 +33,9 @@ abstract class BenchServer implements AutoCloseable {
 
   abstract int port();
 
+  /** The port of the server's HTTP API (pages, Server-Sent Events, appends). */
+  abstract int httpPort();
+
   /** Serves the database {@code db} (created if missing) instead, on a new port; returns this. */
   abstract BenchServer reopen(Path db);
 
@@ -89,7 +92,8 @@ abstract class BenchServer implements AutoCloseable {
       close();
       store = SqliteFeedStore.open(db, SqliteSettings.DEFAULTS);
       try {
-        server = FeedServer.newBuilder(store).settings(ServerSettings.DEFAULTS).address("127.0.0.1", 0).build().start();
+        server = FeedServer.newBuilder(store).settings(ServerSettings.DEFAULTS).address("127.0.0.1", 0)
+            .http("127.0.0.1", 0).build().start();
       } catch (IOException e) {
         store.close();
         throw new UncheckedIOException(e);
@@ -100,6 +104,11 @@ abstract class BenchServer implements AutoCloseable {
     @Override
     int port() {
       return server.port();
+    }
+
+    @Override
+    int httpPort() {
+      return server.httpPort();
     }
 
     @Override
@@ -139,6 +148,7 @@ abstract class BenchServer implements AutoCloseable {
     private final BufferedReader out;
     private final BufferedWriter in;
     private int port;
+    private int httpPort;
 
     Child(Path db, List<String> jvmArgs) {
       List<String> command = new ArrayList<>();
@@ -154,7 +164,7 @@ abstract class BenchServer implements AutoCloseable {
             .start();
         out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         in = new BufferedWriter(new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8));
-        port = Integer.parseInt(expect("ready"));
+        ready(expect("ready"));
       } catch (IOException e) {
         throw new UncheckedIOException("starting the server process " + command, e);
       }
@@ -166,9 +176,21 @@ abstract class BenchServer implements AutoCloseable {
     }
 
     @Override
+    int httpPort() {
+      return httpPort;
+    }
+
+    @Override
     BenchServer reopen(Path db) {
-      port = Integer.parseInt(ask("open " + db.toAbsolutePath(), "ready"));
+      ready(ask("open " + db.toAbsolutePath(), "ready"));
       return this;
+    }
+
+    /** Reads the ports of a {@code ready GRPC_PORT HTTP_PORT} line. */
+    private void ready(String ports) {
+      String[] parts = ports.split(" ");
+      port = Integer.parseInt(parts[0]);
+      httpPort = Integer.parseInt(parts[1]);
     }
 
     @Override

@@ -12,7 +12,7 @@ import java.nio.file.Path;
 
 /**
  * The child JVM of {@link BenchServer.Child}: the position authority with its shipped settings on a
- * loopback port, answering on stdin: {@code open FILE} (serve another database file, in the same
+ * loopback port (and its HTTP API on another), answering on stdin: {@code open FILE} (serve another database file, in the same
  * JVM, so that its compiled code stays warm), {@code heap}, {@code reset}, {@code peaks}, {@code
  * cpu}, {@code quit}. Its heap is measured apart from the clients'.
  */
@@ -59,8 +59,9 @@ public final class ServerProcess {
   private static void open(Path db) throws IOException {
     close();
     store = SqliteFeedStore.open(db, SqliteSettings.DEFAULTS);
-    server = FeedServer.newBuilder(store).settings(ServerSettings.DEFAULTS).address("127.0.0.1", 0).build().start();
-    System.out.println("ready " + server.port());
+    server = FeedServer.newBuilder(store).settings(ServerSettings.DEFAULTS).address("127.0.0.1", 0)
+        .http("127.0.0.1", 0).build().start();
+    System.out.println("ready " + server.port() + " " + server.httpPort());
     System.out.flush();
   }
 

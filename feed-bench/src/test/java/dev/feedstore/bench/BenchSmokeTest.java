@@ -28,8 +28,8 @@ class BenchSmokeTest {
     String table = String.join("\n", lines);
     for (String metric : List.of("append.one-feed.batch1 ", "append.interleaved.batch10 ", "catchup.rate ",
         "live.p99 ", "backlog.small.rate ", "backlog.large.mib_per_s ", "fanout.p99 ", "fanout.undelivered ",
-        "idle.heap_per_stream ", "checksum.crc32c ",
-        "chain.link_256b ", "chain.link_1mib ")) {
+        "idle.heap_per_stream ", "sse.fanout.p99 ", "sse.fanout.undelivered ", "sse.idle.heap_per_stream ",
+        "checksum.crc32c ", "chain.link_256b ", "chain.link_1mib ")) {
       assertTrue(table.contains("\n" + metric), metric + " is in the table:\n" + table);
     }
   }

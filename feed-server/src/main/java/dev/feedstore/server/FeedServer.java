@@ -2,7 +2,9 @@ package dev.feedstore.server;
 
 import dev.feedstore.core.store.FeedStore;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
-import dev.feedstore.server.internal.MetricsEndpoint;
+import dev.feedstore.server.internal.Authenticator;
+import dev.feedstore.server.internal.HttpEdge;
+import dev.feedstore.server.internal.JwtAccess;
 import dev.feedstore.server.internal.ServerCore;
 import dev.feedstore.server.internal.TlsIdentity;
 import io.grpc.InsecureServerCredentials;
@@ -32,7 +34,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The position authority as a gRPC server: the {@code feed.v1.FeedSync} service over a {@link
  * FeedStore}, the standard health service ({@code grpc.health.v1.Health}) and server reflection,
- * so that grpcurl and load balancers work.
+ * so that grpcurl and load balancers work; and, when asked ({@link Builder#http}), the same service
+ * over HTTP: pages of blocks, Server-Sent Events and appends, with the same access rules and limits.
  *
  * <pre>{@code
  * try (SqliteFeedStore store = SqliteFeedStore.open(Path.of("feeds.db"));
@@ -43,7 +46,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The server does not own the store: close the server first, then the store. {@link #close}
  * shuts down gracefully: new calls are refused, calls in flight (appends among them) finish within
- * {@code shutdown-grace-ms}, and Watch streams end with {@code UNAVAILABLE}.
+ * {@code shutdown-grace-ms}, and Watch streams end with {@code UNAVAILABLE} (event streams with an
+ * {@code event: error} saying so).
  *
  * <p>Thread-safe.
  */
@@ -54,22 +58,24 @@ public final class FeedServer implements AutoCloseable {
   private final ServerCore core;
   private final HealthStatusManager health;
   private final ServerSettings settings;
-  private final InetSocketAddress metricsAddress;
+  private final HttpEdge.Options http;
+  private final Authenticator authenticator;
   private final Object lifecycle = new Object();
-  /** Guarded by lifecycle; null unless metrics are served. */
-  private MetricsEndpoint metrics;
+  /** Guarded by lifecycle; null unless the HTTP API or metrics are served. */
+  private HttpEdge edge;
   /** Guarded by lifecycle. */
   private boolean started;
   /** Guarded by lifecycle. */
   private boolean closed;
 
   private FeedServer(Server server, ServerCore core, HealthStatusManager health, ServerSettings settings,
-      InetSocketAddress metricsAddress) {
+      HttpEdge.Options http, Authenticator authenticator) {
+    this.authenticator = authenticator;
     this.server = server;
     this.core = core;
     this.health = health;
     this.settings = settings;
-    this.metricsAddress = metricsAddress;
+    this.http = http;
   }
 
   /** The version of this build (from its resources; {@code unknown} when they do not say). */
@@ -110,9 +116,8 @@ public final class FeedServer implements AutoCloseable {
       try {
         core.checkStorage();
         server.start();
-        if (metricsAddress != null) {
-          metrics = MetricsEndpoint.start(metricsAddress, core.metrics(),
-              java.time.Duration.ofMillis(settings.metricsReadTimeoutMillis()));
+        if (http.api().isPresent() || http.metrics().isPresent()) {
+          edge = HttpEdge.start(core, http);
         }
       } catch (IOException | RuntimeException e) {
         closed = true;
@@ -135,7 +140,14 @@ public final class FeedServer implements AutoCloseable {
   /** The port of the metrics endpoint (the bound one when 0 was asked for); -1 if it has none. */
   public int metricsPort() {
     synchronized (lifecycle) {
-      return metrics == null ? -1 : metrics.port();
+      return edge == null ? -1 : edge.metricsPort();
+    }
+  }
+
+  /** The port of the HTTP API (the bound one when 0 was asked for); -1 if it has none. */
+  public int httpPort() {
+    synchronized (lifecycle) {
+      return edge == null ? -1 : edge.apiPort();
     }
   }
 
@@ -147,6 +159,26 @@ public final class FeedServer implements AutoCloseable {
   /** The settings in force. */
   public ServerSettings settings() {
     return settings;
+  }
+
+  /**
+   * Uses {@code tokens} for calls from now on (calls already admitted keep what they were granted):
+   * how {@code Main} reloads the tokens file on SIGHUP.
+   *
+   * @throws IllegalStateException if the server was built without access tokens
+   */
+  public void reloadAccessTokens(AccessTokens tokens) {
+    authenticator.replace(tokens);
+  }
+
+  /**
+   * Reads the JWT key files ({@code --jwt-jwks} file, {@code --jwt-hmac-secret}) again, if the server
+   * checks JWTs: how {@code Main} takes rotated keys on SIGHUP.
+   *
+   * @throws IllegalArgumentException naming a file that cannot be used; the keys in use stay
+   */
+  public void reloadJwtKeys() {
+    authenticator.reloadJwtKeys();
   }
 
   /** How many Watch streams are open now. */
@@ -204,8 +236,8 @@ public final class FeedServer implements AutoCloseable {
     } finally {
       core.close();
       synchronized (lifecycle) {
-        if (metrics != null) {
-          metrics.close();
+        if (edge != null) {
+          edge.close();
         }
       }
     }
@@ -228,7 +260,11 @@ public final class FeedServer implements AutoCloseable {
     private InetSocketAddress address = new InetSocketAddress("127.0.0.1", 7070);
     private ServerBuilder<?> serverBuilder;
     private InetSocketAddress metricsAddress;
+    private InetSocketAddress httpAddress;
+    private java.util.Set<String> corsOrigins = java.util.Set.of();
+    private Path ui;
     private AccessTokens accessTokens;
+    private JwtSettings jwt;
     private Path tlsCertificateChain;
     private Path tlsPrivateKey;
 
@@ -264,6 +300,17 @@ public final class FeedServer implements AutoCloseable {
     }
 
     /**
+     * Accept bearer tokens that are JWTs, checked as {@code settings} say, on every FeedSync call
+     * and HTTP request (beside the static tokens of {@link #accessTokens}, if also given). {@link
+     * #build} reads the key files and throws {@link IllegalArgumentException} naming a file that
+     * cannot be used.
+     */
+    public Builder jwt(JwtSettings settings) {
+      jwt = Objects.requireNonNull(settings, "settings");
+      return this;
+    }
+
+    /**
      * Serve TLS on the socket, with the certificate chain and the unencrypted PKCS#8 private key in
      * these PEM files. Plain text (h2c) unless called; ignored with {@link #serverBuilder}. {@link
      * #build} reads both files and throws {@link IllegalArgumentException}, naming the file and the
@@ -287,6 +334,32 @@ public final class FeedServer implements AutoCloseable {
     }
 
     /**
+     * Also serve the HTTP API on {@code host:port} (port 0 picks a free one; see {@link
+     * FeedServer#httpPort}): pages of blocks, Server-Sent Events and appends under {@code /v1/},
+     * with the same store, limits and access rules as gRPC, and TLS with the files of {@link #tls}.
+     * Off unless called.
+     */
+    public Builder http(String host, int port) {
+      httpAddress = new InetSocketAddress(host, port);
+      return this;
+    }
+
+    /**
+     * Browser origins (such as {@code https://app.example.com}, or {@code *} for any) whose pages may
+     * call the HTTP API (CORS). None unless called.
+     */
+    public Builder httpCorsOrigins(java.util.Set<String> origins) {
+      corsOrigins = java.util.Set.copyOf(origins);
+      return this;
+    }
+
+    /** Serve the files of {@code dir} (a web page: {@code index.html} and what it loads) under {@code /ui/} of the HTTP API. */
+    public Builder httpUi(Path dir) {
+      ui = Objects.requireNonNull(dir, "dir");
+      return this;
+    }
+
+    /**
      * Serve through {@code builder} instead of a socket of our own. The server adds its services,
      * interceptor, request executor and {@code max-message-bytes} to it; the builder's transport
      * is otherwise the caller's choice.
@@ -305,7 +378,15 @@ public final class FeedServer implements AutoCloseable {
               .keepAliveTime(settings.keepaliveMillis(), TimeUnit.MILLISECONDS)
               .keepAliveTimeout(settings.keepaliveTimeoutMillis(), TimeUnit.MILLISECONDS)
               .permitKeepAliveTime(settings.permitKeepaliveMillis(), TimeUnit.MILLISECONDS);
-      ServerCore core = new ServerCore(store, settings, clock, java.util.Optional.ofNullable(accessTokens));
+      Authenticator authenticator = new Authenticator(java.util.Optional.ofNullable(accessTokens),
+          java.util.Optional.ofNullable(jwt).map(JwtAccess::new));
+      ServerCore core = new ServerCore(store, settings, clock,
+          authenticator);
+      HttpEdge.Options http = new HttpEdge.Options(java.util.Optional.ofNullable(httpAddress),
+          java.util.Optional.ofNullable(metricsAddress),
+          tlsCertificateChain == null ? java.util.Optional.empty()
+              : java.util.Optional.of(new Path[] {tlsCertificateChain, tlsPrivateKey}),
+          corsOrigins, java.util.Optional.ofNullable(ui));
       HealthStatusManager health = new HealthStatusManager();
       core.onStorageHealth(writable -> {
         ServingStatus status = writable ? ServingStatus.SERVING : ServingStatus.NOT_SERVING;
@@ -318,7 +399,7 @@ public final class FeedServer implements AutoCloseable {
           .addService(health.getHealthService())
           .addService(ProtoReflectionServiceV1.newInstance())
           .addService(ProtoReflectionService.newInstance());
-      return new FeedServer(builder.build(), core, health, settings, metricsAddress);
+      return new FeedServer(builder.build(), core, health, settings, http, authenticator);
     }
 
     private ServerCredentials credentials() {

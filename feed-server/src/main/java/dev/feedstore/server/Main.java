@@ -45,6 +45,26 @@ public final class Main implements Callable<Integer> {
       description = "Require a bearer token on every call: one 'SHA256-HEX read|write SPACES|*' a line. Open without.")
   Path accessTokens;
 
+  @Option(names = "--jwt-jwks", paramLabel = "FILE|URL",
+      description = "Accept bearer tokens that are JWTs signed by a key of this JWK set (a file, or an http(s) URL"
+          + " fetched and cached); see the deployment guide for the grants claim.")
+  String jwtJwks;
+
+  @Option(names = "--jwt-hmac-secret", paramLabel = "FILE",
+      description = "Accept JWTs signed with HS256/384/512 and the secret in this file (32 bytes or more).")
+  Path jwtHmacSecret;
+
+  @Option(names = "--jwt-issuer", description = "The iss a JWT must have; any unless given.")
+  String jwtIssuer;
+
+  @Option(names = "--jwt-audience", description = "A value the aud of a JWT must hold; any unless given.")
+  String jwtAudience;
+
+  @Option(names = "--jwt-grants-claim", paramLabel = "NAME",
+      description = "The claim of a JWT that holds its grants: {\"read\": [SPACES], \"write\": [SPACES]}, * for every"
+          + " space.")
+  String jwtGrantsClaim = JwtSettings.DEFAULT_GRANTS_CLAIM;
+
   @Option(names = "--tls-cert", paramLabel = "FILE",
       description = "Serve TLS with this certificate chain (PEM); needs --tls-key. Plain text (h2c) without.")
   Path tlsCert;
@@ -61,6 +81,23 @@ public final class Main implements Callable<Integer> {
       description = "Address of the metrics endpoint, apart from --host so that serving gRPC on every interface does"
           + " not expose it.")
   String metricsHost = "127.0.0.1";
+
+  @Option(names = "--http-port", paramLabel = "PORT",
+      description = "Also serve the HTTP API (pages, Server-Sent Events, appends under /v1/) on this port of"
+          + " --http-host, TLS with --tls-cert; off unless given.")
+  Integer httpPort;
+
+  @Option(names = "--http-host", description = "Address of the HTTP API.")
+  String httpHost = "127.0.0.1";
+
+  @Option(names = "--http-cors-origin", paramLabel = "ORIGIN", split = ",",
+      description = "A browser origin whose pages may call the HTTP API (https://app.example.com, or * for any);"
+          + " repeat or separate with commas. None by default.")
+  java.util.List<String> httpCorsOrigins = new java.util.ArrayList<>();
+
+  @Option(names = "--http-ui", paramLabel = "DIR",
+      description = "Serve the files of DIR (a web page such as examples/web) under /ui/ of the HTTP API.")
+  Path httpUi;
 
   @Option(names = "--sync", paramLabel = "full|normal",
       description = "full: a commit survives power loss; normal: faster, survives a crash of the process only.")
@@ -194,6 +231,28 @@ public final class Main implements Callable<Integer> {
       description = "How long a metrics client may take to send its request before its connection is closed.")
   long metricsReadTimeoutMillis = ServerSettings.DEFAULT_METRICS_READ_TIMEOUT_MS;
 
+  @Option(names = "--" + ServerSettings.Key.HTTP_THREADS, paramLabel = "N",
+      description = "Threads of the HTTP side (API and metrics); they only move bytes, never wait for a client.")
+  int httpThreads = ServerSettings.DEFAULT_HTTP_THREADS;
+
+  @Option(names = "--" + ServerSettings.Key.HTTP_IDLE_TIMEOUT_MS, paramLabel = "MS",
+      description = "How long an HTTP connection may be idle before it is closed (an event stream: a heartbeat"
+          + " interval more).")
+  long httpIdleTimeoutMillis = ServerSettings.DEFAULT_HTTP_IDLE_TIMEOUT_MS;
+
+  @Option(names = "--" + ServerSettings.Key.PRINCIPAL_REQUESTS_PER_SECOND, paramLabel = "N",
+      description = "Requests one principal (JWT subject, token, or client host without access control) may make per"
+          + " second, gRPC and HTTP together; more are refused with when to retry.")
+  long principalRequestsPerSecond = ServerSettings.DEFAULT_PRINCIPAL_REQUESTS_PER_SECOND;
+
+  @Option(names = "--" + ServerSettings.Key.PRINCIPAL_APPEND_BYTES_PER_SECOND, paramLabel = "BYTES",
+      description = "Block data one principal may append per second.")
+  long principalAppendBytesPerSecond = ServerSettings.DEFAULT_PRINCIPAL_APPEND_BYTES_PER_SECOND;
+
+  @Option(names = "--" + ServerSettings.Key.PRINCIPAL_STREAMS, paramLabel = "N",
+      description = "Live streams (Watch and Server-Sent Events) one principal may hold open.")
+  int principalStreams = ServerSettings.DEFAULT_PRINCIPAL_STREAMS;
+
   private final CountDownLatch stop = new CountDownLatch(1);
   private final Object closing = new Object();
   /** Guarded by closing. */
@@ -214,6 +273,7 @@ public final class Main implements Callable<Integer> {
     defaultProperty("org.slf4j.simpleLogger.showThreadName", "false");
     defaultProperty("org.slf4j.simpleLogger.showShortLogName", "true");
     defaultProperty("org.slf4j.simpleLogger.log.org.jooq", "warn");
+    defaultProperty("org.slf4j.simpleLogger.log.org.eclipse.jetty", "warn");
     return new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true).execute(args);
   }
 
@@ -239,6 +299,24 @@ public final class Main implements Callable<Integer> {
       }
       AccessTokens.permissionWarning(accessTokens).ifPresent(log::warn);
     }
+    JwtSettings jwt = null;
+    if (jwtJwks != null || jwtHmacSecret != null) {
+      try {
+        jwt = new JwtSettings(java.util.Optional.ofNullable(jwtJwks), java.util.Optional.ofNullable(jwtHmacSecret),
+            java.util.Optional.ofNullable(jwtIssuer), java.util.Optional.ofNullable(jwtAudience), jwtGrantsClaim);
+      } catch (IllegalArgumentException e) {
+        System.err.println("feed-server: " + e.getMessage());
+        return 2;
+      }
+    } else if (jwtIssuer != null || jwtAudience != null) {
+      System.err.println("feed-server: --jwt-issuer and --jwt-audience need --jwt-jwks or --jwt-hmac-secret");
+      return 2;
+    }
+    if (httpPort == null && (httpUi != null || !httpCorsOrigins.isEmpty())) {
+      System.err.println("feed-server: " + (httpUi != null ? "--http-ui" : "--http-cors-origin")
+          + " needs --http-port (the HTTP API is off without it)");
+      return 2;
+    }
     if ((tlsCert == null) != (tlsKey == null)) {
       System.err.println("feed-server: --tls-cert and --tls-key go together; got only "
           + (tlsCert != null ? "--tls-cert" : "--tls-key"));
@@ -260,8 +338,17 @@ public final class Main implements Callable<Integer> {
         if (tlsCert != null) {
           builder.tls(tlsCert, tlsKey);
         }
+        if (httpPort != null) {
+          builder.http(httpHost, httpPort).httpCorsOrigins(java.util.Set.copyOf(httpCorsOrigins));
+          if (httpUi != null) {
+            builder.httpUi(httpUi);
+          }
+        }
         if (tokens != null) {
           builder.accessTokens(tokens);
+        }
+        if (jwt != null) {
+          builder.jwt(jwt);
         }
         server = builder.build().start();
       }
@@ -277,10 +364,14 @@ public final class Main implements Callable<Integer> {
     }
     TransportLog.install(java.time.Clock.systemUTC(), settings.rejectionsLoggedPerMinute());
     handleStopSignals();
+    handleReloadSignal(log);
     Runtime.getRuntime().addShutdownHook(new Thread(this::shutDown, "feed-shutdown"));
     log.info("feed-server {} listening on {}:{} ({}), database {} (sync {}, {}){}", version(), host, server.port(),
         tlsCert != null ? "TLS" : "plain text", store.file(), sync.name().toLowerCase(java.util.Locale.ROOT), checked,
-        server.metricsPort() < 0 ? "" : ", metrics on http://" + metricsHost + ":" + server.metricsPort() + "/metrics");
+        (server.httpPort() < 0 ? "" : ", HTTP API on " + (tlsCert != null ? "https" : "http") + "://" + httpHost + ":"
+            + server.httpPort() + "/v1/" + (httpUi == null ? "" : " and the web page on /ui/"))
+            + (server.metricsPort() < 0 ? "" : ", metrics on http://" + metricsHost + ":" + server.metricsPort()
+                + "/metrics"));
     stop.await();
     log.info("stopping: refusing new calls, finishing calls in flight, ending Watch streams");
     shutDown();
@@ -319,6 +410,11 @@ public final class Main implements Callable<Integer> {
         .metricsReadTimeoutMillis(metricsReadTimeoutMillis)
         .writeProbeMillis(writeProbeMillis)
         .permitKeepaliveMillis(permitKeepaliveMillis)
+        .httpThreads(httpThreads)
+        .httpIdleTimeoutMillis(httpIdleTimeoutMillis)
+        .principalRequestsPerSecond(principalRequestsPerSecond)
+        .principalAppendBytesPerSecond(principalAppendBytesPerSecond)
+        .principalStreams(principalStreams)
         .build();
   }
 
@@ -342,6 +438,45 @@ public final class Main implements Callable<Integer> {
         sun.misc.Signal.handle(new sun.misc.Signal(name), signal -> stop.countDown());
       } catch (IllegalArgumentException | LinkageError e) {
         // No such signal on this platform: the shutdown hook still closes everything.
+      }
+    }
+  }
+
+  /**
+   * SIGHUP reads the access tokens file and the JWT key files again; calls from then on use them,
+   * streams already open keep what they were granted. A file that does not parse is logged and the
+   * previous one stays in use.
+   */
+  @SuppressWarnings("restriction")
+  private void handleReloadSignal(Logger log) {
+    try {
+      sun.misc.Signal.handle(new sun.misc.Signal("HUP"), signal -> reload(log));
+    } catch (IllegalArgumentException | LinkageError e) {
+      // No SIGHUP on this platform: restart to change the files.
+    }
+  }
+
+  private void reload(Logger log) {
+    synchronized (closing) {
+      if (server == null) {
+        return;
+      }
+      if (accessTokens != null) {
+        try {
+          server.reloadAccessTokens(AccessTokens.read(accessTokens));
+          AccessTokens.permissionWarning(accessTokens).ifPresent(log::warn);
+          log.info("SIGHUP: reloaded the access tokens file {}", accessTokens);
+        } catch (IllegalArgumentException | UncheckedIOException e) {
+          log.error("SIGHUP: kept the access tokens in use: {}", e.getMessage());
+        }
+      }
+      if (jwtJwks != null || jwtHmacSecret != null) {
+        try {
+          server.reloadJwtKeys();
+          log.info("SIGHUP: reloaded the JWT keys");
+        } catch (IllegalArgumentException e) {
+          log.error("SIGHUP: kept the JWT keys in use: {}", e.getMessage());
+        }
       }
     }
   }

@@ -74,6 +74,20 @@ import dev.feedstore.core.Limits;
  *     keepalive pings ({@code permit-keepalive-ms}); a client that pings more often is disconnected
  *     (HTTP/2 GOAWAY {@code ENHANCE_YOUR_CALM}). Replicas ping to notice a dead link, so the
  *     default allows gRPC's shortest client keepalive, 10 s; gRPC's own default would be 5 min
+ * @param httpThreads the threads of the HTTP side (the API and the metrics endpoint) that move
+ *     bytes ({@code http-threads}); they never wait for a client or the store, so a few serve
+ *     thousands of open event streams
+ * @param httpIdleTimeoutMillis how long an HTTP connection may be idle (a request not arriving, an
+ *     answer not taken) before it is closed ({@code http-idle-timeout-ms}); an event stream may be
+ *     idle for a heartbeat interval on top of it
+ * @param principalRequestsPerSecond the requests one principal (a JWT's subject, a static token,
+ *     or a client host on a server without access control) may make per second, over gRPC and
+ *     HTTP together ({@code principal-requests-per-second}); more are refused with {@code
+ *     RESOURCE_EXHAUSTED} / 429 and when to retry
+ * @param principalAppendBytesPerSecond the block data one principal may append per second ({@code
+ *     principal-append-bytes-per-second})
+ * @param principalStreams the live streams (Watch and Server-Sent Events) one principal may hold
+ *     open ({@code principal-streams})
  */
 public record ServerSettings(
     int blockBytes,
@@ -104,7 +118,12 @@ public record ServerSettings(
     long quickCheckMillis,
     long metricsReadTimeoutMillis,
     long writeProbeMillis,
-    long permitKeepaliveMillis) {
+    long permitKeepaliveMillis,
+    int httpThreads,
+    long httpIdleTimeoutMillis,
+    long principalRequestsPerSecond,
+    long principalAppendBytesPerSecond,
+    int principalStreams) {
 
   /** The keys of the settings: command-line flags without the dashes, and names in errors. */
   public static final class Key {
@@ -138,6 +157,11 @@ public record ServerSettings(
     public static final String QUICK_CHECK_MS = "quick-check-ms";
     public static final String METRICS_READ_TIMEOUT_MS = "metrics-read-timeout-ms";
     public static final String WRITE_PROBE_MS = "write-probe-ms";
+    public static final String HTTP_THREADS = "http-threads";
+    public static final String HTTP_IDLE_TIMEOUT_MS = "http-idle-timeout-ms";
+    public static final String PRINCIPAL_REQUESTS_PER_SECOND = "principal-requests-per-second";
+    public static final String PRINCIPAL_APPEND_BYTES_PER_SECOND = "principal-append-bytes-per-second";
+    public static final String PRINCIPAL_STREAMS = "principal-streams";
     public static final String PERMIT_KEEPALIVE_MS = "permit-keepalive-ms";
   }
 
@@ -215,6 +239,19 @@ public record ServerSettings(
    */
   public static final long DEFAULT_WRITE_PROBE_MS = 5_000;
 
+  /** 16: the HTTP side's threads only move bytes (the store's work runs on the rpc threads). */
+  public static final int DEFAULT_HTTP_THREADS = 16;
+  public static final long DEFAULT_HTTP_IDLE_TIMEOUT_MS = 30_000;
+  /**
+   * 10,000: above what one replica or the benchmark's busiest client sends (about 3,000 appends a
+   * second one block at a time), far below what floods two cores.
+   */
+  public static final long DEFAULT_PRINCIPAL_REQUESTS_PER_SECOND = 10_000;
+  /** 64 MiB a second: above what one client's pushes reach here (about 26 MiB/s of large blocks). */
+  public static final long DEFAULT_PRINCIPAL_APPEND_BYTES_PER_SECOND = 64L << 20;
+  /** As many as the whole server holds by default ({@link #DEFAULT_WATCHES_PER_SERVER}): lower it to share. */
+  public static final int DEFAULT_PRINCIPAL_STREAMS = DEFAULT_WATCHES_PER_SERVER;
+
   /** Every setting at its default. */
   public static final ServerSettings DEFAULTS = newBuilder().build();
 
@@ -264,6 +301,15 @@ public record ServerSettings(
     positive(Key.METRICS_READ_TIMEOUT_MS, metricsReadTimeoutMillis);
     positive(Key.WRITE_PROBE_MS, writeProbeMillis);
     positive(Key.PERMIT_KEEPALIVE_MS, permitKeepaliveMillis);
+    positive(Key.HTTP_THREADS, httpThreads);
+    if (httpThreads < 4) {
+      throw new InvalidValueException(Key.HTTP_THREADS, "must be >= 4 (Jetty takes two for accepting and selecting,"
+          + " on each address)", httpThreads);
+    }
+    positive(Key.HTTP_IDLE_TIMEOUT_MS, httpIdleTimeoutMillis);
+    positive(Key.PRINCIPAL_REQUESTS_PER_SECOND, principalRequestsPerSecond);
+    positive(Key.PRINCIPAL_APPEND_BYTES_PER_SECOND, principalAppendBytesPerSecond);
+    positive(Key.PRINCIPAL_STREAMS, principalStreams);
     if (maxMessageBytes <= blockBytes) {
       throw new InvalidValueException(Key.MAX_MESSAGE_BYTES,
           "must be above " + Key.BLOCK_BYTES + " (" + blockBytes + ") so that a block of the largest size fits",
@@ -342,6 +388,11 @@ public record ServerSettings(
     private long metricsReadTimeoutMillis = DEFAULT_METRICS_READ_TIMEOUT_MS;
     private long writeProbeMillis = DEFAULT_WRITE_PROBE_MS;
     private long permitKeepaliveMillis = DEFAULT_PERMIT_KEEPALIVE_MS;
+    private int httpThreads = DEFAULT_HTTP_THREADS;
+    private long httpIdleTimeoutMillis = DEFAULT_HTTP_IDLE_TIMEOUT_MS;
+    private long principalRequestsPerSecond = DEFAULT_PRINCIPAL_REQUESTS_PER_SECOND;
+    private long principalAppendBytesPerSecond = DEFAULT_PRINCIPAL_APPEND_BYTES_PER_SECOND;
+    private int principalStreams = DEFAULT_PRINCIPAL_STREAMS;
 
     private Builder() {}
 
@@ -375,6 +426,11 @@ public record ServerSettings(
       metricsReadTimeoutMillis = s.metricsReadTimeoutMillis;
       writeProbeMillis = s.writeProbeMillis;
       permitKeepaliveMillis = s.permitKeepaliveMillis;
+      httpThreads = s.httpThreads;
+      httpIdleTimeoutMillis = s.httpIdleTimeoutMillis;
+      principalRequestsPerSecond = s.principalRequestsPerSecond;
+      principalAppendBytesPerSecond = s.principalAppendBytesPerSecond;
+      principalStreams = s.principalStreams;
     }
 
     public Builder blockBytes(int value) {
@@ -522,6 +578,31 @@ public record ServerSettings(
       return this;
     }
 
+    public Builder httpThreads(int value) {
+      httpThreads = value;
+      return this;
+    }
+
+    public Builder httpIdleTimeoutMillis(long value) {
+      httpIdleTimeoutMillis = value;
+      return this;
+    }
+
+    public Builder principalRequestsPerSecond(long value) {
+      principalRequestsPerSecond = value;
+      return this;
+    }
+
+    public Builder principalAppendBytesPerSecond(long value) {
+      principalAppendBytesPerSecond = value;
+      return this;
+    }
+
+    public Builder principalStreams(int value) {
+      principalStreams = value;
+      return this;
+    }
+
     /**
      * The settings.
      *
@@ -533,7 +614,8 @@ public record ServerSettings(
           watchBatchBytes, subscriptionTtlMillis, subscriptionMaxTtlMillis, heartbeatMillis, tailBlocks, tailBytes,
           shutdownGraceMillis, rejectionsLoggedPerMinute, rpcThreads, watchThreads, spacesPerServer, feedsPerSpace,
           keepaliveMillis, keepaliveTimeoutMillis, quickCheckMillis, metricsReadTimeoutMillis, writeProbeMillis,
-          permitKeepaliveMillis);
+          permitKeepaliveMillis, httpThreads, httpIdleTimeoutMillis, principalRequestsPerSecond,
+          principalAppendBytesPerSecond, principalStreams);
     }
   }
 }

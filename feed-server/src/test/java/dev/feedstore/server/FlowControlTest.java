@@ -64,7 +64,7 @@ class FlowControlTest {
   private void stalledWatcherReceivesEverythingWithoutHeapGrowth(String transport) {
     FeedId feed = TestBlocks.feedId();
     ByteString data = ByteString.copyFrom(TestBlocks.bytes(BLOCK_BYTES).toByteArray());
-    appendRange(feed, 0, 200, data); // warm up classes, caches and connections before measuring
+    t.appendRange(feed, 0, 200, data); // warm up classes, caches and connections before measuring
 
     ConcurrentLinkedQueue<WatchEvent> received = new ConcurrentLinkedQueue<>();
     AtomicReference<Status> closed = new AtomicReference<>();
@@ -88,7 +88,7 @@ class FlowControlTest {
     call.request(1); // one more, then the reader stops reading
 
     long before = usedHeapAfterGc();
-    appendRange(feed, 200, BLOCKS, data);
+    t.appendRange(feed, 200, BLOCKS, data);
     long after = usedHeapAfterGc();
     int receivedWhileStalled = received.size();
 
@@ -116,15 +116,6 @@ class FlowControlTest {
     call.cancel("done", null);
   }
 
-  private void appendRange(FeedId feed, int from, int count, ByteString data) {
-    for (int start = from; start < from + count; start += 500) {
-      List<dev.feedstore.proto.v1.Block> batch = new ArrayList<>();
-      for (int i = start; i < Math.min(start + 500, from + count); i++) {
-        batch.add(Wire.block(feed, "a", i).toBuilder().setData(data).build());
-      }
-      t.blocking().append(Wire.append("s", batch));
-    }
-  }
 
   private static long usedHeapAfterGc() {
     for (int i = 0; i < 3; i++) {

@@ -24,7 +24,9 @@ class MainTest {
       String flag = "--" + key.get(null);
       assertTrue(help.contains(flag), "--help lists " + flag + ":\n" + help);
     }
-    for (String flag : new String[] {"--db", "--host", "--port", "--metrics-host", "--sync", "--help", "--version"}) {
+    for (String flag : new String[] {"--db", "--host", "--port", "--metrics-host", "--sync", "--help", "--version",
+        "--http-port", "--http-host", "--http-cors-origin", "--http-ui", "--jwt-jwks", "--jwt-hmac-secret",
+        "--jwt-issuer", "--jwt-audience", "--jwt-grants-claim"}) {
       assertTrue(help.contains(flag), flag);
     }
     assertTrue(help.contains("Default: feeds.db"), help);
@@ -48,7 +50,7 @@ class MainTest {
   void flagsBecomeSettings() {
     Main main = new Main();
     new CommandLine(main).parseArgs("--block-bytes", "2048", "--watches-per-connection", "5", "--heartbeat-ms", "500",
-        "--write-probe-ms", "250");
+        "--write-probe-ms", "250", "--principal-requests-per-second", "7", "--http-idle-timeout-ms", "900");
 
     ServerSettings settings = main.settings();
 
@@ -56,6 +58,8 @@ class MainTest {
     assertEquals(5, settings.watchesPerConnection());
     assertEquals(500, settings.heartbeatMillis());
     assertEquals(250, settings.writeProbeMillis());
+    assertEquals(7, settings.principalRequestsPerSecond());
+    assertEquals(900, settings.httpIdleTimeoutMillis());
     assertEquals(ServerSettings.DEFAULT_WRITE_PROBE_MS, ServerSettings.DEFAULTS.writeProbeMillis());
   }
 
@@ -80,6 +84,9 @@ class MainTest {
       assertEquals(2, Main.run("--watches-per-server", "0"));
       assertEquals(2, Main.run("--no-such-flag"));
       assertEquals(2, Main.run("--cached-feeds", "3"));
+      assertEquals(2, Main.run("--http-ui", "examples/web"));
+      assertEquals(2, Main.run("--jwt-jwks", "jwks.json", "--jwt-hmac-secret", "secret"));
+      assertEquals(2, Main.run("--principal-streams", "0"));
     } finally {
       System.setErr(err);
     }
@@ -87,6 +94,9 @@ class MainTest {
     assertTrue(text.contains("--watches-per-server must be > 0, was 0"), text);
     assertTrue(text.contains("no-such-flag"), text);
     assertTrue(text.contains("--cached-feeds must be >= 16, was 3"), text);
+    assertTrue(text.contains("--http-ui needs --http-port"), text);
+    assertTrue(text.contains("JWT access needs exactly one of --jwt-jwks and --jwt-hmac-secret, got both"), text);
+    assertTrue(text.contains("--principal-streams must be > 0, was 0"), text);
   }
 
   @Test

@@ -64,23 +64,23 @@ class MetricsTest {
         assertEquals(200, response.statusCode());
         assertEquals("text/plain; version=0.0.4; charset=utf-8", response.headers().firstValue("Content-Type").orElse(""));
         Map<String, Double> samples = MetricsSamples.parse(response.body());
-        assertEquals(3.0, samples.get("feedstore_calls_total{method=\"Append\",code=\"OK\"}"));
-        assertEquals(1.0, samples.get("feedstore_calls_total{method=\"Query\",code=\"INVALID_ARGUMENT\"}"));
+        assertEquals(3.0, samples.get("feedstore_calls_total{code=\"OK\",method=\"Append\",transport=\"grpc\"}"));
+        assertEquals(1.0, samples.get("feedstore_calls_total{code=\"INVALID_ARGUMENT\",method=\"Query\",transport=\"grpc\"}"));
         assertEquals(7.0, samples.get("feedstore_appended_positions_total"));
-        assertEquals(3.0, samples.get("feedstore_call_duration_seconds_count{method=\"Append\"}"));
-        assertEquals(3.0, samples.get("feedstore_call_duration_seconds_bucket{method=\"Append\",le=\"+Inf\"}"));
-        assertTrue(samples.get("feedstore_call_duration_seconds_sum{method=\"Append\"}") > 0);
+        assertEquals(3.0, samples.get("feedstore_call_duration_seconds_count{method=\"Append\",transport=\"grpc\"}"));
+        assertEquals(3.0, samples.get("feedstore_call_duration_seconds_bucket{method=\"Append\",transport=\"grpc\",le=\"+Inf\"}"));
+        assertTrue(samples.get("feedstore_call_duration_seconds_sum{method=\"Append\",transport=\"grpc\"}") > 0);
         assertEquals(2.0, samples.get("feedstore_watch_streams"));
         assertEquals(2.0 * Scope.feeds(Set.of(feed)).heapBytes(), samples.get("feedstore_watch_scope_bytes"));
         assertEquals(1.0, samples.get("feedstore_spaces_loaded"));
-        assertTrue(samples.get("feedstore_watch_events_total") >= 2, response.body());
+        assertTrue(samples.get("feedstore_watch_events_total{transport=\"grpc\"}") >= 2, response.body());
         assertTrue(samples.get("feedstore_jvm_heap_used_bytes") > 0);
         assertTrue(response.body().contains("# TYPE feedstore_calls_total counter\n"), response.body());
 
         watches.cancelAll();
         Await.until("the cancelled Watch streams are counted as ended", Duration.ofSeconds(20),
             () -> MetricsSamples.parse(get(server, "/metrics").body()).getOrDefault(
-                "feedstore_calls_total{method=\"Watch\",code=\"CANCELLED\"}", 0.0) == 2.0);
+                "feedstore_calls_total{code=\"CANCELLED\",method=\"Watch\",transport=\"grpc\"}", 0.0) == 2.0);
         assertEquals(0.0, MetricsSamples.parse(get(server, "/metrics").body()).get("feedstore_watch_streams"));
         assertEquals(0.0, MetricsSamples.parse(get(server, "/metrics").body()).get("feedstore_watch_scope_bytes"));
         assertEquals(404, get(server, "/other").statusCode());

@@ -124,7 +124,7 @@ class ServerJarIT {
     try (Socket scrape = new Socket(InetAddress.getLoopbackAddress(), metricsPort)) {
       scrape.getOutputStream().write("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
       String answer = new String(scrape.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      assertTrue(answer.startsWith("HTTP/1.1 200 OK") && answer.contains("feedstore_calls_total"), answer);
+      assertTrue(answer.startsWith("HTTP/1.1 200 OK") && answer.contains("feedstore_calls_in_flight"), answer);
     }
     List<InetAddress> others = nonLoopbackAddresses();
     for (InetAddress other : others) {

@@ -1,78 +1,52 @@
 package dev.feedstore.server.internal;
 
-import dev.feedstore.core.InvalidValueException;
-import dev.feedstore.core.LimitExceededException;
-import dev.feedstore.core.store.CorruptBlockException;
-import dev.feedstore.core.store.StorageFaultException;
-import dev.feedstore.core.store.StoreException;
 import dev.feedstore.proto.WireErrors;
 import dev.feedstore.proto.WireMapping;
 import dev.feedstore.proto.v1.AppendConflict;
 import dev.feedstore.proto.v1.LimitExceeded;
+import dev.feedstore.core.LimitExceededException;
 import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusException;
 import io.grpc.StatusRuntimeException;
 
 /**
- * Turns domain failures into gRPC statuses, at the server's edge only. The code follows the litmus
- * test of {@link Status}: bad input is {@code INVALID_ARGUMENT}, a limit {@code
- * RESOURCE_EXHAUSTED} (with the setting in the {@link WireErrors#LIMIT_EXCEEDED} trailer), a sequence conflict {@code ALREADY_EXISTS} (with the keys in the {@link
- * WireErrors#APPEND_CONFLICT} trailer), an unknown subscription {@code NOT_FOUND}, shutting down
- * {@code UNAVAILABLE}; a block stored corrupt is {@code DATA_LOSS} naming the block (its key is the
- * caller's data, not a server detail). A fault of the server's storage says what is wrong without
- * the server's paths (the log has them): a full disk is {@code RESOURCE_EXHAUSTED}, a read-only
- * file or an I/O error {@code UNAVAILABLE} (retry, here later or on another server), a damaged
- * file {@code DATA_LOSS}. Anything else is the server's fault, {@code INTERNAL}, whose description
- * does not leak server details. Stateless and thread-safe.
+ * Turns failures into gRPC statuses, at the gRPC edge only: the code and description of their
+ * {@link Refusal}, plus what programs read from trailers: a limit's setting in the {@link
+ * WireErrors#LIMIT_EXCEEDED} trailer (and, for a per-principal rate, when to retry in {@link
+ * #RETRY_AFTER_MS}), the keys of a sequence conflict in the {@link WireErrors#APPEND_CONFLICT}
+ * trailer. Stateless and thread-safe.
  */
 final class Failures {
   /** The most bytes of conflicting keys in one trailer (base64 in transit: about 4 KiB). */
   static final int CONFLICT_TRAILER_BYTES = 3000;
+  /** Milliseconds until a refused request would pass, on a refusal by a per-principal rate. */
+  static final Metadata.Key<String> RETRY_AFTER_MS = Metadata.Key.of("retry-after-ms", Metadata.ASCII_STRING_MARSHALLER);
 
   private Failures() {}
 
   static StatusException toStatus(Throwable failure) {
-    if (failure instanceof InvalidValueException) {
-      return Status.INVALID_ARGUMENT.withDescription(failure.getMessage()).asException();
-    }
-    if (failure instanceof LimitExceededException limit) {
-      Metadata trailers = new Metadata();
-      trailers.put(WireErrors.LIMIT_EXCEEDED, LimitExceeded.newBuilder()
-          .setLimit(limit.limitKey()).setValue(limit.limit()).setActual(limit.actual()).build());
-      return Status.RESOURCE_EXHAUSTED.withDescription(failure.getMessage()).asException(trailers);
-    }
-    if (failure instanceof AppendConflictException conflict) {
-      return conflict(conflict);
-    }
-    if (failure instanceof SubscriptionNotFoundException) {
-      return Status.NOT_FOUND.withDescription(failure.getMessage()).asException();
-    }
-    if (failure instanceof AccessDeniedException denied) {
-      return (denied.authenticated() ? Status.PERMISSION_DENIED : Status.UNAUTHENTICATED)
-          .withDescription(failure.getMessage()).asException();
-    }
-    if (failure instanceof ShuttingDownException) {
-      return Status.UNAVAILABLE.withDescription(failure.getMessage()).asException();
-    }
     if (failure instanceof StatusRuntimeException status) {
       return status.getStatus().asException(status.getTrailers());
     }
     if (failure instanceof StatusException status) {
       return status;
     }
-    if (failure instanceof CorruptBlockException) {
-      return Status.DATA_LOSS.withDescription("the server's copy of " + failure.getMessage()
-          + "; reads that do not include this block still work").asException();
+    if (failure instanceof AppendConflictException conflict) {
+      return conflict(conflict);
     }
-    if (failure instanceof StorageFaultException fault) {
-      return storageFault(fault);
+    Refusal refusal = Refusal.of(failure);
+    Status status = Status.fromCode(Status.Code.valueOf(refusal.code().name())).withDescription(refusal.message());
+    Metadata trailers = new Metadata();
+    if (failure instanceof LimitExceededException limit) {
+      trailers.put(WireErrors.LIMIT_EXCEEDED, LimitExceeded.newBuilder()
+          .setLimit(limit.limitKey()).setValue(limit.limit()).setActual(limit.actual()).build());
+    } else if (failure instanceof RateLimitedException rate) {
+      trailers.put(WireErrors.LIMIT_EXCEEDED, LimitExceeded.newBuilder()
+          .setLimit(rate.limitKey()).setValue(rate.limit()).setActual(rate.actual()).build());
+      trailers.put(RETRY_AFTER_MS, Long.toString(rate.retryAfterMillis()));
     }
-    if (failure instanceof StoreException) {
-      return Status.INTERNAL.withDescription("the server's storage failed (details are in the server's log)")
-          .asException();
-    }
-    return Status.INTERNAL.withDescription("internal error (details are in the server's log)").asException();
+    return status.asException(trailers);
   }
 
   /**
@@ -102,25 +76,6 @@ final class Failures {
     Metadata trailers = new Metadata();
     trailers.put(WireErrors.APPEND_CONFLICT, detail.build());
     return Status.ALREADY_EXISTS.withDescription(description).asException(trailers);
-  }
-
-  /**
-   * The status of a storage fault: what is wrong and that the operator resolves it, naming the
-   * database file but not its directory.
-   */
-  private static StatusException storageFault(StorageFaultException fault) {
-    String name = String.valueOf(fault.file().getFileName());
-    Status status = switch (fault.kind()) {
-      case FULL -> Status.RESOURCE_EXHAUSTED.withDescription("the disk holding the server's database " + name
-          + " is full: writes fail until its operator frees space; retry later (reads still work)");
-      case READ_ONLY -> Status.UNAVAILABLE.withDescription("the server's database " + name
-          + " is read-only: writes fail until its operator makes it writable; retry later");
-      case IO -> Status.UNAVAILABLE.withDescription("the disk holding the server's database " + name
-          + " reported an I/O error; retry later (the server's log has the details)");
-      case CORRUPT -> Status.DATA_LOSS.withDescription("the server's database " + name
-          + " is damaged; its operator restores it from a backup (the server's log has the details)");
-    };
-    return status.asException();
   }
 
   /** True for failures caused by the request (logged as rejections), false for the server's own. */

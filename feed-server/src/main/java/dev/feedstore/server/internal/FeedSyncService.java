@@ -48,8 +48,11 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
   private final ServerSettings settings;
   private final RateLimitedLog rejections;
   private final RateLimitedLog failures;
+  private final PrincipalLimits principals;
 
-  FeedSyncService(PositionAuthority authority, Watches watches, RateLimitedLog rejections, RateLimitedLog failures) {
+  FeedSyncService(PositionAuthority authority, Watches watches, RateLimitedLog rejections, RateLimitedLog failures,
+      PrincipalLimits principals) {
+    this.principals = principals;
     this.authority = authority;
     this.watches = watches;
     this.settings = authority.settings();
@@ -60,6 +63,8 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
   @Override
   public void append(AppendRequest request, StreamObserver<AppendResponse> responses) {
     unary("Append", request.getSpaceId(), request.getRequestId(), responses, () -> {
+      principals.admitAppend(AccessInterceptor.caller().principal(),
+          request.getBlocksList().stream().mapToLong(block -> block.getData().size()).sum());
       AppendResult result = authority.append(WireRequests.append(request, settings.limits()));
       return AppendResponse.newBuilder()
           .setRequestId(request.getRequestId())
@@ -130,7 +135,8 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
   public void getServerInfo(GetServerInfoRequest request, StreamObserver<GetServerInfoResponse> responses) {
     try {
       WireRequests.requestId(request.getRequestId());
-      AccessInterceptor.checkKnown();
+      AccessInterceptor.caller().checkKnown();
+      principals.admitRequest(AccessInterceptor.caller().principal());
     } catch (RuntimeException e) {
       responses.onError(reject("GetServerInfo", "", request.getRequestId(), e));
       return;
@@ -154,9 +160,12 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
   void watchFrames(WatchRequest request, StreamObserver<WatchFrame> events) {
     try {
       WireRequests.requestId(request.getRequestId());
-      AccessInterceptor.check("Watch", request.getSpaceId(), false);
-      watches.open(WireRequests.watch(request, settings), request.getRequestId(),
-          (ServerCallStreamObserver<WatchFrame>) events, ConnectionInterceptor.remoteAddress());
+      Caller caller = AccessInterceptor.caller();
+      caller.check("Watch", request.getSpaceId(), false);
+      principals.admitRequest(caller.principal());
+      watches.open(WireRequests.watch(request, settings),
+          new GrpcWatchSink(request.getRequestId(), (ServerCallStreamObserver<WatchFrame>) events),
+          "grpc " + ConnectionInterceptor.remoteAddress(), caller);
     } catch (RuntimeException e) {
       events.onError(reject("Watch", request.getSpaceId(), request.getRequestId(), e));
     }
@@ -192,7 +201,9 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
     T response;
     try {
       WireRequests.requestId(requestId);
-      AccessInterceptor.check(method, spaceId, method.equals("Append"));
+      Caller caller = AccessInterceptor.caller();
+      caller.check(method, spaceId, method.equals("Append"));
+      principals.admitRequest(caller.principal());
       response = work.get();
     } catch (RuntimeException e) {
       responses.onError(reject(method, spaceId, requestId, e));

@@ -12,13 +12,14 @@ import io.grpc.Status;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Counts every FeedSync call as it ends, by method and status (a call the client cancelled counts
- * as {@code CANCELLED}), and times unary calls. Thread-safe.
+ * Counts every FeedSync call over gRPC as it ends, by method and status (a call the client
+ * cancelled counts as {@code CANCELLED}), times unary calls, and counts Watch events, in {@link
+ * ServerMetrics}. Thread-safe.
  */
 final class MetricsInterceptor implements ServerInterceptor {
-  private final Metrics metrics;
+  private final ServerMetrics metrics;
 
-  MetricsInterceptor(Metrics metrics) {
+  MetricsInterceptor(ServerMetrics metrics) {
     this.metrics = metrics;
   }
 
@@ -36,7 +37,7 @@ final class MetricsInterceptor implements ServerInterceptor {
         if (message instanceof AppendResponse response) {
           metrics.appended(response.getPositionsCount());
         } else if (!unary) {
-          metrics.watchMessageSent();
+          metrics.eventSent(ServerMetrics.GRPC);
         }
         super.sendMessage(message);
       }
@@ -44,7 +45,7 @@ final class MetricsInterceptor implements ServerInterceptor {
       @Override
       public void close(Status status, Metadata trailers) {
         if (ended.compareAndSet(false, true)) {
-          metrics.callEnded(name, status.getCode(), System.nanoTime() - started, unary);
+          metrics.callEnded(ServerMetrics.GRPC, name, status.getCode().name(), System.nanoTime() - started, unary);
         }
         super.close(status, trailers);
       }
@@ -54,7 +55,8 @@ final class MetricsInterceptor implements ServerInterceptor {
       public void onCancel() {
         // The client cancelled or went away: the call ends without a status of ours.
         if (ended.compareAndSet(false, true)) {
-          metrics.callEnded(name, Status.Code.CANCELLED, System.nanoTime() - started, unary);
+          metrics.callEnded(ServerMetrics.GRPC, name, Status.Code.CANCELLED.name(), System.nanoTime() - started,
+              unary);
         }
         super.onCancel();
       }

@@ -2,16 +2,10 @@ package dev.feedstore.server.internal;
 
 import dev.feedstore.core.store.FeedStore;
 import dev.feedstore.core.store.StorageFaultException;
-import dev.feedstore.server.AccessTokens;
 import dev.feedstore.server.ServerSettings;
-import io.grpc.ServerInterceptor;
 import io.grpc.ServerInterceptors;
 import io.grpc.ServerServiceDefinition;
-import io.grpc.Status;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -23,9 +17,10 @@ import org.slf4j.LoggerFactory;
 import org.slf4j.event.Level;
 
 /**
- * Everything behind the gRPC server's socket: the authority, the Watch streams, the threads they
- * run on, and the ticker that drives heartbeats, subscription renewal and purging. Owns its
- * executors (shut down by {@link #close}); does not own the store.
+ * Everything behind the server's sockets, shared by its transports (gRPC and HTTP): the authority,
+ * the live streams, access rules, metrics, the threads they run on, and the ticker that drives
+ * heartbeats, subscription renewal and purging. Owns its executors (shut down by {@link #close});
+ * does not own the store.
  *
  * <p>Thread-safe.
  */
@@ -41,13 +36,15 @@ public final class ServerCore implements AutoCloseable {
   private final Watches watches;
   private final FeedSyncService service;
   private final InFlightCalls inFlight = new InFlightCalls();
-  private final Metrics metrics = new Metrics();
+  private final ServerMetrics metrics = new ServerMetrics();
   private final StorageHealth storage;
+  private final PositionAuthority authority;
+  private final Authenticator authenticator;
+  private final PrincipalLimits principalLimits;
 
-  private final Optional<AccessTokens> access;
-
-  public ServerCore(FeedStore store, ServerSettings settings, Clock clock, Optional<AccessTokens> access) {
-    this.access = access;
+  /** The caller keeps owning {@code store}; {@code authenticator} decides who may call. */
+  public ServerCore(FeedStore store, ServerSettings settings, Clock clock, Authenticator authenticator) {
+    this.authenticator = authenticator;
     this.settings = settings;
     this.rpcExecutor = Executors.newFixedThreadPool(settings.rpcThreads(), new NamedThreads("feed-rpc"));
     this.watchExecutor = Executors.newFixedThreadPool(settings.watchThreads(), new NamedThreads("feed-watch"));
@@ -57,11 +54,13 @@ public final class ServerCore implements AutoCloseable {
     this.failures = new RateLimitedLog(LOG, Level.ERROR, "server failures", clock,
         Math.max(1, settings.rejectionsLoggedPerMinute()));
     this.storage = new StorageHealth(store, settings.writeProbeMillis());
-    PositionAuthority authority = new PositionAuthority(new MonitoredStore(store, storage), settings, clock);
-    this.watches = new Watches(authority, watchExecutor, failures);
-    this.service = new FeedSyncService(authority, watches, rejections, failures);
-    metrics.gauge("feedstore_watch_streams", "Watch streams open.", watches::openCount);
-    metrics.gauge("feedstore_watch_scope_bytes", "Heap the scopes of open Watch streams hold.", watches::scopeBytes);
+    this.authority = new PositionAuthority(new MonitoredStore(store, storage), settings, clock);
+    this.principalLimits = new PrincipalLimits(settings, System::nanoTime, metrics);
+    this.watches = new Watches(authority, watchExecutor, failures, principalLimits, ticker, clock);
+    this.service = new FeedSyncService(authority, watches, rejections, failures, principalLimits);
+    metrics.gauge("feedstore_watch_streams", "Live streams open (gRPC Watch and Server-Sent Events).",
+        watches::openCount);
+    metrics.gauge("feedstore_watch_scope_bytes", "Heap the scopes of open live streams hold.", watches::scopeBytes);
     metrics.gauge("feedstore_calls_in_flight", "FeedSync calls running (request handlers and Watch streams).",
         inFlight::count);
     metrics.gauge("feedstore_spaces_loaded", "Spaces of the store this process has served since it started.",
@@ -71,8 +70,36 @@ public final class ServerCore implements AutoCloseable {
   }
 
   /** The server's metrics, for the metrics endpoint. */
-  public Metrics metrics() {
+  public ServerMetrics metrics() {
     return metrics;
+  }
+
+  ServerSettings settings() {
+    return settings;
+  }
+
+  PositionAuthority authority() {
+    return authority;
+  }
+
+  Watches watches() {
+    return watches;
+  }
+
+  Authenticator authenticator() {
+    return authenticator;
+  }
+
+  PrincipalLimits principalLimits() {
+    return principalLimits;
+  }
+
+  RateLimitedLog rejections() {
+    return rejections;
+  }
+
+  RateLimitedLog failures() {
+    return failures;
   }
 
   /** The executor request handlers run on (they block on the store). */
@@ -86,10 +113,9 @@ public final class ServerCore implements AutoCloseable {
    * WellFormedRequests}).
    */
   public ServerServiceDefinition feedSync() {
-    List<ServerInterceptor> interceptors = new ArrayList<>(List.of(new ConnectionInterceptor(), inFlight));
-    access.ifPresent(tokens -> interceptors.add(new AccessInterceptor(tokens)));
     return ServerInterceptors.intercept(WellFormedRequests.wrap(
-        ServerInterceptors.intercept(service.definition(), interceptors), rejections),
+        ServerInterceptors.intercept(service.definition(), new ConnectionInterceptor(), inFlight,
+            new AccessInterceptor(authenticator)), rejections),
         new MetricsInterceptor(metrics));
   }
 
@@ -129,6 +155,7 @@ public final class ServerCore implements AutoCloseable {
   public void tick() {
     try {
       watches.tick();
+      principalLimits.forgetIdle();
       rejections.flush();
       failures.flush();
     } catch (StorageFaultException e) {
@@ -145,9 +172,9 @@ public final class ServerCore implements AutoCloseable {
     return watches.openCount();
   }
 
-  /** Refuses new Watch streams and ends the open ones with {@code UNAVAILABLE}. */
+  /** Refuses new live streams and ends the open ones with {@code UNAVAILABLE}. */
   public void endWatches() {
-    watches.closeAll(Status.UNAVAILABLE.withDescription(new ShuttingDownException().getMessage()));
+    watches.closeAll(new ShuttingDownException());
   }
 
   /** Stops the ticker and the executors, waiting briefly for running work. */

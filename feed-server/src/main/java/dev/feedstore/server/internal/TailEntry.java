@@ -24,9 +24,10 @@ import java.util.OptionalLong;
  *     (tag, length, map entry), or empty when the feed has none
  * @param bytes its size for byte budgets ({@link BlockSizes#of})
  * @param chain the history chain at the block's position, when known
+ * @param event the block as a Server-Sent Event, made by the first stream that sends it
  */
 record TailEntry(long position, FeedId feedId, Optional<Namespace> namespace, ByteString blockField,
-    ByteString namespaceField, long bytes, OptionalLong chain) {
+    ByteString namespaceField, long bytes, OptionalLong chain, SseEvent.Shared event) {
 
   TailEntry {
     Objects.requireNonNull(feedId, "feedId");
@@ -34,6 +35,7 @@ record TailEntry(long position, FeedId feedId, Optional<Namespace> namespace, By
     Objects.requireNonNull(blockField, "blockField");
     Objects.requireNonNull(namespaceField, "namespaceField");
     Objects.requireNonNull(chain, "chain");
+    Objects.requireNonNull(event, "event");
   }
 
   static TailEntry of(Block positioned, Optional<Namespace> namespace) {
@@ -48,6 +50,6 @@ record TailEntry(long position, FeedId feedId, Optional<Namespace> namespace, By
             .toByteString())
         .orElse(ByteString.EMPTY);
     return new TailEntry(positioned.position().value(), positioned.feedId(), namespace, blockField, namespaceField,
-        BlockSizes.of(positioned), chain);
+        BlockSizes.of(positioned), chain, new SseEvent.Shared());
   }
 }

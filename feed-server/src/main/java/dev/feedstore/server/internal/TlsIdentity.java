@@ -59,6 +59,31 @@ public final class TlsIdentity {
         + " certificate was issued for, or the certificate of this key");
   }
 
+  /**
+   * The chain and key as an in-memory key store (alias {@value #ALIAS}, password {@code
+   * password}), for TLS stacks that take one, such as Jetty's. Checks the files as {@link #check}
+   * does first.
+   *
+   * @throws IllegalArgumentException naming the file, the problem and the fix
+   */
+  public static java.security.KeyStore keyStore(Path certificateChain, Path privateKey, char[] password) {
+    check(certificateChain, privateKey);
+    List<X509Certificate> chain = certificates(certificateChain, read(certificateChain, "certificate chain"));
+    PrivateKey key = privateKey(privateKey, read(privateKey, "private key"), chain.get(0).getPublicKey());
+    try {
+      java.security.KeyStore store = java.security.KeyStore.getInstance("PKCS12");
+      store.load(null, null);
+      store.setKeyEntry(ALIAS, key, password, chain.toArray(new Certificate[0]));
+      return store;
+    } catch (GeneralSecurityException | IOException e) {
+      throw new IllegalArgumentException("cannot hold the TLS key " + privateKey + " and certificates "
+          + certificateChain + " in a key store: " + e.getMessage(), e);
+    }
+  }
+
+  /** The alias of the server's key in {@link #keyStore}. */
+  static final String ALIAS = "feed-server";
+
   private static List<X509Certificate> certificates(Path file, String pem) {
     List<String> labels = labels(pem);
     if (!labels.contains("CERTIFICATE")) {

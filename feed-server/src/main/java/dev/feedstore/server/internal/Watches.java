@@ -3,8 +3,6 @@ package dev.feedstore.server.internal;
 import dev.feedstore.core.LimitExceededException;
 import dev.feedstore.core.Scope;
 import dev.feedstore.server.ServerSettings;
-import io.grpc.Status;
-import io.grpc.stub.ServerCallStreamObserver;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -12,14 +10,22 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
- * The open Watch streams: admits new ones within {@code watches-per-server} and {@code
- * watches-per-connection}, and while the memory their scopes hold ({@link Scope#heapBytes}) stays
+ * The open live streams of every transport (gRPC Watch, Server-Sent Events): admits new ones
+ * within {@code watches-per-server}, {@code watches-per-connection} and the caller's {@code
+ * principal-streams}, and while the memory their scopes hold ({@link Scope#heapBytes}) stays
  * within {@code watch-scope-bytes} and {@code watch-scope-bytes-per-connection}; drives their
  * periodic work ({@link #tick}: renewing their subscriptions, ending those whose subscription is
- * gone with {@code NOT_FOUND}, heartbeats), and ends them all with {@code UNAVAILABLE} on shutdown.
+ * gone with {@code NOT_FOUND}, heartbeats), ends a stream when its caller's token expires, and
+ * ends them all with {@code UNAVAILABLE} on shutdown. A connection is named by its transport and
+ * remote address ({@code grpc /10.0.0.7:51234}).
  *
  * <p>A stream renews its subscription while it is open: an open Watch is a use of the
  * subscription. A subscription that expires anyway (its TTL is shorter than the heartbeat
@@ -28,8 +34,11 @@ import java.util.concurrent.Executor;
  * <p>Thread-safe.
  */
 final class Watches {
-  /** What one stream was admitted with: its connection and the bytes its scope holds. */
-  private record Admitted(String connection, long scopeBytes) {}
+  /**
+   * What one stream was admitted with: its connection, the bytes its scope holds, and the timer that
+   * ends it when its caller's token expires (null when the token does not expire).
+   */
+  private record Admitted(String connection, long scopeBytes, ScheduledFuture<?> expiry) {}
 
   /** The streams of one connection and the bytes their scopes hold. Guarded by lock. */
   private static final class Usage {
@@ -41,11 +50,14 @@ final class Watches {
   private final ServerSettings settings;
   private final Executor executor;
   private final RateLimitedLog failures;
+  private final PrincipalLimits principals;
+  private final ScheduledExecutorService timers;
+  private final Clock clock;
   private final Object lock = new Object();
   /** Guarded by lock. */
-  private final Set<WatchStream> open = new LinkedHashSet<>();
+  private final Set<LiveFollower> open = new LinkedHashSet<>();
   /** Guarded by lock. */
-  private final Map<WatchStream, Admitted> admitted = new HashMap<>();
+  private final Map<LiveFollower, Admitted> admitted = new HashMap<>();
   /** Guarded by lock. */
   private final Map<String, Usage> perConnection = new HashMap<>();
   /** Guarded by lock: the bytes the scopes of all open streams hold. */
@@ -53,21 +65,27 @@ final class Watches {
   /** Guarded by lock. */
   private boolean closing;
 
-  Watches(PositionAuthority authority, Executor executor, RateLimitedLog failures) {
+  Watches(PositionAuthority authority, Executor executor, RateLimitedLog failures, PrincipalLimits principals,
+      ScheduledExecutorService timers, Clock clock) {
     this.authority = authority;
+    this.principals = principals;
+    this.timers = timers;
+    this.clock = clock;
     this.settings = authority.settings();
     this.executor = executor;
     this.failures = failures;
   }
 
   /**
-   * Opens a stream for a validated request on the connection {@code connection} and starts it.
+   * Opens a stream for a validated request of {@code caller} on the connection {@code connection},
+   * writing to {@code sink}, and starts it.
    *
    * @throws SubscriptionNotFoundException if its subscription is unknown or expired
    * @throws LimitExceededException if a watch limit is reached
+   * @throws RateLimitedException if the caller holds {@code principal-streams} streams already
    * @throws ShuttingDownException if the server is shutting down
    */
-  void open(ReadRequest request, String requestId, ServerCallStreamObserver<WatchFrame> call, String connection) {
+  void open(ReadRequest request, LiveSink sink, String connection, Caller caller) {
     // Checked before resolving too, which slides the subscription's expiry: a refused stream
     // writes nothing (unless it lost a race for the last place, or its subscription's scope, known
     // only once looked up, is what does not fit).
@@ -76,16 +94,19 @@ final class Watches {
     }
     ResolvedRead read = authority.resolve(request);
     long bytes = read.scope().heapBytes();
-    WatchStream stream = new WatchStream(requestId, read, authority, call, executor, failures, this::release);
+    LiveFollower stream = new LiveFollower(read, authority, sink, executor, failures, caller.principal(),
+        this::release);
     synchronized (lock) {
       try {
         checkAdmissible(connection, bytes);
+        principals.openStream(caller.principal());
       } catch (RuntimeException e) {
         authority.release(read);
         throw e;
       }
       open.add(stream);
-      admitted.put(stream, new Admitted(connection, bytes));
+      admitted.put(stream, new Admitted(connection, bytes, caller.expiresAt().map(at -> expiry(stream, at))
+          .orElse(null)));
       Usage usage = perConnection.computeIfAbsent(connection, k -> new Usage());
       usage.streams++;
       usage.scopeBytes += bytes;
@@ -121,6 +142,13 @@ final class Watches {
     }
   }
 
+  /** A timer that ends {@code stream} when its caller's token expires at {@code at}. */
+  private ScheduledFuture<?> expiry(LiveFollower stream, Instant at) {
+    long delay = Math.max(0, at.toEpochMilli() - clock.millis());
+    return timers.schedule(() -> stream.end(new AccessDeniedException(false, "the access token expired at " + at
+        + ": connect again with a fresh token")), delay, TimeUnit.MILLISECONDS);
+  }
+
   /** The bytes the scopes of open streams hold. */
   long scopeBytes() {
     synchronized (lock) {
@@ -141,48 +169,51 @@ final class Watches {
    * tick. Blocks on the store.
    */
   void tick() {
-    List<WatchStream> streams = snapshot();
-    Map<String, List<WatchStream>> bySubscription = new LinkedHashMap<>();
-    for (WatchStream stream : streams) {
+    List<LiveFollower> streams = snapshot();
+    Map<String, List<LiveFollower>> bySubscription = new LinkedHashMap<>();
+    for (LiveFollower stream : streams) {
       stream.subscriptionId().ifPresent(id -> bySubscription.computeIfAbsent(id, k -> new ArrayList<>()).add(stream));
     }
     Set<String> lost = authority.subscriptions().renew(bySubscription.keySet());
     for (String id : lost) {
-      for (WatchStream stream : bySubscription.get(id)) {
-        stream.end(Status.NOT_FOUND.withDescription(
-            new SubscriptionNotFoundException(id, stream.read().space().spaceId(), "expired").getMessage()));
+      for (LiveFollower stream : bySubscription.get(id)) {
+        stream.end(new SubscriptionNotFoundException(id, stream.read().space().spaceId(), "expired"));
       }
     }
-    for (WatchStream stream : streams) {
+    for (LiveFollower stream : streams) {
       stream.heartbeatTick();
     }
   }
 
-  /** Refuses new streams and ends every open one with {@code status}. */
-  void closeAll(Status status) {
-    List<WatchStream> streams;
+  /** Refuses new streams and ends every open one because of {@code reason}. */
+  void closeAll(RuntimeException reason) {
+    List<LiveFollower> streams;
     synchronized (lock) {
       closing = true;
       streams = new ArrayList<>(open);
     }
-    for (WatchStream stream : streams) {
-      stream.end(status);
+    for (LiveFollower stream : streams) {
+      stream.end(reason);
     }
   }
 
-  private List<WatchStream> snapshot() {
+  private List<LiveFollower> snapshot() {
     synchronized (lock) {
       return new ArrayList<>(open);
     }
   }
 
-  private void release(WatchStream stream) {
+  private void release(LiveFollower stream) {
     synchronized (lock) {
       if (!open.remove(stream)) {
         return;
       }
       Admitted was = admitted.remove(stream);
       scopeBytes -= was.scopeBytes();
+      principals.closeStream(stream.principal());
+      if (was.expiry() != null) {
+        was.expiry().cancel(false);
+      }
       Usage usage = perConnection.get(was.connection());
       usage.streams--;
       usage.scopeBytes -= was.scopeBytes();

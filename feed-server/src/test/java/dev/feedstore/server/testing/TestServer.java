@@ -43,6 +43,25 @@ public final class TestServer implements AutoCloseable {
     return new Builder(file);
   }
 
+  /**
+   * Appends blocks {@code from..from+count-1} of actor "a" to {@code feed} of space "s", each with
+   * {@code data}, 500 to a request.
+   */
+  public void appendRange(dev.feedstore.core.FeedId feed, int from, int count, com.google.protobuf.ByteString data) {
+    for (int start = from; start < from + count; start += 500) {
+      java.util.List<dev.feedstore.proto.v1.Block> batch = new java.util.ArrayList<>();
+      for (int i = start; i < Math.min(start + 500, from + count); i++) {
+        batch.add(Wire.block(feed, "a", i).toBuilder().setData(data).build());
+      }
+      blocking().append(Wire.append("s", batch));
+    }
+  }
+
+  /** A client of the server's HTTP API (built with {@link Builder#http}). */
+  public Http http() {
+    return Http.on(server.httpPort());
+  }
+
   public FeedSyncGrpc.FeedSyncBlockingStub blocking() {
     return FeedSyncGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
   }
@@ -74,7 +93,9 @@ public final class TestServer implements AutoCloseable {
     private ServerSettings settings = ServerSettings.newBuilder().heartbeatMillis(3_600_000).build();
     private Clock clock = Clock.systemUTC();
     private boolean loopback;
+    private boolean http;
     private AccessTokens accessTokens;
+    private dev.feedstore.server.JwtSettings jwt;
 
     private Builder(Path file) {
       this.file = file;
@@ -97,6 +118,18 @@ public final class TestServer implements AutoCloseable {
       return this;
     }
 
+    /** Accept JWTs as {@code settings} say. */
+    public Builder jwt(dev.feedstore.server.JwtSettings settings) {
+      jwt = settings;
+      return this;
+    }
+
+    /** Also serve the HTTP API on 127.0.0.1 and a free port ({@link FeedServer#httpPort}). */
+    public Builder http() {
+      http = true;
+      return this;
+    }
+
     /** Serve over a real socket on 127.0.0.1 and a free port. */
     public Builder loopback() {
       loopback = true;
@@ -110,6 +143,12 @@ public final class TestServer implements AutoCloseable {
         FeedServer.Builder builder = FeedServer.newBuilder(store).settings(settings).clock(clock);
         if (accessTokens != null) {
           builder.accessTokens(accessTokens);
+        }
+        if (http) {
+          builder.http("127.0.0.1", 0);
+        }
+        if (jwt != null) {
+          builder.jwt(jwt);
         }
         String name = InProcessServerBuilder.generateName();
         if (loopback) {

@@ -1,24 +1,12 @@
 package dev.feedstore.server.internal;
 
-import com.google.protobuf.ByteString;
-import dev.feedstore.core.Block;
 import dev.feedstore.core.BlockKey;
-import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Position;
 import dev.feedstore.core.Scope;
-import dev.feedstore.proto.WireMapping;
-import dev.feedstore.proto.v1.BlockBatch;
-import dev.feedstore.proto.v1.CaughtUp;
-import dev.feedstore.proto.v1.Heartbeat;
-import dev.feedstore.proto.v1.WatchEvent;
-import io.grpc.Status;
-import io.grpc.stub.ServerCallStreamObserver;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -26,37 +14,39 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
- * One Watch stream: history after the cursor from storage, a {@code caught_up} event, then live
- * blocks from the space's {@link SpaceTail}, with heartbeats while idle.
+ * One live stream, whatever its transport: history after the cursor from storage, a caught-up
+ * event, then live blocks from the space's {@link SpaceTail}, with heartbeats while idle, all
+ * written to a {@link LiveSink}. gRPC Watch and Server-Sent Events are two sinks of this one
+ * follower.
  *
- * <p>The stream holds no queue. Its only progress is {@code scanned}: every block of the scope at
+ * <p>The follower holds no queue. Its only progress is {@code scanned}: every block of the scope at
  * or below it has been sent. Each step reads what follows {@code scanned} — from the tail's recent
  * blocks when they reach back that far, otherwise from one storage snapshot — and sends it, and
- * only while gRPC says the call is ready, so a reader that stops reading costs one batch at most;
- * when it reads again the stream resumes from {@code scanned}. The stream registers with the tail
- * before its first read, and every commit signals it, so no block is missed at the boundary
- * between history and live, and none is sent twice.
+ * only while the sink says its transport is ready, so a reader that stops reading costs one batch
+ * at most; when it reads again the stream resumes from {@code scanned}. The follower registers with
+ * the tail before its first read, and every commit signals it, so no block is missed at the
+ * boundary between history and live, and none is sent twice.
  *
  * <p>Thread-safe. All sends run in one serialized drain on the watch executor (never a thread per
  * stream); other threads only set flags and {@link #signal} it.
  */
-final class WatchStream implements SpaceTail.Watcher {
+final class LiveFollower implements SpaceTail.Watcher {
   /** Batches sent in one turn before the drain yields its thread to other streams. */
   private static final int BATCHES_PER_TURN = 8;
 
-  private final String requestId;
   private final ResolvedRead read;
   private final PositionAuthority authority;
-  private final ServerCallStreamObserver<WatchFrame> call;
+  private final LiveSink sink;
   private final Executor executor;
   private final RateLimitedLog failures;
-  private final Consumer<WatchStream> onRelease;
+  private final Consumer<LiveFollower> onRelease;
+  private final String principal;
   private final int batchBlocks;
   private final long batchBytes;
 
   private final AtomicInteger wip = new AtomicInteger();
   private final AtomicBoolean released = new AtomicBoolean();
-  private volatile Status ending;
+  private volatile RuntimeException ending;
   /** Heartbeat ticks not yet handled by the drain. */
   private final AtomicInteger ticks = new AtomicInteger();
 
@@ -70,25 +60,23 @@ final class WatchStream implements SpaceTail.Watcher {
   private Optional<BlockKey> cursorBlock = Optional.empty();
   private OptionalLong cursorChain = OptionalLong.empty();
 
-  WatchStream(String requestId, ResolvedRead read, PositionAuthority authority,
-      ServerCallStreamObserver<WatchFrame> call, Executor executor, RateLimitedLog failures,
-      Consumer<WatchStream> onRelease) {
-    this.requestId = requestId;
+  LiveFollower(ResolvedRead read, PositionAuthority authority, LiveSink sink, Executor executor,
+      RateLimitedLog failures, String principal, Consumer<LiveFollower> onRelease) {
     this.read = read;
     this.authority = authority;
-    this.call = call;
+    this.sink = sink;
     this.executor = executor;
     this.failures = failures;
+    this.principal = principal;
     this.onRelease = onRelease;
     this.batchBlocks = authority.settings().watchBatchBlocks();
     this.batchBytes = authority.settings().watchBatchBytes();
     this.scanned = read.cursor().value();
   }
 
-  /** Hooks the stream to its call and its space's tail and starts it; call from the RPC handler. */
+  /** Hooks the follower to its sink and its space's tail and starts it; call from the request's handler. */
   void start() {
-    call.setOnCancelHandler(this::release);
-    call.setOnReadyHandler(this::signal);
+    sink.start(this::signal, this::release);
     read.space().tail().register(this);
     signal();
   }
@@ -101,10 +89,15 @@ final class WatchStream implements SpaceTail.Watcher {
     return read;
   }
 
-  /** Ends the stream with {@code status} (the first ending wins), from any thread. */
-  void end(Status status) {
+  /** The principal the stream counts against. */
+  String principal() {
+    return principal;
+  }
+
+  /** Ends the stream because of {@code reason} (the first ending wins), from any thread. */
+  void end(RuntimeException reason) {
     if (ending == null) {
-      ending = status;
+      ending = reason;
     }
     signal();
   }
@@ -141,17 +134,17 @@ final class WatchStream implements SpaceTail.Watcher {
   }
 
   private void step() {
-    if (released.get()) {
-      return;
-    }
     for (int i = 0; i < BATCHES_PER_TURN; i++) {
-      Status end = ending;
+      if (released.get()) {
+        return;
+      }
+      RuntimeException end = ending;
       if (end != null) {
         finish(end);
         return;
       }
-      if (!call.isReady() || !sendNext()) {
-        return; // the ready handler or the next commit signals again
+      if (!sink.isReady() || !sendNext()) {
+        return; // the sink's ready hook or the next commit signals again
       }
     }
     signal(); // more may be due: come back after other streams had a turn
@@ -183,7 +176,8 @@ final class WatchStream implements SpaceTail.Watcher {
     }
     if (!caughtUpSent) {
       caughtUpSent = true;
-      send(event().setCaughtUp(CaughtUp.getDefaultInstance()));
+      sink.caughtUp(head(OptionalLong.empty()));
+      sent(true);
       return true;
     }
     int elapsed = ticks.getAndSet(0);
@@ -191,7 +185,8 @@ final class WatchStream implements SpaceTail.Watcher {
       // Idle for a whole interval: nothing sent since the previous tick, or several ticks passed
       // before this drain ran (then at least one whole interval had nothing sent).
       if (elapsed > 1 || !sentSinceHeartbeat) {
-        send(event().setHeartbeat(Heartbeat.getDefaultInstance()));
+        sink.heartbeat(head(OptionalLong.empty()));
+        sent(false);
       }
       sentSinceHeartbeat = false;
     }
@@ -204,83 +199,56 @@ final class WatchStream implements SpaceTail.Watcher {
     if (page.blocks().isEmpty()) {
       return;
     }
-    BlockBatch.Builder batch = BlockBatch.newBuilder();
-    for (Block block : page.blocks()) {
-      batch.addBlocks(WireMapping.toWire(block));
-    }
-    page.namespaces().forEach((feed, ns) -> batch.putFeedNamespaces(feed.value(), ns.value()));
-    WatchEvent.Builder event = event().setBlocks(batch);
-    page.lastChain().ifPresent(event::setLastChain);
-    send(event);
+    sink.history(head(page.lastChain()), page);
+    sent(true);
   }
 
-  /** Sends live blocks from their shared encoding ({@link WatchFrame}). */
+  /** Sends the live blocks of the scope among {@code entries}, from their shared encodings. */
   private void sendEntries(List<TailEntry> entries) {
     Scope scope = read.scope();
-    List<ByteString> blocks = new ArrayList<>(entries.size());
-    Set<FeedId> named = new HashSet<>();
-    List<ByteString> namespaces = new ArrayList<>();
+    List<TailEntry> covered = new ArrayList<>(entries.size());
     OptionalLong lastChain = OptionalLong.empty();
     for (TailEntry entry : entries) {
       if (scope.covers(entry.feedId(), entry.namespace())) {
-        blocks.add(entry.blockField());
+        covered.add(entry);
         lastChain = entry.chain();
-        if (!entry.namespaceField().isEmpty() && named.add(entry.feedId())) {
-          namespaces.add(entry.namespaceField());
-        }
       }
     }
     scanned = entries.get(entries.size() - 1).position();
-    if (blocks.isEmpty()) {
+    if (covered.isEmpty()) {
       return;
     }
-    blocks.addAll(namespaces);
-    WatchEvent.Builder event = event();
-    lastChain.ifPresent(event::setLastChain);
-    WatchEvent head = event.build();
-    firstEventSent = true;
-    sentSinceHeartbeat = true;
-    call.onNext(WatchFrame.withBatch(head, blocks));
+    sink.live(head(lastChain), covered);
+    sent(true);
   }
 
-  private WatchEvent.Builder event() {
-    WatchEvent.Builder event = WatchEvent.newBuilder()
-        .setRequestId(requestId)
-        .setServerToken(read.space().token().value())
-        .setMaxPosition(knownMax);
-    if (!firstEventSent) {
-      cursorBlock.ifPresent(key -> event.setCursorBlock(WireMapping.toWire(key)));
-      cursorChain.ifPresent(event::setCursorChain);
-    }
-    return event;
+  /** The fields every event carries; the cursor's block and chain go with the first event only. */
+  private LiveSink.Head head(OptionalLong lastChain) {
+    return new LiveSink.Head(read.space().token(), knownMax,
+        firstEventSent ? Optional.empty() : cursorBlock, firstEventSent ? OptionalLong.empty() : cursorChain,
+        lastChain);
   }
 
-  private void send(WatchEvent.Builder event) {
+  private void sent(boolean notHeartbeat) {
     firstEventSent = true;
-    sentSinceHeartbeat = !event.hasHeartbeat();
-    call.onNext(WatchFrame.of(event.build()));
+    sentSinceHeartbeat = notHeartbeat;
   }
 
   private void fail(RuntimeException failure) {
     if (released.get()) {
-      return; // cancelled while sending: nothing to report to
+      return; // the client went away while it was sent to: nothing to report to
     }
-    Status status = Failures.toStatus(failure).getStatus();
-    if (!Failures.isRejection(status.getCode())) {
-      failures.log("Watch " + read.space().spaceId() + " (request_id '" + requestId + "') failed", failure);
+    if (!Refusal.of(failure).code().byRequest()) {
+      failures.log("live stream of space " + read.space().spaceId() + " for " + principal + " failed", failure);
     }
-    finish(status);
+    finish(failure);
   }
 
-  private void finish(Status status) {
+  private void finish(RuntimeException reason) {
     try {
-      if (status.isOk()) {
-        call.onCompleted();
-      } else {
-        call.onError(status.asRuntimeException());
-      }
+      sink.end(reason);
     } catch (RuntimeException e) {
-      // The call was cancelled meanwhile; there is no one left to tell.
+      // The client went away meanwhile; there is no one left to tell.
     }
     release();
   }

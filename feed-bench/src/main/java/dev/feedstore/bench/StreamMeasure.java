@@ -1,0 +1,117 @@
+package dev.feedstore.bench;
+
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+
+/**
+ * What live streams cost, whatever their transport. Idle: the server's heap with the streams open,
+ * minus before, per stream. Fan-out: one client appends at a fixed rate, each block carrying the
+ * time it was due, and the streams record how late each block reached them. Not thread-safe; one
+ * run at a time.
+ */
+final class StreamMeasure {
+  private StreamMeasure() {}
+
+  /**
+   * Appends {@code options.fanoutRate()} blocks a second in batches while the streams receive them,
+   * and adds the rows {@code PREFIX.p50} ... {@code PREFIX.undelivered} and the server's heap.
+   *
+   * @param delivered how many blocks each stream has received so far
+   * @param recorder where the streams record each block's delay (microseconds)
+   * @param streams what the streams are, for the note
+   */
+  /**
+   * Adds the rows {@code PREFIX.heap_per_stream} and {@code PREFIX.server_heap}: the server's heap
+   * after GC now, with {@code count} caught-up streams open, against {@code before}.
+   */
+  static void idle(ResultTable table, BenchServer server, String prefix, int count, long before, String streams) {
+    long after = server.usedHeapAfterGc();
+    double perStream = (after - before) / (double) count / 1024.0;
+    table.add(prefix + ".heap_per_stream", perStream, "KiB", ResultTable.Target.atMost(50, "KiB"));
+    table.add(prefix + ".server_heap", Heap.mib(after), "MiB");
+    table.note(prefix + ".*: server heap after GC with " + count + " caught-up " + streams + " minus before, per"
+        + " stream; and in all");
+    Progress.say("%s: %d streams, server heap %.1f -> %.1f MiB, %.1f KiB per stream", prefix, count,
+        Heap.mib(before), Heap.mib(after), perStream);
+  }
+
+  static void fanout(BenchOptions options, ResultTable table, BenchServer server, FanoutAppender appender,
+      List<LongSupplier> delivered, Recorder recorder, String prefix, String streams) throws Exception {
+    int batch = options.fanoutBatch();
+    long period = TimeUnit.SECONDS.toNanos(1) * batch / options.fanoutRate();
+    ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
+    long[] counts = delivered.stream().mapToLong(LongSupplier::getAsLong).toArray();
+    long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(20);
+    long warmupTicks = (long) (options.fanoutWarmupSeconds() * 1e9 / period);
+    long ticks = warmupTicks + (long) (options.fanoutSeconds() * 1e9 / period);
+    AtomicLong tick = new AtomicLong();
+    long[] cpuAtStart = new long[3];
+    CountDownLatch sent = new CountDownLatch(1);
+    ticker.scheduleAtFixedRate(() -> {
+      long k = tick.getAndIncrement();
+      if (k >= ticks) {
+        sent.countDown();
+        return;
+      }
+      if (k == warmupTicks) {
+        recorder.reset();
+        appender.acks.reset();
+        server.resetPeaks();
+        cpuAtStart[0] = server.cpuNanos();
+        cpuAtStart[1] = Heap.processCpuNanos();
+        cpuAtStart[2] = System.nanoTime();
+      }
+      appender.appendAsync(batch, start + k * period);
+    }, start - System.nanoTime(), period, TimeUnit.NANOSECONDS);
+    sent.await();
+    ticker.shutdown();
+    long expected = ticks * batch;
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    long missing;
+    do {
+      missing = 0;
+      for (int i = 0; i < delivered.size(); i++) {
+        missing += Math.max(0, expected - (delivered.get(i).getAsLong() - counts[i]));
+      }
+      if (missing > 0) {
+        Thread.sleep(20);
+      }
+    } while (missing > 0 && System.nanoTime() < deadline);
+    Histogram histogram = recorder.getIntervalHistogram();
+    Histogram acks = appender.acks.getIntervalHistogram();
+    double elapsed = (System.nanoTime() - cpuAtStart[2]) / 1e9;
+    double serverCores = (server.cpuNanos() - cpuAtStart[0]) / 1e9 / elapsed;
+    double clientCores = (Heap.processCpuNanos() - cpuAtStart[1]) / 1e9 / elapsed;
+    long[] peaks = server.peaks();
+    long heapAfter = server.usedHeapAfterGc();
+    if (appender.failures.get() > 0) {
+      throw new IllegalStateException(appender.failures.get() + " appends failed during fan-out");
+    }
+    table.add(prefix + ".p50", histogram.getValueAtPercentile(50) / 1000.0, "ms");
+    table.add(prefix + ".p99", histogram.getValueAtPercentile(99) / 1000.0, "ms", ResultTable.Target.atMost(50, "ms"));
+    table.add(prefix + ".p99.9", histogram.getValueAtPercentile(99.9) / 1000.0, "ms");
+    table.add(prefix + ".max", histogram.getMaxValue() / 1000.0, "ms");
+    table.add(prefix + ".undelivered", missing, "blocks", ResultTable.Target.atMost(0, "blocks"));
+    table.add(prefix + ".server_heap_after_gc", Heap.mib(heapAfter), "MiB");
+    table.add(prefix + ".server_heap_peak_after_gc", Heap.mib(peaks[1]), "MiB");
+    table.add(prefix + ".server_heap_peak_used", Heap.mib(peaks[0]), "MiB");
+    table.note(prefix + ".*: " + streams + " on one space while"
+        + " one client appends " + options.fanoutRate() + " blocks/s in batches of " + batch + " (" + options.fanoutSeconds()
+        + " s measured after " + options.fanoutWarmupSeconds() + " s); delay from when an append was due to when each"
+        + " stream receives its blocks (" + histogram.getTotalCount() + " deliveries); server heap after GC at the end"
+        + " with the streams open, and its peaks while measuring");
+    Progress.say(prefix + ": p50 %.1f ms, p99 %.1f ms, max %.1f ms, %d undelivered, server heap %.1f MiB (peak after GC"
+            + " %.1f); CPU while measuring: server %.2f cores, watchers' JVM %.2f cores; append answered p50 %.1f ms,"
+            + " p99 %.1f ms after it was due",
+        histogram.getValueAtPercentile(50) / 1000.0, histogram.getValueAtPercentile(99) / 1000.0,
+        histogram.getMaxValue() / 1000.0, missing, Heap.mib(heapAfter), Heap.mib(peaks[1]), serverCores, clientCores,
+        acks.getValueAtPercentile(50) / 1000.0, acks.getValueAtPercentile(99) / 1000.0);
+  }
+}

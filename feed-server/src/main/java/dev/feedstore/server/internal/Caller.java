@@ -1,0 +1,87 @@
+package dev.feedstore.server.internal;
+
+import dev.feedstore.server.AccessTokens;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Who makes a call and what it may do, as found from its access token by {@link Authenticator}:
+ * the same rules for every transport. A caller is {@linkplain #principal named} for the
+ * per-principal limits: a JWT's subject, a static token's line, or, on a server without access
+ * control, the client's address. Immutable and thread-safe.
+ */
+final class Caller {
+  private final String principal;
+  private final Optional<List<AccessTokens.Grant>> grants;
+  private final String refusal;
+  private final Optional<Instant> expiresAt;
+
+  private Caller(String principal, Optional<List<AccessTokens.Grant>> grants, String refusal,
+      Optional<Instant> expiresAt) {
+    this.principal = Objects.requireNonNull(principal, "principal");
+    this.grants = grants;
+    this.refusal = refusal;
+    this.expiresAt = expiresAt;
+  }
+
+  /** A caller of a server without access control: it may do everything. */
+  static Caller open(String principal) {
+    return new Caller(principal, Optional.empty(), "", Optional.empty());
+  }
+
+  /** A caller whose token allows what {@code grants} say, until {@code expiresAt} if it expires. */
+  static Caller granted(String principal, List<AccessTokens.Grant> grants, Optional<Instant> expiresAt) {
+    return new Caller(principal, Optional.of(List.copyOf(grants)), "", expiresAt);
+  }
+
+  /** A caller without a usable token; {@code why} says what is missing, without the token. */
+  static Caller refused(String principal, String why) {
+    return new Caller(principal, Optional.of(List.of()), why, Optional.empty());
+  }
+
+  /** The name per-principal limits count this caller under. */
+  String principal() {
+    return principal;
+  }
+
+  /** When the caller's token expires; empty when it does not (or the server has no access control). */
+  Optional<Instant> expiresAt() {
+    return expiresAt;
+  }
+
+  /**
+   * Passes when the caller has a usable token, whatever it grants, or when the server has no
+   * access control: for calls that name no space.
+   *
+   * @throws AccessDeniedException ({@code UNAUTHENTICATED}) naming what is missing
+   */
+  void checkKnown() {
+    if (!refusal.isEmpty()) {
+      throw new AccessDeniedException(false, refusal);
+    }
+  }
+
+  /**
+   * Passes when the caller may read ({@code write} false) or append to ({@code write} true) {@code
+   * spaceId}, or when the server has no access control.
+   *
+   * @throws AccessDeniedException naming what is missing
+   */
+  void check(String method, String spaceId, boolean write) {
+    checkKnown();
+    if (grants.isEmpty()) {
+      return;
+    }
+    List<AccessTokens.Grant> held = grants.get();
+    if (held.stream().noneMatch(grant -> grant.mayRead(spaceId))) {
+      throw new AccessDeniedException(true, "the access token may not use space '" + RateLimitedLog.clip(spaceId)
+          + "'");
+    }
+    if (write && held.stream().noneMatch(grant -> grant.mayWrite(spaceId))) {
+      throw new AccessDeniedException(true, "the access token may read space '" + RateLimitedLog.clip(spaceId)
+          + "' but not " + method + " to it");
+    }
+  }
+}

@@ -1,0 +1,35 @@
+package dev.feedstore.server.internal;
+
+/**
+ * Why a call failed, in terms every transport maps to its own: gRPC takes the status code of the
+ * same name, HTTP the status {@link #httpStatus()}. The names follow gRPC's litmus test ({@code
+ * io.grpc.Status}): retry {@code UNAVAILABLE}, fix the request for {@code INVALID_ARGUMENT}, wait
+ * or send less for {@code RESOURCE_EXHAUSTED}.
+ */
+enum ErrorCode {
+  INVALID_ARGUMENT(400),
+  UNAUTHENTICATED(401),
+  PERMISSION_DENIED(403),
+  NOT_FOUND(404),
+  ALREADY_EXISTS(409),
+  RESOURCE_EXHAUSTED(429),
+  UNAVAILABLE(503),
+  DATA_LOSS(500),
+  INTERNAL(500);
+
+  private final int httpStatus;
+
+  ErrorCode(int httpStatus) {
+    this.httpStatus = httpStatus;
+  }
+
+  /** The HTTP status of a refusal with this code (a request over a size limit is 413: see {@link Refusal}). */
+  int httpStatus() {
+    return httpStatus;
+  }
+
+  /** True for failures the request caused (logged as rejections), false for the server's own. */
+  boolean byRequest() {
+    return this != INTERNAL && this != DATA_LOSS;
+  }
+}

@@ -1,0 +1,123 @@
+package dev.feedstore.server.internal;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.util.JsonFormat;
+import dev.feedstore.core.InvalidValueException;
+import dev.feedstore.core.LimitExceededException;
+import dev.feedstore.proto.v1.AppendRequest;
+import dev.feedstore.proto.v1.Block;
+import dev.feedstore.server.ServerSettings;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.concurrent.CompletionException;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.util.Promise;
+import org.eclipse.jetty.util.thread.Invocable;
+
+/**
+ * {@code POST /v1/spaces/{space}/feeds/{feed}/blocks}: an append with Append's rules (one
+ * transaction, the same validation, idempotent for blocks stored with the same content, 409 naming
+ * the keys stored with other content). The body is the JSON of an {@code AppendRequest} without
+ * its space and feed, which the path gives: {@code {"namespace": "chat", "blocks": [{"actor_id":
+ * "a", "sequence": 0, "timestamp": 1700000000000, "data": "aGVsbG8="}]}} ({@code data} in base64;
+ * {@code prev_actor_id}/{@code prev_sequence} name the predecessor). The answer is {@code
+ * {"positions": [...], "server_token": ...}}.
+ *
+ * <p>The body is read without blocking, at most {@code max-message-bytes} of it (413 beyond). The
+ * caller's {@code principal-append-bytes-per-second} is charged with its size before it is stored.
+ * Thread-safe.
+ */
+final class HttpAppend {
+  private static final JsonFormat.Parser PARSER = JsonFormat.parser();
+
+  private final ServerCore core;
+
+  HttpAppend(ServerCore core) {
+    this.core = core;
+  }
+
+  void append(HttpExchange exchange, Caller caller, String feed) {
+    int max = core.settings().maxMessageBytes();
+    long declared = exchange.request().getLength();
+    if (declared > max) {
+      throw new LimitExceededException(ServerSettings.Key.MAX_MESSAGE_BYTES, max, declared, "the request body");
+    }
+    String space = exchange.space();
+    // Both outcomes go on on the request executor: the store's work blocks, and the answer to a body
+    // over the limit must not be written while Jetty is still failing the request's content.
+    Content.Source.asByteArrayAsync(exchange.request(), max, Promise.Invocable.from(
+        Invocable.InvocationType.NON_BLOCKING,
+        body -> dispatch(exchange, () -> store(exchange, caller, space, feed, body)),
+        failure -> dispatch(exchange, () -> exchange.fail(tooLargeOrGone(failure, max)))));
+  }
+
+  private void dispatch(HttpExchange exchange, Runnable work) {
+    try {
+      core.requestExecutor().execute(work);
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      exchange.fail(new ShuttingDownException());
+    }
+  }
+
+  private void store(HttpExchange exchange, Caller caller, String space, String feed, byte[] body) {
+    try {
+      AppendRequest request = parse(body, space, feed);
+      long bytes = request.getBlocksList().stream().mapToLong(block -> block.getData().size()).sum();
+      core.principalLimits().admitAppend(caller.principal(), bytes);
+      AppendResult result = core.authority().append(WireRequests.append(request, core.settings().limits()));
+      core.metrics().appended(result.positions().length);
+      exchange.json(200, Json.object()
+          .raw("positions", Arrays.toString(result.positions()).replace(" ", ""))
+          .field("server_token", result.token().value())
+          .end());
+    } catch (RuntimeException e) {
+      exchange.fail(e);
+    }
+  }
+
+  /** The body as an Append of {@code feed} in {@code space}. */
+  static AppendRequest parse(byte[] body, String space, String feed) {
+    String text;
+    try {
+      text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+          .decode(java.nio.ByteBuffer.wrap(body)).toString();
+    } catch (CharacterCodingException e) {
+      throw new InvalidValueException("body", "must be UTF-8 JSON", "bytes that are not UTF-8");
+    }
+    AppendRequest.Builder request = AppendRequest.newBuilder();
+    try {
+      PARSER.merge(text, request);
+    } catch (InvalidProtocolBufferException | RuntimeException e) {
+      throw new InvalidValueException("body", "must be the JSON of an append: {\"blocks\": [{\"actor_id\": ...,"
+          + " \"sequence\": ..., \"timestamp\": ..., \"data\": BASE64}], \"namespace\": optional}; the parser said",
+          RateLimitedLog.clip(String.valueOf(e.getMessage())));
+    }
+    if (!request.getSpaceId().isEmpty() && !request.getSpaceId().equals(space)) {
+      throw new InvalidValueException("space_id", "must be left out or be the path's space '"
+          + RateLimitedLog.clip(space) + "'", RateLimitedLog.clip(request.getSpaceId()));
+    }
+    request.setSpaceId(space);
+    for (int i = 0; i < request.getBlocksCount(); i++) {
+      Block block = request.getBlocks(i);
+      if (!block.getFeedId().isEmpty() && !block.getFeedId().equals(feed)) {
+        throw new InvalidValueException("blocks[" + i + "].feed_id", "must be left out or be the path's feed '"
+            + RateLimitedLog.clip(feed) + "'", RateLimitedLog.clip(block.getFeedId()));
+      }
+      request.setBlocks(i, block.toBuilder().setFeedId(feed));
+    }
+    return request.build();
+  }
+
+  private static RuntimeException tooLargeOrGone(Throwable failure, int max) {
+    Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+        ? failure.getCause() : failure;
+    // Jetty fails the read with an IllegalStateException ("Max size (N) exceeded") when the body
+    // grows past the limit it was given; anything else is the connection failing on the way.
+    if (cause instanceof IllegalStateException) {
+      return new LimitExceededException(ServerSettings.Key.MAX_MESSAGE_BYTES, max, max + 1L, "the request body");
+    }
+    return new InvalidValueException("body", "must arrive whole", RateLimitedLog.clip(String.valueOf(cause)));
+  }
+}

@@ -1,0 +1,60 @@
+package dev.feedstore.server.internal;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import dev.feedstore.core.Block;
+import dev.feedstore.proto.WireMapping;
+import dev.feedstore.proto.v1.BlockBatch;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+import dev.feedstore.core.Namespace;
+
+/**
+ * The text of Server-Sent Events as the event stream writes them ({@code text/event-stream}): a
+ * block is an unnamed event whose {@code id} is its position and whose {@code data} is the block's
+ * JSON ({@link BlockJson}); other events are named ({@code event: caught-up}); heartbeats are
+ * comments. Stateless and thread-safe.
+ */
+final class SseEvent {
+  private SseEvent() {}
+
+  /** {@code id: P\ndata: {...}\n\n}. */
+  static String block(Block block, Optional<Namespace> namespace) {
+    return "id: " + block.position().value() + "\ndata: " + BlockJson.of(block, namespace) + "\n\n";
+  }
+
+  /** {@code event: NAME\ndata: JSON\n\n}. */
+  static String named(String name, String json) {
+    return "event: " + name + "\ndata: " + json + "\n\n";
+  }
+
+  /** A comment line, which clients skip: {@code : TEXT\n\n}. */
+  static String comment(String text) {
+    return ": " + text + "\n\n";
+  }
+
+  /**
+   * A live block's event, encoded once for all the streams of its space (the tail holds one per
+   * recent block). Thread-safe: racing streams may each encode it, and all get equal bytes.
+   */
+  static final class Shared {
+    private volatile byte[] bytes;
+
+    /** The event of {@code entry}, from its wire encoding. */
+    byte[] of(TailEntry entry) {
+      byte[] done = bytes;
+      if (done == null) {
+        done = block(decode(entry), entry.namespace()).getBytes(StandardCharsets.UTF_8);
+        bytes = done;
+      }
+      return done;
+    }
+
+    private static Block decode(TailEntry entry) {
+      try {
+        return WireMapping.toDomain(BlockBatch.parseFrom(entry.blockField()).getBlocks(0), "block");
+      } catch (InvalidProtocolBufferException e) {
+        throw new IllegalStateException("a tail entry holds what the server encoded itself", e);
+      }
+    }
+  }
+}
