@@ -194,7 +194,7 @@ final class LocalSpace {
 
   /**
    * Moves a block found corrupt out of the replica's feeds ({@link
-   * dev.feedstore.core.store.BlockLog#setAside}). A positioned block of a feed replicated from at
+   * dev.feedstore.core.store.ReplicaBlockLog#setAside}). A positioned block of a feed replicated from at
    * or below its position is the authority's too: the cursor goes back to just before it (if it had
    * passed it), so the next pull fetches it again; blocks the replica holds after it are skipped by
    * key. Any other block was the replica's only copy (unpositioned: not confirmed by the authority;

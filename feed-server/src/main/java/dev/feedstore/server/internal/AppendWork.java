@@ -8,9 +8,9 @@ import dev.feedstore.core.LimitExceededException;
 import dev.feedstore.core.Namespace;
 import dev.feedstore.core.Position;
 import dev.feedstore.core.SpaceId;
-import dev.feedstore.core.store.FeedStore;
+import dev.feedstore.core.store.AuthorityStore;
+import dev.feedstore.core.store.AuthorityTransaction;
 import dev.feedstore.core.store.InsertOutcome;
-import dev.feedstore.core.store.StoreTransaction;
 import dev.feedstore.server.ServerSettings;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -33,9 +33,9 @@ import java.util.Set;
  * turns out to be stored already it throws {@link NotAllNew}, which rolls the transaction back, so
  * that the caller runs the careful work: block by block, duplicates keeping their positions.
  *
- * <p>Not thread-safe; runs once, inside {@link FeedStore#write}.
+ * <p>Not thread-safe; runs once, inside {@link AuthorityStore#write}.
  */
-final class AppendWork implements FeedStore.Work<AppendWork.Outcome> {
+final class AppendWork implements AuthorityStore.Work<AuthorityTransaction, AppendWork.Outcome> {
 
   /**
    * What the transaction did, valid once it committed.
@@ -86,13 +86,13 @@ final class AppendWork implements FeedStore.Work<AppendWork.Outcome> {
    * @throws LimitExceededException if the space would have more than {@code feeds-per-space} feeds
    */
   @Override
-  public Outcome run(StoreTransaction tx) {
+  public Outcome run(AuthorityTransaction tx) {
     long next = nextPosition > 0 ? nextPosition : tx.blocks().maxPosition(spaceId).value() + 1;
     return optimistic ? allNew(tx, next, feeds(tx)) : careful(tx, next, feeds(tx));
   }
 
   /** The namespace of each feed of the blocks, creating the feeds the space does not have. */
-  private Map<FeedId, Optional<Namespace>> feeds(StoreTransaction tx) {
+  private Map<FeedId, Optional<Namespace>> feeds(AuthorityTransaction tx) {
     Set<FeedId> feedIds = new LinkedHashSet<>();
     for (Block block : blocks) {
       feedIds.add(block.feedId());
@@ -115,7 +115,7 @@ final class AppendWork implements FeedStore.Work<AppendWork.Outcome> {
     return namespaces;
   }
 
-  private Outcome allNew(StoreTransaction tx, long next, Map<FeedId, Optional<Namespace>> namespaces) {
+  private Outcome allNew(AuthorityTransaction tx, long next, Map<FeedId, Optional<Namespace>> namespaces) {
     long[] positions = new long[blocks.size()];
     List<Block> offered = new ArrayList<>(blocks.size());
     for (int i = 0; i < blocks.size(); i++) {
@@ -145,11 +145,11 @@ final class AppendWork implements FeedStore.Work<AppendWork.Outcome> {
   }
 
   /** The history chain at the position before {@code next}, if it is known. */
-  private OptionalLong chainBefore(StoreTransaction tx, long next) {
+  private OptionalLong chainBefore(AuthorityTransaction tx, long next) {
     return next == 1 ? OptionalLong.of(HistoryChain.START) : tx.blocks().chainAt(spaceId, Position.of(next - 1));
   }
 
-  private Outcome careful(StoreTransaction tx, long next, Map<FeedId, Optional<Namespace>> namespaces) {
+  private Outcome careful(AuthorityTransaction tx, long next, Map<FeedId, Optional<Namespace>> namespaces) {
     long[] positions = new long[blocks.size()];
     List<Block> added = new ArrayList<>();
     List<BlockKey> conflicts = new ArrayList<>();
@@ -158,17 +158,15 @@ final class AppendWork implements FeedStore.Work<AppendWork.Outcome> {
     for (int i = 0; i < blocks.size(); i++) {
       Block offered = blocks.get(i).withPosition(Position.of(next));
       InsertOutcome outcome = tx.blocks().insert(spaceId, offered);
-      boolean newlyPositioned = outcome instanceof InsertOutcome.Inserted;
       if (outcome instanceof InsertOutcome.Duplicate duplicate) {
-        if (duplicate.stored().isPositioned()) {
-          positions[i] = duplicate.stored().position().value();
-        } else {
-          // Only a store that once served as a replica holds unpositioned blocks: position it now.
-          tx.blocks().setPosition(spaceId, offered.key(), offered.position());
-          newlyPositioned = true;
+        if (!duplicate.stored().isPositioned()) {
+          throw new IllegalStateException("block " + offered.key() + " of space " + spaceId.value()
+              + " is stored without a position: the store holds blocks a replica wrote, and an authority's"
+              + " blocks all have positions; serve the authority from a store of its own");
         }
+        positions[i] = duplicate.stored().position().value();
       }
-      if (newlyPositioned) {
+      if (outcome instanceof InsertOutcome.Inserted) {
         positions[i] = next++;
         added.add(offered);
         if (chain.isPresent()) {

@@ -10,7 +10,8 @@ import dev.feedstore.core.Namespace;
 import dev.feedstore.core.Position;
 import dev.feedstore.core.Scope;
 import dev.feedstore.core.SpaceId;
-import dev.feedstore.core.store.FeedStore;
+import dev.feedstore.core.store.AuthorityStore;
+import dev.feedstore.core.store.AuthorityTransaction;
 import dev.feedstore.core.store.Subscription;
 import dev.feedstore.server.ServerSettings;
 import java.time.Clock;
@@ -22,7 +23,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * The position authority's rules over a {@link FeedStore}, with no gRPC in sight: Append gives
+ * The position authority's rules over an {@link AuthorityStore}, with no gRPC in sight: Append gives
  * new blocks consecutive positions per space, Query reads a consistent page, Subscribe stores
  * scopes, ListFeeds lists feeds. Every answer carries the space's server token.
  *
@@ -34,13 +35,13 @@ import java.util.OptionalLong;
  * methods block on the store.
  */
 public final class PositionAuthority {
-  private final FeedStore store;
+  private final AuthorityStore<?> store;
   private final ServerSettings settings;
   private final Spaces spaces;
   private final SubscriptionBook subscriptions;
 
   /** The caller keeps ownership of {@code store}. */
-  public PositionAuthority(FeedStore store, ServerSettings settings, Clock clock) {
+  public PositionAuthority(AuthorityStore<?> store, ServerSettings settings, Clock clock) {
     this.store = store;
     this.settings = settings;
     this.spaces = new Spaces(store, settings);
@@ -55,7 +56,7 @@ public final class PositionAuthority {
     return subscriptions;
   }
 
-  FeedStore store() {
+  AuthorityStore<?> store() {
     return store;
   }
 
@@ -126,7 +127,7 @@ public final class PositionAuthority {
   }
 
   /** The work, after storing the space in the same transaction if the store does not hold it yet. */
-  private FeedStore.Work<AppendWork.Outcome> admitted(SpaceState space, AppendWork work) {
+  private AuthorityStore.Work<AuthorityTransaction, AppendWork.Outcome> admitted(SpaceState space, AppendWork work) {
     return tx -> {
       spaces.admit(tx, space);
       return work.run(tx);

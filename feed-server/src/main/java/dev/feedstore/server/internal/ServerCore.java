@@ -1,6 +1,6 @@
 package dev.feedstore.server.internal;
 
-import dev.feedstore.core.store.FeedStore;
+import dev.feedstore.core.store.AuthorityStore;
 import dev.feedstore.core.store.StorageFaultException;
 import dev.feedstore.server.AccessTokens;
 import dev.feedstore.server.ServerSettings;
@@ -46,7 +46,7 @@ public final class ServerCore implements AutoCloseable {
 
   private final Optional<AccessTokens> access;
 
-  public ServerCore(FeedStore store, ServerSettings settings, Clock clock, Optional<AccessTokens> access) {
+  public ServerCore(AuthorityStore<?> store, ServerSettings settings, Clock clock, Optional<AccessTokens> access) {
     this.access = access;
     this.settings = settings;
     this.rpcExecutor = Executors.newFixedThreadPool(settings.rpcThreads(), new NamedThreads("feed-rpc"));
@@ -57,7 +57,7 @@ public final class ServerCore implements AutoCloseable {
     this.failures = new RateLimitedLog(LOG, Level.ERROR, "server failures", clock,
         Math.max(1, settings.rejectionsLoggedPerMinute()));
     this.storage = new StorageHealth(store, settings.writeProbeMillis());
-    PositionAuthority authority = new PositionAuthority(new MonitoredStore(store, storage), settings, clock);
+    PositionAuthority authority = new PositionAuthority(MonitoredStore.of(store, storage), settings, clock);
     this.watches = new Watches(authority, watchExecutor, failures);
     this.service = new FeedSyncService(authority, watches, rejections, failures);
     metrics.gauge("feedstore_watch_streams", "Watch streams open.", watches::openCount);
@@ -99,7 +99,7 @@ public final class ServerCore implements AutoCloseable {
   }
 
   /**
-   * Commits a tiny write to learn whether the store takes writes (see {@link FeedStore#probeWrite}).
+   * Commits a tiny write to learn whether the store takes writes (see {@link AuthorityStore#probeWrite}).
    *
    * @throws dev.feedstore.core.store.StorageFaultException if it does not
    */

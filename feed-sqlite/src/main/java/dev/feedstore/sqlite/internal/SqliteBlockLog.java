@@ -11,9 +11,9 @@ import dev.feedstore.core.Predecessor;
 import dev.feedstore.core.Scope;
 import dev.feedstore.core.Sequence;
 import dev.feedstore.core.SpaceId;
-import dev.feedstore.core.store.BlockLog;
 import dev.feedstore.core.store.CorruptBlockException;
 import dev.feedstore.core.store.InsertOutcome;
+import dev.feedstore.core.store.ReplicaBlockLog;
 import dev.feedstore.core.store.StoreException;
 import dev.feedstore.core.store.UniquenessViolationException;
 import java.sql.PreparedStatement;
@@ -32,10 +32,11 @@ import java.util.Set;
 import org.jooq.exception.DataAccessException;
 
 /**
- * {@link BlockLog} over the {@code blocks} table, in plain SQL on the connection's cached prepared
- * statements (the hot paths of appends and pulls run these for every block).
+ * {@link ReplicaBlockLog} (and so the authority's {@link dev.feedstore.core.store.BlockLog}) over the
+ * {@code blocks} table, in plain SQL on the connection's cached prepared statements (the hot paths
+ * of appends and pulls run these for every block).
  */
-final class SqliteBlockLog implements BlockLog {
+final class SqliteBlockLog implements ReplicaBlockLog {
   /**
    * The columns {@link #toBlock} reads, in its order. The feed's id comes from the cached feed rows
    * ({@link SqliteTransaction#feedById}), not from a join.

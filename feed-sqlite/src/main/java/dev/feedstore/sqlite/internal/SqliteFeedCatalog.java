@@ -21,7 +21,7 @@ import dev.feedstore.core.FeedInfo;
 import dev.feedstore.core.Namespace;
 import dev.feedstore.core.Position;
 import dev.feedstore.core.SpaceId;
-import dev.feedstore.core.store.FeedCatalog;
+import dev.feedstore.core.store.ReplicaFeedCatalog;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -34,8 +34,8 @@ import org.jooq.Condition;
 import org.jooq.exception.DataAccessException;
 import org.jooq.Field;
 
-/** {@link FeedCatalog} over the {@code feeds} table. */
-final class SqliteFeedCatalog implements FeedCatalog {
+/** {@link ReplicaFeedCatalog} over the {@code feeds} table. */
+final class SqliteFeedCatalog implements ReplicaFeedCatalog {
   private static final String INFO = "SELECT block_count, (SELECT max(position) FROM blocks WHERE feed_private_id = ?)"
       + " FROM feeds WHERE feed_private_id = ?";
   private final SqliteTransaction tx;

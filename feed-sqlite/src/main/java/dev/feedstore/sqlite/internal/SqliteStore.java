@@ -3,6 +3,7 @@ package dev.feedstore.sqlite.internal;
 import dev.feedstore.core.store.FeedStore;
 import dev.feedstore.core.store.StorageFaultException;
 import dev.feedstore.core.store.StoreException;
+import dev.feedstore.core.store.StoreTransaction;
 import dev.feedstore.sqlite.QuickCheck;
 import dev.feedstore.sqlite.SqliteSettings;
 import java.io.IOException;
@@ -155,16 +156,16 @@ public final class SqliteStore implements FeedStore {
   }
 
   @Override
-  public <T> T write(Work<T> work) {
+  public <T> T write(Work<? super StoreTransaction, T> work) {
     return write(work, false);
   }
 
   @Override
-  public <T> T writeRelaxed(Work<T> work) {
+  public <T> T writeRelaxed(Work<? super StoreTransaction, T> work) {
     return write(work, settings.synchronous() == SqliteSettings.Synchronous.FULL);
   }
 
-  private <T> T write(Work<T> work, boolean relaxed) {
+  private <T> T write(Work<? super StoreTransaction, T> work, boolean relaxed) {
     if (writeLock.isHeldByCurrentThread()) {
       throw new IllegalStateException("write transactions do not nest: this thread is already in one");
     }
@@ -221,7 +222,7 @@ public final class SqliteStore implements FeedStore {
   }
 
   @Override
-  public <T> T read(Work<T> work) {
+  public <T> T read(Work<? super StoreTransaction, T> work) {
     lifecycle.readLock().lock();
     try {
       ensureOpen();
@@ -319,7 +320,8 @@ public final class SqliteStore implements FeedStore {
    * error, is marked stale for its owner to replace. So a failed commit (a full disk, an I/O error) never leaves a dead statement or an open
    * transaction behind: the next transaction works as soon as the cause is gone.
    */
-  private <T> T inTransaction(Handle handle, String begin, boolean writable, Work<T> work) {
+  private <T> T inTransaction(Handle handle, String begin, boolean writable,
+      Work<? super StoreTransaction, T> work) {
     IdCache.Pending pending = ids.pending();
     SqliteTransaction tx = new SqliteTransaction(handle.dsl, handle.statements, pending, tokenKey, writable);
     execute(handle, begin, "beginning a transaction");

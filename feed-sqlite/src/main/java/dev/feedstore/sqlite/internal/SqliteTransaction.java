@@ -12,8 +12,8 @@ import static dev.feedstore.sqlite.internal.Tables.SPACES_SPACE_ID;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Namespace;
 import dev.feedstore.core.SpaceId;
-import dev.feedstore.core.store.BlockLog;
-import dev.feedstore.core.store.FeedCatalog;
+import dev.feedstore.core.store.ReplicaBlockLog;
+import dev.feedstore.core.store.ReplicaFeedCatalog;
 import dev.feedstore.core.store.ReplicationPolicies;
 import dev.feedstore.core.store.ServerTokens;
 import dev.feedstore.core.store.StoreTransaction;
@@ -39,8 +39,8 @@ final class SqliteTransaction implements StoreTransaction {
   private final Map<Long, Long> blockCountDeltas = new HashMap<>();
   private final Map<Long, Long> feedCountDeltas = new HashMap<>();
 
-  private FeedCatalog feeds;
-  private BlockLog blocks;
+  private ReplicaFeedCatalog feeds;
+  private ReplicaBlockLog blocks;
   private ServerTokens serverTokens;
   private Subscriptions subscriptions;
   private SyncStates syncStates;
@@ -55,7 +55,7 @@ final class SqliteTransaction implements StoreTransaction {
   }
 
   @Override
-  public FeedCatalog feeds() {
+  public ReplicaFeedCatalog feeds() {
     if (feeds == null) {
       feeds = new SqliteFeedCatalog(this);
     }
@@ -63,7 +63,7 @@ final class SqliteTransaction implements StoreTransaction {
   }
 
   @Override
-  public BlockLog blocks() {
+  public ReplicaBlockLog blocks() {
     if (blocks == null) {
       blocks = new SqliteBlockLog(this);
     }
