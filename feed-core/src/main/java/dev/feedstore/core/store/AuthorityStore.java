@@ -11,8 +11,9 @@ package dev.feedstore.core.store;
  * authority takes an {@code AuthorityStore<?>}, and its work ({@code Work<AuthorityTransaction, T>},
  * or a lambda) runs on either and sees only the authority's views.
  *
- * <p>Implementations are thread-safe. Writes are serialized; reads may run beside a write and see
- * the state before it. The work must use only the transaction it is given, and must not keep it
+ * <p>Implementations are thread-safe. Writes that claim positions of one space are serialized
+ * ({@link BlockLog#claimPositions}), across processes that share the store too; reads may run beside
+ * a write and see the state before it. The work must use only the transaction it is given, and must not keep it
  * after it returns.
  *
  * @param <X> the type of the store's transactions

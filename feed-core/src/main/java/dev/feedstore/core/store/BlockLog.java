@@ -9,9 +9,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The blocks of a store, as the position authority needs them: stored at the positions it hands
- * out, read by key, by position and in pages after a cursor, with the history chain at each
- * position. Keys are unique per space ({@code (feed,
+ * The blocks of a store, as the position authority needs them: stored at the positions it claims
+ * from each space's counter ({@link #claimPositions}), read by key, by position and in pages after a
+ * cursor, with the history chain at each position. Keys are unique per space ({@code (feed,
  * sequence, actor)}), and so are positions; the store enforces both and reports a violation as
  * {@link UniquenessViolationException}. What only a replica does with its blocks is in {@link
  * ReplicaBlockLog}.
@@ -25,8 +25,8 @@ public interface BlockLog {
   /**
    * Stores {@code block} under its key, with its position, unless the key is stored already. Never
    * overwrites. The feed must exist ({@link FeedCatalog#create}). The authority stores every block
-   * at a position it handed out; only a replica's store also holds blocks with {@link
-   * Position#NONE} ({@link ReplicaBlockLog}).
+   * at a position it claimed ({@link #claimPositions}); only a replica's store also holds blocks
+   * with {@link Position#NONE} ({@link ReplicaBlockLog}).
    *
    * @throws UnknownFeedException if the feed does not exist
    * @throws UniquenessViolationException if the position is held by another block of the space
@@ -91,4 +91,21 @@ public interface BlockLog {
   /** The highest position held in the space, or {@link Position#NONE}. */
   Position maxPosition(SpaceId spaceId);
 
+  /**
+   * Hands out the next {@code count} positions of the space from its counter, in this write
+   * transaction, and returns the highest position handed out before ({@link Position#NONE} if none):
+   * the claimed positions are that plus 1 through that plus {@code count}. The counter is stored with
+   * the space (which is stored if the store holds nothing of it yet) and commits or rolls back with the
+   * transaction, so a failed append burns no position. Until the transaction ends it holds the
+   * space's counter: appends to one space are serialized by the store, across processes that share
+   * it too, and their positions stay dense and become visible in order. {@code count} 0 reads the
+   * counter and holds it.
+   *
+   * <p>The counter counts what was claimed, not what is stored: blocks stored at positions that
+   * were never claimed (as a replica stores the authority's) do not move it.
+   *
+   * @throws IllegalArgumentException if {@code count} is negative
+   * @throws IllegalStateException in a read transaction
+   */
+  Position claimPositions(SpaceId spaceId, int count);
 }

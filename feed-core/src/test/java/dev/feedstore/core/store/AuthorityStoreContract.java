@@ -21,10 +21,17 @@ import dev.feedstore.core.Sequence;
 import dev.feedstore.core.ServerToken;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.testing.TestBlocks;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -103,8 +110,8 @@ public abstract class AuthorityStoreContract<S extends AuthorityStore<?>> {
 
   @Test
   void feedsAreListedInPagesAfterAFeedId() {
-    List<FeedId> all = new java.util.ArrayList<>();
-    List<FeedId> data = new java.util.ArrayList<>();
+    List<FeedId> all = new ArrayList<>();
+    List<FeedId> data = new ArrayList<>();
     for (int i = 0; i < 7; i++) {
       FeedId feed = createFeed(SPACE, Optional.of(i % 2 == 0 ? DATA : TRACE));
       all.add(feed);
@@ -302,6 +309,90 @@ public abstract class AuthorityStoreContract<S extends AuthorityStore<?>> {
   }
 
   @Test
+  void positionsAreClaimedFromEachSpacesCounterInOrder() {
+    assertEquals(Position.NONE, store.write(tx -> tx.blocks().claimPositions(SPACE, 0)));
+    assertEquals(Position.NONE, store.write(tx -> tx.blocks().claimPositions(SPACE, 3)), "1 to 3");
+    assertEquals(Position.of(3), store.write(tx -> tx.blocks().claimPositions(SPACE, 2)), "4 and 5");
+    assertEquals(Position.NONE, store.write(tx -> tx.blocks().claimPositions(OTHER_SPACE, 1)), "a counter per space");
+    assertEquals(Position.of(7), store.write(tx -> {
+      assertEquals(Position.of(5), tx.blocks().claimPositions(SPACE, 2));
+      return tx.blocks().claimPositions(SPACE, 0);
+    }), "a transaction sees its own claims");
+    assertEquals(Position.of(7), store.write(tx -> tx.blocks().claimPositions(SPACE, 0)));
+    assertEquals(Position.of(1), store.write(tx -> tx.blocks().claimPositions(OTHER_SPACE, 0)));
+    assertThrows(IllegalArgumentException.class, () -> store.write(tx -> tx.blocks().claimPositions(SPACE, -1)));
+    assertThrows(IllegalStateException.class, () -> store.read(tx -> tx.blocks().claimPositions(SPACE, 1)));
+  }
+
+  @Test
+  void aClaimRollsBackWithItsTransactionAndBurnsNoPosition() {
+    FeedId feed = createFeed(SPACE, Optional.empty());
+    store.write(tx -> tx.blocks().claimPositions(SPACE, 1));
+    assertThrows(IllegalStateException.class, () -> store.write(tx -> {
+      long next = tx.blocks().claimPositions(SPACE, 5).value() + 1;
+      tx.blocks().insert(SPACE, positioned(feed, "a", 0, next));
+      throw new IllegalStateException("rolled back");
+    }));
+    assertEquals(Position.of(1), store.write(tx -> tx.blocks().claimPositions(SPACE, 1)));
+  }
+
+  @Test
+  void claimingAndStoringAtTheClaimedPositionsCommitTogether() {
+    FeedId feed = createFeed(SPACE, Optional.empty());
+    List<Block> stored = store.write(tx -> {
+      long first = tx.blocks().claimPositions(SPACE, 3).value() + 1;
+      List<Block> blocks = List.of(positioned(feed, "a", 0, first), positioned(feed, "a", 1, first + 1),
+          positioned(feed, "a", 2, first + 2));
+      tx.blocks().insertAll(SPACE, blocks);
+      return blocks;
+    });
+    assertEquals(stored, readAfter(Scope.WHOLE_SPACE, 0, 10));
+    assertEquals(Position.of(3), store.read(tx -> tx.blocks().maxPosition(SPACE)));
+    assertEquals(Position.of(3), store.write(tx -> tx.blocks().claimPositions(SPACE, 0)));
+  }
+
+  @Test
+  void claimingPositionsOfANewSpaceServesNoSpace() {
+    SpaceId fresh = new SpaceId("fresh");
+    store.write(tx -> tx.blocks().claimPositions(fresh, 2));
+    assertEquals(0L, store.<Long>read(tx -> tx.serverTokens().count()), "a space is served once its token is stored");
+    assertEquals(List.of(), store.read(tx -> tx.feeds().spaces()));
+    assertEquals(Position.NONE, store.read(tx -> tx.blocks().maxPosition(fresh)), "nothing is stored at a claim");
+  }
+
+  @Test
+  void concurrentWritersClaimDenseRangesThatNeverOverlap() throws Exception {
+    int writers = 4;
+    int claimsEach = 50;
+    int count = 3;
+    ExecutorService pool = Executors.newFixedThreadPool(writers);
+    try {
+      List<Future<List<Long>>> results = new ArrayList<>();
+      for (int w = 0; w < writers; w++) {
+        results.add(pool.submit(() -> {
+          List<Long> firsts = new ArrayList<>();
+          for (int i = 0; i < claimsEach; i++) {
+            firsts.add(store.write(tx -> tx.blocks().claimPositions(SPACE, count)).value() + 1);
+          }
+          return firsts;
+        }));
+      }
+      SortedSet<Long> claimed = new TreeSet<>();
+      for (Future<List<Long>> result : results) {
+        for (long first : result.get()) {
+          for (long p = first; p < first + count; p++) {
+            assertTrue(claimed.add(p), "position " + p + " was claimed twice");
+          }
+        }
+      }
+      assertEquals(LongStream.rangeClosed(1, (long) writers * claimsEach * count).boxed().toList(),
+          List.copyOf(claimed));
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
   void aWriteThatFailsHalfWayLeavesNothingBehind() {
     FeedId feed = createFeed(SPACE, Optional.empty());
     insert(SPACE, positioned(feed, "a", 0, 1));
@@ -312,6 +403,7 @@ public abstract class AuthorityStoreContract<S extends AuthorityStore<?>> {
       tx.blocks().insert(SPACE, positioned(newFeed, "a", 0, 2));
       tx.blocks().insert(SPACE, positioned(feed, "a", 1, 3));
       tx.blocks().setChain(SPACE, Position.of(1), 7L);
+      tx.blocks().claimPositions(SPACE, 2);
       tx.serverTokens().findOrCreate(OTHER_SPACE);
       tx.subscriptions().create(new Subscription("sub-1", SPACE, new Scope.Selection(Set.of(feed), Set.of()), 1_000, 2_000));
       throw boom;
@@ -324,6 +416,7 @@ public abstract class AuthorityStoreContract<S extends AuthorityStore<?>> {
     assertEquals(Optional.empty(), store.read(tx -> tx.subscriptions().find("sub-1")));
     assertEquals(OptionalLong.empty(), store.read(tx -> tx.blocks().chainAt(SPACE, Position.of(1))));
     assertEquals(1, store.read(tx -> tx.feeds().find(SPACE, feed)).orElseThrow().blockCount());
+    assertEquals(Position.NONE, store.write(tx -> tx.blocks().claimPositions(SPACE, 0)));
   }
 
   @Test

@@ -23,15 +23,17 @@ import java.util.Set;
 
 /**
  * The write transaction of one Append: creates missing feeds with the request's namespace (within
- * {@code feeds-per-space}, counted by the store), stores
- * each new block at the next position, returns the stored position of each block already stored
+ * {@code feeds-per-space}, counted by the store), stores each new block at the next position of the
+ * space, claimed from the space's counter in the store ({@link
+ * dev.feedstore.core.store.BlockLog#claimPositions}) in this same transaction, returns the stored position of each block already stored
  * with the same content, and fails with {@link AppendConflictException} naming every key stored
  * with different content, which rolls the whole transaction back.
  *
- * <p>An optimistic work assumes every block is new, the common case: it stores them all in one
- * {@link dev.feedstore.core.store.BlockLog#insertAll} at consecutive positions, and if any key
- * turns out to be stored already it throws {@link NotAllNew}, which rolls the transaction back, so
- * that the caller runs the careful work: block by block, duplicates keeping their positions.
+ * <p>An optimistic work assumes every block is new, the common case: it claims a position for each
+ * and stores them all in one {@link dev.feedstore.core.store.BlockLog#insertAll}, and if any key
+ * turns out to be stored already it throws {@link NotAllNew}, which rolls the transaction back (the
+ * claim with it), so that the caller runs the careful work: block by block, duplicates keeping their
+ * positions, and only the blocks newly stored counted in the claim.
  *
  * <p>Not thread-safe; runs once, inside {@link AuthorityStore#write}.
  */
@@ -62,22 +64,19 @@ final class AppendWork implements AuthorityStore.Work<AuthorityTransaction, Appe
   private final SpaceId spaceId;
   private final Optional<Namespace> namespace;
   private final List<Block> blocks;
-  private final long nextPosition;
   private final boolean optimistic;
   private final int feedsPerSpace;
 
   /**
    * @param blocks distinct keys, unpositioned
-   * @param nextPosition the counter of the space, or 0 to read it from the store in the transaction
    * @param optimistic whether to assume that every block is new (see the class comment)
    * @param feedsPerSpace the most feeds the space may have after the append
    */
-  AppendWork(SpaceId spaceId, Optional<Namespace> namespace, List<Block> blocks, long nextPosition,
-      boolean optimistic, int feedsPerSpace) {
+  AppendWork(SpaceId spaceId, Optional<Namespace> namespace, List<Block> blocks, boolean optimistic,
+      int feedsPerSpace) {
     this.spaceId = spaceId;
     this.namespace = namespace;
     this.blocks = blocks;
-    this.nextPosition = nextPosition;
     this.optimistic = optimistic;
     this.feedsPerSpace = feedsPerSpace;
   }
@@ -87,8 +86,8 @@ final class AppendWork implements AuthorityStore.Work<AuthorityTransaction, Appe
    */
   @Override
   public Outcome run(AuthorityTransaction tx) {
-    long next = nextPosition > 0 ? nextPosition : tx.blocks().maxPosition(spaceId).value() + 1;
-    return optimistic ? allNew(tx, next, feeds(tx)) : careful(tx, next, feeds(tx));
+    Map<FeedId, Optional<Namespace>> namespaces = feeds(tx);
+    return optimistic ? allNew(tx, namespaces) : careful(tx, namespaces);
   }
 
   /** The namespace of each feed of the blocks, creating the feeds the space does not have. */
@@ -115,7 +114,8 @@ final class AppendWork implements AuthorityStore.Work<AuthorityTransaction, Appe
     return namespaces;
   }
 
-  private Outcome allNew(AuthorityTransaction tx, long next, Map<FeedId, Optional<Namespace>> namespaces) {
+  private Outcome allNew(AuthorityTransaction tx, Map<FeedId, Optional<Namespace>> namespaces) {
+    long next = tx.blocks().claimPositions(spaceId, blocks.size()).value() + 1;
     long[] positions = new long[blocks.size()];
     List<Block> offered = new ArrayList<>(blocks.size());
     for (int i = 0; i < blocks.size(); i++) {
@@ -149,7 +149,10 @@ final class AppendWork implements AuthorityStore.Work<AuthorityTransaction, Appe
     return next == 1 ? OptionalLong.of(HistoryChain.START) : tx.blocks().chainAt(spaceId, Position.of(next - 1));
   }
 
-  private Outcome careful(AuthorityTransaction tx, long next, Map<FeedId, Optional<Namespace>> namespaces) {
+  private Outcome careful(AuthorityTransaction tx, Map<FeedId, Optional<Namespace>> namespaces) {
+    // Holds the counter from here; claims what was stored once it is known.
+    Position before = tx.blocks().claimPositions(spaceId, 0);
+    long next = before.value() + 1;
     long[] positions = new long[blocks.size()];
     List<Block> added = new ArrayList<>();
     List<BlockKey> conflicts = new ArrayList<>();
@@ -180,6 +183,10 @@ final class AppendWork implements AuthorityStore.Work<AuthorityTransaction, Appe
     }
     if (!conflicts.isEmpty()) {
       throw new AppendConflictException(conflicts);
+    }
+    if (!added.isEmpty() && !tx.blocks().claimPositions(spaceId, added.size()).equals(before)) {
+      throw new IllegalStateException("the position counter of space " + spaceId.value()
+          + " moved while this transaction held it");
     }
     long[] addedChains = chain.isPresent() ? chains.stream().mapToLong(Long::longValue).toArray() : null;
     return new Outcome(positions, added, namespaces, next, addedChains);

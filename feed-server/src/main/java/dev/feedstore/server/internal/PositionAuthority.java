@@ -5,7 +5,6 @@ import dev.feedstore.core.BlockKey;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.FeedInfo;
 import dev.feedstore.core.InvalidValueException;
-import dev.feedstore.core.LimitExceededException;
 import dev.feedstore.core.Namespace;
 import dev.feedstore.core.Position;
 import dev.feedstore.core.Scope;
@@ -27,12 +26,12 @@ import java.util.OptionalLong;
  * new blocks consecutive positions per space, Query reads a consistent page, Subscribe stores
  * scopes, ListFeeds lists feeds. Every answer carries the space's server token.
  *
- * <p>The position counter of each space lives in memory ({@link SpaceState}), read from the store
- * when the space is first touched and advanced only after a commit, so a failed transaction never
- * burns positions. The authority assumes it is the only writer of the store's positions.
+ * <p>The position counter of each space lives in the store, claimed by the append's own
+ * transaction ({@link AppendWork}), so a failed transaction burns no position and any number of
+ * authorities may write to one store: nothing they keep in memory decides a position.
  *
- * <p>Thread-safe. Appends to one space run one at a time; everything else runs concurrently. All
- * methods block on the store.
+ * <p>Thread-safe. Appends to one space run one at a time in this process (and the store serializes
+ * them across processes); everything else runs concurrently. All methods block on the store.
  */
 public final class PositionAuthority {
   private final AuthorityStore<?> store;
@@ -97,23 +96,14 @@ public final class PositionAuthority {
     space.appendLock().lock();
     try {
       try {
-        try {
-          outcome = store.write(admitted(space, new AppendWork(command.spaceId(), command.namespace(), distinct,
-              space.nextPosition(), true, settings.feedsPerSpace())));
-        } catch (AppendWork.NotAllNew e) {
-          // Re-pushed blocks: the optimistic transaction rolled back; store them one by one.
-          outcome = store.write(admitted(space, new AppendWork(command.spaceId(), command.namespace(), distinct,
-              space.nextPosition(), false, settings.feedsPerSpace())));
-        }
-      } catch (AppendConflictException | LimitExceededException e) {
-        throw e;
-      } catch (RuntimeException e) {
-        // Whether anything committed is unknown: read the counter from the store next time.
-        space.nextPosition(0);
-        throw e;
+        outcome = store.write(admitted(space, new AppendWork(command.spaceId(), command.namespace(), distinct,
+            true, settings.feedsPerSpace())));
+      } catch (AppendWork.NotAllNew e) {
+        // Re-pushed blocks: the optimistic transaction rolled back; store them one by one.
+        outcome = store.write(admitted(space, new AppendWork(command.spaceId(), command.namespace(), distinct,
+            false, settings.feedsPerSpace())));
       }
       spaces.stored(space);
-      space.nextPosition(outcome.nextPosition());
       space.tail().record(outcome.added(), outcome.chains(), outcome.namespaces(), outcome.nextPosition() - 1);
     } finally {
       space.appendLock().unlock();

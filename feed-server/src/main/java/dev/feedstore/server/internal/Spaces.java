@@ -68,9 +68,8 @@ final class Spaces {
           return new Loaded(stored.orElseGet(() -> tx.serverTokens().tokenOf(spaceId)), stored.isPresent(),
               tx.blocks().maxPosition(spaceId));
         });
-        long max = loaded.maxPosition().value();
-        state = new SpaceState(spaceId, loaded.token(), max,
-            new SpaceTail(max, settings.tailBlocks(), settings.tailBytes()), loaded.stored());
+        state = new SpaceState(spaceId, loaded.token(),
+            new SpaceTail(loaded.maxPosition().value(), settings.tailBlocks(), settings.tailBytes()), loaded.stored());
         states.put(spaceId, state);
         if (loaded.stored()) {
           storedCount++;

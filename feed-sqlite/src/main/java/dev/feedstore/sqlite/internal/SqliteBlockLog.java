@@ -67,6 +67,10 @@ final class SqliteBlockLog implements ReplicaBlockLog {
       + "WHERE b.feed_private_id = ? AND b.position IS NULL ORDER BY b.sequence DESC, b.actor_id DESC LIMIT 1";
   private static final String MAX_SEQUENCE = "SELECT max(sequence) FROM blocks WHERE feed_private_id = ?";
   private static final String MAX_POSITION = "SELECT max(position) FROM blocks WHERE space_private_id = ?";
+  /** The counter after adding the claimed count: one statement, which the write transaction serializes. */
+  private static final String CLAIM =
+      "UPDATE spaces SET max_position = max_position + ? WHERE space_private_id = ? RETURNING max_position";
+  private static final String COUNTER = "SELECT max_position FROM spaces WHERE space_private_id = ?";
   private static final String LAST_BEFORE = SELECT_BLOCKS
       + "WHERE b.space_private_id = ? AND b.position < ? ORDER BY b.position DESC LIMIT 1";
   private static final String SET_POSITION =
@@ -412,6 +416,28 @@ final class SqliteBlockLog implements ReplicaBlockLog {
     return tx.findSpace(spaceId)
         .map(space -> SqliteFeedCatalog.positionOf(longValue(MAX_POSITION, space)))
         .orElse(Position.NONE);
+  }
+
+  /**
+   * One {@code UPDATE ... RETURNING} of the space's row. SQLite runs one write transaction at a time
+   * on the file ({@code BEGIN IMMEDIATE}), so the row is the transaction's until it ends, whichever
+   * process or store holds the file; claiming nothing reads the row without writing it.
+   */
+  @Override
+  public Position claimPositions(SpaceId spaceId, int count) {
+    if (count < 0) {
+      throw new IllegalArgumentException("count must be >= 0, was " + count);
+    }
+    if (!tx.writable) {
+      throw new IllegalStateException("positions of space " + spaceId + " are claimed in a write transaction,"
+          + " not in a read");
+    }
+    long space = tx.space(spaceId);
+    Long counter = count == 0 ? longValue(COUNTER, space) : longValue(CLAIM, count, space);
+    if (counter == null) {
+      throw new IllegalStateException("space " + spaceId + " has no row to count its positions in");
+    }
+    return Position.of(counter - count);
   }
 
   @Override
