@@ -29,7 +29,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.jooq.exception.DataAccessException;
 
 /**
  * {@link ReplicaBlockLog} (and so the authority's {@link dev.feedstore.core.store.BlockLog}) over the
@@ -183,7 +182,7 @@ final class SqliteBlockLog implements ReplicaBlockLog {
       }
       stored = insert.executeBatch();
     } catch (SQLException e) {
-      throw new DataAccessException("inserting blocks", e);
+      throw new SqlFailure("inserting blocks", e);
     }
     List<InsertOutcome> outcomes = new ArrayList<>(blocks.size());
     for (int i = 0; i < blocks.size(); i++) {
@@ -550,7 +549,7 @@ final class SqliteBlockLog implements ReplicaBlockLog {
       return update.executeUpdate() == 1;
     } catch (SQLException e) {
       if (!SqlErrors.isConstraintViolation(e)) {
-        throw new DataAccessException("setting the position of block " + key, e);
+        throw new SqlFailure("setting the position of block " + key, e);
       }
       Block holder = atPosition(spaceId, position).orElse(null);
       throw new UniquenessViolationException(SqlErrors.constraintOf(String.valueOf(e.getMessage())),

@@ -23,10 +23,6 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
-import org.jooq.DSLContext;
-import org.jooq.SQLDialect;
-import org.jooq.conf.Settings;
-import org.jooq.impl.DSL;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteOpenMode;
 
@@ -45,26 +41,11 @@ import org.sqlite.SQLiteOpenMode;
  * Thread-safe.
  */
 public final class SqliteStore implements FeedStore {
-  static {
-    // jOOQ prints a logo and a "tip of the day" when it first renders SQL, into the application's
-    // log; a storage library has no business there. An application that sets these keeps its say.
-    quietByDefault("org.jooq.no-logo");
-    quietByDefault("org.jooq.no-tips");
-  }
-
-  private static final Settings JOOQ_SETTINGS = new Settings()
-      .withExecuteLogging(false)
-      .withRenderSchema(false);
-
   private final Path file;
   private final SqliteSettings settings;
-  /**
-   * A connection with its jOOQ context and its prepared statements. Used by one transaction at a
-   * time, like its connection.
-   */
+  /** A connection with its prepared statements. Used by one transaction at a time, like its connection. */
   private static final class Handle {
     final Connection connection;
-    final DSLContext dsl;
     final Statements statements;
     /**
      * Whether the connection must be replaced: a transaction may still be open on it after a
@@ -76,7 +57,6 @@ public final class SqliteStore implements FeedStore {
 
     Handle(Connection connection) {
       this.connection = connection;
-      this.dsl = DSL.using(connection, SQLDialect.SQLITE, JOOQ_SETTINGS);
       this.statements = new Statements(connection);
     }
 
@@ -147,12 +127,6 @@ public final class SqliteStore implements FeedStore {
   /** How many feed rows the store holds in memory now (at most {@link SqliteSettings#cachedFeeds}). */
   int cachedFeedRows() {
     return ids.feedRows();
-  }
-
-  private static void quietByDefault(String property) {
-    if (System.getProperty(property) == null) {
-      System.setProperty(property, "true");
-    }
   }
 
   @Override
@@ -323,7 +297,7 @@ public final class SqliteStore implements FeedStore {
   private <T> T inTransaction(Handle handle, String begin, boolean writable,
       Work<? super StoreTransaction, T> work) {
     IdCache.Pending pending = ids.pending();
-    SqliteTransaction tx = new SqliteTransaction(handle.dsl, handle.statements, pending, tokenKey, writable);
+    SqliteTransaction tx = new SqliteTransaction(handle.statements, pending, tokenKey, writable);
     execute(handle, begin, "beginning a transaction");
     boolean committed = false;
     try {
