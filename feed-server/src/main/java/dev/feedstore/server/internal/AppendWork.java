@@ -25,9 +25,10 @@ import java.util.Set;
  * The write transaction of one Append: creates missing feeds with the request's namespace (within
  * {@code feeds-per-space}, counted by the store), stores each new block at the next position of the
  * space, claimed from the space's counter in the store ({@link
- * dev.feedstore.core.store.BlockLog#claimPositions}) in this same transaction, returns the stored position of each block already stored
- * with the same content, and fails with {@link AppendConflictException} naming every key stored
- * with different content, which rolls the whole transaction back.
+ * dev.feedstore.core.store.BlockLog#claimPositions}) in this same transaction, returns the stored
+ * position of each block already stored with the same content, and fails with {@link
+ * AppendConflictException} naming every key stored with different content, which rolls the whole
+ * transaction back.
  *
  * <p>An optimistic work assumes every block is new, the common case: it claims a position for each
  * and stores them all in one {@link dev.feedstore.core.store.BlockLog#insertAll}, and if any key
