@@ -1,6 +1,6 @@
 package dev.feedstore.server;
 
-import dev.feedstore.core.store.FeedStore;
+import dev.feedstore.core.store.AuthorityStore;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
 import dev.feedstore.server.internal.Authenticator;
 import dev.feedstore.server.internal.HttpEdge;
@@ -32,10 +32,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The position authority as a gRPC server: the {@code feed.v1.FeedSync} service over a {@link
- * FeedStore}, the standard health service ({@code grpc.health.v1.Health}) and server reflection,
- * so that grpcurl and load balancers work; and, when asked ({@link Builder#http}), the same service
- * over HTTP: pages of blocks, Server-Sent Events and appends, with the same access rules and limits.
+ * The position authority as a gRPC server: the {@code feed.v1.FeedSync} service over an {@link
+ * AuthorityStore} (a {@code SqliteFeedStore} is one), the standard health service ({@code
+ * grpc.health.v1.Health}) and server reflection, so that grpcurl and load balancers work; and, when
+ * asked ({@link Builder#http}), the same service over HTTP: pages of blocks, Server-Sent Events and
+ * appends, with the same access rules and limits.
  *
  * <pre>{@code
  * try (SqliteFeedStore store = SqliteFeedStore.open(Path.of("feeds.db"));
@@ -92,12 +93,12 @@ public final class FeedServer implements AutoCloseable {
   }
 
   /** A builder of a server over {@code store}, which the caller keeps owning. */
-  public static Builder newBuilder(FeedStore store) {
+  public static Builder newBuilder(AuthorityStore<?> store) {
     return new Builder(store);
   }
 
   /**
-   * Checks that the store takes writes (one tiny commit, {@link FeedStore#probeWrite}), then binds
+   * Checks that the store takes writes (one tiny commit, {@link AuthorityStore#probeWrite}), then binds
    * and starts serving. Blocks until the socket is bound. From then on health says NOT_SERVING while
    * writes fail on the storage (found by the writes and by a probe every {@code write-probe-ms}) and
    * SERVING again once a probe succeeds.
@@ -254,7 +255,7 @@ public final class FeedServer implements AutoCloseable {
    * in-process one in tests. Not thread-safe.
    */
   public static final class Builder {
-    private final FeedStore store;
+    private final AuthorityStore<?> store;
     private ServerSettings settings = ServerSettings.DEFAULTS;
     private Clock clock = Clock.systemUTC();
     private InetSocketAddress address = new InetSocketAddress("127.0.0.1", 7070);
@@ -268,7 +269,7 @@ public final class FeedServer implements AutoCloseable {
     private Path tlsCertificateChain;
     private Path tlsPrivateKey;
 
-    private Builder(FeedStore store) {
+    private Builder(AuthorityStore<?> store) {
       this.store = Objects.requireNonNull(store, "store");
     }
 

@@ -266,13 +266,10 @@ public final class Main implements Callable<Integer> {
 
   /** Runs the command line and returns the exit code (blocks while the server runs). */
   public static int run(String... args) {
-    defaultProperty("org.jooq.no-logo", "true");
-    defaultProperty("org.jooq.no-tips", "true");
     defaultProperty("org.slf4j.simpleLogger.showDateTime", "true");
     defaultProperty("org.slf4j.simpleLogger.dateTimeFormat", "yyyy-MM-dd'T'HH:mm:ss.SSSXXX");
     defaultProperty("org.slf4j.simpleLogger.showThreadName", "false");
     defaultProperty("org.slf4j.simpleLogger.showShortLogName", "true");
-    defaultProperty("org.slf4j.simpleLogger.log.org.jooq", "warn");
     defaultProperty("org.slf4j.simpleLogger.log.org.eclipse.jetty", "warn");
     return new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true).execute(args);
   }

@@ -99,6 +99,23 @@ class AppendTest {
   }
 
   @Test
+  void aKeyStoredWithoutAPositionFailsTheAppendNamingItAndWritesNothing() {
+    // Only a replica's store holds blocks without a position; the authority never positions one.
+    SpaceId space = SpaceId.of("s");
+    t.blocking().append(Wire.append("s", Wire.block(feed, "a", 0)));
+    Block local = TestBlocks.block(feed, "a", 1);
+    t.sqlite.write(tx -> tx.blocks().insertLocal(space, local));
+
+    StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> t.blocking().append(Wire.append("s",
+        Wire.block(feed, "a", 2), Wire.block(local))));
+
+    assertEquals(Status.Code.INTERNAL, e.getStatus().getCode());
+    assertEquals(Position.NONE, t.sqlite.read(tx -> tx.blocks().find(space, local.key())).orElseThrow().position());
+    assertTrue(t.sqlite.read(tx -> tx.blocks().find(space, TestBlocks.key(feed, "a", 2))).isEmpty());
+    assertEquals(List.of(2L), t.blocking().append(Wire.append("s", Wire.block(feed, "a", 2))).getPositionsList());
+  }
+
+  @Test
   void twoBlocksWithOneKeyAndTheSameContentGetOnePosition() {
     AppendResponse response = t.blocking().append(Wire.append("s",
         Wire.block(feed, "a", 0), Wire.block(feed, "a", 1), Wire.block(feed, "a", 0)));

@@ -1,15 +1,18 @@
 package dev.feedstore.sqlite;
 
 import dev.feedstore.core.store.FeedStore;
+import dev.feedstore.core.store.StoreTransaction;
 import dev.feedstore.sqlite.internal.SchemaMigrator;
 import dev.feedstore.sqlite.internal.SqliteStore;
 import java.nio.file.Path;
 import java.time.Duration;
 
 /**
- * Opens feed stores in SQLite files. A store is one file (plus SQLite's {@code -wal} and {@code
- * -shm} files while open), in WAL mode; its schema is migrated forward when it is opened, and a file
- * written by a newer version is refused without being changed. Every block is stored with a CRC32C
+ * Opens feed stores in SQLite files, for a replica ({@link FeedStore}) or for the position
+ * authority (a {@code FeedStore} is an {@link dev.feedstore.core.store.AuthorityStore}): one schema
+ * serves both roles. A store is one file (plus SQLite's {@code -wal} and {@code -shm} files while
+ * open), in WAL mode; its schema is migrated forward when it is opened, and a file written by a
+ * newer version is refused without being changed. Every block is stored with a CRC32C
  * of its key and content and checked when it is read: a block whose bytes changed in the file is
  * reported as {@link dev.feedstore.core.store.CorruptBlockException}, never returned.
  *
@@ -55,17 +58,17 @@ public final class SqliteFeedStore implements FeedStore {
   }
 
   @Override
-  public <T> T read(Work<T> work) {
+  public <T> T read(Work<? super StoreTransaction, T> work) {
     return store.read(work);
   }
 
   @Override
-  public <T> T write(Work<T> work) {
+  public <T> T write(Work<? super StoreTransaction, T> work) {
     return store.write(work);
   }
 
   @Override
-  public <T> T writeRelaxed(Work<T> work) {
+  public <T> T writeRelaxed(Work<? super StoreTransaction, T> work) {
     return store.writeRelaxed(work);
   }
 

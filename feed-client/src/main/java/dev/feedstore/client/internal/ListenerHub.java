@@ -13,6 +13,7 @@ import dev.feedstore.core.Scope;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.CorruptBlockException;
 import dev.feedstore.core.store.FeedStore;
+import dev.feedstore.core.store.StoreTransaction;
 import dev.feedstore.core.sync.Changes;
 import dev.feedstore.core.sync.SyncListener;
 import java.util.ArrayList;
@@ -79,7 +80,7 @@ public final class ListenerHub implements SyncListener, AutoCloseable {
   }
 
   /** Reads with {@code work}; each corrupt block it meets is handed to the handler, then it reads again. */
-  private <T> T read(FeedStore.Work<T> work) {
+  private <T> T read(FeedStore.Work<? super StoreTransaction, T> work) {
     BlockKey previous = null;
     while (true) {
       try {

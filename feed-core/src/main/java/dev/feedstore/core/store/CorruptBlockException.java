@@ -11,7 +11,7 @@ import java.util.Objects;
  * it fails as a whole; nothing was changed. Reads that do not touch the block are not affected.
  *
  * <p>The key and position are the ones stored with the block; they identify the stored row (to
- * {@link BlockLog#setAside} it), but since the row is corrupt they may themselves be what changed.
+ * {@link ReplicaBlockLog#setAside} it), but since the row is corrupt they may themselves be what changed.
  */
 public final class CorruptBlockException extends StoreException {
   private static final long serialVersionUID = 1L;

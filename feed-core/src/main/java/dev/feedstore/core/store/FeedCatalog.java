@@ -9,7 +9,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** The feeds of a store. A feed's namespace is set when it is created and never changes. */
+/**
+ * The feeds of a store, with the counts the authority lists ({@link FeedInfo}) and the feeds of each
+ * space. A feed's namespace is set when it is created; only a replica may give one later to a feed
+ * created without ({@link ReplicaFeedCatalog}).
+ */
 public interface FeedCatalog {
 
   /** The feed, if the store has it. */
@@ -28,15 +32,6 @@ public interface FeedCatalog {
   default Optional<Namespace> ensure(SpaceId spaceId, FeedId feedId, Optional<Namespace> namespace) {
     return create(spaceId, feedId, namespace).namespace();
   }
-
-  /**
-   * Gives a feed that was created without a namespace the namespace {@code namespace}; a feed that
-   * has one keeps it. A replica uses this when the authority tells it the namespace of a feed it
-   * added by id alone.
-   *
-   * @return whether the feed changed
-   */
-  boolean adoptNamespace(SpaceId spaceId, FeedId feedId, Namespace namespace);
 
   /**
    * The namespace of each of {@code feedIds} the store holds (empty for a feed created without

@@ -1,41 +1,16 @@
 package dev.feedstore.core.store;
 
 /**
- * A durable store of feeds and blocks. All access goes through transactions: {@link #read} sees one
- * consistent snapshot; {@link #write} commits all of its changes or none of them.
+ * The replica's durable store of feeds and blocks: an {@link AuthorityStore} whose transactions
+ * offer the replica's views as well ({@link StoreTransaction}), so one store (one schema) can back a
+ * replica or an authority. All access goes through transactions: {@link #read} sees one consistent
+ * snapshot; {@link #write} commits all of its changes or none of them.
  *
  * <p>Implementations are thread-safe. Writes are serialized; reads may run beside a write and see
  * the state before it. The work must use only the transaction it is given, and must not keep it
  * after it returns.
  */
-public interface FeedStore extends AutoCloseable {
-
-  /** A unit of work against one transaction. */
-  @FunctionalInterface
-  interface Work<T> {
-    T run(StoreTransaction tx);
-  }
-
-  /**
-   * Runs {@code work} in a read-only transaction. Blocks while the store is opening; never waits
-   * for writers. Reads work while writes fail on a full disk or a read-only file.
-   *
-   * @throws StorageFaultException if reading fails on the storage (an I/O error, a damaged file)
-   * @throws StoreException if the storage fails otherwise; exceptions of the work pass through unchanged
-   */
-  <T> T read(Work<T> work);
-
-  /**
-   * Runs {@code work} in a write transaction and commits it when the work returns. If the work
-   * throws, everything it changed is rolled back and the exception passes through. Blocks while
-   * another write runs. A write that failed on the storage leaves the store usable: the next one
-   * succeeds once the cause is gone.
-   *
-   * @throws StorageFaultException if the storage cannot take the write (disk full, read-only file,
-   *     I/O error, damaged file); nothing was committed
-   * @throws StoreException if the storage fails otherwise (then nothing was committed)
-   */
-  <T> T write(Work<T> work);
+public interface FeedStore extends AuthorityStore<StoreTransaction> {
 
   /**
    * Like {@link #write}, but the commit may return before it is on disk: for changes that can be
@@ -47,25 +22,7 @@ public interface FeedStore extends AutoCloseable {
    *
    * @throws StoreException if the storage fails (then nothing was committed)
    */
-  default <T> T writeRelaxed(Work<T> work) {
+  default <T> T writeRelaxed(Work<? super StoreTransaction, T> work) {
     return write(work);
   }
-
-  /**
-   * Tells whether the store can be written now, by committing a tiny real write that changes nothing
-   * a reader sees (a server runs it at start and periodically, for its health). Cheap: one small
-   * durable commit. Blocks while another write runs. The default runs an empty write transaction,
-   * which finds only a store that cannot begin one; stores override it with a write that reaches
-   * the disk, and wrappers delegate it.
-   *
-   * @throws StorageFaultException if the storage cannot take writes now (full, read-only, I/O error)
-   * @throws StoreException if the store fails otherwise (then nothing was committed)
-   */
-  default void probeWrite() {
-    write(tx -> null);
-  }
-
-  /** Closes the store; waits for running transactions. Idempotent. */
-  @Override
-  void close();
 }

@@ -1,21 +1,19 @@
 package dev.feedstore.core.store;
 
 /**
- * One transaction of a {@link FeedStore}, offering its data through views. The views are valid only
- * while the work that received the transaction runs. Not thread-safe.
+ * One transaction of the replica's {@link FeedStore}: the authority's views, widened with the moves
+ * only a replica makes (unpositioned blocks, re-keying, published marks, positions set and cleared,
+ * namespaces adopted), and the replica's own state (sync state, replication policies). The views are
+ * valid only while the work that received the transaction runs. Not thread-safe.
  */
-public interface StoreTransaction {
-  /** The feeds of every space. */
-  FeedCatalog feeds();
+public interface StoreTransaction extends AuthorityTransaction {
+  /** The feeds of every space, with the replica's moves. */
+  @Override
+  ReplicaFeedCatalog feeds();
 
-  /** The blocks of every space. */
-  BlockLog blocks();
-
-  /** The authority's per-space server tokens. */
-  ServerTokens serverTokens();
-
-  /** The authority's stored subscriptions. */
-  Subscriptions subscriptions();
+  /** The blocks of every space, with the replica's moves. */
+  @Override
+  ReplicaBlockLog blocks();
 
   /** The replica's per-space sync state. */
   SyncStates syncStates();

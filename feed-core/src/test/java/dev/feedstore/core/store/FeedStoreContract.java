@@ -14,7 +14,6 @@ import dev.feedstore.core.BlockKey;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.FeedInfo;
 import dev.feedstore.core.FeedOrder;
-import dev.feedstore.core.Namespace;
 import dev.feedstore.core.Position;
 import dev.feedstore.core.Predecessor;
 import dev.feedstore.core.Replication;
@@ -28,60 +27,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The behaviour every {@link FeedStore} must have. An implementation's test extends this class and
- * says how to open a fresh store.
+ * The behaviour every replica's store ({@link FeedStore}) must have: everything an authority's
+ * store must ({@link AuthorityStoreContract}), and the replica's own moves and state. An
+ * implementation's test extends this class and says how to open a fresh store.
  */
-public abstract class FeedStoreContract {
-  protected static final SpaceId SPACE = new SpaceId("space-1");
-  protected static final SpaceId OTHER_SPACE = new SpaceId("space-2");
-  protected static final Namespace DATA = new Namespace("data");
-  protected static final Namespace TRACE = new Namespace("trace");
-
-  protected FeedStore store;
-
-  /** A new, empty store. */
-  protected abstract FeedStore openFreshStore() throws Exception;
-
-  /**
-   * Changes one bit of the data {@link #store} holds for the block under {@code key}, behind the
-   * store's back, as a disk that flipped it would.
-   */
-  protected abstract void flipABitOfStoredData(SpaceId space, BlockKey key) throws Exception;
-
-  @BeforeEach
-  void openStore() throws Exception {
-    store = openFreshStore();
-  }
-
-  @AfterEach
-  void closeStore() {
-    store.close();
-  }
-
-  protected FeedId createFeed(SpaceId space, Optional<Namespace> namespace) {
-    FeedId feed = TestBlocks.feedId();
-    store.write(tx -> tx.feeds().create(space, feed, namespace));
-    return feed;
-  }
-
-  protected InsertOutcome insert(SpaceId space, Block block) {
-    return store.write(tx -> tx.blocks().insert(space, block));
-  }
-
-  @Test
-  void createdFeedKeepsItsFirstNamespace() {
-    FeedId feed = TestBlocks.feedId();
-    FeedInfo created = store.write(tx -> tx.feeds().create(SPACE, feed, Optional.of(DATA)));
-    FeedInfo again = store.write(tx -> tx.feeds().create(SPACE, feed, Optional.of(TRACE)));
-    assertEquals(Optional.of(DATA), created.namespace());
-    assertEquals(Optional.of(DATA), again.namespace());
-    assertEquals(Optional.of(DATA), store.read(tx -> tx.feeds().find(SPACE, feed)).orElseThrow().namespace());
-  }
+public abstract class FeedStoreContract extends AuthorityStoreContract<FeedStore> {
 
   @Test
   void aFeedWithoutNamespaceAdoptsOneOnce() {
@@ -94,45 +47,7 @@ public abstract class FeedStoreContract {
   }
 
   @Test
-  void feedsAreListedPerSpaceAndNamespace() {
-    FeedId data = createFeed(SPACE, Optional.of(DATA));
-    FeedId trace = createFeed(SPACE, Optional.of(TRACE));
-    FeedId plain = createFeed(SPACE, Optional.empty());
-    FeedId elsewhere = createFeed(OTHER_SPACE, Optional.of(DATA));
-
-    assertEquals(sorted(data, trace, plain), ids(store.read(tx -> tx.feeds().list(SPACE, Optional.empty()))));
-    assertEquals(List.of(data), ids(store.read(tx -> tx.feeds().list(SPACE, Optional.of(DATA)))));
-    assertEquals(List.of(elsewhere), ids(store.read(tx -> tx.feeds().list(OTHER_SPACE, Optional.empty()))));
-    assertEquals(List.of(), store.read(tx -> tx.feeds().list(new SpaceId("nobody"), Optional.empty())));
-    assertEquals(List.of(SPACE, OTHER_SPACE), store.read(tx -> tx.feeds().spaces()));
-  }
-
-  @Test
-  void feedsAreListedInPagesAfterAFeedId() {
-    List<FeedId> all = new java.util.ArrayList<>();
-    List<FeedId> data = new java.util.ArrayList<>();
-    for (int i = 0; i < 7; i++) {
-      FeedId feed = createFeed(SPACE, Optional.of(i % 2 == 0 ? DATA : TRACE));
-      all.add(feed);
-      if (i % 2 == 0) {
-        data.add(feed);
-      }
-    }
-    all.sort(null);
-    data.sort(null);
-
-    assertEquals(all.subList(0, 3), ids(store.read(tx -> tx.feeds().list(SPACE, Optional.empty(), Optional.empty(), 3))));
-    assertEquals(all.subList(3, 6),
-        ids(store.read(tx -> tx.feeds().list(SPACE, Optional.empty(), Optional.of(all.get(2)), 3))));
-    assertEquals(all.subList(6, 7),
-        ids(store.read(tx -> tx.feeds().list(SPACE, Optional.empty(), Optional.of(all.get(5)), 3))));
-    assertEquals(List.of(), store.read(tx -> tx.feeds().list(SPACE, Optional.empty(), Optional.of(all.get(6)), 3)));
-    assertEquals(data.subList(1, data.size()),
-        ids(store.read(tx -> tx.feeds().list(SPACE, Optional.of(DATA), Optional.of(data.get(0)), 100))));
-  }
-
-  @Test
-  void feedInfoCountsBlocksAndKnowsTheLastPosition() {
+  void feedInfoCountsUnpositionedBlocksToo() {
     FeedId feed = createFeed(SPACE, Optional.empty());
     insert(SPACE, positioned(feed, "a", 0, 4));
     insert(SPACE, positioned(feed, "a", 1, 9));
@@ -144,7 +59,7 @@ public abstract class FeedStoreContract {
   }
 
   @Test
-  void sameKeyStoredTwiceKeepsOneRowAndTheOriginal() {
+  void sameKeyStoredAgainWithoutPositionKeepsOneRowAndTheOriginal() {
     FeedId feed = createFeed(SPACE, Optional.empty());
     Block original = positioned(feed, "a", 0, 1);
     assertInstanceOf(InsertOutcome.Inserted.class, insert(SPACE, original));
@@ -154,48 +69,6 @@ public abstract class FeedStoreContract {
     assertEquals(original, again.stored());
     assertEquals(List.of(original), store.read(tx -> tx.blocks().feed(SPACE, feed)));
     assertEquals(1, store.read(tx -> tx.feeds().find(SPACE, feed)).orElseThrow().blockCount());
-  }
-
-  @Test
-  void sameKeyWithDifferentContentIsAConflictAndChangesNothing() {
-    FeedId feed = createFeed(SPACE, Optional.empty());
-    Block original = block(feed, "a", 0, "first");
-    insert(SPACE, original);
-
-    Block rival = block(feed, "a", 0, "second");
-    InsertOutcome outcome = insert(SPACE, rival);
-    InsertOutcome.Conflict conflict = assertInstanceOf(InsertOutcome.Conflict.class, outcome);
-    assertEquals(original, conflict.stored());
-    assertEquals(rival, conflict.offered());
-    assertEquals(List.of(original), store.read(tx -> tx.blocks().feed(SPACE, feed)));
-
-    Block otherTimestamp = new Block(original.key(), original.predecessor(), original.timestamp() + 1,
-        original.data(), Position.NONE);
-    assertInstanceOf(InsertOutcome.Conflict.class, insert(SPACE, otherTimestamp));
-    Block otherPredecessor = original.withPredecessor(Optional.of(new Predecessor(original.actorId(), new Sequence(7))));
-    assertInstanceOf(InsertOutcome.Conflict.class, insert(SPACE, otherPredecessor));
-  }
-
-  @Test
-  void insertIntoUnknownFeedFails() {
-    FeedId missing = TestBlocks.feedId();
-    UnknownFeedException e = assertThrows(UnknownFeedException.class, () -> insert(SPACE, block(missing, "a", 0)));
-    assertTrue(e.getMessage().contains(missing.value()), e.getMessage());
-  }
-
-  @Test
-  void aPositionIsHeldByOneBlockPerSpace() {
-    FeedId one = createFeed(SPACE, Optional.empty());
-    FeedId two = createFeed(SPACE, Optional.empty());
-    insert(SPACE, positioned(one, "a", 0, 5));
-    UniquenessViolationException e = assertThrows(UniquenessViolationException.class,
-        () -> insert(SPACE, positioned(two, "a", 0, 5)));
-    assertTrue(e.getMessage().contains("position 5"), e.getMessage());
-    assertTrue(e.getMessage().contains(one.value()), e.getMessage());
-    assertEquals(List.of(), store.read(tx -> tx.blocks().feed(SPACE, two)));
-
-    FeedId elsewhere = createFeed(OTHER_SPACE, Optional.empty());
-    assertInstanceOf(InsertOutcome.Inserted.class, insert(OTHER_SPACE, positioned(elsewhere, "a", 0, 5)));
   }
 
   @Test
@@ -230,29 +103,6 @@ public abstract class FeedStoreContract {
   }
 
   @Test
-  void insertAllStoresInOrderAndTellsWhatHappenedToEachBlock() {
-    FeedId feed = createFeed(SPACE, Optional.empty());
-    Block stored = positioned(feed, "a", 0, 1);
-    insert(SPACE, stored);
-    Block conflicting = TestBlocks.block(feed, "a", 0, "other").withPosition(Position.of(7));
-    List<InsertOutcome> outcomes = store.write(tx -> tx.blocks().insertAll(SPACE, List.of(
-        positioned(feed, "a", 1, 2), stored.withPosition(Position.of(9)), conflicting, positioned(feed, "a", 2, 3))));
-    assertInstanceOf(InsertOutcome.Inserted.class, outcomes.get(0));
-    assertEquals(new InsertOutcome.Duplicate(stored), outcomes.get(1));
-    assertEquals(new InsertOutcome.Conflict(stored, conflicting), outcomes.get(2));
-    assertInstanceOf(InsertOutcome.Inserted.class, outcomes.get(3));
-    assertEquals(List.of(stored, positioned(feed, "a", 1, 2), positioned(feed, "a", 2, 3)),
-        store.read(tx -> tx.blocks().feed(SPACE, feed)));
-    assertEquals(3, store.read(tx -> tx.feeds().find(SPACE, feed)).orElseThrow().blockCount());
-    assertEquals(List.of(), store.write(tx -> tx.blocks().insertAll(SPACE, List.of())));
-    UniquenessViolationException taken = assertThrows(UniquenessViolationException.class,
-        () -> store.write(tx -> tx.blocks().insertAll(SPACE, List.of(positioned(feed, "a", 5, 5), positioned(feed, "b", 0, 2)))));
-    assertEquals("(space, position)", taken.constraint());
-    assertEquals(Optional.empty(), store.read(tx -> tx.blocks().find(SPACE, TestBlocks.key(feed, "a", 5))),
-        "the failed write kept nothing");
-  }
-
-  @Test
   void blocksAreFoundByManyKeysAndManyPositionsAtOnce() {
     FeedId one = createFeed(SPACE, Optional.empty());
     FeedId two = createFeed(SPACE, Optional.empty());
@@ -283,15 +133,6 @@ public abstract class FeedStoreContract {
   }
 
   @Test
-  void ensureCreatesAFeedOnceAndTellsItsNamespace() {
-    FeedId feed = TestBlocks.feedId();
-    assertEquals(Optional.of(DATA), store.write(tx -> tx.feeds().ensure(SPACE, feed, Optional.of(DATA))));
-    assertEquals(Optional.of(DATA), store.write(tx -> tx.feeds().ensure(SPACE, feed, Optional.of(TRACE))));
-    assertEquals(Optional.empty(), store.write(tx -> tx.feeds().ensure(SPACE, TestBlocks.feedId(), Optional.empty())));
-    assertEquals(2, store.read(tx -> tx.feeds().list(SPACE, Optional.empty())).size());
-  }
-
-  @Test
   void aRelaxedWriteCommitsOrRollsBackLikeAWrite() {
     FeedId feed = createFeed(SPACE, Optional.empty());
     store.writeRelaxed(tx -> tx.blocks().insert(SPACE, positioned(feed, "a", 0, 1)));
@@ -302,36 +143,6 @@ public abstract class FeedStoreContract {
     store.write(tx -> tx.blocks().insert(SPACE, positioned(feed, "a", 2, 3)));
     assertEquals(List.of(1L, 3L), store.read(tx -> tx.blocks().feed(SPACE, feed)).stream()
         .map(b -> b.position().value()).toList());
-  }
-
-  @Test
-  void blocksAfterACursorComeByPositionWithinTheScope() {
-    FeedId data = createFeed(SPACE, Optional.of(DATA));
-    FeedId trace = createFeed(SPACE, Optional.of(TRACE));
-    FeedId plain = createFeed(SPACE, Optional.empty());
-    FeedId[] feeds = {data, trace, plain};
-    for (int i = 0; i < 9; i++) {
-      insert(SPACE, positioned(feeds[i % 3], "a", i, i + 1));
-    }
-    insert(SPACE, block(data, "a", 100));
-
-    assertEquals(List.of(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L), positions(readAfter(Scope.WHOLE_SPACE, 0, 100)));
-    assertEquals(List.of(4L, 5L), positions(readAfter(Scope.WHOLE_SPACE, 3, 2)));
-    assertEquals(List.of(1L, 4L, 7L), positions(readAfter(Scope.feeds(Set.of(data)), 0, 100)));
-    assertEquals(List.of(2L, 5L, 8L), positions(readAfter(Scope.namespace(TRACE), 0, 100)));
-    assertEquals(List.of(3L, 5L, 6L, 8L, 9L), positions(readAfter(Scope.of(Set.of(plain), Set.of(TRACE)), 2, 100)));
-    assertEquals(List.of(), positions(readAfter(Scope.NOTHING, 0, 100)));
-    assertEquals(List.of(), positions(readAfter(Scope.feeds(Set.of(TestBlocks.feedId())), 0, 100)));
-    assertEquals(Position.of(9), store.read(tx -> tx.blocks().maxPosition(SPACE)));
-    assertEquals(Position.NONE, store.read(tx -> tx.blocks().maxPosition(OTHER_SPACE)));
-    assertEquals(Optional.of(5L), store.read(tx -> tx.blocks().atPosition(SPACE, Position.of(6)))
-        .map(b -> b.sequence().value()));
-    assertEquals(Optional.empty(), store.read(tx -> tx.blocks().atPosition(SPACE, Position.of(10))));
-    assertEquals(Optional.of(Position.of(7)), store.read(tx -> tx.blocks().lastBefore(SPACE, Position.of(8)))
-        .map(Block::position));
-    assertEquals(Optional.of(Position.of(9)), store.read(tx -> tx.blocks().lastBefore(SPACE, Position.of(1000)))
-        .map(Block::position));
-    assertEquals(Optional.empty(), store.read(tx -> tx.blocks().lastBefore(SPACE, Position.of(1))));
   }
 
   @Test
@@ -380,10 +191,6 @@ public abstract class FeedStoreContract {
         tx.blocks().unpositionedLarger(SPACE, Scope.feeds(Set.of(feed)), 200, 10)).keySet()));
     assertEquals(1, store.read(tx -> tx.blocks().unpositionedLarger(SPACE, Scope.WHOLE_SPACE, 99, 1)).size());
     assertEquals(Map.of(), store.read(tx -> tx.blocks().unpositionedLarger(SPACE, Scope.NOTHING, 0, 10)));
-  }
-
-  private static List<Long> sequences(List<Block> blocks) {
-    return blocks.stream().map(b -> b.sequence().value()).toList();
   }
 
   @Test
@@ -436,27 +243,6 @@ public abstract class FeedStoreContract {
       return null;
     }));
     assertEquals(Optional.of(new Sequence(5)), store.read(tx -> tx.blocks().maxSequence(SPACE, feed)));
-  }
-
-  @Test
-  void historyChainsAreRecordedPerPosition() {
-    FeedId feed = createFeed(SPACE, Optional.empty());
-    Block first = positioned(feed, "a", 0, 1);
-    Block second = positioned(feed, "a", 1, 2);
-    long one = dev.feedstore.core.HistoryChain.next(dev.feedstore.core.HistoryChain.START, first);
-    long two = dev.feedstore.core.HistoryChain.next(one, second);
-    store.write(tx -> tx.blocks().insertAll(SPACE, List.of(first, second), new long[] {one, two}));
-    assertEquals(java.util.OptionalLong.of(one), store.read(tx -> tx.blocks().chainAt(SPACE, Position.of(1))));
-    assertEquals(java.util.OptionalLong.of(two), store.read(tx -> tx.blocks().chainAt(SPACE, Position.of(2))));
-    assertEquals(java.util.OptionalLong.empty(), store.read(tx -> tx.blocks().chainAt(SPACE, Position.of(3))));
-    assertEquals(java.util.OptionalLong.empty(), store.read(tx -> tx.blocks().chainAt(SPACE, Position.NONE)));
-    insert(SPACE, positioned(feed, "a", 2, 3));
-    assertEquals(java.util.OptionalLong.empty(), store.read(tx -> tx.blocks().chainAt(SPACE, Position.of(3))));
-    store.write(tx -> {
-      tx.blocks().setChain(SPACE, Position.of(3), 42L);
-      return null;
-    });
-    assertEquals(java.util.OptionalLong.of(42L), store.read(tx -> tx.blocks().chainAt(SPACE, Position.of(3))));
   }
 
   @Test
@@ -548,110 +334,6 @@ public abstract class FeedStoreContract {
   }
 
   @Test
-  void aWriteThatFailsHalfWayLeavesNothingBehind() {
-    FeedId feed = createFeed(SPACE, Optional.empty());
-    insert(SPACE, positioned(feed, "a", 0, 1));
-    RuntimeException boom = new IllegalStateException("boom");
-    RuntimeException thrown = assertThrows(RuntimeException.class, () -> store.write(tx -> {
-      FeedId newFeed = TestBlocks.feedId();
-      tx.feeds().create(SPACE, newFeed, Optional.of(DATA));
-      tx.blocks().insert(SPACE, positioned(newFeed, "a", 0, 2));
-      tx.blocks().insert(SPACE, positioned(feed, "a", 1, 3));
-      tx.blocks().setPosition(SPACE, TestBlocks.key(feed, "a", 0), Position.NONE);
-      tx.serverTokens().findOrCreate(OTHER_SPACE);
-      throw boom;
-    }));
-    assertEquals(boom, thrown);
-    assertEquals(List.of(positioned(feed, "a", 0, 1)), store.read(tx -> tx.blocks().feed(SPACE, feed)));
-    assertEquals(1, store.read(tx -> tx.feeds().list(SPACE, Optional.empty())).size());
-    assertEquals(Optional.empty(), store.read(tx -> tx.serverTokens().find(OTHER_SPACE)));
-    assertEquals(1, store.read(tx -> tx.feeds().find(SPACE, feed)).orElseThrow().blockCount());
-  }
-
-  @Test
-  void aWriteThatBreaksUniquenessHalfWayLeavesNothingBehind() {
-    FeedId feed = createFeed(SPACE, Optional.empty());
-    insert(SPACE, positioned(feed, "a", 0, 1));
-    assertThrows(UniquenessViolationException.class, () -> store.write(tx -> {
-      tx.blocks().insert(SPACE, positioned(feed, "a", 1, 2));
-      tx.blocks().insert(SPACE, positioned(feed, "a", 2, 3));
-      tx.blocks().insert(SPACE, positioned(feed, "a", 3, 1));
-      return null;
-    }));
-    assertEquals(List.of(1L), positions(store.read(tx -> tx.blocks().feed(SPACE, feed))));
-  }
-
-  @Test
-  void serverTokenIsCreatedOnceAndKept() {
-    createFeed(SPACE, Optional.empty()); // a space with data but no token yet
-    assertEquals(Optional.empty(), store.read(tx -> tx.serverTokens().find(SPACE)));
-    assertEquals(0L, store.<Long>read(tx -> tx.serverTokens().count()));
-    ServerToken token = store.write(tx -> tx.serverTokens().findOrCreate(SPACE));
-    ServerToken again = store.write(tx -> tx.serverTokens().findOrCreate(SPACE));
-    assertEquals(token, again);
-    assertEquals(Optional.of(token), store.read(tx -> tx.serverTokens().find(SPACE)));
-    assertEquals(1L, store.<Long>read(tx -> tx.serverTokens().count()));
-    ServerToken other = store.write(tx -> tx.serverTokens().findOrCreate(OTHER_SPACE));
-    assertFalse(token.equals(other));
-    assertEquals(2L, store.<Long>read(tx -> tx.serverTokens().count()));
-  }
-
-  @Test
-  void eachSpaceCountsItsFeedsInTheTransactionsThatCreateThem() {
-    assertEquals(0L, store.<Long>read(tx -> tx.feeds().count(SPACE)));
-    FeedId first = createFeed(SPACE, Optional.empty());
-    createFeed(SPACE, Optional.of(DATA));
-    createFeed(OTHER_SPACE, Optional.empty());
-    assertEquals(2L, store.<Long>read(tx -> tx.feeds().count(SPACE)));
-    assertEquals(1L, store.<Long>read(tx -> tx.feeds().count(OTHER_SPACE)));
-
-    store.write(tx -> {
-      tx.feeds().create(SPACE, TestBlocks.feedId(), Optional.empty());
-      tx.feeds().create(SPACE, first, Optional.empty()); // has it: not counted again
-      assertEquals(3L, tx.feeds().count(SPACE));
-      return null;
-    });
-    assertThrows(IllegalStateException.class, () -> store.write(tx -> {
-      tx.feeds().create(SPACE, TestBlocks.feedId(), Optional.empty());
-      throw new IllegalStateException("rolled back");
-    }));
-
-    assertEquals(3L, store.<Long>read(tx -> tx.feeds().count(SPACE)));
-  }
-
-  @Test
-  void theTokenOfASpaceWithoutOneIsTheOneItWillStoreAndAskingForItStoresNothing() {
-    SpaceId unknown = new SpaceId("never-written");
-    ServerToken before = store.read(tx -> tx.serverTokens().tokenOf(unknown));
-    assertEquals(before, store.read(tx -> tx.serverTokens().tokenOf(unknown)));
-    assertFalse(before.equals(store.read(tx -> tx.serverTokens().tokenOf(SPACE))), "each space has its own");
-    assertEquals(Optional.empty(), store.read(tx -> tx.serverTokens().find(unknown)));
-    assertEquals(0L, store.<Long>read(tx -> tx.serverTokens().count()));
-    assertEquals(List.of(), store.read(tx -> tx.feeds().spaces()));
-
-    assertEquals(before, store.write(tx -> tx.serverTokens().findOrCreate(unknown)));
-    assertEquals(before, store.read(tx -> tx.serverTokens().tokenOf(unknown)));
-    assertEquals(Optional.of(before), store.read(tx -> tx.serverTokens().find(unknown)));
-  }
-
-  @Test
-  void subscriptionsAreStoredExtendedAndPurged() {
-    FeedId feed = TestBlocks.feedId();
-    Subscription subscription = new Subscription("sub-1", SPACE, new Scope.Selection(Set.of(feed), Set.of(DATA)), 3_000, 5_000);
-    store.write(tx -> {
-      tx.subscriptions().create(subscription);
-      tx.subscriptions().create(new Subscription("sub-2", SPACE, new Scope.Selection(Set.of(), Set.of(TRACE)), 3_000, 1_000));
-      return null;
-    });
-    assertEquals(Optional.of(subscription), store.read(tx -> tx.subscriptions().find("sub-1")));
-    assertTrue(store.<Boolean>write(tx -> tx.subscriptions().setExpiry("sub-1", 9_000)));
-    assertFalse(store.<Boolean>write(tx -> tx.subscriptions().setExpiry("nope", 9_000)));
-    assertEquals(1, store.<Integer>write(tx -> tx.subscriptions().purgeExpired(1_000)));
-    assertEquals(Optional.empty(), store.read(tx -> tx.subscriptions().find("sub-2")));
-    assertEquals(9_000, store.read(tx -> tx.subscriptions().find("sub-1")).orElseThrow().expiresAtMillis());
-  }
-
-  @Test
   void syncStateRoundTrips() {
     assertEquals(SyncState.INITIAL, store.read(tx -> tx.syncStates().get(SPACE)));
     BlockKey key = TestBlocks.key(TestBlocks.feedId(), "a", 3);
@@ -695,73 +377,6 @@ public abstract class FeedStoreContract {
       tx.replication().setFeed(SPACE, TestBlocks.feedId(), Replication.LATEST);
       return null;
     }));
-  }
-
-  @Test
-  void aBlockWhoseStoredBytesChangedFailsEveryReadOfItNamingItsKey() throws Exception {
-    FeedId feed = createFeed(SPACE, Optional.of(DATA));
-    Block first = positioned(feed, "a", 0, 1);
-    Block second = after(first, "a", 1).withPosition(Position.of(2));
-    Block local = after(second, "a", 2);
-    store.write(tx -> tx.blocks().insertAll(SPACE, List.of(first, second, local)));
-    flipABitOfStoredData(SPACE, second.key());
-    flipABitOfStoredData(SPACE, local.key());
-
-    List<FeedStore.Work<?>> reads = List.of(
-        tx -> tx.blocks().find(SPACE, second.key()),
-        tx -> tx.blocks().findAll(SPACE, List.of(first.key(), second.key())),
-        tx -> tx.blocks().atPosition(SPACE, Position.of(2)),
-        tx -> tx.blocks().atPositions(SPACE, List.of(Position.of(1), Position.of(2))),
-        tx -> tx.blocks().after(SPACE, Scope.WHOLE_SPACE, Position.NONE, 10),
-        tx -> tx.blocks().after(SPACE, Scope.namespace(DATA), Position.of(1), 1),
-        tx -> tx.blocks().lastBefore(SPACE, Position.of(3)),
-        tx -> tx.blocks().feed(SPACE, feed));
-    for (FeedStore.Work<?> read : reads) {
-      CorruptBlockException e = assertThrows(CorruptBlockException.class, () -> store.read(read));
-      assertEquals(SPACE, e.spaceId());
-      assertEquals(second.key(), e.key());
-      assertEquals(Position.of(2), e.position());
-      for (String part : List.of("space space-1", "feed " + feed, "actor a", "sequence 1", "position 2", "checksum")) {
-        assertTrue(e.getMessage().contains(part), e.getMessage());
-      }
-    }
-    for (FeedStore.Work<?> read : List.<FeedStore.Work<?>>of(
-        tx -> tx.blocks().lastInFeed(SPACE, feed),
-        tx -> tx.blocks().unpositioned(SPACE, Scope.WHOLE_SPACE, 10))) {
-      CorruptBlockException e = assertThrows(CorruptBlockException.class, () -> store.read(read));
-      assertEquals(local.key(), e.key());
-      assertEquals(Position.NONE, e.position());
-      assertTrue(e.getMessage().contains("unpositioned"), e.getMessage());
-    }
-    assertThrows(CorruptBlockException.class, () -> store.write(tx -> tx.blocks().insert(SPACE, second)),
-        "a write that meets it (here: the same key stored again) fails too");
-  }
-
-  @Test
-  void readsThatDoNotTouchACorruptBlockSucceed() throws Exception {
-    FeedId feed = createFeed(SPACE, Optional.of(DATA));
-    FeedId other = createFeed(SPACE, Optional.of(TRACE));
-    FeedId elsewhere = createFeed(OTHER_SPACE, Optional.empty());
-    for (int i = 0; i < 6; i++) {
-      insert(SPACE, positioned(i % 2 == 0 ? feed : other, "a", i, i + 1));
-    }
-    insert(OTHER_SPACE, positioned(elsewhere, "a", 0, 3));
-    Block bad = positioned(feed, "a", 2, 3);
-    flipABitOfStoredData(SPACE, bad.key());
-
-    assertEquals(List.of(4L, 5L, 6L), positions(readAfter(Scope.WHOLE_SPACE, 3, 10)));
-    assertEquals(List.of(1L, 2L), positions(readAfter(Scope.WHOLE_SPACE, 0, 2)));
-    assertEquals(List.of(2L, 4L, 6L), positions(readAfter(Scope.namespace(TRACE), 0, 10)));
-    assertEquals(List.of(1L, 2L), positions(store.read(tx ->
-        tx.blocks().between(SPACE, Scope.WHOLE_SPACE, Position.NONE, Position.of(3), 10))));
-    assertEquals(List.of(2L), positions(store.read(tx ->
-        tx.blocks().between(SPACE, Scope.namespace(TRACE), Position.NONE, Position.of(3), 10))));
-    assertEquals(List.of(4L), positions(store.read(tx ->
-        tx.blocks().between(SPACE, Scope.WHOLE_SPACE, Position.of(3), Position.of(6), 1))));
-    assertEquals(Position.of(6), store.read(tx -> tx.blocks().maxPosition(SPACE)));
-    assertEquals(1, store.read(tx -> tx.blocks().feed(OTHER_SPACE, elsewhere)).size());
-    assertEquals(Optional.of(Position.of(5)),
-        store.read(tx -> tx.blocks().lastInFeed(SPACE, feed)).map(Block::position));
   }
 
   @Test
@@ -827,19 +442,95 @@ public abstract class FeedStoreContract {
     assertEquals(Set.of(), store.read(tx -> tx.replication().spaces()));
   }
 
-  protected List<Block> readAfter(Scope scope, long cursor, int limit) {
-    return store.read(tx -> tx.blocks().after(SPACE, scope, Position.of(cursor), limit));
+  @Test
+  void aReplicaWriteThatFailsHalfWayLeavesNothingBehind() {
+    FeedId feed = createFeed(SPACE, Optional.empty());
+    Block first = positioned(feed, "a", 0, 1);
+    Block local = after(first, "a", 1);
+    insert(SPACE, first);
+    store.write(tx -> tx.blocks().insertLocal(SPACE, local));
+    RuntimeException boom = new IllegalStateException("boom");
+    RuntimeException thrown = assertThrows(RuntimeException.class, () -> store.write(tx -> {
+      tx.blocks().setPosition(SPACE, first.key(), Position.NONE);
+      tx.blocks().rekey(SPACE, local.key(), new Sequence(5));
+      tx.blocks().markPublished(SPACE, List.of(local.key()), true);
+      tx.feeds().adoptNamespace(SPACE, feed, DATA);
+      tx.syncStates().put(SPACE, new SyncState(Position.of(1), Optional.of(first.key()), java.util.OptionalLong.empty(),
+          Optional.of(ServerToken.of("tok")), Position.NONE));
+      tx.replication().setFeed(SPACE, feed, Replication.LATEST);
+      tx.replication().setSpace(SPACE, Replication.fullHistory());
+      throw boom;
+    }));
+    assertEquals(boom, thrown);
+    assertEquals(List.of(first, local), store.read(tx -> tx.blocks().feed(SPACE, feed)));
+    assertEquals(Set.of(local.key()), store.read(tx -> tx.blocks().unpublished(SPACE, List.of(local.key()))));
+    assertEquals(Optional.empty(), store.read(tx -> tx.feeds().find(SPACE, feed)).orElseThrow().namespace());
+    assertEquals(SyncState.INITIAL, store.read(tx -> tx.syncStates().get(SPACE)));
+    assertEquals(Replication.NONE, store.read(tx -> tx.replication().feed(SPACE, feed)));
+    assertEquals(Replication.NONE, store.read(tx -> tx.replication().space(SPACE)));
   }
 
-  protected static List<Long> positions(List<Block> blocks) {
-    return blocks.stream().map(b -> b.position().value()).toList();
+  @Test
+  void unpositionedBlocksAreNotReadAfterACursorAndLastBeforeSkipsThem() {
+    FeedId data = createFeed(SPACE, Optional.of(DATA));
+    FeedId plain = createFeed(SPACE, Optional.empty());
+    for (int i = 0; i < 9; i++) {
+      insert(SPACE, positioned(i % 2 == 0 ? data : plain, "a", i, i + 1));
+    }
+    insert(SPACE, block(data, "a", 100));
+
+    assertEquals(List.of(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L), positions(readAfter(Scope.WHOLE_SPACE, 0, 100)));
+    assertEquals(Position.of(9), store.read(tx -> tx.blocks().maxPosition(SPACE)));
+    assertEquals(Optional.of(Position.of(7)), store.read(tx -> tx.blocks().lastBefore(SPACE, Position.of(8)))
+        .map(Block::position));
+    assertEquals(Optional.of(Position.of(9)), store.read(tx -> tx.blocks().lastBefore(SPACE, Position.of(1000)))
+        .map(Block::position));
+    assertEquals(Optional.empty(), store.read(tx -> tx.blocks().lastBefore(SPACE, Position.of(1))));
   }
 
-  private static List<FeedId> ids(List<FeedInfo> feeds) {
-    return feeds.stream().map(FeedInfo::feedId).toList();
+  @Test
+  void aCorruptBlockFailsEveryReplicaReadOfItNamingItsKey() throws Exception {
+    FeedId feed = createFeed(SPACE, Optional.of(DATA));
+    Block first = positioned(feed, "a", 0, 1);
+    Block second = after(first, "a", 1).withPosition(Position.of(2));
+    Block local = after(second, "a", 2);
+    store.write(tx -> tx.blocks().insertAll(SPACE, List.of(first, second, local)));
+    flipABitOfStoredData(SPACE, second.key());
+    flipABitOfStoredData(SPACE, local.key());
+
+    List<FeedStore.Work<StoreTransaction, ?>> reads = List.of(
+        tx -> tx.blocks().findAll(SPACE, List.of(first.key(), second.key())),
+        tx -> tx.blocks().atPositions(SPACE, List.of(Position.of(1), Position.of(2))),
+        tx -> tx.blocks().lastBefore(SPACE, Position.of(3)),
+        tx -> tx.blocks().feed(SPACE, feed));
+    for (FeedStore.Work<StoreTransaction, ?> read : reads) {
+      assertCorrupt(assertThrows(CorruptBlockException.class, () -> store.read(read)), second, Position.of(2));
+    }
+    for (FeedStore.Work<StoreTransaction, ?> read : List.<FeedStore.Work<StoreTransaction, ?>>of(
+        tx -> tx.blocks().lastInFeed(SPACE, feed),
+        tx -> tx.blocks().unpositioned(SPACE, Scope.WHOLE_SPACE, 10))) {
+      assertCorrupt(assertThrows(CorruptBlockException.class, () -> store.read(read)), local, Position.NONE);
+    }
   }
 
-  private static List<FeedId> sorted(FeedId... ids) {
-    return java.util.Arrays.stream(ids).sorted().toList();
+  @Test
+  void replicaReadsThatDoNotTouchACorruptBlockSucceed() throws Exception {
+    FeedId feed = createFeed(SPACE, Optional.empty());
+    FeedId elsewhere = createFeed(OTHER_SPACE, Optional.empty());
+    for (int i = 0; i < 6; i++) {
+      insert(SPACE, positioned(feed, "a", i, i + 1));
+    }
+    insert(OTHER_SPACE, positioned(elsewhere, "a", 0, 3));
+    flipABitOfStoredData(SPACE, TestBlocks.key(feed, "a", 2));
+
+    assertEquals(1, store.read(tx -> tx.blocks().feed(OTHER_SPACE, elsewhere)).size());
+    assertEquals(Optional.of(Position.of(6)),
+        store.read(tx -> tx.blocks().lastInFeed(SPACE, feed)).map(Block::position));
+    assertEquals(Set.of(Position.of(4), Position.of(5)), store.read(tx ->
+        tx.blocks().atPositions(SPACE, List.of(Position.of(4), Position.of(5)))).keySet());
+  }
+
+  private static List<Long> sequences(List<Block> blocks) {
+    return blocks.stream().map(b -> b.sequence().value()).toList();
   }
 }

@@ -1,6 +1,7 @@
 package dev.feedstore.core.testing;
 
 import dev.feedstore.core.store.FeedStore;
+import dev.feedstore.core.store.StoreTransaction;
 import dev.feedstore.core.store.StorageFaultException;
 import java.nio.file.Path;
 import java.util.Objects;
@@ -44,17 +45,17 @@ public final class FaultyFeedStore implements FeedStore {
   }
 
   @Override
-  public <T> T read(Work<T> work) {
+  public <T> T read(Work<? super StoreTransaction, T> work) {
     return store.read(work);
   }
 
   @Override
-  public <T> T write(Work<T> work) {
+  public <T> T write(Work<? super StoreTransaction, T> work) {
     return store.write(failingAtCommit(work));
   }
 
   @Override
-  public <T> T writeRelaxed(Work<T> work) {
+  public <T> T writeRelaxed(Work<? super StoreTransaction, T> work) {
     return store.writeRelaxed(failingAtCommit(work));
   }
 
@@ -72,7 +73,7 @@ public final class FaultyFeedStore implements FeedStore {
     store.close();
   }
 
-  private <T> Work<T> failingAtCommit(Work<T> work) {
+  private <T> Work<StoreTransaction, T> failingAtCommit(Work<? super StoreTransaction, T> work) {
     return tx -> {
       T result = work.run(tx);
       StorageFaultException.Kind kind = failing;

@@ -8,9 +8,9 @@ import dev.feedstore.core.LimitExceededException;
 import dev.feedstore.core.Namespace;
 import dev.feedstore.core.Position;
 import dev.feedstore.core.SpaceId;
-import dev.feedstore.core.store.FeedStore;
+import dev.feedstore.core.store.AuthorityStore;
+import dev.feedstore.core.store.AuthorityTransaction;
 import dev.feedstore.core.store.InsertOutcome;
-import dev.feedstore.core.store.StoreTransaction;
 import dev.feedstore.server.ServerSettings;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -23,19 +23,22 @@ import java.util.Set;
 
 /**
  * The write transaction of one Append: creates missing feeds with the request's namespace (within
- * {@code feeds-per-space}, counted by the store), stores
- * each new block at the next position, returns the stored position of each block already stored
- * with the same content, and fails with {@link AppendConflictException} naming every key stored
- * with different content, which rolls the whole transaction back.
+ * {@code feeds-per-space}, counted by the store), stores each new block at the next position of the
+ * space, claimed from the space's counter in the store ({@link
+ * dev.feedstore.core.store.BlockLog#claimPositions}) in this same transaction, returns the stored
+ * position of each block already stored with the same content, and fails with {@link
+ * AppendConflictException} naming every key stored with different content, which rolls the whole
+ * transaction back.
  *
- * <p>An optimistic work assumes every block is new, the common case: it stores them all in one
- * {@link dev.feedstore.core.store.BlockLog#insertAll} at consecutive positions, and if any key
- * turns out to be stored already it throws {@link NotAllNew}, which rolls the transaction back, so
- * that the caller runs the careful work: block by block, duplicates keeping their positions.
+ * <p>An optimistic work assumes every block is new, the common case: it claims a position for each
+ * and stores them all in one {@link dev.feedstore.core.store.BlockLog#insertAll}, and if any key
+ * turns out to be stored already it throws {@link NotAllNew}, which rolls the transaction back (the
+ * claim with it), so that the caller runs the careful work: block by block, duplicates keeping their
+ * positions, and only the blocks newly stored counted in the claim.
  *
- * <p>Not thread-safe; runs once, inside {@link FeedStore#write}.
+ * <p>Not thread-safe; runs once, inside {@link AuthorityStore#write}.
  */
-final class AppendWork implements FeedStore.Work<AppendWork.Outcome> {
+final class AppendWork implements AuthorityStore.Work<AuthorityTransaction, AppendWork.Outcome> {
 
   /**
    * What the transaction did, valid once it committed.
@@ -62,22 +65,19 @@ final class AppendWork implements FeedStore.Work<AppendWork.Outcome> {
   private final SpaceId spaceId;
   private final Optional<Namespace> namespace;
   private final List<Block> blocks;
-  private final long nextPosition;
   private final boolean optimistic;
   private final int feedsPerSpace;
 
   /**
    * @param blocks distinct keys, unpositioned
-   * @param nextPosition the counter of the space, or 0 to read it from the store in the transaction
    * @param optimistic whether to assume that every block is new (see the class comment)
    * @param feedsPerSpace the most feeds the space may have after the append
    */
-  AppendWork(SpaceId spaceId, Optional<Namespace> namespace, List<Block> blocks, long nextPosition,
-      boolean optimistic, int feedsPerSpace) {
+  AppendWork(SpaceId spaceId, Optional<Namespace> namespace, List<Block> blocks, boolean optimistic,
+      int feedsPerSpace) {
     this.spaceId = spaceId;
     this.namespace = namespace;
     this.blocks = blocks;
-    this.nextPosition = nextPosition;
     this.optimistic = optimistic;
     this.feedsPerSpace = feedsPerSpace;
   }
@@ -86,13 +86,13 @@ final class AppendWork implements FeedStore.Work<AppendWork.Outcome> {
    * @throws LimitExceededException if the space would have more than {@code feeds-per-space} feeds
    */
   @Override
-  public Outcome run(StoreTransaction tx) {
-    long next = nextPosition > 0 ? nextPosition : tx.blocks().maxPosition(spaceId).value() + 1;
-    return optimistic ? allNew(tx, next, feeds(tx)) : careful(tx, next, feeds(tx));
+  public Outcome run(AuthorityTransaction tx) {
+    Map<FeedId, Optional<Namespace>> namespaces = feeds(tx);
+    return optimistic ? allNew(tx, namespaces) : careful(tx, namespaces);
   }
 
   /** The namespace of each feed of the blocks, creating the feeds the space does not have. */
-  private Map<FeedId, Optional<Namespace>> feeds(StoreTransaction tx) {
+  private Map<FeedId, Optional<Namespace>> feeds(AuthorityTransaction tx) {
     Set<FeedId> feedIds = new LinkedHashSet<>();
     for (Block block : blocks) {
       feedIds.add(block.feedId());
@@ -115,7 +115,8 @@ final class AppendWork implements FeedStore.Work<AppendWork.Outcome> {
     return namespaces;
   }
 
-  private Outcome allNew(StoreTransaction tx, long next, Map<FeedId, Optional<Namespace>> namespaces) {
+  private Outcome allNew(AuthorityTransaction tx, Map<FeedId, Optional<Namespace>> namespaces) {
+    long next = tx.blocks().claimPositions(spaceId, blocks.size()).value() + 1;
     long[] positions = new long[blocks.size()];
     List<Block> offered = new ArrayList<>(blocks.size());
     for (int i = 0; i < blocks.size(); i++) {
@@ -145,11 +146,14 @@ final class AppendWork implements FeedStore.Work<AppendWork.Outcome> {
   }
 
   /** The history chain at the position before {@code next}, if it is known. */
-  private OptionalLong chainBefore(StoreTransaction tx, long next) {
+  private OptionalLong chainBefore(AuthorityTransaction tx, long next) {
     return next == 1 ? OptionalLong.of(HistoryChain.START) : tx.blocks().chainAt(spaceId, Position.of(next - 1));
   }
 
-  private Outcome careful(StoreTransaction tx, long next, Map<FeedId, Optional<Namespace>> namespaces) {
+  private Outcome careful(AuthorityTransaction tx, Map<FeedId, Optional<Namespace>> namespaces) {
+    // Holds the counter from here; claims what was stored once it is known.
+    Position before = tx.blocks().claimPositions(spaceId, 0);
+    long next = before.value() + 1;
     long[] positions = new long[blocks.size()];
     List<Block> added = new ArrayList<>();
     List<BlockKey> conflicts = new ArrayList<>();
@@ -158,17 +162,15 @@ final class AppendWork implements FeedStore.Work<AppendWork.Outcome> {
     for (int i = 0; i < blocks.size(); i++) {
       Block offered = blocks.get(i).withPosition(Position.of(next));
       InsertOutcome outcome = tx.blocks().insert(spaceId, offered);
-      boolean newlyPositioned = outcome instanceof InsertOutcome.Inserted;
       if (outcome instanceof InsertOutcome.Duplicate duplicate) {
-        if (duplicate.stored().isPositioned()) {
-          positions[i] = duplicate.stored().position().value();
-        } else {
-          // Only a store that once served as a replica holds unpositioned blocks: position it now.
-          tx.blocks().setPosition(spaceId, offered.key(), offered.position());
-          newlyPositioned = true;
+        if (!duplicate.stored().isPositioned()) {
+          throw new IllegalStateException("block " + offered.key() + " of space " + spaceId.value()
+              + " is stored without a position: the store holds blocks a replica wrote, and an authority's"
+              + " blocks all have positions; serve the authority from a store of its own");
         }
+        positions[i] = duplicate.stored().position().value();
       }
-      if (newlyPositioned) {
+      if (outcome instanceof InsertOutcome.Inserted) {
         positions[i] = next++;
         added.add(offered);
         if (chain.isPresent()) {
@@ -182,6 +184,10 @@ final class AppendWork implements FeedStore.Work<AppendWork.Outcome> {
     }
     if (!conflicts.isEmpty()) {
       throw new AppendConflictException(conflicts);
+    }
+    if (!added.isEmpty() && !tx.blocks().claimPositions(spaceId, added.size()).equals(before)) {
+      throw new IllegalStateException("the position counter of space " + spaceId.value()
+          + " moved while this transaction held it");
     }
     long[] addedChains = chain.isPresent() ? chains.stream().mapToLong(Long::longValue).toArray() : null;
     return new Outcome(positions, added, namespaces, next, addedChains);

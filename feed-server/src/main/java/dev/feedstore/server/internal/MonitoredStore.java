@@ -1,6 +1,7 @@
 package dev.feedstore.server.internal;
 
-import dev.feedstore.core.store.FeedStore;
+import dev.feedstore.core.store.AuthorityStore;
+import dev.feedstore.core.store.AuthorityTransaction;
 import dev.feedstore.core.store.StorageFaultException;
 import java.util.function.Supplier;
 
@@ -8,29 +9,31 @@ import java.util.function.Supplier;
  * The server's store, telling {@link StorageHealth} how every write ended: a storage fault marks
  * the storage failing, a commit lets it probe for a recovery. Reads pass through. Does not own the
  * store: closing it does nothing. Thread-safe, like the store.
+ *
+ * @param <X> the type of the store's transactions
  */
-final class MonitoredStore implements FeedStore {
-  private final FeedStore store;
+final class MonitoredStore<X extends AuthorityTransaction> implements AuthorityStore<X> {
+  private final AuthorityStore<X> store;
   private final StorageHealth health;
 
-  MonitoredStore(FeedStore store, StorageHealth health) {
+  private MonitoredStore(AuthorityStore<X> store, StorageHealth health) {
     this.store = store;
     this.health = health;
   }
 
+  /** {@code store}, monitored by {@code health}. */
+  static <X extends AuthorityTransaction> MonitoredStore<X> of(AuthorityStore<X> store, StorageHealth health) {
+    return new MonitoredStore<>(store, health);
+  }
+
   @Override
-  public <T> T read(Work<T> work) {
+  public <T> T read(Work<? super X, T> work) {
     return store.read(work);
   }
 
   @Override
-  public <T> T write(Work<T> work) {
+  public <T> T write(Work<? super X, T> work) {
     return observed(() -> store.write(work));
-  }
-
-  @Override
-  public <T> T writeRelaxed(Work<T> work) {
-    return observed(() -> store.writeRelaxed(work));
   }
 
   @Override

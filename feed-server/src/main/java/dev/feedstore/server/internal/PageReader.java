@@ -8,7 +8,7 @@ import dev.feedstore.core.Position;
 import dev.feedstore.core.Scope;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.CorruptBlockException;
-import dev.feedstore.core.store.StoreTransaction;
+import dev.feedstore.core.store.AuthorityTransaction;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -40,7 +40,7 @@ final class PageReader {
    *
    * @param withCursorBlock whether to look up the block at the cursor
    */
-  static Page read(StoreTransaction tx, SpaceId spaceId, Scope scope, Position cursor, int maxBlocks,
+  static Page read(AuthorityTransaction tx, SpaceId spaceId, Scope scope, Position cursor, int maxBlocks,
       long maxBytes, boolean withCursorBlock) {
     List<Block> blocks = new ArrayList<>();
     boolean hasMore = false;
@@ -92,7 +92,7 @@ final class PageReader {
   }
 
   /** The key of the block at {@code position}, as stored even when the block's content is corrupt. */
-  private static Optional<BlockKey> keyAt(StoreTransaction tx, SpaceId spaceId, Position position) {
+  private static Optional<BlockKey> keyAt(AuthorityTransaction tx, SpaceId spaceId, Position position) {
     try {
       return tx.blocks().atPosition(spaceId, position).map(Block::key);
     } catch (CorruptBlockException e) {
@@ -100,7 +100,7 @@ final class PageReader {
     }
   }
 
-  private static Map<FeedId, Namespace> namespaces(StoreTransaction tx, SpaceId spaceId, List<Block> blocks) {
+  private static Map<FeedId, Namespace> namespaces(AuthorityTransaction tx, SpaceId spaceId, List<Block> blocks) {
     Set<FeedId> feeds = new LinkedHashSet<>();
     for (Block block : blocks) {
       feeds.add(block.feedId());

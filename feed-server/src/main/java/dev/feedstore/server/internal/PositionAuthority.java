@@ -5,12 +5,12 @@ import dev.feedstore.core.BlockKey;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.FeedInfo;
 import dev.feedstore.core.InvalidValueException;
-import dev.feedstore.core.LimitExceededException;
 import dev.feedstore.core.Namespace;
 import dev.feedstore.core.Position;
 import dev.feedstore.core.Scope;
 import dev.feedstore.core.SpaceId;
-import dev.feedstore.core.store.FeedStore;
+import dev.feedstore.core.store.AuthorityStore;
+import dev.feedstore.core.store.AuthorityTransaction;
 import dev.feedstore.core.store.Subscription;
 import dev.feedstore.server.ServerSettings;
 import java.time.Clock;
@@ -22,25 +22,25 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * The position authority's rules over a {@link FeedStore}, with no gRPC in sight: Append gives
+ * The position authority's rules over an {@link AuthorityStore}, with no gRPC in sight: Append gives
  * new blocks consecutive positions per space, Query reads a consistent page, Subscribe stores
  * scopes, ListFeeds lists feeds. Every answer carries the space's server token.
  *
- * <p>The position counter of each space lives in memory ({@link SpaceState}), read from the store
- * when the space is first touched and advanced only after a commit, so a failed transaction never
- * burns positions. The authority assumes it is the only writer of the store's positions.
+ * <p>The position counter of each space lives in the store, claimed by the append's own
+ * transaction ({@link AppendWork}), so a failed transaction burns no position and any number of
+ * authorities may write to one store: nothing they keep in memory decides a position.
  *
- * <p>Thread-safe. Appends to one space run one at a time; everything else runs concurrently. All
- * methods block on the store.
+ * <p>Thread-safe. Appends to one space run one at a time in this process (and the store serializes
+ * them across processes); everything else runs concurrently. All methods block on the store.
  */
 public final class PositionAuthority {
-  private final FeedStore store;
+  private final AuthorityStore<?> store;
   private final ServerSettings settings;
   private final Spaces spaces;
   private final SubscriptionBook subscriptions;
 
   /** The caller keeps ownership of {@code store}. */
-  public PositionAuthority(FeedStore store, ServerSettings settings, Clock clock) {
+  public PositionAuthority(AuthorityStore<?> store, ServerSettings settings, Clock clock) {
     this.store = store;
     this.settings = settings;
     this.spaces = new Spaces(store, settings);
@@ -55,7 +55,7 @@ public final class PositionAuthority {
     return subscriptions;
   }
 
-  FeedStore store() {
+  AuthorityStore<?> store() {
     return store;
   }
 
@@ -96,23 +96,14 @@ public final class PositionAuthority {
     space.appendLock().lock();
     try {
       try {
-        try {
-          outcome = store.write(admitted(space, new AppendWork(command.spaceId(), command.namespace(), distinct,
-              space.nextPosition(), true, settings.feedsPerSpace())));
-        } catch (AppendWork.NotAllNew e) {
-          // Re-pushed blocks: the optimistic transaction rolled back; store them one by one.
-          outcome = store.write(admitted(space, new AppendWork(command.spaceId(), command.namespace(), distinct,
-              space.nextPosition(), false, settings.feedsPerSpace())));
-        }
-      } catch (AppendConflictException | LimitExceededException e) {
-        throw e;
-      } catch (RuntimeException e) {
-        // Whether anything committed is unknown: read the counter from the store next time.
-        space.nextPosition(0);
-        throw e;
+        outcome = store.write(admitted(space, new AppendWork(command.spaceId(), command.namespace(), distinct,
+            true, settings.feedsPerSpace())));
+      } catch (AppendWork.NotAllNew e) {
+        // Re-pushed blocks: the optimistic transaction rolled back; store them one by one.
+        outcome = store.write(admitted(space, new AppendWork(command.spaceId(), command.namespace(), distinct,
+            false, settings.feedsPerSpace())));
       }
       spaces.stored(space);
-      space.nextPosition(outcome.nextPosition());
       space.tail().record(outcome.added(), outcome.chains(), outcome.namespaces(), outcome.nextPosition() - 1);
     } finally {
       space.appendLock().unlock();
@@ -126,7 +117,7 @@ public final class PositionAuthority {
   }
 
   /** The work, after storing the space in the same transaction if the store does not hold it yet. */
-  private FeedStore.Work<AppendWork.Outcome> admitted(SpaceState space, AppendWork work) {
+  private AuthorityStore.Work<AuthorityTransaction, AppendWork.Outcome> admitted(SpaceState space, AppendWork work) {
     return tx -> {
       spaces.admit(tx, space);
       return work.run(tx);

@@ -1,6 +1,6 @@
 package dev.feedstore.server.internal;
 
-import dev.feedstore.core.store.FeedStore;
+import dev.feedstore.core.store.AuthorityStore;
 import dev.feedstore.core.store.StorageFaultException;
 import dev.feedstore.server.ServerSettings;
 import io.grpc.ServerInterceptors;
@@ -43,7 +43,7 @@ public final class ServerCore implements AutoCloseable {
   private final PrincipalLimits principalLimits;
 
   /** The caller keeps owning {@code store}; {@code authenticator} decides who may call. */
-  public ServerCore(FeedStore store, ServerSettings settings, Clock clock, Authenticator authenticator) {
+  public ServerCore(AuthorityStore<?> store, ServerSettings settings, Clock clock, Authenticator authenticator) {
     this.authenticator = authenticator;
     this.settings = settings;
     this.rpcExecutor = Executors.newFixedThreadPool(settings.rpcThreads(), new NamedThreads("feed-rpc"));
@@ -54,7 +54,7 @@ public final class ServerCore implements AutoCloseable {
     this.failures = new RateLimitedLog(LOG, Level.ERROR, "server failures", clock,
         Math.max(1, settings.rejectionsLoggedPerMinute()));
     this.storage = new StorageHealth(store, settings.writeProbeMillis());
-    this.authority = new PositionAuthority(new MonitoredStore(store, storage), settings, clock);
+    this.authority = new PositionAuthority(MonitoredStore.of(store, storage), settings, clock);
     this.principalLimits = new PrincipalLimits(settings, System::nanoTime, metrics);
     this.watches = new Watches(authority, watchExecutor, failures, principalLimits, ticker, clock);
     this.service = new FeedSyncService(authority, watches, rejections, failures, principalLimits);
@@ -125,7 +125,7 @@ public final class ServerCore implements AutoCloseable {
   }
 
   /**
-   * Commits a tiny write to learn whether the store takes writes (see {@link FeedStore#probeWrite}).
+   * Commits a tiny write to learn whether the store takes writes (see {@link AuthorityStore#probeWrite}).
    *
    * @throws dev.feedstore.core.store.StorageFaultException if it does not
    */

@@ -4,8 +4,8 @@ import dev.feedstore.core.LimitExceededException;
 import dev.feedstore.core.Position;
 import dev.feedstore.core.ServerToken;
 import dev.feedstore.core.SpaceId;
-import dev.feedstore.core.store.FeedStore;
-import dev.feedstore.core.store.StoreTransaction;
+import dev.feedstore.core.store.AuthorityStore;
+import dev.feedstore.core.store.AuthorityTransaction;
 import dev.feedstore.server.ServerSettings;
 import java.util.Map;
 import java.util.Optional;
@@ -29,7 +29,7 @@ import java.util.concurrent.ConcurrentHashMap;
 final class Spaces {
   private record Loaded(ServerToken token, boolean stored, Position maxPosition) {}
 
-  private final FeedStore store;
+  private final AuthorityStore<?> store;
   private final ServerSettings settings;
   private final Map<SpaceId, SpaceState> states = new ConcurrentHashMap<>();
   /** Guards loading, the holders of states not stored, and marking states stored. */
@@ -37,7 +37,7 @@ final class Spaces {
   /** Guarded by loading. */
   private int storedCount;
 
-  Spaces(FeedStore store, ServerSettings settings) {
+  Spaces(AuthorityStore<?> store, ServerSettings settings) {
     this.store = store;
     this.settings = settings;
   }
@@ -68,9 +68,8 @@ final class Spaces {
           return new Loaded(stored.orElseGet(() -> tx.serverTokens().tokenOf(spaceId)), stored.isPresent(),
               tx.blocks().maxPosition(spaceId));
         });
-        long max = loaded.maxPosition().value();
-        state = new SpaceState(spaceId, loaded.token(), max,
-            new SpaceTail(max, settings.tailBlocks(), settings.tailBytes()), loaded.stored());
+        state = new SpaceState(spaceId, loaded.token(),
+            new SpaceTail(loaded.maxPosition().value(), settings.tailBlocks(), settings.tailBytes()), loaded.stored());
         states.put(spaceId, state);
         if (loaded.stored()) {
           storedCount++;
@@ -102,7 +101,7 @@ final class Spaces {
    *
    * @throws LimitExceededException if the store holds {@code spaces-per-server} spaces already
    */
-  void admit(StoreTransaction tx, SpaceState state) {
+  void admit(AuthorityTransaction tx, SpaceState state) {
     if (state.stored() || tx.serverTokens().find(state.spaceId()).isPresent()) {
       return;
     }

@@ -1,6 +1,6 @@
 package dev.feedstore.server.internal;
 
-import dev.feedstore.core.store.FeedStore;
+import dev.feedstore.core.store.AuthorityStore;
 import dev.feedstore.core.store.StorageFaultException;
 import dev.feedstore.server.ServerSettings;
 import java.util.concurrent.Executors;
@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Whether the server's storage takes writes, as the writes themselves and a periodic write probe
- * ({@link FeedStore#probeWrite}) find. A write that fails on the storage marks it failing at once.
+ * ({@link AuthorityStore#probeWrite}) find. A write that fails on the storage marks it failing at once.
  * Only a probe marks it writable again: a small write can commit on a full disk, in space the WAL
  * already holds, while the next larger one cannot, and the probe checks for room as well. A write
  * that commits while the storage is marked failing asks for a probe at once, so a recovery shows
@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
 final class StorageHealth implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger("dev.feedstore.server");
 
-  private final FeedStore store;
+  private final AuthorityStore<?> store;
   private final long intervalMillis;
   private final ScheduledExecutorService prober =
       Executors.newSingleThreadScheduledExecutor(new NamedThreads("feed-write-probe"));
@@ -43,7 +43,7 @@ final class StorageHealth implements AutoCloseable {
   /** Read without the lock on every write, so that the common case costs one volatile read. */
   private volatile boolean failing;
 
-  StorageHealth(FeedStore store, long intervalMillis) {
+  StorageHealth(AuthorityStore<?> store, long intervalMillis) {
     this.store = store;
     this.intervalMillis = intervalMillis;
   }

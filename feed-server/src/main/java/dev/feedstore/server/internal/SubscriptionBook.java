@@ -4,7 +4,7 @@ import dev.feedstore.core.InvalidValueException;
 import dev.feedstore.core.LimitExceededException;
 import dev.feedstore.core.Scope;
 import dev.feedstore.core.SpaceId;
-import dev.feedstore.core.store.FeedStore;
+import dev.feedstore.core.store.AuthorityStore;
 import dev.feedstore.core.store.StorageFaultException;
 import dev.feedstore.core.store.Subscription;
 import dev.feedstore.server.ServerSettings;
@@ -28,11 +28,11 @@ import java.util.Set;
 final class SubscriptionBook {
   private static final SecureRandom RANDOM = new SecureRandom();
 
-  private final FeedStore store;
+  private final AuthorityStore<?> store;
   private final Clock clock;
   private final ServerSettings settings;
 
-  SubscriptionBook(FeedStore store, Clock clock, ServerSettings settings) {
+  SubscriptionBook(AuthorityStore<?> store, Clock clock, ServerSettings settings) {
     this.store = store;
     this.clock = clock;
     this.settings = settings;

@@ -21,6 +21,13 @@ public final class TransportLog extends Handler {
   /** The logger of grpc-netty-shaded's server streams, which reports refused messages. */
   static final String SERVER_STREAM_LOGGER = "io.grpc.netty.shaded.io.grpc.netty.NettyServerStream";
 
+  /**
+   * The configured logger, held: java.util.logging keeps loggers only weakly, so one that nothing
+   * else references yet may be collected, and the transport would then get a new one, without this
+   * handler.
+   */
+  private static volatile Logger installed;
+
   private final RateLimitedLog log;
 
   TransportLog(RateLimitedLog log) {
@@ -33,6 +40,7 @@ public final class TransportLog extends Handler {
     logger.setUseParentHandlers(false);
     logger.addHandler(new TransportLog(new RateLimitedLog(LoggerFactory.getLogger("dev.feedstore.server"),
         Level.WARN, "refused messages", clock, perMinute)));
+    installed = logger;
   }
 
   @Override

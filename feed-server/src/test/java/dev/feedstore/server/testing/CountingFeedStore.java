@@ -1,6 +1,7 @@
 package dev.feedstore.server.testing;
 
 import dev.feedstore.core.store.FeedStore;
+import dev.feedstore.core.store.StoreTransaction;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** A store that counts its transactions, to show which work reads storage. Thread-safe. */
@@ -22,13 +23,13 @@ public final class CountingFeedStore implements FeedStore {
   }
 
   @Override
-  public <T> T read(Work<T> work) {
+  public <T> T read(Work<? super StoreTransaction, T> work) {
     reads.incrementAndGet();
     return store.read(work);
   }
 
   @Override
-  public <T> T write(Work<T> work) {
+  public <T> T write(Work<? super StoreTransaction, T> work) {
     writes.incrementAndGet();
     return store.write(work);
   }

@@ -6,13 +6,12 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
-import org.jooq.exception.DataAccessException;
 
 /**
- * Plain SQL on a transaction's cached prepared statements, for the statements that run per block
- * or per sync step (jOOQ renders each query anew, which costs more than running a small one).
- * Parameters are {@code Long}, {@code Integer}, {@code String} or null (bound as NULL). Failures are
- * {@link DataAccessException}s, which the store translates like jOOQ's. Stateless.
+ * Runs SQL on a transaction's prepared statements, each prepared once per connection and kept
+ * ({@link Statements}). Parameters are {@code Long}, {@code Integer}, {@code String} or null (bound
+ * as NULL). Failures are {@link SqlFailure}s, which the store translates at the end of the
+ * transaction. Stateless.
  */
 final class Sql {
   private Sql() {}
@@ -35,7 +34,7 @@ final class Sql {
       }
       return result;
     } catch (SQLException e) {
-      throw new DataAccessException("reading: " + sql, e);
+      throw new SqlFailure("reading: " + sql, e);
     }
   }
 
@@ -54,7 +53,7 @@ final class Sql {
       bind(statement, parameters);
       return statement.executeUpdate();
     } catch (SQLException e) {
-      throw new DataAccessException("writing: " + sql, e);
+      throw new SqlFailure("writing: " + sql, e);
     }
   }
 

@@ -76,7 +76,7 @@ final class SqlErrors {
 
   static boolean isSqlError(Throwable error) {
     for (Throwable t = error; t != null; t = t.getCause()) {
-      if (t instanceof SQLException || t instanceof org.jooq.exception.DataAccessException) {
+      if (t instanceof SQLException || t instanceof SqlFailure) {
         return true;
       }
     }

@@ -11,9 +11,9 @@ import dev.feedstore.core.Predecessor;
 import dev.feedstore.core.Scope;
 import dev.feedstore.core.Sequence;
 import dev.feedstore.core.SpaceId;
-import dev.feedstore.core.store.BlockLog;
 import dev.feedstore.core.store.CorruptBlockException;
 import dev.feedstore.core.store.InsertOutcome;
+import dev.feedstore.core.store.ReplicaBlockLog;
 import dev.feedstore.core.store.StoreException;
 import dev.feedstore.core.store.UniquenessViolationException;
 import java.sql.PreparedStatement;
@@ -29,13 +29,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.jooq.exception.DataAccessException;
 
 /**
- * {@link BlockLog} over the {@code blocks} table, in plain SQL on the connection's cached prepared
- * statements (the hot paths of appends and pulls run these for every block).
+ * {@link ReplicaBlockLog} (and so the authority's {@link dev.feedstore.core.store.BlockLog}) over the
+ * {@code blocks} table, in plain SQL on the connection's cached prepared statements (the hot paths
+ * of appends and pulls run these for every block).
  */
-final class SqliteBlockLog implements BlockLog {
+final class SqliteBlockLog implements ReplicaBlockLog {
   /**
    * The columns {@link #toBlock} reads, in its order. The feed's id comes from the cached feed rows
    * ({@link SqliteTransaction#feedById}), not from a join.
@@ -66,6 +66,10 @@ final class SqliteBlockLog implements BlockLog {
       + "WHERE b.feed_private_id = ? AND b.position IS NULL ORDER BY b.sequence DESC, b.actor_id DESC LIMIT 1";
   private static final String MAX_SEQUENCE = "SELECT max(sequence) FROM blocks WHERE feed_private_id = ?";
   private static final String MAX_POSITION = "SELECT max(position) FROM blocks WHERE space_private_id = ?";
+  /** The counter after adding the claimed count: one statement, which the write transaction serializes. */
+  private static final String CLAIM =
+      "UPDATE spaces SET max_position = max_position + ? WHERE space_private_id = ? RETURNING max_position";
+  private static final String COUNTER = "SELECT max_position FROM spaces WHERE space_private_id = ?";
   private static final String LAST_BEFORE = SELECT_BLOCKS
       + "WHERE b.space_private_id = ? AND b.position < ? ORDER BY b.position DESC LIMIT 1";
   private static final String SET_POSITION =
@@ -196,7 +200,7 @@ final class SqliteBlockLog implements BlockLog {
       }
       stored = insert.executeBatch();
     } catch (SQLException e) {
-      throw new DataAccessException("inserting blocks", e);
+      throw new SqlFailure("inserting blocks", e);
     }
     List<InsertOutcome> outcomes = new ArrayList<>(blocks.size());
     for (int i = 0; i < blocks.size(); i++) {
@@ -431,6 +435,28 @@ final class SqliteBlockLog implements BlockLog {
         .orElse(Position.NONE);
   }
 
+  /**
+   * One {@code UPDATE ... RETURNING} of the space's row. SQLite runs one write transaction at a time
+   * on the file ({@code BEGIN IMMEDIATE}), so the row is the transaction's until it ends, whichever
+   * process or store holds the file; claiming nothing reads the row without writing it.
+   */
+  @Override
+  public Position claimPositions(SpaceId spaceId, int count) {
+    if (count < 0) {
+      throw new IllegalArgumentException("count must be >= 0, was " + count);
+    }
+    if (!tx.writable) {
+      throw new IllegalStateException("positions of space " + spaceId + " are claimed in a write transaction,"
+          + " not in a read");
+    }
+    long space = tx.space(spaceId);
+    Long counter = count == 0 ? longValue(COUNTER, space) : longValue(CLAIM, count, space);
+    if (counter == null) {
+      throw new IllegalStateException("space " + spaceId + " has no row to count its positions in");
+    }
+    return Position.of(counter - count);
+  }
+
   @Override
   public List<Block> unpositioned(SpaceId spaceId, Scope scope, int limit) {
     return inScope(spaceId, scope, "b.position IS NULL", List.of(), PUSH_ORDER + " LIMIT ?", limit);
@@ -541,7 +567,7 @@ final class SqliteBlockLog implements BlockLog {
       return update.executeUpdate() == 1;
     } catch (SQLException e) {
       if (!SqlErrors.isConstraintViolation(e)) {
-        throw new DataAccessException("setting the position of block " + key, e);
+        throw new SqlFailure("setting the position of block " + key, e);
       }
       Block holder = atPosition(spaceId, position).orElse(null);
       throw new UniquenessViolationException(SqlErrors.constraintOf(String.valueOf(e.getMessage())),

@@ -1,43 +1,32 @@
 package dev.feedstore.sqlite.internal;
 
-import static dev.feedstore.sqlite.internal.Tables.BLOCKS;
-import static dev.feedstore.sqlite.internal.Tables.BLOCKS_FEED;
-import static dev.feedstore.sqlite.internal.Tables.BLOCKS_POSITION;
-import static dev.feedstore.sqlite.internal.Tables.FEEDS;
-import static dev.feedstore.sqlite.internal.Tables.FEEDS_BLOCK_COUNT;
-import static dev.feedstore.sqlite.internal.Tables.FEEDS_FEED_ID;
-import static dev.feedstore.sqlite.internal.Tables.FEEDS_NAMESPACE;
-import static dev.feedstore.sqlite.internal.Tables.FEEDS_PRIVATE_ID;
-import static dev.feedstore.sqlite.internal.Tables.FEEDS_SPACE;
-import static dev.feedstore.sqlite.internal.Tables.SPACES;
-import static dev.feedstore.sqlite.internal.Tables.SPACES_PRIVATE_ID;
-import static dev.feedstore.sqlite.internal.Tables.SPACES_SPACE_ID;
-import static org.jooq.impl.DSL.exists;
-import static org.jooq.impl.DSL.max;
-import static org.jooq.impl.DSL.selectOne;
-
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.FeedInfo;
 import dev.feedstore.core.Namespace;
 import dev.feedstore.core.Position;
 import dev.feedstore.core.SpaceId;
-import dev.feedstore.core.store.FeedCatalog;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
+import dev.feedstore.core.store.ReplicaFeedCatalog;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.jooq.Condition;
-import org.jooq.exception.DataAccessException;
-import org.jooq.Field;
 
-/** {@link FeedCatalog} over the {@code feeds} table. */
-final class SqliteFeedCatalog implements FeedCatalog {
+/** {@link ReplicaFeedCatalog} over the {@code feeds} table. */
+final class SqliteFeedCatalog implements ReplicaFeedCatalog {
   private static final String INFO = "SELECT block_count, (SELECT max(position) FROM blocks WHERE feed_private_id = ?)"
       + " FROM feeds WHERE feed_private_id = ?";
+  private static final String ADOPT_NAMESPACE =
+      "UPDATE feeds SET feed_namespace = ? WHERE feed_private_id = ? AND feed_namespace IS NULL";
+  /** A page of feeds: the conditions in between, then the order and the limit. */
+  private static final String LIST = "SELECT f.feed_private_id, f.feed_id, f.feed_namespace, f.block_count,"
+      + " (SELECT max(b.position) FROM blocks b WHERE b.feed_private_id = f.feed_private_id)"
+      + " FROM feeds f WHERE f.space_private_id = ?";
+  private static final String LIST_ORDER = " ORDER BY f.feed_id LIMIT ?";
+  private static final String SPACES = "SELECT s.space_id FROM spaces s"
+      + " WHERE EXISTS (SELECT 1 FROM feeds f WHERE f.space_private_id = s.space_private_id) ORDER BY s.space_id";
+
   private final SqliteTransaction tx;
 
   SqliteFeedCatalog(SqliteTransaction tx) {
@@ -74,14 +63,14 @@ final class SqliteFeedCatalog implements FeedCatalog {
     if (row.isEmpty() || row.get().namespace().isPresent()) {
       return false;
     }
-    int changed = tx.dsl.update(FEEDS).set(FEEDS_NAMESPACE, namespace.value())
-        .where(FEEDS_PRIVATE_ID.eq(row.get().privateId()).and(FEEDS_NAMESPACE.isNull())).execute();
+    int changed = Sql.update(tx, ADOPT_NAMESPACE, namespace.value(), row.get().privateId());
     if (changed == 1) {
       tx.ids.replaceFeed(new FeedRow(row.get().privateId(), row.get().spacePrivateId(), feedId, Optional.of(namespace)));
     }
     return changed == 1;
   }
 
+  /** One of four statements, by whether a namespace and a feed id to start after are given. */
   @Override
   public List<FeedInfo> list(SpaceId spaceId, Optional<Namespace> namespace, Optional<FeedId> after, int limit) {
     if (limit < 1) {
@@ -91,21 +80,25 @@ final class SqliteFeedCatalog implements FeedCatalog {
     if (space.isEmpty()) {
       return List.of();
     }
-    Condition condition = FEEDS_SPACE.eq(space.get());
+    StringBuilder sql = new StringBuilder(LIST);
+    List<Object> parameters = new ArrayList<>(4);
+    parameters.add(space.get());
     if (namespace.isPresent()) {
-      condition = condition.and(FEEDS_NAMESPACE.eq(namespace.get().value()));
+      sql.append(" AND f.feed_namespace = ?");
+      parameters.add(namespace.get().value());
     }
     if (after.isPresent()) {
-      condition = condition.and(FEEDS_FEED_ID.gt(after.get().value()));
+      sql.append(" AND f.feed_id > ?");
+      parameters.add(after.get().value());
     }
-    Field<Long> lastPosition = tx.dsl.select(max(BLOCKS_POSITION)).from(BLOCKS)
-        .where(BLOCKS_FEED.eq(FEEDS_PRIVATE_ID)).asField("last_position");
-    return tx.dsl.select(FEEDS_PRIVATE_ID, FEEDS_FEED_ID, FEEDS_NAMESPACE, FEEDS_BLOCK_COUNT, lastPosition)
-        .from(FEEDS).where(condition).orderBy(FEEDS_FEED_ID).limit(limit)
-        .fetch(r -> new FeedInfo(spaceId, new FeedId(r.get(FEEDS_FEED_ID)),
-            Optional.ofNullable(r.get(FEEDS_NAMESPACE)).map(Namespace::new),
-            r.get(FEEDS_BLOCK_COUNT) + tx.pendingBlockCount(r.get(FEEDS_PRIVATE_ID)),
-            positionOf(r.get(lastPosition))));
+    parameters.add(limit);
+    return Sql.list(tx, sql.append(LIST_ORDER).toString(), rs -> {
+      long privateId = rs.getLong(1);
+      long last = rs.getLong(5);
+      Position lastPosition = rs.wasNull() ? Position.NONE : Position.of(last);
+      return new FeedInfo(spaceId, new FeedId(rs.getString(2)), Optional.ofNullable(rs.getString(3)).map(Namespace::new),
+          rs.getLong(4) + tx.pendingBlockCount(privateId), lastPosition);
+    }, parameters.toArray());
   }
 
   @Override
@@ -120,28 +113,19 @@ final class SqliteFeedCatalog implements FeedCatalog {
 
   @Override
   public List<SpaceId> spaces() {
-    return tx.dsl.select(SPACES_SPACE_ID).from(SPACES)
-        .where(exists(selectOne().from(FEEDS).where(FEEDS_SPACE.eq(SPACES_PRIVATE_ID))))
-        .orderBy(SPACES_SPACE_ID)
-        .fetch(r -> new SpaceId(r.value1()));
+    return Sql.list(tx, SPACES, rs -> new SpaceId(rs.getString(1)));
   }
 
   private FeedInfo info(SpaceId spaceId, FeedRow row) {
-    PreparedStatement statement = tx.statements.get(INFO);
-    try {
-      statement.setLong(1, row.privateId());
-      statement.setLong(2, row.privateId());
-      try (ResultSet rs = statement.executeQuery()) {
-        if (!rs.next()) {
-          throw new IllegalStateException("feed " + row.feedId() + " has no row");
-        }
-        long count = rs.getLong(1) + tx.pendingBlockCount(row.privateId());
-        long last = rs.getLong(2);
-        return new FeedInfo(spaceId, row.feedId(), row.namespace(), count, rs.wasNull() ? Position.NONE : Position.of(last));
-      }
-    } catch (SQLException e) {
-      throw new DataAccessException("reading feed " + row.feedId(), e);
+    List<FeedInfo> found = Sql.list(tx, INFO, rs -> {
+      long count = rs.getLong(1) + tx.pendingBlockCount(row.privateId());
+      long last = rs.getLong(2);
+      return new FeedInfo(spaceId, row.feedId(), row.namespace(), count, rs.wasNull() ? Position.NONE : Position.of(last));
+    }, row.privateId(), row.privateId());
+    if (found.isEmpty()) {
+      throw new IllegalStateException("feed " + row.feedId() + " has no row");
     }
+    return found.get(0);
   }
 
   static Position positionOf(Long value) {

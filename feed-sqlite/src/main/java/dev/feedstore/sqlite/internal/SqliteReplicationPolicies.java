@@ -1,13 +1,5 @@
 package dev.feedstore.sqlite.internal;
 
-import static dev.feedstore.sqlite.internal.Tables.FEED_REPLICATION;
-import static dev.feedstore.sqlite.internal.Tables.FEED_REPLICATION_FEED;
-import static dev.feedstore.sqlite.internal.Tables.FEED_REPLICATION_FROM;
-import static dev.feedstore.sqlite.internal.Tables.FEED_REPLICATION_MODE;
-import static dev.feedstore.sqlite.internal.Tables.NAMESPACE_REPLICATION;
-import static dev.feedstore.sqlite.internal.Tables.NAMESPACE_REPLICATION_NAMESPACE;
-import static dev.feedstore.sqlite.internal.Tables.NAMESPACE_REPLICATION_SPACE;
-
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Namespace;
 import dev.feedstore.core.Position;
@@ -20,7 +12,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import org.jooq.Record;
 
 /**
  * {@link ReplicationPolicies} in the {@code feed_replication}, {@code namespace_replication} and
@@ -29,6 +20,15 @@ import org.jooq.Record;
 final class SqliteReplicationPolicies implements ReplicationPolicies {
   private static final String FROM = "from";
   private static final String LATEST = "latest";
+  private static final String FEED = "SELECT mode, from_position FROM feed_replication WHERE feed_private_id = ?";
+  private static final String DELETE_FEED = "DELETE FROM feed_replication WHERE feed_private_id = ?";
+  private static final String SET_FEED = "INSERT INTO feed_replication (feed_private_id, mode, from_position)"
+      + " VALUES (?, ?, ?) ON CONFLICT (feed_private_id) DO UPDATE SET mode = excluded.mode,"
+      + " from_position = excluded.from_position";
+  private static final String ADD_NAMESPACE = "INSERT INTO namespace_replication (space_private_id, namespace)"
+      + " VALUES (?, ?) ON CONFLICT DO NOTHING";
+  private static final String REMOVE_NAMESPACE =
+      "DELETE FROM namespace_replication WHERE space_private_id = ? AND namespace = ?";
 
   private final SqliteTransaction tx;
 
@@ -38,10 +38,9 @@ final class SqliteReplicationPolicies implements ReplicationPolicies {
 
   @Override
   public Replication feed(SpaceId spaceId, FeedId feedId) {
-    return tx.findFeed(spaceId, feedId).flatMap(feed -> tx.dsl
-            .select(FEED_REPLICATION_MODE, FEED_REPLICATION_FROM)
-            .from(FEED_REPLICATION).where(FEED_REPLICATION_FEED.eq(feed.privateId()))
-            .fetchOptional(SqliteReplicationPolicies::toPolicy))
+    return tx.findFeed(spaceId, feedId)
+        .flatMap(feed -> Sql.list(tx, FEED, rs -> policy(rs.getString(1), rs.getLong(2)), feed.privateId())
+            .stream().findFirst())
         .orElse(Replication.NONE);
   }
 
@@ -49,18 +48,10 @@ final class SqliteReplicationPolicies implements ReplicationPolicies {
   public void setFeed(SpaceId spaceId, FeedId feedId, Replication policy) {
     FeedRow feed = tx.requireFeed(spaceId, feedId);
     if (policy instanceof Replication.None) {
-      tx.dsl.deleteFrom(FEED_REPLICATION).where(FEED_REPLICATION_FEED.eq(feed.privateId())).execute();
+      Sql.update(tx, DELETE_FEED, feed.privateId());
       return;
     }
-    String mode = mode(policy);
-    long from = from(policy);
-    tx.dsl.insertInto(FEED_REPLICATION)
-        .columns(FEED_REPLICATION_FEED, FEED_REPLICATION_MODE, FEED_REPLICATION_FROM)
-        .values(feed.privateId(), mode, from)
-        .onConflict(FEED_REPLICATION_FEED).doUpdate()
-        .set(FEED_REPLICATION_MODE, mode)
-        .set(FEED_REPLICATION_FROM, from)
-        .execute();
+    Sql.update(tx, SET_FEED, feed.privateId(), mode(policy), from(policy));
   }
 
   @Override
@@ -91,17 +82,9 @@ final class SqliteReplicationPolicies implements ReplicationPolicies {
   @Override
   public void setNamespace(SpaceId spaceId, Namespace namespace, boolean replicated) {
     if (replicated) {
-      long space = tx.space(spaceId);
-      tx.dsl.insertInto(NAMESPACE_REPLICATION)
-          .columns(NAMESPACE_REPLICATION_SPACE, NAMESPACE_REPLICATION_NAMESPACE)
-          .values(space, namespace.value())
-          .onConflictDoNothing()
-          .execute();
+      Sql.update(tx, ADD_NAMESPACE, tx.space(spaceId), namespace.value());
     } else {
-      tx.findSpace(spaceId).ifPresent(space -> tx.dsl.deleteFrom(NAMESPACE_REPLICATION)
-          .where(NAMESPACE_REPLICATION_SPACE.eq(space))
-          .and(NAMESPACE_REPLICATION_NAMESPACE.eq(namespace.value()))
-          .execute());
+      tx.findSpace(spaceId).ifPresent(space -> Sql.update(tx, REMOVE_NAMESPACE, space, namespace.value()));
     }
   }
 
@@ -138,10 +121,6 @@ final class SqliteReplicationPolicies implements ReplicationPolicies {
             + " OR EXISTS (SELECT 1 FROM space_replication p WHERE p.space_private_id = s.space_private_id)",
         rs -> result.add(new SpaceId(rs.getString(1))));
     return result;
-  }
-
-  private static Replication toPolicy(Record r) {
-    return policy(r.get(FEED_REPLICATION_MODE), r.get(FEED_REPLICATION_FROM));
   }
 
   private static Replication policy(String mode, long from) {

@@ -1,12 +1,9 @@
 package dev.feedstore.sqlite.internal;
 
-import static dev.feedstore.sqlite.internal.Tables.SPACES;
-import static dev.feedstore.sqlite.internal.Tables.SPACES_PRIVATE_ID;
-import static dev.feedstore.sqlite.internal.Tables.SPACES_SERVER_TOKEN;
-
 import dev.feedstore.core.ServerToken;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.ServerTokens;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -14,6 +11,10 @@ import java.util.Optional;
  * without one is derived from the file's secret ({@link TokenKey}).
  */
 final class SqliteServerTokens implements ServerTokens {
+  private static final String FIND = "SELECT server_token FROM spaces WHERE space_private_id = ?";
+  private static final String STORE = "UPDATE spaces SET server_token = ? WHERE space_private_id = ?";
+  private static final String COUNT = "SELECT count(*) FROM spaces WHERE server_token IS NOT NULL";
+
   private final SqliteTransaction tx;
 
   SqliteServerTokens(SqliteTransaction tx) {
@@ -22,9 +23,10 @@ final class SqliteServerTokens implements ServerTokens {
 
   @Override
   public Optional<ServerToken> find(SpaceId spaceId) {
-    return tx.findSpace(spaceId).flatMap(space -> Optional.ofNullable(
-        tx.dsl.select(SPACES_SERVER_TOKEN).from(SPACES).where(SPACES_PRIVATE_ID.eq(space)).fetchOne().value1()))
-        .map(ServerToken::new);
+    return tx.findSpace(spaceId).flatMap(space -> {
+      List<String> tokens = Sql.list(tx, FIND, rs -> rs.getString(1), space);
+      return tokens.isEmpty() ? Optional.<String>empty() : Optional.ofNullable(tokens.get(0));
+    }).map(ServerToken::new);
   }
 
   @Override
@@ -40,12 +42,13 @@ final class SqliteServerTokens implements ServerTokens {
     }
     long space = tx.space(spaceId);
     ServerToken token = ServerToken.derive(tx.tokenKey.get(tx), spaceId);
-    tx.dsl.update(SPACES).set(SPACES_SERVER_TOKEN, token.value()).where(SPACES_PRIVATE_ID.eq(space)).execute();
+    Sql.update(tx, STORE, token.value(), space);
     return token;
   }
 
   @Override
   public long count() {
-    return tx.dsl.fetchCount(SPACES, SPACES_SERVER_TOKEN.isNotNull());
+    Long count = Sql.longValue(tx, COUNT);
+    return count == null ? 0 : count;
   }
 }

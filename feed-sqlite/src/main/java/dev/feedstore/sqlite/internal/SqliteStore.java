@@ -3,6 +3,7 @@ package dev.feedstore.sqlite.internal;
 import dev.feedstore.core.store.FeedStore;
 import dev.feedstore.core.store.StorageFaultException;
 import dev.feedstore.core.store.StoreException;
+import dev.feedstore.core.store.StoreTransaction;
 import dev.feedstore.sqlite.QuickCheck;
 import dev.feedstore.sqlite.SqliteSettings;
 import java.io.IOException;
@@ -22,10 +23,6 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
-import org.jooq.DSLContext;
-import org.jooq.SQLDialect;
-import org.jooq.conf.Settings;
-import org.jooq.impl.DSL;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteOpenMode;
 
@@ -44,26 +41,11 @@ import org.sqlite.SQLiteOpenMode;
  * Thread-safe.
  */
 public final class SqliteStore implements FeedStore {
-  static {
-    // jOOQ prints a logo and a "tip of the day" when it first renders SQL, into the application's
-    // log; a storage library has no business there. An application that sets these keeps its say.
-    quietByDefault("org.jooq.no-logo");
-    quietByDefault("org.jooq.no-tips");
-  }
-
-  private static final Settings JOOQ_SETTINGS = new Settings()
-      .withExecuteLogging(false)
-      .withRenderSchema(false);
-
   private final Path file;
   private final SqliteSettings settings;
-  /**
-   * A connection with its jOOQ context and its prepared statements. Used by one transaction at a
-   * time, like its connection.
-   */
+  /** A connection with its prepared statements. Used by one transaction at a time, like its connection. */
   private static final class Handle {
     final Connection connection;
-    final DSLContext dsl;
     final Statements statements;
     /**
      * Whether the connection must be replaced: a transaction may still be open on it after a
@@ -75,7 +57,6 @@ public final class SqliteStore implements FeedStore {
 
     Handle(Connection connection) {
       this.connection = connection;
-      this.dsl = DSL.using(connection, SQLDialect.SQLITE, JOOQ_SETTINGS);
       this.statements = new Statements(connection);
     }
 
@@ -148,23 +129,17 @@ public final class SqliteStore implements FeedStore {
     return ids.feedRows();
   }
 
-  private static void quietByDefault(String property) {
-    if (System.getProperty(property) == null) {
-      System.setProperty(property, "true");
-    }
-  }
-
   @Override
-  public <T> T write(Work<T> work) {
+  public <T> T write(Work<? super StoreTransaction, T> work) {
     return write(work, false);
   }
 
   @Override
-  public <T> T writeRelaxed(Work<T> work) {
+  public <T> T writeRelaxed(Work<? super StoreTransaction, T> work) {
     return write(work, settings.synchronous() == SqliteSettings.Synchronous.FULL);
   }
 
-  private <T> T write(Work<T> work, boolean relaxed) {
+  private <T> T write(Work<? super StoreTransaction, T> work, boolean relaxed) {
     if (writeLock.isHeldByCurrentThread()) {
       throw new IllegalStateException("write transactions do not nest: this thread is already in one");
     }
@@ -221,7 +196,7 @@ public final class SqliteStore implements FeedStore {
   }
 
   @Override
-  public <T> T read(Work<T> work) {
+  public <T> T read(Work<? super StoreTransaction, T> work) {
     lifecycle.readLock().lock();
     try {
       ensureOpen();
@@ -319,9 +294,10 @@ public final class SqliteStore implements FeedStore {
    * error, is marked stale for its owner to replace. So a failed commit (a full disk, an I/O error) never leaves a dead statement or an open
    * transaction behind: the next transaction works as soon as the cause is gone.
    */
-  private <T> T inTransaction(Handle handle, String begin, boolean writable, Work<T> work) {
+  private <T> T inTransaction(Handle handle, String begin, boolean writable,
+      Work<? super StoreTransaction, T> work) {
     IdCache.Pending pending = ids.pending();
-    SqliteTransaction tx = new SqliteTransaction(handle.dsl, handle.statements, pending, tokenKey, writable);
+    SqliteTransaction tx = new SqliteTransaction(handle.statements, pending, tokenKey, writable);
     execute(handle, begin, "beginning a transaction");
     boolean committed = false;
     try {

@@ -1,19 +1,12 @@
 package dev.feedstore.sqlite.internal;
 
-import static dev.feedstore.sqlite.internal.Tables.SUBSCRIPTIONS;
-import static dev.feedstore.sqlite.internal.Tables.SUBSCRIPTIONS_EXPIRES_AT;
-import static dev.feedstore.sqlite.internal.Tables.SUBSCRIPTIONS_FEED_IDS;
-import static dev.feedstore.sqlite.internal.Tables.SUBSCRIPTIONS_ID;
-import static dev.feedstore.sqlite.internal.Tables.SUBSCRIPTIONS_NAMESPACES;
-import static dev.feedstore.sqlite.internal.Tables.SUBSCRIPTIONS_SPACE;
-import static dev.feedstore.sqlite.internal.Tables.SUBSCRIPTIONS_TTL;
-
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Namespace;
 import dev.feedstore.core.Scope;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.Subscription;
 import dev.feedstore.core.store.Subscriptions;
+import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
@@ -22,6 +15,13 @@ import java.util.stream.Collectors;
  * storing one stores no space (subscribing is a read: it does not create the space).
  */
 final class SqliteSubscriptions implements Subscriptions {
+  private static final String CREATE = "INSERT INTO subscriptions (subscription_id, space_id, ttl_ms, expires_at,"
+      + " feed_ids, namespaces) VALUES (?, ?, ?, ?, ?, ?)";
+  private static final String FIND = "SELECT space_id, feed_ids, namespaces, ttl_ms, expires_at FROM subscriptions"
+      + " WHERE subscription_id = ?";
+  private static final String SET_EXPIRY = "UPDATE subscriptions SET expires_at = ? WHERE subscription_id = ?";
+  private static final String PURGE = "DELETE FROM subscriptions WHERE expires_at <= ?";
+
   private final SqliteTransaction tx;
 
   SqliteSubscriptions(SqliteTransaction tx) {
@@ -30,36 +30,29 @@ final class SqliteSubscriptions implements Subscriptions {
 
   @Override
   public void create(Subscription subscription) {
-    tx.dsl.insertInto(SUBSCRIPTIONS)
-        .columns(SUBSCRIPTIONS_ID, SUBSCRIPTIONS_SPACE, SUBSCRIPTIONS_TTL, SUBSCRIPTIONS_EXPIRES_AT,
-            SUBSCRIPTIONS_FEED_IDS, SUBSCRIPTIONS_NAMESPACES)
-        .values(subscription.id(), subscription.spaceId().value(), subscription.ttlMillis(), subscription.expiresAtMillis(),
-            JsonStrings.encode(subscription.scope().feeds().stream().map(FeedId::value).toList()),
-            JsonStrings.encode(subscription.scope().namespaces().stream().map(Namespace::value).toList()))
-        .execute();
+    Sql.update(tx, CREATE, subscription.id(), subscription.spaceId().value(), subscription.ttlMillis(),
+        subscription.expiresAtMillis(),
+        JsonStrings.encode(subscription.scope().feeds().stream().map(FeedId::value).toList()),
+        JsonStrings.encode(subscription.scope().namespaces().stream().map(Namespace::value).toList()));
   }
 
   @Override
   public Optional<Subscription> find(String id) {
-    return tx.dsl.select(SUBSCRIPTIONS_ID, SUBSCRIPTIONS_SPACE, SUBSCRIPTIONS_EXPIRES_AT, SUBSCRIPTIONS_FEED_IDS,
-            SUBSCRIPTIONS_NAMESPACES, SUBSCRIPTIONS_TTL)
-        .from(SUBSCRIPTIONS)
-        .where(SUBSCRIPTIONS_ID.eq(id))
-        .fetchOptional(r -> new Subscription(r.value1(), new SpaceId(r.value2()),
-            new Scope.Selection(
-                JsonStrings.decode(r.value4()).stream().map(FeedId::new).collect(Collectors.toSet()),
-                JsonStrings.decode(r.value5()).stream().map(Namespace::new).collect(Collectors.toSet())),
-            r.value6(), r.value3()));
+    List<Subscription> found = Sql.list(tx, FIND, rs -> new Subscription(id, new SpaceId(rs.getString(1)),
+        new Scope.Selection(
+            JsonStrings.decode(rs.getString(2)).stream().map(FeedId::new).collect(Collectors.toSet()),
+            JsonStrings.decode(rs.getString(3)).stream().map(Namespace::new).collect(Collectors.toSet())),
+        rs.getLong(4), rs.getLong(5)), id);
+    return found.isEmpty() ? Optional.empty() : Optional.of(found.get(0));
   }
 
   @Override
   public boolean setExpiry(String id, long expiresAtMillis) {
-    return tx.dsl.update(SUBSCRIPTIONS).set(SUBSCRIPTIONS_EXPIRES_AT, expiresAtMillis)
-        .where(SUBSCRIPTIONS_ID.eq(id)).execute() == 1;
+    return Sql.update(tx, SET_EXPIRY, expiresAtMillis, id) == 1;
   }
 
   @Override
   public int purgeExpired(long nowMillis) {
-    return tx.dsl.deleteFrom(SUBSCRIPTIONS).where(SUBSCRIPTIONS_EXPIRES_AT.le(nowMillis)).execute();
+    return Sql.update(tx, PURGE, nowMillis);
   }
 }

@@ -1,19 +1,10 @@
 package dev.feedstore.sqlite.internal;
 
-import static dev.feedstore.sqlite.internal.Tables.FEEDS;
-import static dev.feedstore.sqlite.internal.Tables.FEEDS_FEED_ID;
-import static dev.feedstore.sqlite.internal.Tables.FEEDS_NAMESPACE;
-import static dev.feedstore.sqlite.internal.Tables.FEEDS_PRIVATE_ID;
-import static dev.feedstore.sqlite.internal.Tables.FEEDS_SPACE;
-import static dev.feedstore.sqlite.internal.Tables.SPACES;
-import static dev.feedstore.sqlite.internal.Tables.SPACES_PRIVATE_ID;
-import static dev.feedstore.sqlite.internal.Tables.SPACES_SPACE_ID;
-
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Namespace;
 import dev.feedstore.core.SpaceId;
-import dev.feedstore.core.store.BlockLog;
-import dev.feedstore.core.store.FeedCatalog;
+import dev.feedstore.core.store.ReplicaBlockLog;
+import dev.feedstore.core.store.ReplicaFeedCatalog;
 import dev.feedstore.core.store.ReplicationPolicies;
 import dev.feedstore.core.store.ServerTokens;
 import dev.feedstore.core.store.StoreTransaction;
@@ -24,14 +15,16 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.jooq.DSLContext;
 
 /**
  * One transaction on one connection, and the row-id bookkeeping its views share. Not thread-safe;
  * lives only while its work runs.
  */
 final class SqliteTransaction implements StoreTransaction {
-  final DSLContext dsl;
+  private static final String CREATE_SPACE = "INSERT INTO spaces (space_id) VALUES (?) RETURNING space_private_id";
+  private static final String CREATE_FEED = "INSERT INTO feeds (space_private_id, feed_id, feed_namespace)"
+      + " VALUES (?, ?, ?) RETURNING feed_private_id";
+
   final Statements statements;
   final IdCache.Pending ids;
   final TokenKey tokenKey;
@@ -39,15 +32,14 @@ final class SqliteTransaction implements StoreTransaction {
   private final Map<Long, Long> blockCountDeltas = new HashMap<>();
   private final Map<Long, Long> feedCountDeltas = new HashMap<>();
 
-  private FeedCatalog feeds;
-  private BlockLog blocks;
+  private ReplicaFeedCatalog feeds;
+  private ReplicaBlockLog blocks;
   private ServerTokens serverTokens;
   private Subscriptions subscriptions;
   private SyncStates syncStates;
   private ReplicationPolicies replication;
 
-  SqliteTransaction(DSLContext dsl, Statements statements, IdCache.Pending ids, TokenKey tokenKey, boolean writable) {
-    this.dsl = dsl;
+  SqliteTransaction(Statements statements, IdCache.Pending ids, TokenKey tokenKey, boolean writable) {
     this.statements = statements;
     this.ids = ids;
     this.tokenKey = tokenKey;
@@ -55,7 +47,7 @@ final class SqliteTransaction implements StoreTransaction {
   }
 
   @Override
-  public FeedCatalog feeds() {
+  public ReplicaFeedCatalog feeds() {
     if (feeds == null) {
       feeds = new SqliteFeedCatalog(this);
     }
@@ -63,7 +55,7 @@ final class SqliteTransaction implements StoreTransaction {
   }
 
   @Override
-  public BlockLog blocks() {
+  public ReplicaBlockLog blocks() {
     if (blocks == null) {
       blocks = new SqliteBlockLog(this);
     }
@@ -134,8 +126,7 @@ final class SqliteTransaction implements StoreTransaction {
     if (found.isPresent()) {
       return found.get();
     }
-    long id = dsl.insertInto(SPACES).columns(SPACES_SPACE_ID).values(spaceId.value())
-        .returningResult(SPACES_PRIVATE_ID).fetchOne().value1();
+    long id = Sql.longValue(this, CREATE_SPACE, spaceId.value());
     ids.putSpace(spaceId, id);
     return id;
   }
@@ -191,10 +182,8 @@ final class SqliteTransaction implements StoreTransaction {
     if (existing.isPresent()) {
       return existing.get();
     }
-    long id = dsl.insertInto(FEEDS)
-        .columns(FEEDS_SPACE, FEEDS_FEED_ID, FEEDS_NAMESPACE)
-        .values(spacePrivateId, feedId.value(), namespace.map(Namespace::value).orElse(null))
-        .returningResult(FEEDS_PRIVATE_ID).fetchOne().value1();
+    long id = Sql.longValue(this, CREATE_FEED, spacePrivateId, feedId.value(),
+        namespace.map(Namespace::value).orElse(null));
     FeedRow row = new FeedRow(id, spacePrivateId, feedId, namespace);
     ids.putFeed(row);
     feedCountDeltas.merge(spacePrivateId, 1L, Long::sum);
@@ -226,7 +215,7 @@ final class SqliteTransaction implements StoreTransaction {
    */
   long rewriteHeader() {
     Long version = Sql.longValue(this, "PRAGMA user_version");
-    dsl.execute("PRAGMA user_version = " + (version == null ? 0 : version));
+    Sql.update(this, "PRAGMA user_version = " + (version == null ? 0 : version));
     Long pageSize = Sql.longValue(this, "PRAGMA page_size");
     return pageSize == null ? 4096 : pageSize;
   }

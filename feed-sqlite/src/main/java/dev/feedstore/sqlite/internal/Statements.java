@@ -5,7 +5,6 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.jooq.exception.DataAccessException;
 
 /**
  * The prepared statements of one connection, kept for reuse: preparing a statement costs more than
@@ -42,7 +41,7 @@ final class Statements implements AutoCloseable {
   /**
    * The prepared statement of {@code sql}, with no result set open.
    *
-   * @throws DataAccessException if SQLite cannot prepare it
+   * @throws SqlFailure if SQLite cannot prepare it
    */
   PreparedStatement get(String sql) {
     PreparedStatement statement = cache.get(sql);
@@ -50,7 +49,7 @@ final class Statements implements AutoCloseable {
       try {
         statement = connection.prepareStatement(sql);
       } catch (SQLException e) {
-        throw new DataAccessException("preparing " + sql, e);
+        throw new SqlFailure("preparing " + sql, e);
       }
       cache.put(sql, statement);
     }

@@ -180,6 +180,33 @@ class SchemaMigratorTest {
   }
 
   @Test
+  void aVersion5FileCountsEachSpacesPositionsFromTheBlocksItHolds() throws Exception {
+    Path file = dir.resolve("v5.db");
+    SqliteStore.open(file, SqliteSettings.DEFAULTS,
+        new SchemaMigrator(SchemaMigrator.builtIn().migrations().subList(0, 5))).close();
+    FeedId feed = TestBlocks.feedId();
+    // Rows as code of schema version 5 wrote them: positions 1 to 3 and an unpositioned block in one
+    // space, another space with no block at all.
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = c.createStatement()) {
+      s.execute("INSERT INTO spaces (space_private_id, space_id, server_token, feed_count) VALUES (7, 's', 't', 1)");
+      s.execute("INSERT INTO spaces (space_private_id, space_id, server_token) VALUES (8, 'empty', 'u')");
+      s.execute("INSERT INTO feeds (feed_private_id, space_private_id, feed_id) VALUES (1, 7, '" + feed.value() + "')");
+      for (int sequence = 0; sequence < 4; sequence++) {
+        s.execute("INSERT INTO blocks (space_private_id, feed_private_id, position, sequence, actor_id, timestamp, data)"
+            + " VALUES (7, 1, " + (sequence == 3 ? "NULL" : sequence + 1) + ", " + sequence + ", 'a', 1, x'00')");
+      }
+    }
+    try (SqliteStore store = SqliteStore.open(file, SqliteSettings.DEFAULTS, SchemaMigrator.builtIn())) {
+      assertEquals(Position.of(3), store.write(tx -> tx.blocks().claimPositions(SPACE, 2)));
+      assertEquals(Position.NONE, store.write(tx -> tx.blocks().claimPositions(SpaceId.of("empty"), 1)));
+    }
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = c.createStatement()) {
+      assertEquals(SchemaMigrator.builtIn().latestVersion(), intOf(s, "PRAGMA user_version"));
+      assertEquals(5, intOf(s, "SELECT max_position FROM spaces WHERE space_id = 's'"));
+    }
+  }
+
+  @Test
   void scriptsSplitOnSemicolonLinesAndSkipComments() {
     List<String> statements = SchemaMigrator.statements("-- a comment\nCREATE TABLE a (x)\n;\n-- only a comment\n;\nCREATE TABLE b (y)\n");
     assertEquals(List.of("-- a comment\nCREATE TABLE a (x)", "CREATE TABLE b (y)"), statements);

@@ -1,0 +1,72 @@
+package dev.feedstore.core.store;
+
+/**
+ * A durable store the position authority can serve from: it runs work in transactions that offer
+ * at least the authority's views ({@link AuthorityTransaction}). {@link #read} sees one consistent
+ * snapshot; {@link #write} commits all of its changes or none of them.
+ *
+ * <p>The type parameter is the type of the store's transactions: a store made for the authority
+ * alone has {@code AuthorityStore<AuthorityTransaction>}; the replica's store ({@link FeedStore}) is
+ * an {@code AuthorityStore<StoreTransaction>}, whose transactions offer the replica's views too. The
+ * authority takes an {@code AuthorityStore<?>}, and its work ({@code Work<AuthorityTransaction, T>},
+ * or a lambda) runs on either and sees only the authority's views.
+ *
+ * <p>Implementations are thread-safe. Writes that claim positions of one space are serialized
+ * ({@link BlockLog#claimPositions}), across processes that share the store too; reads may run beside
+ * a write and see the state before it. The work must use only the transaction it is given, and must not keep it
+ * after it returns.
+ *
+ * @param <X> the type of the store's transactions
+ */
+public interface AuthorityStore<X extends AuthorityTransaction> extends AutoCloseable {
+
+  /**
+   * A unit of work against one transaction.
+   *
+   * @param <X> the transaction type the work needs
+   * @param <T> what the work returns
+   */
+  @FunctionalInterface
+  interface Work<X, T> {
+    T run(X tx);
+  }
+
+  /**
+   * Runs {@code work} in a read-only transaction. Blocks while the store is opening; never waits
+   * for writers. Reads work while writes fail on a full disk or a read-only file.
+   *
+   * @throws StorageFaultException if reading fails on the storage (an I/O error, a damaged file)
+   * @throws StoreException if the storage fails otherwise; exceptions of the work pass through unchanged
+   */
+  <T> T read(Work<? super X, T> work);
+
+  /**
+   * Runs {@code work} in a write transaction and commits it when the work returns. If the work
+   * throws, everything it changed is rolled back and the exception passes through. Blocks while
+   * another write runs. A write that failed on the storage leaves
+   * the store usable: the next one succeeds once the cause is gone.
+   *
+   * @throws StorageFaultException if the storage cannot take the write (disk full, read-only file,
+   *     I/O error, damaged file); nothing was committed
+   * @throws StoreException if the storage fails otherwise (then nothing was committed)
+   */
+  <T> T write(Work<? super X, T> work);
+
+  /**
+   * Tells whether the store can be written now, by committing a tiny real write that changes nothing
+   * a reader sees (a server runs it at start and periodically, for its health). Cheap: one small
+   * durable commit. Blocks while another write runs. The default runs an empty write transaction,
+   * which finds only a store that cannot begin one; stores override it with a write that reaches
+   * the disk, and wrappers delegate it.
+   *
+   * @throws StorageFaultException if the storage cannot take writes now (full, read-only, I/O error)
+   * @throws StoreException if the store fails otherwise (then nothing was committed)
+   */
+  default void probeWrite() {
+    write(tx -> null);
+  }
+
+  /** Closes the store; waits for running transactions. Idempotent. */
+  @Override
+  void close();
+}

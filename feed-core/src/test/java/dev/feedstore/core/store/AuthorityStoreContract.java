@@ -1,0 +1,560 @@
+package dev.feedstore.core.store;
+
+import static dev.feedstore.core.testing.TestBlocks.after;
+import static dev.feedstore.core.testing.TestBlocks.positioned;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.feedstore.core.Block;
+import dev.feedstore.core.BlockKey;
+import dev.feedstore.core.FeedId;
+import dev.feedstore.core.FeedInfo;
+import dev.feedstore.core.HistoryChain;
+import dev.feedstore.core.Namespace;
+import dev.feedstore.core.Position;
+import dev.feedstore.core.Predecessor;
+import dev.feedstore.core.Scope;
+import dev.feedstore.core.Sequence;
+import dev.feedstore.core.ServerToken;
+import dev.feedstore.core.SpaceId;
+import dev.feedstore.core.testing.TestBlocks;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The behaviour every store the position authority serves from must have ({@link AuthorityStore}),
+ * written against the authority's views only. A store's test extends this class and says how to
+ * open a fresh store and how to damage a stored block; the replica's store runs it too, through
+ * {@link FeedStoreContract}. Blocks here always carry positions, as an authority's do.
+ *
+ * @param <S> the type of the store under test
+ */
+public abstract class AuthorityStoreContract<S extends AuthorityStore<?>> {
+  protected static final SpaceId SPACE = new SpaceId("space-1");
+  protected static final SpaceId OTHER_SPACE = new SpaceId("space-2");
+  protected static final Namespace DATA = new Namespace("data");
+  protected static final Namespace TRACE = new Namespace("trace");
+
+  protected S store;
+
+  /** A new, empty store. */
+  protected abstract S openFreshStore() throws Exception;
+
+  /**
+   * Changes one bit of the data {@link #store} holds for the block under {@code key}, behind the
+   * store's back, as a disk that flipped it would.
+   */
+  protected abstract void flipABitOfStoredData(SpaceId space, BlockKey key) throws Exception;
+
+  @BeforeEach
+  void openStore() throws Exception {
+    store = openFreshStore();
+  }
+
+  @AfterEach
+  void closeStore() {
+    store.close();
+  }
+
+  protected FeedId createFeed(SpaceId space, Optional<Namespace> namespace) {
+    FeedId feed = TestBlocks.feedId();
+    store.write(tx -> tx.feeds().create(space, feed, namespace));
+    return feed;
+  }
+
+  protected InsertOutcome insert(SpaceId space, Block block) {
+    return store.write(tx -> tx.blocks().insert(space, block));
+  }
+
+  @Test
+  void createdFeedKeepsItsFirstNamespace() {
+    FeedId feed = TestBlocks.feedId();
+    FeedInfo created = store.write(tx -> tx.feeds().create(SPACE, feed, Optional.of(DATA)));
+    FeedInfo again = store.write(tx -> tx.feeds().create(SPACE, feed, Optional.of(TRACE)));
+    assertEquals(Optional.of(DATA), created.namespace());
+    assertEquals(Optional.of(DATA), again.namespace());
+    assertEquals(Optional.of(DATA), store.read(tx -> tx.feeds().find(SPACE, feed)).orElseThrow().namespace());
+  }
+
+  @Test
+  void feedsAreListedPerSpaceAndNamespace() {
+    FeedId data = createFeed(SPACE, Optional.of(DATA));
+    FeedId trace = createFeed(SPACE, Optional.of(TRACE));
+    FeedId plain = createFeed(SPACE, Optional.empty());
+    FeedId elsewhere = createFeed(OTHER_SPACE, Optional.of(DATA));
+
+    assertEquals(sorted(data, trace, plain), ids(store.read(tx -> tx.feeds().list(SPACE, Optional.empty()))));
+    assertEquals(List.of(data), ids(store.read(tx -> tx.feeds().list(SPACE, Optional.of(DATA)))));
+    assertEquals(List.of(elsewhere), ids(store.read(tx -> tx.feeds().list(OTHER_SPACE, Optional.empty()))));
+    assertEquals(List.of(), store.read(tx -> tx.feeds().list(new SpaceId("nobody"), Optional.empty())));
+    assertEquals(List.of(SPACE, OTHER_SPACE), store.read(tx -> tx.feeds().spaces()));
+    assertEquals(Set.of(data, plain), store.read(tx -> tx.feeds().namespaces(SPACE,
+        List.of(data, plain, TestBlocks.feedId()))).keySet());
+    assertEquals(Optional.empty(), store.read(tx -> tx.feeds().namespaces(SPACE, List.of(plain))).get(plain));
+  }
+
+  @Test
+  void feedsAreListedInPagesAfterAFeedId() {
+    List<FeedId> all = new ArrayList<>();
+    List<FeedId> data = new ArrayList<>();
+    for (int i = 0; i < 7; i++) {
+      FeedId feed = createFeed(SPACE, Optional.of(i % 2 == 0 ? DATA : TRACE));
+      all.add(feed);
+      if (i % 2 == 0) {
+        data.add(feed);
+      }
+    }
+    all.sort(null);
+    data.sort(null);
+
+    assertEquals(all.subList(0, 3), ids(store.read(tx -> tx.feeds().list(SPACE, Optional.empty(), Optional.empty(), 3))));
+    assertEquals(all.subList(3, 6),
+        ids(store.read(tx -> tx.feeds().list(SPACE, Optional.empty(), Optional.of(all.get(2)), 3))));
+    assertEquals(all.subList(6, 7),
+        ids(store.read(tx -> tx.feeds().list(SPACE, Optional.empty(), Optional.of(all.get(5)), 3))));
+    assertEquals(List.of(), store.read(tx -> tx.feeds().list(SPACE, Optional.empty(), Optional.of(all.get(6)), 3)));
+    assertEquals(data.subList(1, data.size()),
+        ids(store.read(tx -> tx.feeds().list(SPACE, Optional.of(DATA), Optional.of(data.get(0)), 100))));
+  }
+
+  @Test
+  void feedInfoCountsTheFeedsBlocksAndKnowsItsLastPosition() {
+    FeedId feed = createFeed(SPACE, Optional.empty());
+    FeedId other = createFeed(SPACE, Optional.empty());
+    insert(SPACE, positioned(feed, "a", 0, 4));
+    insert(SPACE, positioned(feed, "a", 1, 9));
+    insert(SPACE, positioned(other, "a", 0, 12));
+    FeedInfo info = store.read(tx -> tx.feeds().find(SPACE, feed)).orElseThrow();
+    assertEquals(2, info.blockCount());
+    assertEquals(Position.of(9), info.lastPosition());
+    assertTrue(store.read(tx -> tx.feeds().list(SPACE, Optional.empty())).contains(info));
+  }
+
+  @Test
+  void ensureCreatesAFeedOnceAndTellsItsNamespace() {
+    FeedId feed = TestBlocks.feedId();
+    assertEquals(Optional.of(DATA), store.write(tx -> tx.feeds().ensure(SPACE, feed, Optional.of(DATA))));
+    assertEquals(Optional.of(DATA), store.write(tx -> tx.feeds().ensure(SPACE, feed, Optional.of(TRACE))));
+    assertEquals(Optional.empty(), store.write(tx -> tx.feeds().ensure(SPACE, TestBlocks.feedId(), Optional.empty())));
+    assertEquals(2, store.read(tx -> tx.feeds().list(SPACE, Optional.empty())).size());
+  }
+
+  @Test
+  void eachSpaceCountsItsFeedsInTheTransactionsThatCreateThem() {
+    assertEquals(0L, store.<Long>read(tx -> tx.feeds().count(SPACE)));
+    FeedId first = createFeed(SPACE, Optional.empty());
+    createFeed(SPACE, Optional.of(DATA));
+    createFeed(OTHER_SPACE, Optional.empty());
+    assertEquals(2L, store.<Long>read(tx -> tx.feeds().count(SPACE)));
+    assertEquals(1L, store.<Long>read(tx -> tx.feeds().count(OTHER_SPACE)));
+
+    store.write(tx -> {
+      tx.feeds().create(SPACE, TestBlocks.feedId(), Optional.empty());
+      tx.feeds().create(SPACE, first, Optional.empty()); // has it: not counted again
+      assertEquals(3L, tx.feeds().count(SPACE));
+      return null;
+    });
+    assertThrows(IllegalStateException.class, () -> store.write(tx -> {
+      tx.feeds().create(SPACE, TestBlocks.feedId(), Optional.empty());
+      throw new IllegalStateException("rolled back");
+    }));
+
+    assertEquals(3L, store.<Long>read(tx -> tx.feeds().count(SPACE)));
+  }
+
+  @Test
+  void sameKeyOfferedAgainKeepsOneRowAndTheOriginalAtItsPosition() {
+    FeedId feed = createFeed(SPACE, Optional.empty());
+    Block original = positioned(feed, "a", 0, 1);
+    assertInstanceOf(InsertOutcome.Inserted.class, insert(SPACE, original));
+
+    InsertOutcome again = insert(SPACE, original.withPosition(Position.of(2)));
+    assertInstanceOf(InsertOutcome.Duplicate.class, again);
+    assertEquals(original, again.stored());
+    assertEquals(List.of(original), readAfter(Scope.WHOLE_SPACE, 0, 10));
+    assertEquals(1, store.read(tx -> tx.feeds().find(SPACE, feed)).orElseThrow().blockCount());
+  }
+
+  @Test
+  void sameKeyWithDifferentContentIsAConflictAndChangesNothing() {
+    FeedId feed = createFeed(SPACE, Optional.empty());
+    Block original = TestBlocks.block(feed, "a", 0, "first").withPosition(Position.of(1));
+    insert(SPACE, original);
+
+    Block rival = TestBlocks.block(feed, "a", 0, "second").withPosition(Position.of(2));
+    InsertOutcome.Conflict conflict = assertInstanceOf(InsertOutcome.Conflict.class, insert(SPACE, rival));
+    assertEquals(original, conflict.stored());
+    assertEquals(rival, conflict.offered());
+    assertEquals(List.of(original), readAfter(Scope.WHOLE_SPACE, 0, 10));
+
+    Block otherTimestamp = new Block(original.key(), original.predecessor(), original.timestamp() + 1,
+        original.data(), Position.of(2));
+    assertInstanceOf(InsertOutcome.Conflict.class, insert(SPACE, otherTimestamp));
+    Block otherPredecessor = original.withPredecessor(Optional.of(new Predecessor(original.actorId(), new Sequence(7))))
+        .withPosition(Position.of(2));
+    assertInstanceOf(InsertOutcome.Conflict.class, insert(SPACE, otherPredecessor));
+    assertEquals(Position.of(1), store.read(tx -> tx.blocks().maxPosition(SPACE)));
+  }
+
+  @Test
+  void insertIntoUnknownFeedFails() {
+    FeedId missing = TestBlocks.feedId();
+    UnknownFeedException e = assertThrows(UnknownFeedException.class, () -> insert(SPACE, positioned(missing, "a", 0, 1)));
+    assertTrue(e.getMessage().contains(missing.value()), e.getMessage());
+  }
+
+  @Test
+  void aPositionIsHeldByOneBlockPerSpace() {
+    FeedId one = createFeed(SPACE, Optional.empty());
+    FeedId two = createFeed(SPACE, Optional.empty());
+    insert(SPACE, positioned(one, "a", 0, 5));
+    UniquenessViolationException e = assertThrows(UniquenessViolationException.class,
+        () -> insert(SPACE, positioned(two, "a", 0, 5)));
+    assertTrue(e.getMessage().contains("position 5"), e.getMessage());
+    assertTrue(e.getMessage().contains(one.value()), e.getMessage());
+    assertEquals(Optional.empty(), store.read(tx -> tx.blocks().find(SPACE, TestBlocks.key(two, "a", 0))));
+
+    FeedId elsewhere = createFeed(OTHER_SPACE, Optional.empty());
+    assertInstanceOf(InsertOutcome.Inserted.class, insert(OTHER_SPACE, positioned(elsewhere, "a", 0, 5)));
+  }
+
+  @Test
+  void insertAllStoresInOrderAndTellsWhatHappenedToEachBlock() {
+    FeedId feed = createFeed(SPACE, Optional.empty());
+    Block stored = positioned(feed, "a", 0, 1);
+    insert(SPACE, stored);
+    Block conflicting = TestBlocks.block(feed, "a", 0, "other").withPosition(Position.of(7));
+    List<InsertOutcome> outcomes = store.write(tx -> tx.blocks().insertAll(SPACE, List.of(
+        positioned(feed, "a", 1, 2), stored.withPosition(Position.of(9)), conflicting, positioned(feed, "a", 2, 3))));
+    assertInstanceOf(InsertOutcome.Inserted.class, outcomes.get(0));
+    assertEquals(new InsertOutcome.Duplicate(stored), outcomes.get(1));
+    assertEquals(new InsertOutcome.Conflict(stored, conflicting), outcomes.get(2));
+    assertInstanceOf(InsertOutcome.Inserted.class, outcomes.get(3));
+    assertEquals(List.of(stored, positioned(feed, "a", 1, 2), positioned(feed, "a", 2, 3)),
+        readAfter(Scope.WHOLE_SPACE, 0, 10));
+    assertEquals(3, store.read(tx -> tx.feeds().find(SPACE, feed)).orElseThrow().blockCount());
+    assertEquals(List.of(), store.write(tx -> tx.blocks().insertAll(SPACE, List.of())));
+    UniquenessViolationException taken = assertThrows(UniquenessViolationException.class,
+        () -> store.write(tx -> tx.blocks().insertAll(SPACE, List.of(positioned(feed, "a", 5, 5), positioned(feed, "b", 0, 2)))));
+    assertEquals("(space, position)", taken.constraint());
+    assertEquals(Optional.empty(), store.read(tx -> tx.blocks().find(SPACE, TestBlocks.key(feed, "a", 5))),
+        "the failed write kept nothing");
+  }
+
+  @Test
+  void blocksAfterACursorComeByPositionWithinTheScope() {
+    FeedId data = createFeed(SPACE, Optional.of(DATA));
+    FeedId trace = createFeed(SPACE, Optional.of(TRACE));
+    FeedId plain = createFeed(SPACE, Optional.empty());
+    FeedId[] feeds = {data, trace, plain};
+    for (int i = 0; i < 9; i++) {
+      insert(SPACE, positioned(feeds[i % 3], "a", i, i + 1));
+    }
+
+    assertEquals(List.of(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L), positions(readAfter(Scope.WHOLE_SPACE, 0, 100)));
+    assertEquals(List.of(4L, 5L), positions(readAfter(Scope.WHOLE_SPACE, 3, 2)));
+    assertEquals(List.of(1L, 4L, 7L), positions(readAfter(Scope.feeds(Set.of(data)), 0, 100)));
+    assertEquals(List.of(2L, 5L, 8L), positions(readAfter(Scope.namespace(TRACE), 0, 100)));
+    assertEquals(List.of(3L, 5L, 6L, 8L, 9L), positions(readAfter(Scope.of(Set.of(plain), Set.of(TRACE)), 2, 100)));
+    assertEquals(List.of(), positions(readAfter(Scope.NOTHING, 0, 100)));
+    assertEquals(List.of(), positions(readAfter(Scope.feeds(Set.of(TestBlocks.feedId())), 0, 100)));
+    assertEquals(List.of(4L, 5L), positions(store.read(tx ->
+        tx.blocks().between(SPACE, Scope.WHOLE_SPACE, Position.of(3), Position.of(6), 10))));
+    assertEquals(Position.of(9), store.read(tx -> tx.blocks().maxPosition(SPACE)));
+    assertEquals(Position.NONE, store.read(tx -> tx.blocks().maxPosition(OTHER_SPACE)));
+    assertEquals(Optional.of(5L), store.read(tx -> tx.blocks().atPosition(SPACE, Position.of(6)))
+        .map(b -> b.sequence().value()));
+    assertEquals(Optional.empty(), store.read(tx -> tx.blocks().atPosition(SPACE, Position.of(10))));
+    assertEquals(Optional.empty(), store.read(tx -> tx.blocks().atPosition(SPACE, Position.NONE)));
+    assertEquals(Optional.of(positioned(trace, "a", 4, 5)),
+        store.read(tx -> tx.blocks().find(SPACE, TestBlocks.key(trace, "a", 4))));
+  }
+
+  @Test
+  void historyChainsAreRecordedPerPosition() {
+    FeedId feed = createFeed(SPACE, Optional.empty());
+    Block first = positioned(feed, "a", 0, 1);
+    Block second = positioned(feed, "a", 1, 2);
+    long one = HistoryChain.next(HistoryChain.START, first);
+    long two = HistoryChain.next(one, second);
+    store.write(tx -> tx.blocks().insertAll(SPACE, List.of(first, second), new long[] {one, two}));
+    assertEquals(OptionalLong.of(one), store.read(tx -> tx.blocks().chainAt(SPACE, Position.of(1))));
+    assertEquals(OptionalLong.of(two), store.read(tx -> tx.blocks().chainAt(SPACE, Position.of(2))));
+    assertEquals(OptionalLong.empty(), store.read(tx -> tx.blocks().chainAt(SPACE, Position.of(3))));
+    assertEquals(OptionalLong.empty(), store.read(tx -> tx.blocks().chainAt(SPACE, Position.NONE)));
+    insert(SPACE, positioned(feed, "a", 2, 3));
+    assertEquals(OptionalLong.empty(), store.read(tx -> tx.blocks().chainAt(SPACE, Position.of(3))));
+    store.write(tx -> {
+      tx.blocks().setChain(SPACE, Position.of(3), 42L);
+      return null;
+    });
+    assertEquals(OptionalLong.of(42L), store.read(tx -> tx.blocks().chainAt(SPACE, Position.of(3))));
+    assertTrue(one != two && one != HistoryChain.next(HistoryChain.START, second),
+        "the chain depends on the block and on what came before");
+  }
+
+  @Test
+  void positionsAreClaimedFromEachSpacesCounterInOrder() {
+    assertEquals(Position.NONE, store.write(tx -> tx.blocks().claimPositions(SPACE, 0)));
+    assertEquals(Position.NONE, store.write(tx -> tx.blocks().claimPositions(SPACE, 3)), "1 to 3");
+    assertEquals(Position.of(3), store.write(tx -> tx.blocks().claimPositions(SPACE, 2)), "4 and 5");
+    assertEquals(Position.NONE, store.write(tx -> tx.blocks().claimPositions(OTHER_SPACE, 1)), "a counter per space");
+    assertEquals(Position.of(7), store.write(tx -> {
+      assertEquals(Position.of(5), tx.blocks().claimPositions(SPACE, 2));
+      return tx.blocks().claimPositions(SPACE, 0);
+    }), "a transaction sees its own claims");
+    assertEquals(Position.of(7), store.write(tx -> tx.blocks().claimPositions(SPACE, 0)));
+    assertEquals(Position.of(1), store.write(tx -> tx.blocks().claimPositions(OTHER_SPACE, 0)));
+    assertThrows(IllegalArgumentException.class, () -> store.write(tx -> tx.blocks().claimPositions(SPACE, -1)));
+    assertThrows(IllegalStateException.class, () -> store.read(tx -> tx.blocks().claimPositions(SPACE, 1)));
+  }
+
+  @Test
+  void aClaimRollsBackWithItsTransactionAndBurnsNoPosition() {
+    FeedId feed = createFeed(SPACE, Optional.empty());
+    store.write(tx -> tx.blocks().claimPositions(SPACE, 1));
+    assertThrows(IllegalStateException.class, () -> store.write(tx -> {
+      long next = tx.blocks().claimPositions(SPACE, 5).value() + 1;
+      tx.blocks().insert(SPACE, positioned(feed, "a", 0, next));
+      throw new IllegalStateException("rolled back");
+    }));
+    assertEquals(Position.of(1), store.write(tx -> tx.blocks().claimPositions(SPACE, 1)));
+  }
+
+  @Test
+  void claimingAndStoringAtTheClaimedPositionsCommitTogether() {
+    FeedId feed = createFeed(SPACE, Optional.empty());
+    List<Block> stored = store.write(tx -> {
+      long first = tx.blocks().claimPositions(SPACE, 3).value() + 1;
+      List<Block> blocks = List.of(positioned(feed, "a", 0, first), positioned(feed, "a", 1, first + 1),
+          positioned(feed, "a", 2, first + 2));
+      tx.blocks().insertAll(SPACE, blocks);
+      return blocks;
+    });
+    assertEquals(stored, readAfter(Scope.WHOLE_SPACE, 0, 10));
+    assertEquals(Position.of(3), store.read(tx -> tx.blocks().maxPosition(SPACE)));
+    assertEquals(Position.of(3), store.write(tx -> tx.blocks().claimPositions(SPACE, 0)));
+  }
+
+  @Test
+  void claimingPositionsOfANewSpaceServesNoSpace() {
+    SpaceId fresh = new SpaceId("fresh");
+    store.write(tx -> tx.blocks().claimPositions(fresh, 2));
+    assertEquals(0L, store.<Long>read(tx -> tx.serverTokens().count()), "a space is served once its token is stored");
+    assertEquals(List.of(), store.read(tx -> tx.feeds().spaces()));
+    assertEquals(Position.NONE, store.read(tx -> tx.blocks().maxPosition(fresh)), "nothing is stored at a claim");
+  }
+
+  @Test
+  void concurrentWritersClaimDenseRangesThatNeverOverlap() throws Exception {
+    int writers = 4;
+    int claimsEach = 50;
+    int count = 3;
+    ExecutorService pool = Executors.newFixedThreadPool(writers);
+    try {
+      List<Future<List<Long>>> results = new ArrayList<>();
+      for (int w = 0; w < writers; w++) {
+        results.add(pool.submit(() -> {
+          List<Long> firsts = new ArrayList<>();
+          for (int i = 0; i < claimsEach; i++) {
+            firsts.add(store.write(tx -> tx.blocks().claimPositions(SPACE, count)).value() + 1);
+          }
+          return firsts;
+        }));
+      }
+      SortedSet<Long> claimed = new TreeSet<>();
+      for (Future<List<Long>> result : results) {
+        for (long first : result.get()) {
+          for (long p = first; p < first + count; p++) {
+            assertTrue(claimed.add(p), "position " + p + " was claimed twice");
+          }
+        }
+      }
+      assertEquals(LongStream.rangeClosed(1, (long) writers * claimsEach * count).boxed().toList(),
+          List.copyOf(claimed));
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
+  void aWriteThatFailsHalfWayLeavesNothingBehind() {
+    FeedId feed = createFeed(SPACE, Optional.empty());
+    insert(SPACE, positioned(feed, "a", 0, 1));
+    RuntimeException boom = new IllegalStateException("boom");
+    RuntimeException thrown = assertThrows(RuntimeException.class, () -> store.write(tx -> {
+      FeedId newFeed = TestBlocks.feedId();
+      tx.feeds().create(SPACE, newFeed, Optional.of(DATA));
+      tx.blocks().insert(SPACE, positioned(newFeed, "a", 0, 2));
+      tx.blocks().insert(SPACE, positioned(feed, "a", 1, 3));
+      tx.blocks().setChain(SPACE, Position.of(1), 7L);
+      tx.blocks().claimPositions(SPACE, 2);
+      tx.serverTokens().findOrCreate(OTHER_SPACE);
+      tx.subscriptions().create(new Subscription("sub-1", SPACE, new Scope.Selection(Set.of(feed), Set.of()), 1_000, 2_000));
+      throw boom;
+    }));
+    assertEquals(boom, thrown);
+    assertEquals(List.of(positioned(feed, "a", 0, 1)), readAfter(Scope.WHOLE_SPACE, 0, 10));
+    assertEquals(1, store.read(tx -> tx.feeds().list(SPACE, Optional.empty())).size());
+    assertEquals(1L, store.<Long>read(tx -> tx.feeds().count(SPACE)));
+    assertEquals(Optional.empty(), store.read(tx -> tx.serverTokens().find(OTHER_SPACE)));
+    assertEquals(Optional.empty(), store.read(tx -> tx.subscriptions().find("sub-1")));
+    assertEquals(OptionalLong.empty(), store.read(tx -> tx.blocks().chainAt(SPACE, Position.of(1))));
+    assertEquals(1, store.read(tx -> tx.feeds().find(SPACE, feed)).orElseThrow().blockCount());
+    assertEquals(Position.NONE, store.write(tx -> tx.blocks().claimPositions(SPACE, 0)));
+  }
+
+  @Test
+  void aWriteThatBreaksUniquenessHalfWayLeavesNothingBehind() {
+    FeedId feed = createFeed(SPACE, Optional.empty());
+    insert(SPACE, positioned(feed, "a", 0, 1));
+    assertThrows(UniquenessViolationException.class, () -> store.write(tx -> {
+      tx.blocks().insert(SPACE, positioned(feed, "a", 1, 2));
+      tx.blocks().insert(SPACE, positioned(feed, "a", 2, 3));
+      tx.blocks().insert(SPACE, positioned(feed, "a", 3, 1));
+      return null;
+    }));
+    assertEquals(List.of(1L), positions(readAfter(Scope.WHOLE_SPACE, 0, 10)));
+  }
+
+  @Test
+  void serverTokenIsCreatedOnceAndKept() {
+    createFeed(SPACE, Optional.empty()); // a space with data but no token yet
+    assertEquals(Optional.empty(), store.read(tx -> tx.serverTokens().find(SPACE)));
+    assertEquals(0L, store.<Long>read(tx -> tx.serverTokens().count()));
+    ServerToken token = store.write(tx -> tx.serverTokens().findOrCreate(SPACE));
+    ServerToken again = store.write(tx -> tx.serverTokens().findOrCreate(SPACE));
+    assertEquals(token, again);
+    assertEquals(Optional.of(token), store.read(tx -> tx.serverTokens().find(SPACE)));
+    assertEquals(1L, store.<Long>read(tx -> tx.serverTokens().count()));
+    ServerToken other = store.write(tx -> tx.serverTokens().findOrCreate(OTHER_SPACE));
+    assertFalse(token.equals(other));
+    assertEquals(2L, store.<Long>read(tx -> tx.serverTokens().count()));
+  }
+
+  @Test
+  void theTokenOfASpaceWithoutOneIsTheOneItWillStoreAndAskingForItStoresNothing() {
+    SpaceId unknown = new SpaceId("never-written");
+    ServerToken before = store.read(tx -> tx.serverTokens().tokenOf(unknown));
+    assertEquals(before, store.read(tx -> tx.serverTokens().tokenOf(unknown)));
+    assertFalse(before.equals(store.read(tx -> tx.serverTokens().tokenOf(SPACE))), "each space has its own");
+    assertEquals(Optional.empty(), store.read(tx -> tx.serverTokens().find(unknown)));
+    assertEquals(0L, store.<Long>read(tx -> tx.serverTokens().count()));
+    assertEquals(List.of(), store.read(tx -> tx.feeds().spaces()));
+
+    assertEquals(before, store.write(tx -> tx.serverTokens().findOrCreate(unknown)));
+    assertEquals(before, store.read(tx -> tx.serverTokens().tokenOf(unknown)));
+    assertEquals(Optional.of(before), store.read(tx -> tx.serverTokens().find(unknown)));
+  }
+
+  @Test
+  void subscriptionsAreStoredExtendedAndPurged() {
+    FeedId feed = TestBlocks.feedId();
+    Subscription subscription = new Subscription("sub-1", SPACE, new Scope.Selection(Set.of(feed), Set.of(DATA)), 3_000, 5_000);
+    store.write(tx -> {
+      tx.subscriptions().create(subscription);
+      tx.subscriptions().create(new Subscription("sub-2", SPACE, new Scope.Selection(Set.of(), Set.of(TRACE)), 3_000, 1_000));
+      return null;
+    });
+    assertEquals(Optional.of(subscription), store.read(tx -> tx.subscriptions().find("sub-1")));
+    assertTrue(store.<Boolean>write(tx -> tx.subscriptions().setExpiry("sub-1", 9_000)));
+    assertFalse(store.<Boolean>write(tx -> tx.subscriptions().setExpiry("nope", 9_000)));
+    assertEquals(1, store.<Integer>write(tx -> tx.subscriptions().purgeExpired(1_000)));
+    assertEquals(Optional.empty(), store.read(tx -> tx.subscriptions().find("sub-2")));
+    assertEquals(9_000, store.read(tx -> tx.subscriptions().find("sub-1")).orElseThrow().expiresAtMillis());
+  }
+
+  @Test
+  void aBlockWhoseStoredBytesChangedFailsEveryReadOfItNamingItsKey() throws Exception {
+    FeedId feed = createFeed(SPACE, Optional.of(DATA));
+    Block first = positioned(feed, "a", 0, 1);
+    Block second = after(first, "a", 1).withPosition(Position.of(2));
+    store.write(tx -> tx.blocks().insertAll(SPACE, List.of(first, second)));
+    flipABitOfStoredData(SPACE, second.key());
+
+    List<AuthorityStore.Work<AuthorityTransaction, ?>> reads = List.of(
+        tx -> tx.blocks().find(SPACE, second.key()),
+        tx -> tx.blocks().atPosition(SPACE, Position.of(2)),
+        tx -> tx.blocks().after(SPACE, Scope.WHOLE_SPACE, Position.NONE, 10),
+        tx -> tx.blocks().after(SPACE, Scope.namespace(DATA), Position.of(1), 1));
+    for (AuthorityStore.Work<AuthorityTransaction, ?> read : reads) {
+      CorruptBlockException e = assertThrows(CorruptBlockException.class, () -> store.read(read));
+      assertCorrupt(e, second, Position.of(2));
+    }
+    assertCorrupt(assertThrows(CorruptBlockException.class, () -> insert(SPACE, second.withPosition(Position.of(3)))),
+        second, Position.of(2));
+  }
+
+  /** {@code e} names the block under {@code block}'s key at {@code position}, and its checksum. */
+  protected static void assertCorrupt(CorruptBlockException e, Block block, Position position) {
+    assertEquals(SPACE, e.spaceId());
+    assertEquals(block.key(), e.key());
+    assertEquals(position, e.position());
+    for (String part : List.of("space " + SPACE.value(), "feed " + block.feedId(), "actor " + block.actorId().value(),
+        "sequence " + block.sequence().value(), position.isAssigned() ? "position " + position : "unpositioned",
+        "checksum")) {
+      assertTrue(e.getMessage().contains(part), e.getMessage());
+    }
+  }
+
+  @Test
+  void readsThatDoNotTouchACorruptBlockSucceed() throws Exception {
+    FeedId feed = createFeed(SPACE, Optional.of(DATA));
+    FeedId other = createFeed(SPACE, Optional.of(TRACE));
+    FeedId elsewhere = createFeed(OTHER_SPACE, Optional.empty());
+    for (int i = 0; i < 6; i++) {
+      insert(SPACE, positioned(i % 2 == 0 ? feed : other, "a", i, i + 1));
+    }
+    insert(OTHER_SPACE, positioned(elsewhere, "a", 0, 3));
+    Block bad = positioned(feed, "a", 2, 3);
+    flipABitOfStoredData(SPACE, bad.key());
+
+    assertEquals(List.of(4L, 5L, 6L), positions(readAfter(Scope.WHOLE_SPACE, 3, 10)));
+    assertEquals(List.of(1L, 2L), positions(readAfter(Scope.WHOLE_SPACE, 0, 2)));
+    assertEquals(List.of(2L, 4L, 6L), positions(readAfter(Scope.namespace(TRACE), 0, 10)));
+    assertEquals(List.of(1L, 2L), positions(store.read(tx ->
+        tx.blocks().between(SPACE, Scope.WHOLE_SPACE, Position.NONE, Position.of(3), 10))));
+    assertEquals(List.of(2L), positions(store.read(tx ->
+        tx.blocks().between(SPACE, Scope.namespace(TRACE), Position.NONE, Position.of(3), 10))));
+    assertEquals(List.of(4L), positions(store.read(tx ->
+        tx.blocks().between(SPACE, Scope.WHOLE_SPACE, Position.of(3), Position.of(6), 1))));
+    assertEquals(Position.of(6), store.read(tx -> tx.blocks().maxPosition(SPACE)));
+    assertEquals(List.of(3L), positions(store.read(tx ->
+        tx.blocks().after(OTHER_SPACE, Scope.WHOLE_SPACE, Position.NONE, 10))));
+    assertEquals(Optional.of(Position.of(4)),
+        store.read(tx -> tx.blocks().atPosition(SPACE, Position.of(4))).map(Block::position));
+    assertEquals(3, store.read(tx -> tx.feeds().find(SPACE, feed)).orElseThrow().blockCount(),
+        "a feed's count does not read its blocks");
+  }
+
+  protected List<Block> readAfter(Scope scope, long cursor, int limit) {
+    return store.read(tx -> tx.blocks().after(SPACE, scope, Position.of(cursor), limit));
+  }
+
+  protected static List<Long> positions(List<Block> blocks) {
+    return blocks.stream().map(b -> b.position().value()).toList();
+  }
+
+  private static List<FeedId> ids(List<FeedInfo> feeds) {
+    return feeds.stream().map(FeedInfo::feedId).toList();
+  }
+
+  private static List<FeedId> sorted(FeedId... ids) {
+    return java.util.Arrays.stream(ids).sorted().toList();
+  }
+}
