@@ -24,6 +24,10 @@ final class ResultTable {
       return new Target(String.format(Locale.ROOT, "ratio >= %.2f", ratio), (value, r) -> r >= ratio);
     }
 
+    static Target atMostRatio(double ratio) {
+      return new Target(String.format(Locale.ROOT, "ratio <= %.2f", ratio), (value, r) -> r <= ratio);
+    }
+
     static Target atLeast(double minimum, String unit) {
       return new Target(">= " + format(minimum) + " " + unit, (value, r) -> value >= minimum);
     }

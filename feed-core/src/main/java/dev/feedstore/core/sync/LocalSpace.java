@@ -97,6 +97,8 @@ final class LocalSpace {
    * nothing is cleared until the first pull tells the authority's highest position.
    */
   void startReplay(SyncState state, Position maxPosition) {
+    // The chains recorded with the blocks are the old history's: the replay records the new one's.
+    tx.blocks().forgetChains(space);
     Position until = maxPosition;
     if (!maxPosition.equals(SyncState.REPLAY_BOUND_UNKNOWN)) {
       clearAbove(maxPosition);
@@ -194,11 +196,12 @@ final class LocalSpace {
 
   /**
    * Moves a block found corrupt out of the replica's feeds ({@link
-   * dev.feedstore.core.store.ReplicaBlockLog#setAside}). A positioned block of a feed replicated from at
-   * or below its position is the authority's too: the cursor goes back to just before it (if it had
-   * passed it), so the next pull fetches it again; blocks the replica holds after it are skipped by
-   * key. Any other block was the replica's only copy (unpositioned: not confirmed by the authority;
-   * or of a feed it no longer pulls): it stays set aside, is never pushed, and is reported.
+   * dev.feedstore.core.store.ReplicaBlockLog#setAside}). A positioned block of a feed replicated
+   * from at or below its position is the authority's too: the cursor goes back before it (if it had passed
+   * it; {@link SpaceSync#rewind}), so the next pull fetches it again; blocks the replica holds after
+   * it are skipped by key. Any other block was the replica's only copy (unpositioned: not confirmed
+   * by the authority; or of a feed it no longer pulls): it stays set aside, is never pushed, and is
+   * reported.
    */
   SyncStep setAside(CorruptBlockException corrupt) {
     BlockKey key = corrupt.key();
@@ -208,10 +211,7 @@ final class LocalSpace {
     }
     changed.feed(key.feedId());
     if (position.isAssigned() && replication.admits(key.feedId(), position, Optional.empty())) {
-      SyncState state = state();
-      if (!position.isAfter(state.cursor())) {
-        save(state.withCursor(Position.of(position.value() - 1), Optional.empty()));
-      }
+      SpaceSync.rewind(tx, space, Position.of(position.value() - 1));
       return SyncStep.of(SyncStep.Kind.SET_ASIDE, 1, corrupt.getMessage() + "; the replica set its copy aside and"
           + " fetches the block again from the authority");
     }
