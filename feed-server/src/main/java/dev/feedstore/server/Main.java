@@ -166,6 +166,10 @@ public final class Main implements Callable<Integer> {
       description = "Longest TTL a subscription may ask for.")
   long subscriptionMaxTtlMillis = ServerSettings.DEFAULT_SUBSCRIPTION_MAX_TTL_MS;
 
+  @Option(names = "--" + ServerSettings.Key.SUBSCRIPTIONS_PER_SPACE, paramLabel = "N",
+      description = "Most unexpired subscriptions one space may have (counted in the store).")
+  int subscriptionsPerSpace = ServerSettings.DEFAULT_SUBSCRIPTIONS_PER_SPACE;
+
   @Option(names = "--" + ServerSettings.Key.HEARTBEAT_MS, paramLabel = "MS",
       description = "Heartbeat interval of idle Watch streams; also how often their subscriptions are"
           + " renewed and expired subscriptions purged.")
@@ -392,6 +396,7 @@ public final class Main implements Callable<Integer> {
         .watchBatchBytes(watchBatchBytes)
         .subscriptionTtlMillis(subscriptionTtlMillis)
         .subscriptionMaxTtlMillis(subscriptionMaxTtlMillis)
+        .subscriptionsPerSpace(subscriptionsPerSpace)
         .heartbeatMillis(heartbeatMillis)
         .tailBlocks(tailBlocks)
         .tailBytes(tailBytes)

@@ -40,6 +40,10 @@ import dev.feedstore.core.Limits;
  *     subscription-ttl-ms})
  * @param subscriptionMaxTtlMillis the longest TTL a subscription may ask for ({@code
  *     subscription-max-ttl-ms})
+ * @param subscriptionsPerSpace the most stored subscriptions one space may have that have not
+ *     expired ({@code subscriptions-per-space}): a Subscribe that would make more is refused.
+ *     Counted in the store, in the transaction that stores the subscription, so every server
+ *     sharing the store counts the same
  * @param heartbeatMillis how often idle Watch streams get a heartbeat, and how often the
  *     subscriptions of open streams are renewed and checked ({@code heartbeat-ms})
  * @param tailBlocks how many recently committed blocks are kept in memory per watched space, so
@@ -104,6 +108,7 @@ public record ServerSettings(
     int watchBatchBytes,
     long subscriptionTtlMillis,
     long subscriptionMaxTtlMillis,
+    int subscriptionsPerSpace,
     long heartbeatMillis,
     int tailBlocks,
     long tailBytes,
@@ -143,6 +148,7 @@ public record ServerSettings(
     public static final String WATCH_BATCH_BYTES = "watch-batch-bytes";
     public static final String SUBSCRIPTION_TTL_MS = "subscription-ttl-ms";
     public static final String SUBSCRIPTION_MAX_TTL_MS = "subscription-max-ttl-ms";
+    public static final String SUBSCRIPTIONS_PER_SPACE = "subscriptions-per-space";
     public static final String HEARTBEAT_MS = "heartbeat-ms";
     public static final String TAIL_BLOCKS = "tail-blocks";
     public static final String TAIL_BYTES = "tail-bytes";
@@ -201,6 +207,11 @@ public record ServerSettings(
   public static final int DEFAULT_WATCH_BATCH_BYTES = 256 << 10;
   public static final long DEFAULT_SUBSCRIPTION_TTL_MS = 60 * 60 * 1000L;
   public static final long DEFAULT_SUBSCRIPTION_MAX_TTL_MS = 24 * 60 * 60 * 1000L;
+  /**
+   * 10,000: a subscription per client of a busy space, renewed while in use; with {@code
+   * feeds-per-scope} ids each at most, a space's subscriptions stay within a bounded size.
+   */
+  public static final int DEFAULT_SUBSCRIPTIONS_PER_SPACE = 10_000;
   public static final long DEFAULT_HEARTBEAT_MS = 15_000;
   public static final int DEFAULT_TAIL_BLOCKS = 4096;
   public static final long DEFAULT_TAIL_BYTES = 16 << 20;
@@ -275,6 +286,7 @@ public record ServerSettings(
     positive(Key.WATCH_BATCH_BYTES, watchBatchBytes);
     positive(Key.SUBSCRIPTION_TTL_MS, subscriptionTtlMillis);
     positive(Key.SUBSCRIPTION_MAX_TTL_MS, subscriptionMaxTtlMillis);
+    positive(Key.SUBSCRIPTIONS_PER_SPACE, subscriptionsPerSpace);
     positive(Key.HEARTBEAT_MS, heartbeatMillis);
     positive(Key.TAIL_BLOCKS, tailBlocks);
     positive(Key.TAIL_BYTES, tailBytes);
@@ -373,6 +385,7 @@ public record ServerSettings(
     private int watchBatchBytes = DEFAULT_WATCH_BATCH_BYTES;
     private long subscriptionTtlMillis = DEFAULT_SUBSCRIPTION_TTL_MS;
     private long subscriptionMaxTtlMillis = DEFAULT_SUBSCRIPTION_MAX_TTL_MS;
+    private int subscriptionsPerSpace = DEFAULT_SUBSCRIPTIONS_PER_SPACE;
     private long heartbeatMillis = DEFAULT_HEARTBEAT_MS;
     private int tailBlocks = DEFAULT_TAIL_BLOCKS;
     private long tailBytes = DEFAULT_TAIL_BYTES;
@@ -411,6 +424,7 @@ public record ServerSettings(
       watchBatchBytes = s.watchBatchBytes;
       subscriptionTtlMillis = s.subscriptionTtlMillis;
       subscriptionMaxTtlMillis = s.subscriptionMaxTtlMillis;
+      subscriptionsPerSpace = s.subscriptionsPerSpace;
       heartbeatMillis = s.heartbeatMillis;
       tailBlocks = s.tailBlocks;
       tailBytes = s.tailBytes;
@@ -500,6 +514,11 @@ public record ServerSettings(
 
     public Builder subscriptionMaxTtlMillis(long value) {
       subscriptionMaxTtlMillis = value;
+      return this;
+    }
+
+    public Builder subscriptionsPerSpace(int value) {
+      subscriptionsPerSpace = value;
       return this;
     }
 
@@ -611,7 +630,7 @@ public record ServerSettings(
     public ServerSettings build() {
       return new ServerSettings(blockBytes, blocksPerAppend, queryLimit, feedsPerScope, maxMessageBytes, responseBytes,
           watchesPerServer, watchesPerConnection, watchScopeBytes, watchScopeBytesPerConnection, watchBatchBlocks,
-          watchBatchBytes, subscriptionTtlMillis, subscriptionMaxTtlMillis, heartbeatMillis, tailBlocks, tailBytes,
+          watchBatchBytes, subscriptionTtlMillis, subscriptionMaxTtlMillis, subscriptionsPerSpace, heartbeatMillis, tailBlocks, tailBytes,
           shutdownGraceMillis, rejectionsLoggedPerMinute, rpcThreads, watchThreads, spacesPerServer, feedsPerSpace,
           keepaliveMillis, keepaliveTimeoutMillis, quickCheckMillis, metricsReadTimeoutMillis, writeProbeMillis,
           permitKeepaliveMillis, httpThreads, httpIdleTimeoutMillis, principalRequestsPerSecond,

@@ -472,6 +472,9 @@ public abstract class AuthorityStoreContract<S extends AuthorityStore<?>> {
       return null;
     });
     assertEquals(Optional.of(subscription), store.read(tx -> tx.subscriptions().find("sub-1")));
+    assertEquals(2L, store.<Long>read(tx -> tx.subscriptions().countUnexpired(SPACE, 999)));
+    assertEquals(1L, store.<Long>read(tx -> tx.subscriptions().countUnexpired(SPACE, 1_000)), "expiring at 1,000 is expired then");
+    assertEquals(0L, store.<Long>read(tx -> tx.subscriptions().countUnexpired(OTHER_SPACE, 0)));
     assertTrue(store.<Boolean>write(tx -> tx.subscriptions().setExpiry("sub-1", 9_000)));
     assertFalse(store.<Boolean>write(tx -> tx.subscriptions().setExpiry("nope", 9_000)));
     assertEquals(1, store.<Integer>write(tx -> tx.subscriptions().purgeExpired(1_000)));

@@ -43,7 +43,8 @@ final class SubscriptionBook {
    *
    * @param ttlMillis the requested TTL; empty for the default
    * @throws InvalidValueException if the TTL is not positive
-   * @throws LimitExceededException if it is above {@code subscription-max-ttl-ms}
+   * @throws LimitExceededException if it is above {@code subscription-max-ttl-ms}, or the space has
+   *     {@code subscriptions-per-space} unexpired subscriptions already (nothing is stored then)
    */
   Subscription create(SpaceId spaceId, Scope.Selection scope, OptionalLong ttlMillis) {
     long ttl = ttlMillis.orElse(settings.subscriptionTtlMillis());
@@ -51,6 +52,11 @@ final class SubscriptionBook {
     return store.write(tx -> {
       long now = clock.millis();
       tx.subscriptions().purgeExpired(now);
+      long subscriptions = tx.subscriptions().countUnexpired(spaceId, now) + 1;
+      if (subscriptions > settings.subscriptionsPerSpace()) {
+        throw new LimitExceededException(ServerSettings.Key.SUBSCRIPTIONS_PER_SPACE, settings.subscriptionsPerSpace(),
+            subscriptions, "space '" + spaceId.value() + "' with this subscription (unexpired ones count)");
+      }
       Subscription subscription = new Subscription(newId(), spaceId, scope, ttl, now + ttl);
       tx.subscriptions().create(subscription);
       return subscription;

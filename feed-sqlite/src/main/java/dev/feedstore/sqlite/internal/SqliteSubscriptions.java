@@ -20,6 +20,8 @@ final class SqliteSubscriptions implements Subscriptions {
   private static final String FIND = "SELECT space_id, feed_ids, namespaces, ttl_ms, expires_at FROM subscriptions"
       + " WHERE subscription_id = ?";
   private static final String SET_EXPIRY = "UPDATE subscriptions SET expires_at = ? WHERE subscription_id = ?";
+  private static final String COUNT_UNEXPIRED = "SELECT count(*) FROM subscriptions WHERE space_id = ?"
+      + " AND expires_at > ?";
   private static final String PURGE = "DELETE FROM subscriptions WHERE expires_at <= ?";
 
   private final SqliteTransaction tx;
@@ -49,6 +51,11 @@ final class SqliteSubscriptions implements Subscriptions {
   @Override
   public boolean setExpiry(String id, long expiresAtMillis) {
     return Sql.update(tx, SET_EXPIRY, expiresAtMillis, id) == 1;
+  }
+
+  @Override
+  public long countUnexpired(SpaceId spaceId, long nowMillis) {
+    return Sql.longValue(tx, COUNT_UNEXPIRED, spaceId.value(), nowMillis);
   }
 
   @Override
