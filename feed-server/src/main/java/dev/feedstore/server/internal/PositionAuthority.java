@@ -30,14 +30,15 @@ import java.util.OptionalLong;
  * transaction ({@link AppendWork}), so a failed transaction burns no position and any number of
  * authorities may write to one store: nothing they keep in memory decides a position.
  *
- * <p>Thread-safe. Appends to one space run one at a time in this process (and the store serializes
- * them across processes); everything else runs concurrently. All methods block on the store.
+ * <p>Thread-safe. Appends are committed in groups, one group at a time in this process (and the
+ * store serializes them across processes); everything else runs concurrently. All methods block on the store.
  */
 public final class PositionAuthority {
   private final AuthorityStore<?> store;
   private final ServerSettings settings;
   private final Spaces spaces;
   private final SubscriptionBook subscriptions;
+  private final AppendQueue appends;
 
   /** The caller keeps ownership of {@code store}. */
   public PositionAuthority(AuthorityStore<?> store, ServerSettings settings, Clock clock) {
@@ -45,6 +46,7 @@ public final class PositionAuthority {
     this.settings = settings;
     this.spaces = new Spaces(store, settings);
     this.subscriptions = new SubscriptionBook(store, clock, settings);
+    this.appends = new AppendQueue(new AppendGroup(store, spaces, settings), settings.appendGroupBlocks());
   }
 
   ServerSettings settings() {
@@ -60,7 +62,9 @@ public final class PositionAuthority {
   }
 
   /**
-   * Stores the blocks in one transaction, all or none.
+   * Stores the blocks, all or none, in one transaction with the appends of other callers that
+   * arrive while another is being committed ({@link AppendQueue}, {@link AppendGroup}); returns
+   * once that transaction is durable.
    *
    * @throws InvalidValueException if two blocks share a key but not their content
    * @throws AppendConflictException if keys are stored with different content
@@ -85,43 +89,17 @@ public final class PositionAuthority {
     }
     SpaceState space = spaces.acquire(command.spaceId());
     try {
-      return append(command, space, distinct, slot);
+      PendingAppend pending = new PendingAppend(space, command.namespace(), distinct);
+      appends.append(pending);
+      AppendWork.Outcome outcome = pending.outcome();
+      long[] positions = new long[blocks.size()];
+      for (int i = 0; i < positions.length; i++) {
+        positions[i] = outcome.positions()[slot[i]];
+      }
+      return new AppendResult(positions, space.token());
     } finally {
       spaces.release(space);
     }
-  }
-
-  private AppendResult append(AppendCommand command, SpaceState space, List<Block> distinct, int[] slot) {
-    AppendWork.Outcome outcome;
-    space.appendLock().lock();
-    try {
-      try {
-        outcome = store.write(admitted(space, new AppendWork(command.spaceId(), command.namespace(), distinct,
-            true, settings.feedsPerSpace())));
-      } catch (AppendWork.NotAllNew e) {
-        // Re-pushed blocks: the optimistic transaction rolled back; store them one by one.
-        outcome = store.write(admitted(space, new AppendWork(command.spaceId(), command.namespace(), distinct,
-            false, settings.feedsPerSpace())));
-      }
-      spaces.stored(space);
-      space.tail().record(outcome.added(), outcome.chains(), outcome.namespaces(), outcome.nextPosition() - 1);
-    } finally {
-      space.appendLock().unlock();
-    }
-    space.tail().signalWatchers();
-    long[] positions = new long[command.blocks().size()];
-    for (int i = 0; i < positions.length; i++) {
-      positions[i] = outcome.positions()[slot[i]];
-    }
-    return new AppendResult(positions, space.token());
-  }
-
-  /** The work, after storing the space in the same transaction if the store does not hold it yet. */
-  private AuthorityStore.Work<AuthorityTransaction, AppendWork.Outcome> admitted(SpaceState space, AppendWork work) {
-    return tx -> {
-      spaces.admit(tx, space);
-      return work.run(tx);
-    };
   }
 
   /**
@@ -181,6 +159,11 @@ public final class PositionAuthority {
     } finally {
       spaces.release(space);
     }
+  }
+
+  /** How many appends wait for the group being committed to finish. */
+  int waitingAppends() {
+    return appends.waiting();
   }
 
   /** How many spaces this process has loaded. */
