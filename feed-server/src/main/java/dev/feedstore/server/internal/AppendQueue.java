@@ -49,6 +49,9 @@ final class AppendQueue {
   private final ArrayDeque<Waiter> waiting = new ArrayDeque<>();
   /** Guarded by lock: whether a group is being committed (then appends wait). */
   private boolean committing;
+  /** Guarded by lock: groups formed so far, and the appends they held. */
+  private long groups;
+  private long groupedAppends;
 
   /** @param groupBlocks the most blocks a group gathers from waiting appends ({@code append-group-blocks}) */
   AppendQueue(Committer committer, int groupBlocks) {
@@ -61,6 +64,26 @@ final class AppendQueue {
     lock.lock();
     try {
       return waiting.size();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Groups formed so far (a lone append is a group of one). */
+  long groups() {
+    lock.lock();
+    try {
+      return groups;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Appends taken into groups so far; divided by {@link #groups}, the mean size of a group. */
+  long groupedAppends() {
+    lock.lock();
+    try {
+      return groupedAppends;
     } finally {
       lock.unlock();
     }
@@ -106,6 +129,8 @@ final class AppendQueue {
       blocks += next.append.blocks().size();
       group.add(next);
     }
+    groups++;
+    groupedAppends += group.size();
     return group;
   }
 

@@ -166,6 +166,16 @@ public final class PositionAuthority {
     return appends.waiting();
   }
 
+  /** Groups of appends committed (or tried) so far; a lone append is a group of one. */
+  long appendGroups() {
+    return appends.groups();
+  }
+
+  /** Appends taken into groups so far. */
+  long groupedAppends() {
+    return appends.groupedAppends();
+  }
+
   /** How many spaces this process has loaded. */
   int loadedSpaces() {
     return spaces.loadedCount();
