@@ -3,51 +3,44 @@ package dev.feedstore.server.internal;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.locks.Condition;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Gathers the appends that arrive while a group is being committed into the next group. There is no
- * timer: an append that finds no group in flight is committed at once, by its own thread, as a
- * group of one, so a lone writer waits for nothing but its own commit. Appends that arrive
- * meanwhile wait in arrival order; when the group in flight is done, the oldest waiting append's
- * thread takes as many waiting appends as fit in {@code append-group-blocks} (the first one always
- * fits) and commits them together. Each caller returns once its own append is settled.
+ * timer: an append that finds no group in flight is committed at once, by the thread that submits
+ * it, as a group of one, so a lone writer waits for nothing but its own commit. Appends that arrive
+ * meanwhile are queued in arrival order and their threads return at once ({@link #submit}), so a
+ * waiting append holds no request thread and a group is not bounded by the server's threads. The
+ * committing thread, once its group is settled and its appends told, takes the oldest queued
+ * appends that fit in {@code append-group-blocks} (the first one always fits) as the next group,
+ * until the queue is empty.
  *
  * <p>One group is in flight at a time, so groups commit (and are published to the live tails) in
  * the order they were formed.
  *
- * <p>Thread-safe. {@link #append} blocks until the append is settled, and is not interruptible.
+ * <p>Thread-safe. {@link #submit} may run the commits of other callers' appends before it returns;
+ * {@link #append} blocks until the append is settled, and is not interruptible.
  */
 final class AppendQueue {
   /** Commits a formed group. */
   interface Committer {
     /**
      * Settles every append of the group (may throw only what it could not settle) and returns what
-     * to run once the group's callers are released (signalling watchers).
+     * to run once the group's appends are told (signalling watchers).
      */
     Runnable commit(List<PendingAppend> group);
   }
 
-  /** A caller waiting in the queue. Guarded by {@link #lock}. */
-  private static final class Waiter {
-    final PendingAppend append;
-    final Condition wake;
-    boolean lead;
-    boolean done;
-
-    Waiter(PendingAppend append, Condition wake) {
-      this.append = append;
-      this.wake = wake;
-    }
-  }
+  /** An append waiting in the queue, and whom to tell when it is settled. */
+  private record Waiter(PendingAppend append, Runnable settled) {}
 
   private final Committer committer;
   private final int groupBlocks;
   private final ReentrantLock lock = new ReentrantLock();
   /** Guarded by lock: the appends waiting for the next group, oldest first. */
   private final ArrayDeque<Waiter> waiting = new ArrayDeque<>();
-  /** Guarded by lock: whether a group is being committed (then appends wait). */
+  /** Guarded by lock: whether a thread is committing groups (then appends are queued). */
   private boolean committing;
   /** Guarded by lock: groups formed so far, and the appends they held. */
   private long groups;
@@ -91,42 +84,70 @@ final class AppendQueue {
 
   /** Commits the append alone or in a group, and returns once it is settled. */
   void append(PendingAppend append) {
-    Waiter self = new Waiter(append, lock.newCondition());
+    CountDownLatch settled = new CountDownLatch(1);
+    submit(append, settled::countDown);
+    boolean interrupted = false;
+    while (true) {
+      try {
+        settled.await();
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * Commits the append now if no group is in flight (then also the groups of appends queued
+   * meanwhile, before returning), or queues it for the next group and returns at once. {@code
+   * settled} runs once the append is settled, on the thread that committed it; it must not block,
+   * and what it throws is ignored.
+   */
+  void submit(PendingAppend append, Runnable settled) {
     List<Waiter> group;
     lock.lock();
     try {
+      waiting.add(new Waiter(append, settled));
       if (committing) {
-        waiting.add(self);
-        while (!self.done && !self.lead) {
-          self.wake.awaitUninterruptibly();
-        }
-        if (self.done) {
-          return;
-        }
-      } else {
-        committing = true;
+        return;
       }
-      group = formGroup(self);
+      committing = true;
+      group = formGroup();
     } finally {
       lock.unlock();
     }
-    Runnable after = null;
-    try {
-      after = commit(group);
-    } finally {
-      handOver(group);
+    while (group != null) {
+      Runnable after = commit(group);
+      for (Waiter waiter : group) {
+        tell(waiter);
+      }
+      after.run();
+      lock.lock();
+      try {
+        if (waiting.isEmpty()) {
+          committing = false;
+          group = null;
+        } else {
+          group = formGroup();
+        }
+      } finally {
+        lock.unlock();
+      }
     }
-    after.run();
   }
 
-  /** The leader and the oldest waiting appends after it, within the group's block budget. Needs the lock. */
-  private List<Waiter> formGroup(Waiter leader) {
+  /** The oldest waiting appends, within the group's block budget (the first always). Needs the lock. */
+  private List<Waiter> formGroup() {
     List<Waiter> group = new ArrayList<>();
-    group.add(leader);
-    long blocks = leader.append.blocks().size();
-    while (!waiting.isEmpty() && blocks + waiting.peek().append.blocks().size() <= groupBlocks) {
+    Waiter first = waiting.poll();
+    group.add(first);
+    long blocks = first.append().blocks().size();
+    while (!waiting.isEmpty() && blocks + waiting.peek().append().blocks().size() <= groupBlocks) {
       Waiter next = waiting.poll();
-      blocks += next.append.blocks().size();
+      blocks += next.append().blocks().size();
       group.add(next);
     }
     groups++;
@@ -134,43 +155,29 @@ final class AppendQueue {
     return group;
   }
 
+  /** Commits the group; whatever escapes the committer fails the appends it left unsettled. */
   private Runnable commit(List<Waiter> group) {
     List<PendingAppend> appends = new ArrayList<>(group.size());
-    group.forEach(waiter -> appends.add(waiter.append));
+    group.forEach(waiter -> appends.add(waiter.append()));
     try {
       return committer.commit(appends);
     } catch (RuntimeException | Error e) {
       RuntimeException failure = e instanceof RuntimeException runtime ? runtime
-          : new IllegalStateException("committing a group of appends failed", e);
+          : new IllegalStateException("committing a group of appends failed: " + e, e);
       for (PendingAppend append : appends) {
         if (!append.settled()) {
           append.failed(failure);
         }
       }
-      if (e instanceof Error error) {
-        throw error;
-      }
       return () -> { };
     }
   }
 
-  /** Wakes the group's callers, and makes the oldest waiting append the next group's leader. */
-  private void handOver(List<Waiter> group) {
-    lock.lock();
+  private static void tell(Waiter waiter) {
     try {
-      for (Waiter waiter : group) {
-        waiter.done = true;
-        waiter.wake.signal();
-      }
-      Waiter next = waiting.poll();
-      if (next == null) {
-        committing = false;
-      } else {
-        next.lead = true;
-        next.wake.signal();
-      }
-    } finally {
-      lock.unlock();
+      waiter.settled().run();
+    } catch (RuntimeException e) {
+      // The caller's own failure (a response to a client that went away); the next appends go on.
     }
   }
 }

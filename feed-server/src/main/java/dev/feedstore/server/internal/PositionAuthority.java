@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BiConsumer;
 import java.util.OptionalLong;
 
 /**
@@ -70,6 +71,55 @@ public final class PositionAuthority {
    * @throws AppendConflictException if keys are stored with different content
    */
   public AppendResult append(AppendCommand command) {
+    Prepared prepared = prepare(command);
+    try {
+      appends.append(prepared.pending());
+      return prepared.result();
+    } finally {
+      spaces.release(prepared.pending().space());
+    }
+  }
+
+  /**
+   * As {@link #append(AppendCommand)}, without holding the caller's thread while the append waits
+   * for a group: {@code done} gets the result, or the failure, once the append's transaction is
+   * durable (or failed), on the thread that committed it, which may be this one before this method
+   * returns. {@code done} must not block.
+   *
+   * @throws InvalidValueException if two blocks share a key but not their content (then {@code
+   *     done} is not called)
+   */
+  void append(AppendCommand command, BiConsumer<AppendResult, RuntimeException> done) {
+    Prepared prepared = prepare(command);
+    appends.submit(prepared.pending(), () -> {
+      AppendResult result;
+      try {
+        result = prepared.result();
+      } catch (RuntimeException e) {
+        done.accept(null, e);
+        return;
+      } finally {
+        spaces.release(prepared.pending().space());
+      }
+      done.accept(result, null);
+    });
+  }
+
+  /** An append ready for the queue, and where each block of the request finds its position. */
+  private record Prepared(PendingAppend pending, int[] slot) {
+    /** The answer, once the append is settled; throws its failure. */
+    AppendResult result() {
+      AppendWork.Outcome outcome = pending.outcome();
+      long[] positions = new long[slot.length];
+      for (int i = 0; i < positions.length; i++) {
+        positions[i] = outcome.positions()[slot[i]];
+      }
+      return new AppendResult(positions, pending.space().token());
+    }
+  }
+
+  /** Checks and folds repeated keys; acquires the space, which the caller releases once settled. */
+  private Prepared prepare(AppendCommand command) {
     List<Block> blocks = command.blocks();
     List<Block> distinct = new ArrayList<>(blocks.size());
     int[] slot = new int[blocks.size()];
@@ -87,19 +137,7 @@ public final class PositionAuthority {
             + "] with different content (a key names one block)", block.key().toString());
       }
     }
-    SpaceState space = spaces.acquire(command.spaceId());
-    try {
-      PendingAppend pending = new PendingAppend(space, command.namespace(), distinct);
-      appends.append(pending);
-      AppendWork.Outcome outcome = pending.outcome();
-      long[] positions = new long[blocks.size()];
-      for (int i = 0; i < positions.length; i++) {
-        positions[i] = outcome.positions()[slot[i]];
-      }
-      return new AppendResult(positions, space.token());
-    } finally {
-      spaces.release(space);
-    }
+    return new Prepared(new PendingAppend(spaces.acquire(command.spaceId()), command.namespace(), distinct), slot);
   }
 
   /**
