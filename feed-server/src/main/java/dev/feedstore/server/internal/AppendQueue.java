@@ -119,22 +119,36 @@ final class AppendQueue {
     } finally {
       lock.unlock();
     }
-    while (group != null) {
-      Runnable after = commit(group);
-      for (Waiter waiter : group) {
-        tell(waiter);
-      }
-      after.run();
-      lock.lock();
-      try {
-        if (waiting.isEmpty()) {
-          committing = false;
-          group = null;
-        } else {
-          group = formGroup();
+    boolean handedBack = false;
+    try {
+      while (group != null) {
+        Runnable after = commit(group);
+        for (Waiter waiter : group) {
+          quietly(waiter.settled());
         }
-      } finally {
-        lock.unlock();
+        quietly(after);
+        lock.lock();
+        try {
+          if (waiting.isEmpty()) {
+            committing = false;
+            handedBack = true;
+            group = null;
+          } else {
+            group = formGroup();
+          }
+        } finally {
+          lock.unlock();
+        }
+      }
+    } finally {
+      if (!handedBack) {
+        // An Error escaped: the next submit commits what is queued.
+        lock.lock();
+        try {
+          committing = false;
+        } finally {
+          lock.unlock();
+        }
       }
     }
   }
@@ -173,11 +187,11 @@ final class AppendQueue {
     }
   }
 
-  private static void tell(Waiter waiter) {
+  private static void quietly(Runnable step) {
     try {
-      waiter.settled().run();
+      step.run();
     } catch (RuntimeException e) {
-      // The caller's own failure (a response to a client that went away); the next appends go on.
+      // A caller's own failure (a response to a client that went away): the next appends go on.
     }
   }
 }
