@@ -29,7 +29,7 @@ import java.util.Set;
  *
  * <p>After the commit the appends' blocks are recorded in their spaces' live tails in position
  * order, before the next group is formed; watchers are signalled after the group's callers are
- * released.
+ * told.
  *
  * <p>Thread-safe as the queue uses it: one group at a time.
  */

@@ -10,8 +10,9 @@ import java.util.Optional;
  * creates and its distinct blocks, and, once its group is done, what its transaction did or why it
  * failed.
  *
- * <p>Not thread-safe by itself: the thread that commits the group settles it, and the queue's lock
- * hands it back to the caller's thread before the caller reads it.
+ * <p>Not thread-safe by itself: the thread that commits its group settles it and then tells the
+ * caller, on that same thread ({@link AppendQueue#submit}) or by releasing the caller's latch
+ * ({@link AppendQueue#append}), so the caller reads what was settled.
  */
 final class PendingAppend {
   private final SpaceState space;
