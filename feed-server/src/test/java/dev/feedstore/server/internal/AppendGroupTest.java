@@ -240,6 +240,32 @@ class AppendGroupTest {
     assertArrayEquals(new long[] {1}, append(SPACE, TestBlocks.block(TestBlocks.feedId(), "next", 0)).positions());
   }
 
+  @Test
+  void aGroupOverThreeSpacesThatFailsToCommitLeavesNothingInAnyOfThem() throws Exception {
+    Future<AppendResult> first = held(SpaceId.of("zero"), TestBlocks.block(TestBlocks.feedId(), "first", 0));
+    List<SpaceId> spaces = List.of(SpaceId.of("a"), SpaceId.of("b"), SpaceId.of("c"));
+    List<Future<AppendResult>> calls = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      calls.add(submit(spaces.get(i % 3), batch(TestBlocks.feedId(), "s" + i, 2)));
+    }
+    Await.until("6 appends waiting", () -> authority.waitingAppends() == 6);
+    faulty.fail(StorageFaultException.Kind.IO);
+    store.open();
+
+    Assertions.assertThrows(ExecutionException.class, () -> first.get(30, TimeUnit.SECONDS));
+    for (Future<AppendResult> call : calls) {
+      ExecutionException failed = Assertions.assertThrows(ExecutionException.class, () -> call.get(30, TimeUnit.SECONDS));
+      assertInstanceOf(StorageFaultException.class, failed.getCause());
+    }
+    assertEquals(2, faulty.failedCommits(), "the six appends were one transaction");
+    faulty.heal();
+    for (SpaceId space : spaces) {
+      assertEquals(0, maxPosition(space), "nothing of the failed group in space " + space.value());
+      assertArrayEquals(new long[] {1}, append(space, TestBlocks.block(TestBlocks.feedId(), "next", 0)).positions(),
+          "space " + space.value() + " starts at 1: the group claimed no position");
+    }
+  }
+
   /** Starts an append whose transaction waits at the store's gate, and waits until it does. */
   private Future<AppendResult> held(SpaceId space, Block block) throws InterruptedException {
     store.holdNextWrite();
