@@ -30,6 +30,7 @@ final class AppendBench {
         double served = servedAndCpu[0];
         ResultTable.Target target = batch >= 100 ? ResultTable.Target.atLeastRatio(0.5) : ResultTable.Target.NONE;
         table.add("append." + shape.label + ".batch" + batch, served, "blocks/s", raw, target);
+        table.add("append." + shape.label + ".batch" + batch + ".server_cpu_per_block", servedAndCpu[1], "us");
         Progress.say("append %s batch %d: %.0f blocks/s (server CPU %.1f us/block), raw SQLite %.0f blocks/s",
             shape.label, batch, served, servedAndCpu[1], raw);
       }

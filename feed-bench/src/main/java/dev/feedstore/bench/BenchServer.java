@@ -37,7 +37,12 @@ abstract class BenchServer implements AutoCloseable {
   abstract int httpPort();
 
   /** Serves the database {@code db} (created if missing) instead, on a new port; returns this. */
-  abstract BenchServer reopen(Path db);
+  BenchServer reopen(Path db) {
+    return reopen(db, ServerSettings.DEFAULT_APPEND_GROUP_BLOCKS);
+  }
+
+  /** As {@link #reopen(Path)}, with the server's {@code append-group-blocks} set to {@code appendGroupBlocks}. */
+  abstract BenchServer reopen(Path db, int appendGroupBlocks);
 
   /** The server's used heap after full collections, in bytes. */
   abstract long usedHeapAfterGc();
@@ -88,11 +93,11 @@ abstract class BenchServer implements AutoCloseable {
     }
 
     @Override
-    BenchServer reopen(Path db) {
+    BenchServer reopen(Path db, int appendGroupBlocks) {
       close();
       store = SqliteFeedStore.open(db, SqliteSettings.DEFAULTS);
       try {
-        server = FeedServer.newBuilder(store).settings(ServerSettings.DEFAULTS).address("127.0.0.1", 0)
+        server = FeedServer.newBuilder(store).settings(ServerProcess.settings(appendGroupBlocks)).address("127.0.0.1", 0)
             .http("127.0.0.1", 0).build().start();
       } catch (IOException e) {
         store.close();
@@ -181,8 +186,8 @@ abstract class BenchServer implements AutoCloseable {
     }
 
     @Override
-    BenchServer reopen(Path db) {
-      ready(ask("open " + db.toAbsolutePath(), "ready"));
+    BenchServer reopen(Path db, int appendGroupBlocks) {
+      ready(ask("open " + appendGroupBlocks + " " + db.toAbsolutePath(), "ready"));
       return this;
     }
 

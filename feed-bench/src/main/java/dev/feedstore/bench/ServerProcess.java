@@ -12,8 +12,8 @@ import java.nio.file.Path;
 
 /**
  * The child JVM of {@link BenchServer.Child}: the position authority with its shipped settings on a
- * loopback port (and its HTTP API on another), answering on stdin: {@code open FILE} (serve another database file, in the same
- * JVM, so that its compiled code stays warm), {@code heap}, {@code reset}, {@code peaks}, {@code
+ * loopback port (and its HTTP API on another), answering on stdin: {@code open GROUP_BLOCKS FILE} (serve another database
+ * file, in the same JVM, so that its compiled code stays warm, with {@code append-group-blocks} GROUP_BLOCKS), {@code heap}, {@code reset}, {@code peaks}, {@code
  * cpu}, {@code quit}. Its heap is measured apart from the clients'.
  */
 public final class ServerProcess {
@@ -25,13 +25,16 @@ public final class ServerProcess {
   public static void main(String[] args) throws Exception {
     System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
     try {
-      open(Path.of(args[0]));
+      open(Path.of(args[0]), ServerSettings.DEFAULT_APPEND_GROUP_BLOCKS);
       BufferedReader commands = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
       String command;
       while ((command = commands.readLine()) != null) {
         String[] words = command.trim().split(" ", 2);
         switch (words[0]) {
-          case "open" -> open(Path.of(words[1]));
+          case "open" -> {
+            String[] open = words[1].split(" ", 2);
+            open(Path.of(open[1]), Integer.parseInt(open[0]));
+          }
           case "heap" -> System.out.println("heap " + Heap.usedAfterGc());
           case "reset" -> {
             Heap.resetPeaks();
@@ -54,10 +57,15 @@ public final class ServerProcess {
     }
   }
 
-  private static void open(Path db) throws IOException {
+  /** The shipped settings, with {@code append-group-blocks} set. */
+  static ServerSettings settings(int appendGroupBlocks) {
+    return ServerSettings.DEFAULTS.toBuilder().appendGroupBlocks(appendGroupBlocks).build();
+  }
+
+  private static void open(Path db, int appendGroupBlocks) throws IOException {
     close();
     store = SqliteFeedStore.open(db, SqliteSettings.DEFAULTS);
-    server = FeedServer.newBuilder(store).settings(ServerSettings.DEFAULTS).address("127.0.0.1", 0)
+    server = FeedServer.newBuilder(store).settings(settings(appendGroupBlocks)).address("127.0.0.1", 0)
         .http("127.0.0.1", 0).build().start();
     System.out.println("ready " + server.port() + " " + server.httpPort());
     System.out.flush();

@@ -30,7 +30,8 @@ class BenchSmokeTest {
     for (String metric : List.of("append.one-feed.batch1 ", "append.interleaved.batch10 ", "catchup.rate ",
         "live.p99 ", "backlog.small.rate ", "backlog.large.mib_per_s ", "fanout.p99 ", "fanout.undelivered ",
         "idle.heap_per_stream ", "sse.fanout.p99 ", "sse.fanout.undelivered ", "sse.idle.heap_per_stream ",
-        "checksum.crc32c ", "chain.link_256b ", "chain.link_1mib ", "fairness.query.p99.flooded ")) {
+        "checksum.crc32c ", "chain.link_256b ", "chain.link_1mib ", "fairness.query.p99.flooded ",
+        "append.concurrent.c100.batch1.one-space ")) {
       assertTrue(table.contains("\n" + metric), metric + " is in the table:\n" + table);
     }
   }

@@ -183,6 +183,11 @@ public final class Main implements Callable<Integer> {
       description = "Most feeds one space may have; an Append creating one more is refused.")
   int feedsPerSpace = ServerSettings.DEFAULT_FEEDS_PER_SPACE;
 
+  @Option(names = "--" + ServerSettings.Key.APPEND_GROUP_BLOCKS, paramLabel = "N",
+      description = "Most blocks of appends waiting for a commit that are committed together in one"
+          + " transaction; 1 commits every append alone.")
+  int appendGroupBlocks = ServerSettings.DEFAULT_APPEND_GROUP_BLOCKS;
+
   @Option(names = "--" + ServerSettings.Key.KEEPALIVE_MS, paramLabel = "MS",
       description = "How long a client connection may be silent before the server pings it.")
   long keepaliveMillis = ServerSettings.DEFAULT_KEEPALIVE_MS;
@@ -406,6 +411,7 @@ public final class Main implements Callable<Integer> {
         .watchThreads(watchThreads)
         .spacesPerServer(spacesPerServer)
         .feedsPerSpace(feedsPerSpace)
+        .appendGroupBlocks(appendGroupBlocks)
         .keepaliveMillis(keepaliveMillis)
         .keepaliveTimeoutMillis(keepaliveTimeoutMillis)
         .quickCheckMillis(quickCheckMillis)

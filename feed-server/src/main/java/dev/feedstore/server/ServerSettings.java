@@ -60,6 +60,10 @@ import dev.feedstore.core.Limits;
  *     every space stays in the file and, once touched, in memory (about 500 bytes)
  * @param feedsPerSpace the most feeds one space may have ({@code feeds-per-space}): an Append that
  *     would create more is refused. Counted in the store, in the transaction that creates feeds
+ * @param appendGroupBlocks the most blocks of waiting appends committed together in one transaction
+ *     ({@code append-group-blocks}): appends that arrive while a commit is in flight wait and are
+ *     committed together as the next group, up to this many blocks (an append larger than this is a
+ *     group of its own); 1 commits every append alone
  * @param keepaliveMillis how long a client connection may be silent before the server sends it an
  *     HTTP/2 PING ({@code keepalive-ms}, at least 10 s); applies to the socket the server opens itself
  * @param keepaliveTimeoutMillis how long the server waits for the answer to that PING before it
@@ -118,6 +122,7 @@ public record ServerSettings(
     int watchThreads,
     int spacesPerServer,
     int feedsPerSpace,
+    int appendGroupBlocks,
     long keepaliveMillis,
     long keepaliveTimeoutMillis,
     long quickCheckMillis,
@@ -158,6 +163,7 @@ public record ServerSettings(
     public static final String WATCH_THREADS = "watch-threads";
     public static final String SPACES_PER_SERVER = "spaces-per-server";
     public static final String FEEDS_PER_SPACE = "feeds-per-space";
+    public static final String APPEND_GROUP_BLOCKS = "append-group-blocks";
     public static final String KEEPALIVE_MS = "keepalive-ms";
     public static final String KEEPALIVE_TIMEOUT_MS = "keepalive-timeout-ms";
     public static final String QUICK_CHECK_MS = "quick-check-ms";
@@ -226,6 +232,11 @@ public record ServerSettings(
    * (its cache of feed rows is bounded).
    */
   public static final int DEFAULT_FEEDS_PER_SPACE = 1_000_000;
+  /**
+   * 1,000, the default of blocks-per-append: a group's transaction is never larger than the largest
+   * single Append the server takes by default, and 100 clients appending 10 blocks each fit in one.
+   */
+  public static final int DEFAULT_APPEND_GROUP_BLOCKS = 1_000;
   /** One minute: a vanished client is noticed within keepalive-ms + keepalive-timeout-ms. */
   public static final long DEFAULT_KEEPALIVE_MS = 60_000;
   public static final long DEFAULT_KEEPALIVE_TIMEOUT_MS = 20_000;
@@ -298,6 +309,7 @@ public record ServerSettings(
     positive(Key.WATCH_THREADS, watchThreads);
     positive(Key.SPACES_PER_SERVER, spacesPerServer);
     positive(Key.FEEDS_PER_SPACE, feedsPerSpace);
+    positive(Key.APPEND_GROUP_BLOCKS, appendGroupBlocks);
     if (keepaliveMillis < MIN_KEEPALIVE_MS) {
       throw new InvalidValueException(Key.KEEPALIVE_MS,
           "must be >= " + MIN_KEEPALIVE_MS + " (gRPC raises shorter keepalive times to 10 s)", keepaliveMillis);
@@ -395,6 +407,7 @@ public record ServerSettings(
     private int watchThreads = DEFAULT_WATCH_THREADS;
     private int spacesPerServer = DEFAULT_SPACES_PER_SERVER;
     private int feedsPerSpace = DEFAULT_FEEDS_PER_SPACE;
+    private int appendGroupBlocks = DEFAULT_APPEND_GROUP_BLOCKS;
     private long keepaliveMillis = DEFAULT_KEEPALIVE_MS;
     private long keepaliveTimeoutMillis = DEFAULT_KEEPALIVE_TIMEOUT_MS;
     private long quickCheckMillis = DEFAULT_QUICK_CHECK_MS;
@@ -434,6 +447,7 @@ public record ServerSettings(
       watchThreads = s.watchThreads;
       spacesPerServer = s.spacesPerServer;
       feedsPerSpace = s.feedsPerSpace;
+      appendGroupBlocks = s.appendGroupBlocks;
       keepaliveMillis = s.keepaliveMillis;
       keepaliveTimeoutMillis = s.keepaliveTimeoutMillis;
       quickCheckMillis = s.quickCheckMillis;
@@ -567,6 +581,11 @@ public record ServerSettings(
       return this;
     }
 
+    public Builder appendGroupBlocks(int value) {
+      appendGroupBlocks = value;
+      return this;
+    }
+
     public Builder keepaliveMillis(long value) {
       keepaliveMillis = value;
       return this;
@@ -632,7 +651,7 @@ public record ServerSettings(
           watchesPerServer, watchesPerConnection, watchScopeBytes, watchScopeBytesPerConnection, watchBatchBlocks,
           watchBatchBytes, subscriptionTtlMillis, subscriptionMaxTtlMillis, subscriptionsPerSpace, heartbeatMillis, tailBlocks, tailBytes,
           shutdownGraceMillis, rejectionsLoggedPerMinute, rpcThreads, watchThreads, spacesPerServer, feedsPerSpace,
-          keepaliveMillis, keepaliveTimeoutMillis, quickCheckMillis, metricsReadTimeoutMillis, writeProbeMillis,
+          appendGroupBlocks, keepaliveMillis, keepaliveTimeoutMillis, quickCheckMillis, metricsReadTimeoutMillis, writeProbeMillis,
           permitKeepaliveMillis, httpThreads, httpIdleTimeoutMillis, principalRequestsPerSecond,
           principalAppendBytesPerSecond, principalStreams);
     }

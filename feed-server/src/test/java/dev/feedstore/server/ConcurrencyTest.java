@@ -122,4 +122,52 @@ class ConcurrencyTest {
     System.out.printf("catch-up under load: 2000 history + 1000 concurrent blocks received in order; caught_up %s%n",
         caughtUp == 1 ? "sent during the appends" : "not yet sent");
   }
+
+  @Test
+  void watchersOfTwoSpacesSeeTheBlocksOfConcurrentGroupsOnceAndInPositionOrder() throws Exception {
+    int writers = 32;
+    int callsEach = 20;
+    ExecutorService many = Executors.newFixedThreadPool(writers);
+    try {
+      List<EventRecorder<WatchEvent>> watchers = new ArrayList<>();
+      for (String space : List.of("a", "b")) {
+        EventRecorder<WatchEvent> events = new EventRecorder<>();
+        t.async().watch(WatchRequest.newBuilder().setSpaceId(space).build(), events);
+        watchers.add(events);
+      }
+      List<Future<Integer>> appenders = new ArrayList<>();
+      for (int w = 0; w < writers; w++) {
+        String space = w % 2 == 0 ? "a" : "b";
+        String actor = "writer" + w;
+        int size = 1 + w % 3;
+        appenders.add(many.submit(() -> {
+          FeedId feed = TestBlocks.feedId();
+          for (int i = 0; i < callsEach; i++) {
+            AppendResponse response = t.blocking().append(Wire.append(space, Wire.blocks(feed, actor, i * size, size)));
+            for (int b = 1; b < size; b++) {
+              assertEquals(response.getPositions(0) + b, response.getPositions(b), "a call's positions are consecutive");
+            }
+          }
+          return callsEach * size;
+        }));
+      }
+      long[] perSpace = new long[2];
+      for (int w = 0; w < writers; w++) {
+        perSpace[w % 2] += appenders.get(w).get(60, TimeUnit.SECONDS);
+      }
+
+      for (int s = 0; s < 2; s++) {
+        List<Long> received = new ArrayList<>();
+        while (received.size() < perSpace[s]) {
+          WatchEvent event = watchers.get(s).next();
+          if (event.hasBlocks()) {
+            event.getBlocks().getBlocksList().forEach(b -> received.add(b.getPosition()));
+          }
+        }
+        assertEquals(WatchTest.range(1, perSpace[s]), received, "every block of space " + s + " once, in position order");
+      }
+    } finally {
+      many.shutdownNow();
+    }
+  }
 }

@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A client of the crash test: appends batches of various sizes (1 to 500 blocks of 0 to 2 KiB, each
+ * A client of the crash test: appends batches of the sizes it is given (blocks of 0 to 2 KiB, each
  * block naming its predecessor) to its own feeds and a shared one, as actor {@code actor}, one call
  * at a time, and records what the server acknowledged. A batch whose call failed is in doubt: it is
  * kept and sent again, unchanged, until acknowledged (an identical re-append returns the stored
@@ -48,7 +48,10 @@ final class CrashAppender implements Runnable {
     }
   }
 
-  private static final int[] BATCH_SIZES = {1, 1, 2, 3, 5, 10, 20, 50, 100, 500};
+  /** Batch sizes of a few writers with large and small pushes. */
+  static final int[] MIXED_BATCHES = {1, 1, 2, 3, 5, 10, 20, 50, 100, 500};
+  /** Batch sizes of many writers each appending a block or two per call. */
+  static final int[] SMALL_BATCHES = {1, 2, 3};
 
   final String actor;
   /** Every block the server acknowledged, by key ("feed/actor/sequence"), with its position. */
@@ -61,15 +64,17 @@ final class CrashAppender implements Runnable {
   private final ManagedChannel channel;
   private final Gate gate;
   private final Random random;
+  private final int[] batchSizes;
   private final Map<FeedId, Long> nextSequence = new HashMap<>();
   private volatile boolean stop;
 
-  CrashAppender(String actor, List<FeedId> feeds, ManagedChannel channel, Gate gate, long seed) {
+  CrashAppender(String actor, List<FeedId> feeds, ManagedChannel channel, Gate gate, long seed, int[] batchSizes) {
     this.actor = actor;
     this.feeds = feeds;
     this.channel = channel;
     this.gate = gate;
     this.random = new Random(seed);
+    this.batchSizes = batchSizes;
   }
 
   static String key(Block block) {
@@ -119,7 +124,7 @@ final class CrashAppender implements Runnable {
 
   private List<Block> nextBatch() {
     FeedId feed = feeds.get(random.nextInt(feeds.size()));
-    int size = BATCH_SIZES[random.nextInt(BATCH_SIZES.length)];
+    int size = batchSizes[random.nextInt(batchSizes.length)];
     List<Block> batch = new ArrayList<>(size);
     long sequence = nextSequence.getOrDefault(feed, 0L);
     for (int i = 0; i < size; i++, sequence++) {

@@ -37,17 +37,18 @@ final class CrashClients implements AutoCloseable {
   }
 
   /**
-   * Starts {@code count} clients of the server on {@code port}, each appending to {@code ownFeeds}
-   * feeds of its own and to {@code shared}.
+   * Starts {@code count} clients of the server on {@code port}, each appending batches of one of
+   * {@code batchSizes} to {@code ownFeeds} feeds of its own and to {@code shared}.
    */
-  void start(int count, int port, int ownFeeds, FeedId shared, Random random) {
+  void start(int count, int port, int ownFeeds, FeedId shared, Random random, int[] batchSizes) {
     for (int i = 0; i < count; i++) {
       List<FeedId> feeds = new ArrayList<>();
       for (int f = 0; f < ownFeeds; f++) {
         feeds.add(TestBlocks.feedId());
       }
       feeds.add(shared);
-      CrashAppender appender = new CrashAppender("client-" + i, feeds, channel(port), gate, random.nextLong());
+      CrashAppender appender = new CrashAppender("client-" + i, feeds, channel(port), gate, random.nextLong(),
+          batchSizes);
       appenders.add(appender);
       Thread thread = new Thread(appender, appender.actor);
       threads.add(thread);

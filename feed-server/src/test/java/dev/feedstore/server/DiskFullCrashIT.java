@@ -65,7 +65,7 @@ class DiskFullCrashIT {
     server = ServerProcess.start(dir, db, port, "--write-probe-ms", "200");
     ManagedChannel control = clients.channel(port);
     server.awaitServing(control);
-    clients.start(CLIENTS, port, 1, TestBlocks.feedId(), new Random(20261201));
+    clients.start(CLIENTS, port, 1, TestBlocks.feedId(), new Random(20261201), CrashAppender.MIXED_BATCHES);
 
     HealthChecks.await(control, ServingStatus.NOT_SERVING);
     // Take what the clients' retried batches left too, so that the disk is full for the probe as

@@ -73,6 +73,8 @@ class MetricsTest {
         assertEquals(2.0, samples.get("feedstore_watch_streams"));
         assertEquals(2.0 * Scope.feeds(Set.of(feed)).heapBytes(), samples.get("feedstore_watch_scope_bytes"));
         assertEquals(1.0, samples.get("feedstore_spaces_loaded"));
+        assertEquals(3.0, samples.get("feedstore_append_groups_total"), "three appends one after another: three groups of one");
+        assertEquals(3.0, samples.get("feedstore_append_grouped_total"));
         assertTrue(samples.get("feedstore_watch_events_total{transport=\"grpc\"}") >= 2, response.body());
         assertTrue(samples.get("feedstore_jvm_heap_used_bytes") > 0);
         assertTrue(response.body().contains("# TYPE feedstore_calls_total counter\n"), response.body());

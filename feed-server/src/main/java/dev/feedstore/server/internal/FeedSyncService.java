@@ -21,6 +21,7 @@ import dev.feedstore.proto.v1.SubscribeResponse;
 import dev.feedstore.proto.v1.WatchRequest;
 import dev.feedstore.server.FeedServer;
 import dev.feedstore.server.ServerSettings;
+import io.grpc.Context;
 import io.grpc.MethodDescriptor;
 import io.grpc.ServerMethodDefinition;
 import io.grpc.ServerServiceDefinition;
@@ -40,7 +41,9 @@ import java.util.function.Supplier;
  * ({@link Failures}). Rejected requests are logged at a bounded rate; the server's own failures
  * are logged with their cause, also at a bounded rate.
  *
- * <p>Thread-safe. Handlers block on the store, so they run on the server's request executor.
+ * <p>Thread-safe. Handlers block on the store, so they run on the server's request executor; an
+ * Append that waits for the group in flight holds no thread, and is answered from the thread that
+ * commits its group ({@link AppendQueue}).
  */
 public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
   private final PositionAuthority authority;
@@ -62,16 +65,29 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
 
   @Override
   public void append(AppendRequest request, StreamObserver<AppendResponse> responses) {
-    unary("Append", request.getSpaceId(), request.getRequestId(), responses, () -> {
+    String spaceId = request.getSpaceId();
+    String requestId = request.getRequestId();
+    try {
+      admit("Append", spaceId, requestId);
       principals.admitAppend(AccessInterceptor.caller().principal(),
           request.getBlocksList().stream().mapToLong(block -> block.getData().size()).sum());
-      AppendResult result = authority.append(WireRequests.append(request, settings.limits()));
-      return AppendResponse.newBuilder()
-          .setRequestId(request.getRequestId())
-          .addAllPositions(Arrays.stream(result.positions()).boxed().toList())
-          .setServerToken(result.token().value())
-          .build();
-    });
+      // Answered from the thread that commits the append's group, in this call's context (its logs name this caller).
+      Context context = Context.current();
+      authority.append(WireRequests.append(request, settings.limits()), (result, failure) -> context.run(() -> {
+        if (failure != null) {
+          responses.onError(reject("Append", spaceId, requestId, failure));
+          return;
+        }
+        responses.onNext(AppendResponse.newBuilder()
+            .setRequestId(requestId)
+            .addAllPositions(Arrays.stream(result.positions()).boxed().toList())
+            .setServerToken(result.token().value())
+            .build());
+        responses.onCompleted();
+      }));
+    } catch (RuntimeException e) {
+      responses.onError(reject("Append", spaceId, requestId, e));
+    }
   }
 
   @Override
@@ -200,10 +216,7 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
       Supplier<T> work) {
     T response;
     try {
-      WireRequests.requestId(requestId);
-      Caller caller = AccessInterceptor.caller();
-      caller.check(method, spaceId, method.equals("Append"));
-      principals.admitRequest(caller.principal());
+      admit(method, spaceId, requestId);
       response = work.get();
     } catch (RuntimeException e) {
       responses.onError(reject(method, spaceId, requestId, e));
@@ -211,6 +224,14 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
     }
     responses.onNext(response);
     responses.onCompleted();
+  }
+
+  /** Checks the request id, the caller's access and its request rate. */
+  private void admit(String method, String spaceId, String requestId) {
+    WireRequests.requestId(requestId);
+    Caller caller = AccessInterceptor.caller();
+    caller.check(method, spaceId, method.equals("Append"));
+    principals.admitRequest(caller.principal());
   }
 
   private StatusException reject(String method, String spaceId, String requestId, RuntimeException failure) {

@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BiConsumer;
 import java.util.OptionalLong;
 
 /**
@@ -30,14 +31,15 @@ import java.util.OptionalLong;
  * transaction ({@link AppendWork}), so a failed transaction burns no position and any number of
  * authorities may write to one store: nothing they keep in memory decides a position.
  *
- * <p>Thread-safe. Appends to one space run one at a time in this process (and the store serializes
- * them across processes); everything else runs concurrently. All methods block on the store.
+ * <p>Thread-safe. Appends are committed in groups, one group at a time in this process (and the
+ * store serializes them across processes); everything else runs concurrently. All methods block on the store.
  */
 public final class PositionAuthority {
   private final AuthorityStore<?> store;
   private final ServerSettings settings;
   private final Spaces spaces;
   private final SubscriptionBook subscriptions;
+  private final AppendQueue appends;
 
   /** The caller keeps ownership of {@code store}. */
   public PositionAuthority(AuthorityStore<?> store, ServerSettings settings, Clock clock) {
@@ -45,6 +47,7 @@ public final class PositionAuthority {
     this.settings = settings;
     this.spaces = new Spaces(store, settings);
     this.subscriptions = new SubscriptionBook(store, clock, settings);
+    this.appends = new AppendQueue(new AppendGroup(store, spaces, settings), settings.appendGroupBlocks());
   }
 
   ServerSettings settings() {
@@ -60,12 +63,63 @@ public final class PositionAuthority {
   }
 
   /**
-   * Stores the blocks in one transaction, all or none.
+   * Stores the blocks, all or none, in one transaction with the appends of other callers that
+   * arrive while another is being committed ({@link AppendQueue}, {@link AppendGroup}); returns
+   * once that transaction is durable.
    *
    * @throws InvalidValueException if two blocks share a key but not their content
    * @throws AppendConflictException if keys are stored with different content
    */
   public AppendResult append(AppendCommand command) {
+    Prepared prepared = prepare(command);
+    try {
+      appends.append(prepared.pending());
+      return prepared.result();
+    } finally {
+      spaces.release(prepared.pending().space());
+    }
+  }
+
+  /**
+   * As {@link #append(AppendCommand)}, without holding the caller's thread while the append waits
+   * for a group: {@code done} gets the result, or the failure, once the append's transaction is
+   * durable (or failed), on the thread that committed it, which may be this one before this method
+   * returns. {@code done} must not block.
+   *
+   * @throws InvalidValueException if two blocks share a key but not their content (then {@code
+   *     done} is not called)
+   */
+  void append(AppendCommand command, BiConsumer<AppendResult, RuntimeException> done) {
+    Prepared prepared = prepare(command);
+    appends.submit(prepared.pending(), () -> {
+      AppendResult result;
+      try {
+        result = prepared.result();
+      } catch (RuntimeException e) {
+        done.accept(null, e);
+        return;
+      } finally {
+        spaces.release(prepared.pending().space());
+      }
+      done.accept(result, null);
+    });
+  }
+
+  /** An append ready for the queue, and where each block of the request finds its position. */
+  private record Prepared(PendingAppend pending, int[] slot) {
+    /** The answer, once the append is settled; throws its failure. */
+    AppendResult result() {
+      AppendWork.Outcome outcome = pending.outcome();
+      long[] positions = new long[slot.length];
+      for (int i = 0; i < positions.length; i++) {
+        positions[i] = outcome.positions()[slot[i]];
+      }
+      return new AppendResult(positions, pending.space().token());
+    }
+  }
+
+  /** Checks and folds repeated keys; acquires the space, which the caller releases once settled. */
+  private Prepared prepare(AppendCommand command) {
     List<Block> blocks = command.blocks();
     List<Block> distinct = new ArrayList<>(blocks.size());
     int[] slot = new int[blocks.size()];
@@ -83,45 +137,7 @@ public final class PositionAuthority {
             + "] with different content (a key names one block)", block.key().toString());
       }
     }
-    SpaceState space = spaces.acquire(command.spaceId());
-    try {
-      return append(command, space, distinct, slot);
-    } finally {
-      spaces.release(space);
-    }
-  }
-
-  private AppendResult append(AppendCommand command, SpaceState space, List<Block> distinct, int[] slot) {
-    AppendWork.Outcome outcome;
-    space.appendLock().lock();
-    try {
-      try {
-        outcome = store.write(admitted(space, new AppendWork(command.spaceId(), command.namespace(), distinct,
-            true, settings.feedsPerSpace())));
-      } catch (AppendWork.NotAllNew e) {
-        // Re-pushed blocks: the optimistic transaction rolled back; store them one by one.
-        outcome = store.write(admitted(space, new AppendWork(command.spaceId(), command.namespace(), distinct,
-            false, settings.feedsPerSpace())));
-      }
-      spaces.stored(space);
-      space.tail().record(outcome.added(), outcome.chains(), outcome.namespaces(), outcome.nextPosition() - 1);
-    } finally {
-      space.appendLock().unlock();
-    }
-    space.tail().signalWatchers();
-    long[] positions = new long[command.blocks().size()];
-    for (int i = 0; i < positions.length; i++) {
-      positions[i] = outcome.positions()[slot[i]];
-    }
-    return new AppendResult(positions, space.token());
-  }
-
-  /** The work, after storing the space in the same transaction if the store does not hold it yet. */
-  private AuthorityStore.Work<AuthorityTransaction, AppendWork.Outcome> admitted(SpaceState space, AppendWork work) {
-    return tx -> {
-      spaces.admit(tx, space);
-      return work.run(tx);
-    };
+    return new Prepared(new PendingAppend(spaces.acquire(command.spaceId()), command.namespace(), distinct), slot);
   }
 
   /**
@@ -181,6 +197,21 @@ public final class PositionAuthority {
     } finally {
       spaces.release(space);
     }
+  }
+
+  /** How many appends wait for the group being committed to finish. */
+  int waitingAppends() {
+    return appends.waiting();
+  }
+
+  /** Groups of appends committed (or tried) so far; a lone append is a group of one. */
+  long appendGroups() {
+    return appends.groups();
+  }
+
+  /** Appends taken into groups so far. */
+  long groupedAppends() {
+    return appends.groupedAppends();
   }
 
   /** How many spaces this process has loaded. */

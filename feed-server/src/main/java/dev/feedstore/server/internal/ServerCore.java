@@ -63,6 +63,10 @@ public final class ServerCore implements AutoCloseable {
     metrics.gauge("feedstore_watch_scope_bytes", "Heap the scopes of open live streams hold.", watches::scopeBytes);
     metrics.gauge("feedstore_calls_in_flight", "FeedSync calls running (request handlers and Watch streams).",
         inFlight::count);
+    metrics.counter("feedstore.append.groups", "Groups of appends committed together in one transaction (a lone"
+        + " append is a group of one).", authority, PositionAuthority::appendGroups);
+    metrics.counter("feedstore.append.grouped", "Appends committed in groups; divided by"
+        + " feedstore_append_groups_total, the mean size of a group.", authority, PositionAuthority::groupedAppends);
     metrics.gauge("feedstore_spaces_loaded", "Spaces of the store this process has served since it started.",
         authority::loadedSpaces);
     metrics.gauge("feedstore_jvm_heap_used_bytes", "Heap in use, garbage included.",

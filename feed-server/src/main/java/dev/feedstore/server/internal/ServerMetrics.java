@@ -1,6 +1,7 @@
 package dev.feedstore.server.internal;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -10,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The server's meters in a Micrometer registry, rendered in the Prometheus text format: calls by
@@ -78,6 +80,14 @@ public final class ServerMetrics {
         .description("Calls refused by a per-principal limit, by the limit's setting.")
         .tag("limit", limitKey)
         .register(registry)).increment();
+  }
+
+  /**
+   * Registers a counter whose total is read from {@code source} at every scrape. The registry holds
+   * {@code source} weakly: the caller keeps it reachable for as long as the counter should count.
+   */
+  public <T> void counter(String name, String help, T source, ToDoubleFunction<T> total) {
+    FunctionCounter.builder(name, source, total).description(help).register(registry);
   }
 
   /** Registers a gauge read at every scrape. */

@@ -2,14 +2,13 @@ package dev.feedstore.server.internal;
 
 import dev.feedstore.core.ServerToken;
 import dev.feedstore.core.SpaceId;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * What the authority keeps in memory about one space: its server token (fixed once loaded), whether
  * the store holds the space, and its live tail. Not its positions: those come from the space's
- * counter in the store, claimed by each append's transaction. Appends to the space through this
- * process run one at a time under {@link #appendLock()}, so that their committed blocks are
- * published to the tail in commit order.
+ * counter in the store, claimed by each append's transaction. Appends through this process are
+ * committed one group at a time ({@link AppendQueue}), so their blocks are published to the tail in
+ * commit order.
  *
  * <p>Thread-safe.
  */
@@ -17,7 +16,6 @@ final class SpaceState {
   private final SpaceId spaceId;
   private final ServerToken token;
   private final SpaceTail tail;
-  private final ReentrantLock appendLock = new ReentrantLock();
   /** Written under the lock of {@link Spaces}; once true, stays true. */
   private volatile boolean stored;
   /** Guarded by the lock of {@link Spaces}: the calls holding a state that is not stored. */
@@ -57,10 +55,5 @@ final class SpaceState {
 
   SpaceTail tail() {
     return tail;
-  }
-
-  /** Held while an append to the space runs, from before its transaction to after its publish. */
-  ReentrantLock appendLock() {
-    return appendLock;
   }
 }

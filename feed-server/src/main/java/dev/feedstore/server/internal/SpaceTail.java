@@ -92,8 +92,9 @@ final class SpaceTail {
 
   /**
    * Records blocks that just committed, with consecutive positions in ascending order, without
-   * signalling: the authority records under the space's append lock, in commit order, and signals
-   * after releasing it, so that the next append does not wait while a thousand watchers are woken.
+   * signalling: the authority records each committed group in commit order, before the next group
+   * is formed, and signals after releasing the group's callers, so that the next group does not wait
+   * while a thousand watchers are woken.
    * {@code highest} is the space's highest position after the commit (at least the last block's); a
    * jump past what was recorded before (after a failure the authority could not record) drops the
    * recent blocks, so that watchers read storage. {@code chains} holds the history chain of each

@@ -1,0 +1,141 @@
+package dev.feedstore.server.internal;
+
+import dev.feedstore.core.store.AuthorityStore;
+import dev.feedstore.core.store.AuthorityTransaction;
+import dev.feedstore.core.store.StorageFaultException;
+import dev.feedstore.server.ServerSettings;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Commits a group of appends formed by the {@link AppendQueue} in one write transaction of the
+ * store: one commit, so one fsync, for the whole group, whatever the store. Each append still runs
+ * its own {@link AppendWork} in that transaction, so it gets its own positions, consecutive in its
+ * space, claimed from the space's counter after those of the appends before it in the group; the
+ * appends of one space keep their arrival order. The group is ordered by space id, so a
+ * transaction takes the counter rows of its spaces in one global order and two authorities sharing
+ * a store (PostgreSQL) cannot deadlock on them.
+ *
+ * <p>Each append is all or nothing on its own. If one append's work fails (a sequence conflict, a
+ * limit, keys stored already), the transaction rolls back and the group runs again without it; the
+ * appends set aside run after the group, each in a transaction of its own, exactly as a lone
+ * append does, which gives them their own answer (their error, or positions after the group's). A
+ * failure of the storage itself ({@link StorageFaultException}: disk full, read-only file, I/O
+ * error, damaged file), or one no append's work raised (the commit), fails every append of the
+ * group: nothing of it was committed.
+ *
+ * <p>After the commit the appends' blocks are recorded in their spaces' live tails in position
+ * order, before the next group is formed; watchers are signalled after the group's callers are
+ * told.
+ *
+ * <p>Thread-safe as the queue uses it: one group at a time.
+ */
+final class AppendGroup implements AppendQueue.Committer {
+  private static final Comparator<PendingAppend> BY_SPACE =
+      Comparator.comparing(append -> append.space().spaceId().value());
+
+  private final AuthorityStore<?> store;
+  private final Spaces spaces;
+  private final ServerSettings settings;
+
+  AppendGroup(AuthorityStore<?> store, Spaces spaces, ServerSettings settings) {
+    this.store = store;
+    this.spaces = spaces;
+    this.settings = settings;
+  }
+
+  /** An append set aside from a group, to run alone; {@code careful} when its keys were stored already. */
+  private record Aside(PendingAppend append, boolean careful) {}
+
+  @Override
+  public Runnable commit(List<PendingAppend> group) {
+    List<PendingAppend> together = new ArrayList<>(group);
+    together.sort(BY_SPACE); // stable: one space's appends keep their arrival order
+    List<Aside> aside = new ArrayList<>();
+    Set<SpaceState> published = new LinkedHashSet<>();
+    while (together.size() > 1) {
+      int[] failing = {-1};
+      List<PendingAppend> attempt = together;
+      try {
+        List<AppendWork.Outcome> outcomes = store.write(tx -> runAll(tx, attempt, failing));
+        for (int i = 0; i < attempt.size(); i++) {
+          publish(attempt.get(i), outcomes.get(i));
+          published.add(attempt.get(i).space());
+        }
+        together = List.of();
+      } catch (RuntimeException e) {
+        if (failing[0] < 0 || e instanceof StorageFaultException) {
+          attempt.forEach(append -> append.failed(e));
+          together = List.of();
+        } else {
+          aside.add(new Aside(attempt.get(failing[0]), e instanceof AppendWork.NotAllNew));
+          together = new ArrayList<>(attempt);
+          together.remove(failing[0]);
+        }
+      }
+    }
+    if (together.size() == 1) {
+      aside.add(0, new Aside(together.get(0), false));
+    }
+    for (Aside one : aside) {
+      try {
+        publish(one.append(), alone(one.append(), one.careful()));
+        published.add(one.append().space());
+      } catch (RuntimeException e) {
+        one.append().failed(e);
+      }
+    }
+    return () -> published.forEach(space -> space.tail().signalWatchers());
+  }
+
+  /** Runs each append's work in one transaction; on a failure notes whose it was and rethrows it unchanged. */
+  private List<AppendWork.Outcome> runAll(AuthorityTransaction tx, List<PendingAppend> appends, int[] failing) {
+    List<AppendWork.Outcome> outcomes = new ArrayList<>(appends.size());
+    for (int i = 0; i < appends.size(); i++) {
+      try {
+        outcomes.add(admitted(appends.get(i), true).run(tx));
+      } catch (RuntimeException e) {
+        failing[0] = i;
+        throw e;
+      }
+    }
+    return outcomes;
+  }
+
+  /**
+   * One append in a transaction of its own: optimistic first (every block new), then, if some keys
+   * are stored already, block by block.
+   */
+  private AppendWork.Outcome alone(PendingAppend append, boolean careful) {
+    if (!careful) {
+      try {
+        return store.write(admitted(append, true));
+      } catch (AppendWork.NotAllNew e) {
+        // Re-pushed blocks: the optimistic transaction rolled back; store them one by one.
+      }
+    }
+    return store.write(admitted(append, false));
+  }
+
+  /** The append's work, after storing its space in the same transaction if the store does not hold it yet. */
+  private AuthorityStore.Work<AuthorityTransaction, AppendWork.Outcome> admitted(PendingAppend append,
+      boolean optimistic) {
+    AppendWork work = new AppendWork(append.space().spaceId(), append.namespace(), append.blocks(), optimistic,
+        settings.feedsPerSpace());
+    return tx -> {
+      spaces.admit(tx, append.space());
+      return work.run(tx);
+    };
+  }
+
+  /** After the append's transaction committed: settles it and records its blocks in the space's tail. */
+  private void publish(PendingAppend append, AppendWork.Outcome outcome) {
+    SpaceState space = append.space();
+    spaces.stored(space);
+    space.tail().record(outcome.added(), outcome.chains(), outcome.namespaces(), outcome.nextPosition() - 1);
+    append.committed(outcome);
+  }
+}

@@ -1,0 +1,197 @@
+package dev.feedstore.server.internal;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Gathers the appends that arrive while a group is being committed into the next group. There is no
+ * timer: an append that finds no group in flight is committed at once, by the thread that submits
+ * it, as a group of one, so a lone writer waits for nothing but its own commit. Appends that arrive
+ * meanwhile are queued in arrival order and their threads return at once ({@link #submit}), so a
+ * waiting append holds no request thread and a group is not bounded by the server's threads. The
+ * committing thread, once its group is settled and its appends told, takes the oldest queued
+ * appends that fit in {@code append-group-blocks} (the first one always fits) as the next group,
+ * until the queue is empty.
+ *
+ * <p>One group is in flight at a time, so groups commit (and are published to the live tails) in
+ * the order they were formed.
+ *
+ * <p>Thread-safe. {@link #submit} may run the commits of other callers' appends before it returns;
+ * {@link #append} blocks until the append is settled, and is not interruptible.
+ */
+final class AppendQueue {
+  /** Commits a formed group. */
+  interface Committer {
+    /**
+     * Settles every append of the group (may throw only what it could not settle) and returns what
+     * to run once the group's appends are told (signalling watchers).
+     */
+    Runnable commit(List<PendingAppend> group);
+  }
+
+  /** An append waiting in the queue, and whom to tell when it is settled. */
+  private record Waiter(PendingAppend append, Runnable settled) {}
+
+  private final Committer committer;
+  private final int groupBlocks;
+  private final ReentrantLock lock = new ReentrantLock();
+  /** Guarded by lock: the appends waiting for the next group, oldest first. */
+  private final ArrayDeque<Waiter> waiting = new ArrayDeque<>();
+  /** Guarded by lock: whether a thread is committing groups (then appends are queued). */
+  private boolean committing;
+  /** Guarded by lock: groups formed so far, and the appends they held. */
+  private long groups;
+  private long groupedAppends;
+
+  /** @param groupBlocks the most blocks a group gathers from waiting appends ({@code append-group-blocks}) */
+  AppendQueue(Committer committer, int groupBlocks) {
+    this.committer = committer;
+    this.groupBlocks = groupBlocks;
+  }
+
+  /** How many appends wait for the next group now. */
+  int waiting() {
+    lock.lock();
+    try {
+      return waiting.size();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Groups formed so far (a lone append is a group of one). */
+  long groups() {
+    lock.lock();
+    try {
+      return groups;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Appends taken into groups so far; divided by {@link #groups}, the mean size of a group. */
+  long groupedAppends() {
+    lock.lock();
+    try {
+      return groupedAppends;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Commits the append alone or in a group, and returns once it is settled. */
+  void append(PendingAppend append) {
+    CountDownLatch settled = new CountDownLatch(1);
+    submit(append, settled::countDown);
+    boolean interrupted = false;
+    while (true) {
+      try {
+        settled.await();
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * Commits the append now if no group is in flight (then also the groups of appends queued
+   * meanwhile, before returning), or queues it for the next group and returns at once. {@code
+   * settled} runs once the append is settled, on the thread that committed it; it must not block,
+   * and what it throws is ignored.
+   */
+  void submit(PendingAppend append, Runnable settled) {
+    List<Waiter> group;
+    lock.lock();
+    try {
+      waiting.add(new Waiter(append, settled));
+      if (committing) {
+        return;
+      }
+      committing = true;
+      group = formGroup();
+    } finally {
+      lock.unlock();
+    }
+    boolean handedBack = false;
+    try {
+      while (group != null) {
+        Runnable after = commit(group);
+        for (Waiter waiter : group) {
+          quietly(waiter.settled());
+        }
+        quietly(after);
+        lock.lock();
+        try {
+          if (waiting.isEmpty()) {
+            committing = false;
+            handedBack = true;
+            group = null;
+          } else {
+            group = formGroup();
+          }
+        } finally {
+          lock.unlock();
+        }
+      }
+    } finally {
+      if (!handedBack) {
+        // An Error escaped: the next submit commits what is queued.
+        lock.lock();
+        try {
+          committing = false;
+        } finally {
+          lock.unlock();
+        }
+      }
+    }
+  }
+
+  /** The oldest waiting appends, within the group's block budget (the first always). Needs the lock. */
+  private List<Waiter> formGroup() {
+    List<Waiter> group = new ArrayList<>();
+    Waiter first = waiting.poll();
+    group.add(first);
+    long blocks = first.append().blocks().size();
+    while (!waiting.isEmpty() && blocks + waiting.peek().append().blocks().size() <= groupBlocks) {
+      Waiter next = waiting.poll();
+      blocks += next.append().blocks().size();
+      group.add(next);
+    }
+    groups++;
+    groupedAppends += group.size();
+    return group;
+  }
+
+  /** Commits the group; whatever escapes the committer fails the appends it left unsettled. */
+  private Runnable commit(List<Waiter> group) {
+    List<PendingAppend> appends = new ArrayList<>(group.size());
+    group.forEach(waiter -> appends.add(waiter.append()));
+    try {
+      return committer.commit(appends);
+    } catch (RuntimeException | Error e) {
+      RuntimeException failure = e instanceof RuntimeException runtime ? runtime
+          : new IllegalStateException("committing a group of appends failed: " + e, e);
+      for (PendingAppend append : appends) {
+        if (!append.settled()) {
+          append.failed(failure);
+        }
+      }
+      return () -> { };
+    }
+  }
+
+  private static void quietly(Runnable step) {
+    try {
+      step.run();
+    } catch (RuntimeException e) {
+      // A caller's own failure (a response to a client that went away): the next appends go on.
+    }
+  }
+}
