@@ -1,0 +1,66 @@
+package dev.feedstore.postgres.internal;
+
+import dev.feedstore.core.FeedId;
+import dev.feedstore.core.Namespace;
+import dev.feedstore.core.Scope;
+import dev.feedstore.core.SpaceId;
+import dev.feedstore.core.store.Subscription;
+import dev.feedstore.core.store.Subscriptions;
+import java.sql.Array;
+import java.sql.SQLException;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * {@link Subscriptions} in the {@code subscriptions} table, read by every process on every use (a
+ * subscription made through one process is used through another). Feed ids and namespaces are
+ * {@code text[]} columns. Storing one stores no space.
+ */
+final class PgSubscriptions implements Subscriptions {
+  private static final String CREATE = "INSERT INTO subscriptions (subscription_id, space_id, ttl_ms, expires_at,"
+      + " feed_ids, namespaces) VALUES (?, ?, ?, ?, ?, ?)";
+  private static final String FIND = "SELECT space_id, feed_ids, namespaces, ttl_ms, expires_at FROM subscriptions"
+      + " WHERE subscription_id = ?";
+  private static final String SET_EXPIRY = "UPDATE subscriptions SET expires_at = ? WHERE subscription_id = ?";
+  private static final String PURGE = "DELETE FROM subscriptions WHERE expires_at <= ?";
+
+  private final PgTransaction tx;
+
+  PgSubscriptions(PgTransaction tx) {
+    this.tx = tx;
+  }
+
+  @Override
+  public void create(Subscription subscription) {
+    Sql.update(tx.connection, CREATE, subscription.id(), subscription.spaceId().value(), subscription.ttlMillis(),
+        subscription.expiresAtMillis(),
+        subscription.scope().feeds().stream().map(FeedId::value).toArray(String[]::new),
+        subscription.scope().namespaces().stream().map(Namespace::value).toArray(String[]::new));
+  }
+
+  @Override
+  public Optional<Subscription> find(String id) {
+    List<Subscription> found = Sql.list(tx.connection, FIND, rs -> new Subscription(id, new SpaceId(rs.getString(1)),
+        new Scope.Selection(
+            texts(rs.getArray(2)).stream().map(FeedId::new).collect(Collectors.toSet()),
+            texts(rs.getArray(3)).stream().map(Namespace::new).collect(Collectors.toSet())),
+        rs.getLong(4), rs.getLong(5)), id);
+    return found.isEmpty() ? Optional.empty() : Optional.of(found.get(0));
+  }
+
+  @Override
+  public boolean setExpiry(String id, long expiresAtMillis) {
+    return Sql.update(tx.connection, SET_EXPIRY, expiresAtMillis, id) == 1;
+  }
+
+  @Override
+  public int purgeExpired(long nowMillis) {
+    return Sql.update(tx.connection, PURGE, nowMillis);
+  }
+
+  private static List<String> texts(Array array) throws SQLException {
+    return array == null ? List.of() : Arrays.asList((String[]) array.getArray());
+  }
+}
