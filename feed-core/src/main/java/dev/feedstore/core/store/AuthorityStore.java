@@ -71,7 +71,7 @@ public interface AuthorityStore<X extends AuthorityTransaction> extends AutoClos
    * store is one that several processes share and that can tell (PostgreSQL's {@code NOTIFY}); the
    * default tells nothing, which is right for a store no other process writes. A store that may have
    * missed commits says so ({@link CommitListener#missedCommits}). One listener per store: another
-   * call replaces it. Does not block.
+   * call replaces it, and null stops telling. Does not block.
    */
   default void listen(CommitListener listener) {}
 

@@ -42,6 +42,9 @@ final class PgSubscriptions implements Subscriptions {
 
   @Override
   public Optional<Subscription> find(String id) {
+    if (!storable(id)) {
+      return Optional.empty();
+    }
     List<Subscription> found = Sql.list(tx.connection, FIND, rs -> new Subscription(id, new SpaceId(rs.getString(1)),
         new Scope.Selection(
             texts(rs.getArray(2)).stream().map(FeedId::new).collect(Collectors.toSet()),
@@ -52,12 +55,23 @@ final class PgSubscriptions implements Subscriptions {
 
   @Override
   public boolean setExpiry(String id, long expiresAtMillis) {
+    if (!storable(id)) {
+      return false;
+    }
     return Sql.update(tx.connection, SET_EXPIRY, expiresAtMillis, id) == 1;
   }
 
   @Override
   public int purgeExpired(long nowMillis) {
     return Sql.update(tx.connection, PURGE, nowMillis);
+  }
+
+  /**
+   * PostgreSQL's text cannot hold the character NUL (it refuses the statement), so an id with one
+   * cannot be stored and is not: looking it up finds nothing, as for any id never handed out.
+   */
+  private static boolean storable(String id) {
+    return id.indexOf('\0') < 0;
   }
 
   private static List<String> texts(Array array) throws SQLException {

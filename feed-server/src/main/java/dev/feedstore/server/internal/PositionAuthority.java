@@ -183,6 +183,37 @@ public final class PositionAuthority {
     }
   }
 
+  /**
+   * Told by the store that another process committed blocks of the space up to {@code highest}
+   * (PostgreSQL's {@code NOTIFY}): the space's watchers in this process are woken and read them from
+   * the store, since this process never saw them. Never blocks.
+   */
+  void committedElsewhere(SpaceId spaceId, Position highest) {
+    SpaceState state = spaces.inMemory(spaceId);
+    if (state == null) {
+      return; // nobody here follows it; the next load reads the store
+    }
+    state.tail().record(List.of(), null, Map.of(), highest.value());
+    state.tail().signalWatchers();
+  }
+
+  /**
+   * Told by the store that commits of other processes may have been missed: reads the highest
+   * position of every space in memory again, under its append lock, and wakes its watchers, which
+   * re-read from their cursors. Blocks on one read of the store per space.
+   */
+  void recheckCommitted() {
+    for (SpaceState state : spaces.allInMemory()) {
+      state.appendLock().lock();
+      try {
+        state.tail().resync(store.read(tx -> tx.blocks().maxPosition(state.spaceId())).value());
+      } finally {
+        state.appendLock().unlock();
+      }
+      state.tail().signalWatchers();
+    }
+  }
+
   /** How many spaces this process has loaded. */
   int loadedSpaces() {
     return spaces.loadedCount();
