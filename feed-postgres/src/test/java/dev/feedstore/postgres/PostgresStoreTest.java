@@ -113,6 +113,33 @@ class PostgresStoreTest {
   }
 
   @Test
+  void aStoreCarriesOnWhenItsDatabaseComesBackAfterARestart(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws Exception {
+    java.nio.file.Path data = dir.resolve("pgdata");
+    EmbeddedDatabase database = EmbeddedDatabase.start(data, 0);
+    int port = database.port();
+    try (PostgresStore store = PostgresStore.open(EmbeddedDatabase.settings(database.url("postgres")))) {
+      store.write(tx -> tx.blocks().claimPositions(SPACE, 1));
+      database.close();
+      StorageFaultException down = assertThrows(StorageFaultException.class,
+          () -> store.write(tx -> tx.blocks().claimPositions(SPACE, 1)));
+      assertEquals(StorageFaultException.Kind.UNREACHABLE, down.kind(), down.getMessage());
+
+      database = EmbeddedDatabase.start(data, port);
+      EmbeddedDatabase up = database;
+      Await.until("writes succeed again", Duration.ofSeconds(30), () -> {
+        try {
+          return store.write(tx -> tx.blocks().claimPositions(SPACE, 1)).equals(Position.of(1));
+        } catch (StorageFaultException e) {
+          return false;
+        }
+      });
+      assertEquals(Position.of(2), store.write(tx -> tx.blocks().claimPositions(SPACE, 0)), "nothing was lost");
+      up.close();
+    }
+  }
+
+  @Test
   void aDumpOfTheDatabaseKeepsItsTokensAndANewDatabaseHasOthers() {
     String url = EmbeddedDatabase.shared().newDatabase();
     ServerToken token;

@@ -49,8 +49,11 @@ public final class EmbeddedDatabase implements AutoCloseable {
    */
   public static EmbeddedDatabase start(Path dataDirectory, int port) {
     try {
+      // A loaded machine can take more than the library's 10 s to start a server on an existing directory.
       EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder().setDataDirectory(dataDirectory)
-          .setCleanDataDirectory(false);
+          .setCleanDataDirectory(false).setPGStartupWait(java.time.Duration.ofSeconds(60))
+          .setOutputRedirector(ProcessBuilder.Redirect.appendTo(dataDirectory.resolveSibling(
+              dataDirectory.getFileName() + ".log").toFile()));
       if (port > 0) {
         builder.setPort(port);
       }
