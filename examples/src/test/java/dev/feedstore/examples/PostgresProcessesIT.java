@@ -276,14 +276,16 @@ class PostgresProcessesIT {
     }
   }
 
+  /** A copy of a data directory, permissions included (PostgreSQL refuses a directory others may read). */
   private static void copy(Path from, Path to) throws IOException {
     try (Stream<Path> files = Files.walk(from)) {
       for (Path file : files.toList()) {
         Path target = to.resolve(from.relativize(file).toString());
         if (Files.isDirectory(file)) {
           Files.createDirectories(target);
+          Files.setPosixFilePermissions(target, Files.getPosixFilePermissions(file));
         } else {
-          Files.copy(file, target);
+          Files.copy(file, target, java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
         }
       }
     }
