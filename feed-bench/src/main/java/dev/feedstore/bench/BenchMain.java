@@ -114,7 +114,8 @@ public final class BenchMain implements Callable<Integer> {
     int status = 0;
     try {
       if (store == Store.postgres) {
-        status |= part(null, () -> new PostgresBench(options, table).run(or(pgWatchBlocks, quick ? 500 : 3_000)));
+        status |= part(null, () -> new PostgresBench(options, table).run(or(pgWatchBlocks, quick ? 500 : 3_000),
+            warmup != null ? warmup : quick ? 8 : 30));
       } else {
         status |= sqliteParts(options, table);
       }

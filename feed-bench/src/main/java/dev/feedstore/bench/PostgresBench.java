@@ -30,8 +30,9 @@ import org.HdrHistogram.Histogram;
 
 /**
  * The authority over PostgreSQL ({@code --store postgres}): an embedded PostgreSQL started from
- * Maven's binaries, server processes ({@code dev.feedstore.server.Main --postgres}, in JVMs of their
- * own) on it, a fresh database per case. Rows:
+ * Maven's binaries and three server processes ({@code dev.feedstore.server.Main --postgres}, in JVMs
+ * of their own) on one database of it, started once and warmed up (as the SQLite part's server), a
+ * space of its own per case. Rows:
  * <ul>
  *   <li>{@code pg.append.<shape>.batch<N>}: one client, one process, beside a raw pgjdbc insert of the
  *       same rows into the same schema (one transaction per batch, as the store commits): the limit;
@@ -53,43 +54,71 @@ final class PostgresBench {
     this.table = table;
   }
 
-  void run(int watchBlocks) throws Exception {
-    postgres = EmbeddedPostgres.builder().setServerConfig("max_connections", "300").start();
-    try {
-      Progress.say("embedded PostgreSQL on port %d", postgres.getPort());
-      append();
-      processes();
-      watch(watchBlocks);
+  void run(int watchBlocks, double warmupSeconds) throws Exception {
+    // Durable commits, as a production database makes them (the library's defaults turn them off).
+    postgres = EmbeddedPostgres.builder().setServerConfig("max_connections", "300").setServerConfig("fsync", "on")
+        .setServerConfig("synchronous_commit", "on").start();
+    try (Servers servers = new Servers(newDatabase(), 3)) {
+      Progress.say("embedded PostgreSQL on port %d, three server processes; warming them up for %.0f s",
+          postgres.getPort(), warmupSeconds);
+      warmUp(servers, warmupSeconds);
+      append(servers);
+      processes(servers);
+      watch(servers, watchBlocks);
     } finally {
       postgres.close();
     }
   }
 
+  /** Appends of every shape through every server, in spaces no case uses, until the JIT settles. */
+  private void warmUp(Servers servers, double seconds) throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(servers.size());
+    try {
+      List<Future<Double>> done = new ArrayList<>();
+      for (int i = 0; i < servers.size(); i++) {
+        FeedSyncGrpc.FeedSyncBlockingStub stub = FeedSyncGrpc.newBlockingStub(servers.channel(i));
+        AppendWorkload[] workloads = {new AppendWorkload(AppendWorkload.Shape.ONE_FEED, 10, i),
+            new AppendWorkload(AppendWorkload.Shape.INTERLEAVED, 100, i)};
+        String[] spaces = {"warm-up-" + i + "-a", "warm-up-" + i + "-b"};
+        long[] step = {0};
+        done.add(pool.submit(() -> AppendBench.runFor(seconds, () -> {
+          int which = (int) (step[0]++ % 2);
+          stub.append(inSpace(workloads[which].nextRequest(), spaces[which]));
+        })));
+      }
+      for (Future<Double> future : done) {
+        future.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
   // ---------------------------------------------------------------- append, one process
 
-  private void append() throws Exception {
+  private void append(Servers servers) throws Exception {
     for (AppendWorkload.Shape shape : AppendWorkload.Shape.values()) {
       for (int batch : options.appendBatches()) {
         double raw = raw(shape, batch);
-        double served;
-        try (Servers servers = new Servers(newDatabase(), 1)) {
-          served = appendRate(servers.channel(0), new AppendWorkload(shape, batch, 42), batch);
-        }
+        double served = appendRate(servers.channel(0), new AppendWorkload(shape, batch, 42), batch,
+            "append-" + shape.label + "-" + batch);
         ResultTable.Target target = batch >= 100 ? ResultTable.Target.atLeastRatio(0.5) : ResultTable.Target.NONE;
         table.add("pg.append." + shape.label + ".batch" + batch, served, "blocks/s", raw, target);
         Progress.say("postgres append %s batch %d: %.0f blocks/s, raw pgjdbc %.0f blocks/s", shape.label, batch, served,
             raw);
       }
     }
-    table.note("pg.append.*: as append.*, over PostgreSQL " + postgres.getPort() + " (embedded, default settings,"
-        + " fsync on); baseline = the same rows inserted with raw pgjdbc into the same schema, one prepared batch and"
-        + " one transaction per request, fresh database per case");
+    table.note("pg.append.*: as append.*, over the embedded PostgreSQL (fsync and synchronous_commit on, other"
+        + " settings default), one server process, a fresh space per case; baseline = the same rows inserted with raw"
+        + " pgjdbc into the same schema (a fresh database per case), one prepared batch and one transaction per"
+        + " request");
   }
 
-  private double appendRate(ManagedChannel channel, AppendWorkload workload, int batch) {
+  private double appendRate(ManagedChannel channel, AppendWorkload workload, int batch, String space) {
     FeedSyncGrpc.FeedSyncBlockingStub stub = FeedSyncGrpc.newBlockingStub(channel);
-    AppendBench.runFor(options.appendWarmupSeconds(), () -> stub.append(workload.nextRequest()));
-    return AppendBench.runFor(options.appendSeconds(), () -> stub.append(workload.nextRequest())) * batch;
+    AppendBench.runFor(options.appendWarmupSeconds(), () -> stub.append(inSpace(workload.nextRequest(), space)));
+    return AppendBench.runFor(options.appendSeconds(), () -> stub.append(inSpace(workload.nextRequest(), space)))
+        * batch;
   }
 
   /** The same rows, straight into the schema the store made: positions counted here, one transaction per batch. */
@@ -151,19 +180,10 @@ final class PostgresBench {
 
   // ---------------------------------------------------------------- three processes
 
-  private void processes() throws Exception {
-    double one;
-    try (Servers servers = new Servers(newDatabase(), 1)) {
-      one = concurrentRate(servers, 1, false);
-    }
-    double oneSpace;
-    double threeSpaces;
-    try (Servers servers = new Servers(newDatabase(), 3)) {
-      oneSpace = concurrentRate(servers, 3, false);
-    }
-    try (Servers servers = new Servers(newDatabase(), 3)) {
-      threeSpaces = concurrentRate(servers, 3, true);
-    }
+  private void processes(Servers servers) throws Exception {
+    double one = concurrentRate(servers, 1, "procs1");
+    double oneSpace = concurrentRate(servers, 3, "procs3-one");
+    double threeSpaces = concurrentRate(servers, 3, null);
     table.add("pg.procs3.one_space", oneSpace, "blocks/s", one, ResultTable.Target.NONE);
     table.add("pg.procs3.three_spaces", threeSpaces, "blocks/s", one, ResultTable.Target.atLeastRatio(2.5));
     Progress.say("postgres: one process %.0f blocks/s; three processes, one space %.0f, three spaces %.0f", one,
@@ -173,15 +193,18 @@ final class PostgresBench {
         + Runtime.getRuntime().availableProcessors() + " cores for the servers, PostgreSQL and the clients together");
   }
 
-  /** Blocks per second that {@code clients} clients, one per server, append together. */
-  private double concurrentRate(Servers servers, int clients, boolean spaceEach) throws Exception {
+  /**
+   * Blocks per second that {@code clients} clients, one per server, append together: to {@code space},
+   * or each to a space of its own when it is null.
+   */
+  private double concurrentRate(Servers servers, int clients, String oneSpace) throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(clients);
     try {
       List<Future<Double>> rates = new ArrayList<>();
       for (int i = 0; i < clients; i++) {
         FeedSyncGrpc.FeedSyncBlockingStub stub = FeedSyncGrpc.newBlockingStub(servers.channel(i % servers.size()));
         AppendWorkload workload = new AppendWorkload(AppendWorkload.Shape.ONE_FEED, 100, 42 + i);
-        String space = spaceEach ? "bench-" + i : AppendWorkload.SPACE;
+        String space = oneSpace == null ? "procs3-each-" + i : oneSpace;
         rates.add(pool.submit(() -> {
           AppendBench.runFor(options.appendWarmupSeconds(), () -> stub.append(inSpace(workload.nextRequest(), space)));
           return AppendBench.runFor(options.appendSeconds(), () -> stub.append(inSpace(workload.nextRequest(), space)))
@@ -204,10 +227,10 @@ final class PostgresBench {
 
   // ---------------------------------------------------------------- cross-process Watch
 
-  private void watch(int blocks) throws Exception {
+  private void watch(Servers servers, int blocks) throws Exception {
     Histogram latency = new Histogram(TimeUnit.SECONDS.toMicros(60), 3);
-    try (Servers servers = new Servers(newDatabase(), 2)) {
-      ConcurrentHashMap<Long, Long> sentAt = new ConcurrentHashMap<>();
+    {
+      ConcurrentHashMap<String, Long> sentAt = new ConcurrentHashMap<>();
       CountDownLatch received = new CountDownLatch(blocks);
       FeedSyncGrpc.newStub(servers.channel(1)).watch(WatchRequest.newBuilder().setSpaceId("watched").build(),
           new StreamObserver<>() {
@@ -215,7 +238,7 @@ final class PostgresBench {
             public void onNext(WatchEvent event) {
               long now = System.nanoTime();
               for (var block : event.getBlocks().getBlocksList()) {
-                Long sent = sentAt.remove(block.getSequence());
+                Long sent = sentAt.remove(block.getFeedId() + "/" + block.getSequence());
                 if (sent != null) {
                   latency.recordValue(Math.max(0, (now - sent) / 1000));
                   received.countDown();
@@ -238,7 +261,7 @@ final class PostgresBench {
         while (System.nanoTime() < next) {
           Thread.onSpinWait(); // paces the appends: 100 a second
         }
-        sentAt.put(request.getBlocks(0).getSequence(), System.nanoTime());
+        sentAt.put(request.getBlocks(0).getFeedId() + "/" + request.getBlocks(0).getSequence(), System.nanoTime());
         appender.append(request);
         next += interval;
       }
@@ -249,8 +272,8 @@ final class PostgresBench {
       table.add("pg.watch.cross_process.undelivered", received.getCount(), "blocks", ResultTable.Target.atMost(0, ""));
       Progress.say("postgres cross-process watch: p50 %.2f ms, p99 %.2f ms, %s", latency.getValueAtPercentile(50) / 1000.0,
           latency.getValueAtPercentile(99) / 1000.0, all ? "all delivered" : received.getCount() + " undelivered");
-      table.note("pg.watch.*: " + blocks + " blocks appended one by one through process A, 100 a second (one feed,"
-          + " so a block's sequence names it), and a Watch of the space on process B: from sending the append to B"
+      table.note("pg.watch.*: " + blocks + " blocks appended one by one through process A, 100 a second (feeds taking"
+          + " turns), and a Watch of the space on process B: from sending the append to B"
           + " delivering the block");
     }
   }

@@ -9,8 +9,10 @@ import dev.feedstore.core.SpaceId;
  * missed (the store lost its way of hearing of them for a while). It says where to read, never what
  * was written: the blocks are read from the store.
  *
- * <p>Called on the store's own thread, one call at a time; implementations return quickly and never
- * block.
+ * <p>Called on the store's own thread, one call at a time, in commit order. {@link #committed}
+ * returns quickly and never blocks; {@link #missedCommits} may read the store, and the store tells
+ * nothing more until it returns, so that what it reads is never overtaken by an older commit told
+ * after it.
  */
 public interface CommitListener {
 
@@ -20,7 +22,7 @@ public interface CommitListener {
   /**
    * Commits may have been made without this listener being told (it heard nothing for a while and
    * hears again from now on): every space may have moved, forward or, after a restore, back. Read
-   * the highest position of each space again.
+   * the highest position of each space again, before returning.
    */
   void missedCommits();
 }

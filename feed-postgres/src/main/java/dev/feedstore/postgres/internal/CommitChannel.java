@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Hears the commits of every process that shares the database: each append's transaction sends
- * {@code NOTIFY feedstore_commits, 'INSTANCE SPACE HIGHEST'} ({@link PgTransaction#flush}), which
+ * {@code NOTIFY feedstore_commits, 'INSTANCE SPACE HIGHEST'} (with its claim of positions), which
  * PostgreSQL delivers at commit, in commit order, to every session that listens. One thread holds one
  * dedicated connection (not the pool's) and passes what other instances committed to the listener.
  *
@@ -51,9 +51,12 @@ final class CommitChannel implements AutoCloseable {
     this.thread.start();
   }
 
-  /** The text of a notification: who committed, in which space, up to which position. */
-  static String payload(String instance, SpaceId spaceId, long highest) {
-    return instance + ' ' + spaceId.value() + ' ' + highest;
+  /**
+   * The text of a notification up to the position: who committed, in which space, and a space; the
+   * claim appends the space's new highest position to it.
+   */
+  static String payloadPrefix(String instance, SpaceId spaceId) {
+    return instance + ' ' + spaceId.value() + ' ';
   }
 
   private void run() {

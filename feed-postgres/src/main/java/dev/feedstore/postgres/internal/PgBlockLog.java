@@ -43,10 +43,14 @@ final class PgBlockLog implements BlockLog {
   private static final String MAX_POSITION = "SELECT max(position) FROM blocks WHERE space_private_id = ?";
   /**
    * The counter after adding the claimed count. The row lock it takes is held until the transaction
-   * ends, so appends to one space wait for each other here, in whatever process they run.
+   * ends, so appends to one space wait for each other here, in whatever process they run. The same
+   * statement queues the notification of the new highest position ({@link CommitChannel}), which
+   * PostgreSQL delivers to every listening process when, and only if, the transaction commits: one
+   * round trip for both.
    */
-  private static final String CLAIM =
-      "UPDATE spaces SET max_position = max_position + ? WHERE space_private_id = ? RETURNING max_position";
+  private static final String CLAIM = "WITH claimed AS (UPDATE spaces SET max_position = max_position + ?"
+      + " WHERE space_private_id = ? RETURNING max_position)"
+      + " SELECT max_position, pg_notify('" + CommitChannel.CHANNEL + "', ? || max_position) FROM claimed";
   /** Claiming nothing still takes the row, so that the caller holds the counter. */
   private static final String HOLD = "SELECT max_position FROM spaces WHERE space_private_id = ? FOR NO KEY UPDATE";
   private static final String CHAIN_AT = "SELECT chain FROM blocks WHERE space_private_id = ? AND position = ?";
@@ -213,12 +217,9 @@ final class PgBlockLog implements BlockLog {
     long space = tx.space(spaceId);
     Long counter = count == 0
         ? Sql.longValue(tx.connection, HOLD, space)
-        : Sql.longValue(tx.connection, CLAIM, (long) count, space);
+        : Sql.longValue(tx.connection, CLAIM, (long) count, space, CommitChannel.payloadPrefix(tx.state.instance(), spaceId));
     if (counter == null) {
       throw new IllegalStateException("space " + spaceId + " has no row to count its positions in");
-    }
-    if (count > 0) {
-      tx.claimed(spaceId, counter);
     }
     return Position.of(counter - count);
   }

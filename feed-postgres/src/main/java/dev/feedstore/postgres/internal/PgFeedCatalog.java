@@ -21,7 +21,7 @@ final class PgFeedCatalog implements FeedCatalog {
       + " (SELECT max(b.position) FROM blocks b WHERE b.feed_private_id = f.feed_private_id)"
       + " FROM feeds f WHERE f.space_private_id = ?";
   private static final String LIST_ORDER = " ORDER BY f.feed_id LIMIT ?";
-  private static final String NAMESPACES = "SELECT feed_id, feed_namespace FROM feeds"
+  private static final String NAMESPACES = "SELECT feed_private_id, feed_id, feed_namespace FROM feeds"
       + " WHERE space_private_id = ? AND feed_id = ANY (?)";
   private static final String SPACES = "SELECT s.space_id FROM spaces s"
       + " WHERE EXISTS (SELECT 1 FROM feeds f WHERE f.space_private_id = s.space_private_id) ORDER BY s.space_id";
@@ -47,7 +47,10 @@ final class PgFeedCatalog implements FeedCatalog {
     return tx.createFeed(spaceId, feedId, namespace).namespace();
   }
 
-  /** One statement for all of them (an append asks for every feed of its blocks). */
+  /**
+   * One statement for all of them (an append asks for every feed of its blocks), whose rows the
+   * transaction keeps, so that storing the blocks reads none of them again.
+   */
   @Override
   public Map<FeedId, Optional<Namespace>> namespaces(SpaceId spaceId, Collection<FeedId> feedIds) {
     Map<FeedId, Optional<Namespace>> result = new LinkedHashMap<>();
@@ -56,9 +59,12 @@ final class PgFeedCatalog implements FeedCatalog {
       return result;
     }
     Map<FeedId, Optional<Namespace>> found = new java.util.HashMap<>();
-    Sql.list(tx.connection, NAMESPACES, rs -> found.put(new FeedId(rs.getString(1)),
-        Optional.ofNullable(rs.getString(2)).map(Namespace::new)), space.get(),
-        feedIds.stream().map(FeedId::value).toArray(String[]::new));
+    for (FeedRow row : Sql.list(tx.connection, NAMESPACES, rs -> new FeedRow(rs.getLong(1), space.get(),
+        new FeedId(rs.getString(2)), Optional.ofNullable(rs.getString(3)).map(Namespace::new)), space.get(),
+        feedIds.stream().map(FeedId::value).toArray(String[]::new))) {
+      tx.rememberFeed(row);
+      found.put(row.feedId(), row.namespace());
+    }
     for (FeedId feedId : feedIds) {
       Optional<Namespace> namespace = found.get(feedId);
       if (namespace != null) {

@@ -30,7 +30,6 @@ final class PgTransaction implements AuthorityTransaction {
       + " VALUES (?, ?, ?) ON CONFLICT (space_private_id, feed_id) DO NOTHING RETURNING feed_private_id";
   private static final String FIND_FEED =
       "SELECT feed_private_id, feed_namespace FROM feeds WHERE space_private_id = ? AND feed_id = ?";
-  private static final String NOTIFY = "SELECT pg_notify('" + CommitChannel.CHANNEL + "', ?)";
 
   final Connection connection;
   final boolean writable;
@@ -39,8 +38,6 @@ final class PgTransaction implements AuthorityTransaction {
   private final Map<Long, Map<FeedId, FeedRow>> feedRows = new HashMap<>();
   private final Map<Long, Long> blockCountDeltas = new LinkedHashMap<>();
   private final Map<Long, Long> feedCountDeltas = new LinkedHashMap<>();
-  /** The highest position claimed in each space by this transaction, told to every process at commit. */
-  private final Map<SpaceId, Long> claimed = new LinkedHashMap<>();
 
   private PgFeedCatalog feeds;
   private PgBlockLog blocks;
@@ -136,6 +133,11 @@ final class PgTransaction implements AuthorityTransaction {
     return Optional.of(rows.get(0));
   }
 
+  /** Keeps a feed row read by this transaction, for its later lookups. */
+  void rememberFeed(FeedRow row) {
+    feedRows.computeIfAbsent(row.spacePrivateId(), s -> new HashMap<>()).put(row.feedId(), row);
+  }
+
   FeedRow requireFeed(SpaceId spaceId, FeedId feedId) {
     return findFeed(spaceId, feedId).orElseThrow(() -> new UnknownFeedException(spaceId, feedId));
   }
@@ -171,30 +173,22 @@ final class PgTransaction implements AuthorityTransaction {
     return blockCountDeltas.getOrDefault(feedPrivateId, 0L);
   }
 
-  /** Records that this transaction claimed positions of the space up to {@code highest}. */
-  void claimed(SpaceId spaceId, long highest) {
-    claimed.put(spaceId, highest);
-  }
-
   /**
-   * Writes what was deferred to the end of the transaction, and queues the notification of each
-   * space whose positions it claimed: PostgreSQL delivers it to every listening process when (and
-   * only if) the transaction commits. Call just before commit.
+   * Writes what was deferred to the end of the transaction, one statement per table whatever the
+   * number of rows (an append interleaving a hundred feeds counts in all of them); call just before
+   * commit.
    */
   void flush() {
-    flush(blockCountDeltas, "UPDATE feeds SET block_count = block_count + ? WHERE feed_private_id = ?");
-    flush(feedCountDeltas, "UPDATE spaces SET feed_count = feed_count + ? WHERE space_private_id = ?");
-    for (Map.Entry<SpaceId, Long> claim : claimed.entrySet()) {
-      Sql.list(connection, NOTIFY, rs -> null, CommitChannel.payload(state.instance(), claim.getKey(), claim.getValue()));
-    }
-    claimed.clear();
+    flush(blockCountDeltas, "UPDATE feeds f SET block_count = f.block_count + d.n"
+        + " FROM unnest(?, ?) AS d(id, n) WHERE f.feed_private_id = d.id");
+    flush(feedCountDeltas, "UPDATE spaces s SET feed_count = s.feed_count + d.n"
+        + " FROM unnest(?, ?) AS d(id, n) WHERE s.space_private_id = d.id");
   }
 
   private void flush(Map<Long, Long> deltas, String sql) {
-    for (Map.Entry<Long, Long> delta : deltas.entrySet()) {
-      if (delta.getValue() != 0) {
-        Sql.update(connection, sql, delta.getValue(), delta.getKey());
-      }
+    deltas.values().removeIf(delta -> delta == 0);
+    if (!deltas.isEmpty()) {
+      Sql.update(connection, sql, deltas.keySet().toArray(Long[]::new), deltas.values().toArray(Long[]::new));
     }
     deltas.clear();
   }

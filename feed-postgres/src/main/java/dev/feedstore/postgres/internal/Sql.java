@@ -11,7 +11,8 @@ import java.util.List;
 
 /**
  * Runs PostgreSQL's own SQL on a transaction's connection. Parameters are {@code Long}, {@code
- * Integer}, {@code String}, {@code byte[]}, {@code String[]} (a {@code text[]}) or null. The driver
+ * Integer}, {@code String}, {@code byte[]}, {@code String[]} (a {@code text[]}), {@code Long[]} (a
+ * {@code bigint[]}) or null. The driver
  * keeps each statement text prepared on the server after a few uses (its own cache, per connection),
  * so statements are not cached here. Failures are {@link SqlFailure}s. Stateless.
  */
@@ -72,6 +73,9 @@ final class Sql {
         statement.setBytes(i + 1, bytes);
       } else if (value instanceof String[] texts) {
         Array array = connection.createArrayOf("text", texts);
+        statement.setArray(i + 1, array);
+      } else if (value instanceof Long[] numbers) {
+        Array array = connection.createArrayOf("bigint", numbers);
         statement.setArray(i + 1, array);
       } else {
         throw new IllegalArgumentException("cannot bind " + value.getClass().getName());

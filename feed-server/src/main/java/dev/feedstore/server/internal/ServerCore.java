@@ -77,8 +77,8 @@ public final class ServerCore implements AutoCloseable {
 
   /**
    * Commits other processes made to a shared store (PostgreSQL): wakes this process's watchers of
-   * the space, and after a gap in what the store heard, has every space's position read again (on
-   * the ticker: the store's thread must not block).
+   * the space, and after a gap in what the store heard, reads every space's position again, on the
+   * store's thread, before it tells of later commits.
    */
   private final class OtherProcesses implements CommitListener {
     @Override
@@ -89,15 +89,10 @@ public final class ServerCore implements AutoCloseable {
     @Override
     public void missedCommits() {
       try {
-        ticker.execute(() -> {
-          try {
-            authority.recheckCommitted();
-          } catch (RuntimeException e) {
-            LOG.warn("could not read the spaces' positions again after missed commits: {}", e.getMessage());
-          }
-        });
-      } catch (java.util.concurrent.RejectedExecutionException e) {
-        // closing
+        authority.recheckCommitted();
+      } catch (RuntimeException e) {
+        // The store is failing again: its streams catch up at the next commit told, or the next check.
+        LOG.warn("could not read the spaces' positions again after missed commits: {}", e.getMessage());
       }
     }
   }
