@@ -181,23 +181,30 @@ final class PostgresBench {
   // ---------------------------------------------------------------- three processes
 
   private void processes(Servers servers) throws Exception {
-    double one = concurrentRate(servers, 1, "procs1");
-    double oneSpace = concurrentRate(servers, 3, "procs3-one");
-    double threeSpaces = concurrentRate(servers, 3, null);
+    double[] busy = new double[3];
+    double one = concurrentRate(servers, 1, "procs1", busy, 0);
+    double oneSpace = concurrentRate(servers, 3, "procs3-one", busy, 1);
+    double threeSpaces = concurrentRate(servers, 3, null, busy, 2);
+    table.add("pg.procs1.machine_cpu_busy", busy[0] * 100, "%", ResultTable.Target.NONE);
+    table.add("pg.procs3.one_space.machine_cpu_busy", busy[1] * 100, "%", ResultTable.Target.NONE);
+    table.add("pg.procs3.three_spaces.machine_cpu_busy", busy[2] * 100, "%", ResultTable.Target.NONE);
     table.add("pg.procs3.one_space", oneSpace, "blocks/s", one, ResultTable.Target.NONE);
     table.add("pg.procs3.three_spaces", threeSpaces, "blocks/s", one, ResultTable.Target.atLeastRatio(2.5));
-    Progress.say("postgres: one process %.0f blocks/s; three processes, one space %.0f, three spaces %.0f", one,
-        oneSpace, threeSpaces);
+    Progress.say("postgres: one process %.0f blocks/s (machine CPU %.0f%% busy); three processes, one space %.0f"
+        + " (%.0f%%), three spaces %.0f (%.0f%%)", one, busy[0] * 100, oneSpace, busy[1] * 100, threeSpaces,
+        busy[2] * 100);
     table.note("pg.procs3.*: three server processes on one database, a client each appending batches of 100 (one"
         + " feed a request) to one space or each to a space of its own; baseline = one process and one client; "
-        + Runtime.getRuntime().availableProcessors() + " cores for the servers, PostgreSQL and the clients together");
+        + Runtime.getRuntime().availableProcessors() + " cores for the servers, PostgreSQL and the clients together;"
+        + " *.machine_cpu_busy: the share of all cores busy while measuring (/proc/stat, everything on the machine)");
   }
 
   /**
    * Blocks per second that {@code clients} clients, one per server, append together: to {@code space},
    * or each to a space of its own when it is null.
    */
-  private double concurrentRate(Servers servers, int clients, String oneSpace) throws Exception {
+  private double concurrentRate(Servers servers, int clients, String oneSpace, double[] busy, int slot)
+      throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(clients);
     try {
       List<Future<Double>> rates = new ArrayList<>();
@@ -211,6 +218,13 @@ final class PostgresBench {
               * 100;
         }));
       }
+      // Sampled across the measured window (after the clients' warm-up), from outside the clients.
+      java.util.concurrent.locks.LockSupport.parkNanos((long) (options.appendWarmupSeconds() * 1e9));
+      long[] before = cpuTicks();
+      java.util.concurrent.locks.LockSupport.parkNanos((long) (options.appendSeconds() * 0.8e9));
+      long[] after = cpuTicks();
+      busy[slot] = after[1] == before[1] ? Double.NaN
+          : 1 - (double) (after[0] - before[0]) / (after[1] - before[1]);
       double total = 0;
       for (Future<Double> rate : rates) {
         total += rate.get();
@@ -218,6 +232,20 @@ final class PostgresBench {
       return total;
     } finally {
       pool.shutdownNow();
+    }
+  }
+
+  /** Idle and total ticks of all cores so far ({@code /proc/stat}); zeros where there is none. */
+  private static long[] cpuTicks() {
+    try {
+      String[] fields = java.nio.file.Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+      long total = 0;
+      for (int i = 1; i < fields.length; i++) {
+        total += Long.parseLong(fields[i]);
+      }
+      return new long[] {Long.parseLong(fields[4]) + Long.parseLong(fields[5]), total};
+    } catch (IOException | RuntimeException e) {
+      return new long[] {0, 0};
     }
   }
 
