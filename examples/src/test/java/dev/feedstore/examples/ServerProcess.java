@@ -28,15 +28,25 @@ final class ServerProcess implements AutoCloseable {
   private final Path dir;
   private final int port;
   private final ManagedChannel channel;
+  private final java.util.List<String> storeFlags;
   private Process process;
   private int starts;
 
   ServerProcess(Path dir) {
+    this(dir, null);
+  }
+
+  /**
+   * A server whose store {@code storeFlags} name ({@code --postgres URL ...}), or the SQLite file
+   * {@code dir/feeds.db} when null; {@code dir} holds its logs.
+   */
+  ServerProcess(Path dir, java.util.List<String> storeFlags) {
     this.jar = Path.of(System.getProperty("feedserver.jar", "../feed-server/target/feed-server.jar"));
     assertTrue(Files.isRegularFile(jar), "the server jar is built (run the reactor's verify): " + jar.toAbsolutePath());
     this.dir = dir;
     this.port = freePort();
     this.channel = Grpc.newChannelBuilder("127.0.0.1:" + port, InsecureChannelCredentials.create()).build();
+    this.storeFlags = storeFlags == null ? java.util.List.of("--db", database().toString()) : storeFlags;
   }
 
   String address() {
@@ -50,9 +60,10 @@ final class ServerProcess implements AutoCloseable {
   /** Starts the server on the same port and database as before, and waits until it is SERVING. */
   void start() throws IOException {
     Path log = dir.resolve("server-" + (++starts) + ".log");
-    process = new ProcessBuilder(Processes.java(), "-jar", jar.toAbsolutePath().toString(),
-        "--db", database().toString(), "--port", Integer.toString(port))
-        .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    java.util.List<String> command = new java.util.ArrayList<>(java.util.List.of(Processes.java(), "-jar",
+        jar.toAbsolutePath().toString(), "--port", Integer.toString(port)));
+    command.addAll(storeFlags);
+    process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     HealthGrpc.HealthBlockingStub health = HealthGrpc.newBlockingStub(channel);
     Await.until("the server is SERVING on " + address(), Duration.ofSeconds(60), () -> {
       assertTrue(process.isAlive(), () -> "the server exited:\n" + Processes.read(log));
@@ -63,6 +74,16 @@ final class ServerProcess implements AutoCloseable {
         return false;
       }
     });
+  }
+
+  /** A channel to the server, for calls of the test's own; the server process owns nothing of it. */
+  io.grpc.Channel channel() {
+    return channel;
+  }
+
+  /** True while the process runs. */
+  boolean alive() {
+    return process != null && process.isAlive();
   }
 
   /** SIGKILL: the process dies at once, with no shutdown of any kind. */

@@ -39,6 +39,19 @@ public final class BenchMain implements Callable<Integer> {
       description = "Parts to run: ${COMPLETION-CANDIDATES} (default: all).")
   Set<Part> only = EnumSet.allOf(Part.class);
 
+  /** The store the measured authority serves from. */
+  enum Store { sqlite, postgres }
+
+  @Option(names = "--store", paramLabel = "sqlite|postgres",
+      description = "sqlite: the parts of --only, over a SQLite file; postgres: the PostgreSQL rows (append beside raw"
+          + " pgjdbc, three processes on one and on three spaces, cross-process Watch latency) over an embedded"
+          + " PostgreSQL started from Maven's binaries.")
+  Store store = Store.sqlite;
+
+  @Option(names = "--pg-watch-blocks", paramLabel = "N",
+      description = "Blocks of the cross-process Watch latency (--store postgres).")
+  Integer pgWatchBlocks;
+
   @Option(names = "--quick", description = "Small sizes, for a run of a minute or two (numbers are noisier).")
   boolean quick;
 
@@ -100,25 +113,12 @@ public final class BenchMain implements Callable<Integer> {
     Instant started = Instant.now();
     String loadBefore = loadAverage();
     int status = 0;
-    try (BenchServer server = BenchServer.start(workDir.resolve("warm-up.db"), inProcess, serverJvm)) {
-      BenchOptions run = options.withServer(server);
-      WarmUp.run(run, warmup != null ? warmup : quick ? 8 : 30);
-      status |= part(Part.checksum,
-          () -> new ChecksumBench(table, or(checksumBlocks, quick ? 200_000 : 2_000_000)).run());
-      status |= part(Part.chain, () -> new ChainBench(table, or(chainBlocks, quick ? 200_000 : 2_000_000)).run());
-      status |= part(Part.append, () -> new AppendBench(run, table).run());
-      status |= part(Part.concurrent, () -> new ConcurrentAppendBench(run, table).run());
-      status |= part(Part.catchup, () -> new CatchUpBench(run, table).run());
-      status |= part(Part.live, () -> new LiveLatencyBench(run, table).run());
-      status |= part(Part.backlog, () -> new BacklogBench(run, table).run());
-      status |= part(Part.fairness, () -> new FairnessBench(table, workDir, or(fairnessQueries, quick ? 400 : 2_000))
-          .run());
-      if (only.contains(Part.idle) || only.contains(Part.fanout)) {
-        status |= part(null, () -> new WatchBench(run, table).run(only.contains(Part.idle), only.contains(Part.fanout)));
-      }
-      if (only.contains(Part.sseidle) || only.contains(Part.ssefanout)) {
-        status |= part(null, () -> new SseBench(run, table).run(only.contains(Part.sseidle),
-            only.contains(Part.ssefanout)));
+    try {
+      if (store == Store.postgres) {
+        status |= part(null, () -> new PostgresBench(options, table).run(or(pgWatchBlocks, quick ? 500 : 3_000),
+            warmup != null ? warmup : quick ? 8 : 30));
+      } else {
+        status |= sqliteParts(options, table);
       }
     } finally {
       if (temporary && !keep) {
@@ -132,12 +132,40 @@ public final class BenchMain implements Callable<Integer> {
             + System.getProperty("os.name") + " " + System.getProperty("os.arch") + ", bench max heap "
             + Math.round(Heap.mib(Heap.max())) + " MiB, server " + (inProcess ? "in this JVM" : "in a child JVM "
             + serverJvm),
-        "parts " + only + (quick ? ", --quick" : "") + "; load average (1, 5, 15 min) at start " + loadBefore
+        "store " + store + ", parts " + (store == Store.postgres ? "pg.*" : only) + (quick ? ", --quick" : "")
+            + "; load average (1, 5, 15 min) at start " + loadBefore
             + ", at end " + loadAverage() + " (other processes on the machine skew every figure)");
     table.print(System.out, header);
     if (out != null) {
       try (PrintStream file = new PrintStream(Files.newOutputStream(out), true, StandardCharsets.UTF_8)) {
         table.print(file, header);
+      }
+    }
+    return status;
+  }
+
+  /** The SQLite parts of {@code --only}, on one server that serves them all. */
+  private int sqliteParts(BenchOptions options, ResultTable table) throws Exception {
+    int status = 0;
+    try (BenchServer server = BenchServer.start(options.dir().resolve("warm-up.db"), inProcess, serverJvm)) {
+      BenchOptions run = options.withServer(server);
+      WarmUp.run(run, warmup != null ? warmup : quick ? 8 : 30);
+      status |= part(Part.checksum,
+          () -> new ChecksumBench(table, or(checksumBlocks, quick ? 200_000 : 2_000_000)).run());
+      status |= part(Part.chain, () -> new ChainBench(table, or(chainBlocks, quick ? 200_000 : 2_000_000)).run());
+      status |= part(Part.append, () -> new AppendBench(run, table).run());
+      status |= part(Part.concurrent, () -> new ConcurrentAppendBench(run, table).run());
+      status |= part(Part.catchup, () -> new CatchUpBench(run, table).run());
+      status |= part(Part.live, () -> new LiveLatencyBench(run, table).run());
+      status |= part(Part.backlog, () -> new BacklogBench(run, table).run());
+      status |= part(Part.fairness, () -> new FairnessBench(table, options.dir(), or(fairnessQueries, quick ? 400 : 2_000))
+          .run());
+      if (only.contains(Part.idle) || only.contains(Part.fanout)) {
+        status |= part(null, () -> new WatchBench(run, table).run(only.contains(Part.idle), only.contains(Part.fanout)));
+      }
+      if (only.contains(Part.sseidle) || only.contains(Part.ssefanout)) {
+        status |= part(null, () -> new SseBench(run, table).run(only.contains(Part.sseidle),
+            only.contains(Part.ssefanout)));
       }
     }
     return status;

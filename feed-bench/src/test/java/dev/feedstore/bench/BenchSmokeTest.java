@@ -35,4 +35,22 @@ class BenchSmokeTest {
       assertTrue(table.contains("\n" + metric), metric + " is in the table:\n" + table);
     }
   }
+
+  @Test
+  void thePostgresRowsRunAtToySizes() throws Exception {
+    Path out = dir.resolve("postgres.txt");
+    int status = new CommandLine(new BenchMain()).setCaseInsensitiveEnumValuesAllowed(true).execute(
+        "--store", "postgres", "--dir", dir.resolve("work").toString(), "--out", out.toString(),
+        "--append-batches", "1,10", "--append-warmup-s", "0.1", "--append-s", "0.2", "--warmup-s", "0.5",
+        "--pg-watch-blocks", "20");
+    assertEquals(0, status);
+    String table = String.join("\n", Files.readAllLines(out));
+    for (String metric : List.of("pg.append.one-feed.batch1 ", "pg.append.interleaved.batch10 ", "pg.procs3.one_space ",
+        "pg.procs3.three_spaces ", "pg.watch.cross_process.p99 ")) {
+      assertTrue(table.contains("\n" + metric), metric + " is in the table:\n" + table);
+    }
+    String undelivered = Files.readAllLines(out).stream().filter(l -> l.startsWith("pg.watch.cross_process.undelivered "))
+        .findFirst().orElseThrow().split("\\|")[1].strip();
+    assertEquals("0", undelivered, "every block was delivered:\n" + table);
+  }
 }

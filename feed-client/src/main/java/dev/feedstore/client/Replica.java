@@ -365,7 +365,11 @@ public final class Replica implements AutoCloseable {
    * @throws IllegalArgumentException if the target or the TLS certificates cannot be used
    */
   public SyncSession connect(String target, ConnectOptions options) {
-    ManagedChannel channel = Channels.build(target, options);
+    return connectOwned(Channels.build(target, options), options);
+  }
+
+  /** A session over a channel this replica built, and shuts down with the session. */
+  private SyncSession connectOwned(ManagedChannel channel, ConnectOptions options) {
     Supplier<Object> credentials = () -> options.token().map(token -> (Object) java.util.Objects.hashCode(token.get()))
         .orElse(null);
     try {
@@ -374,6 +378,23 @@ public final class Replica implements AutoCloseable {
       channel.shutdownNow();
       throw e;
     }
+  }
+
+  /**
+   * Starts syncing with an authority served by several processes (over one shared database, behind
+   * no load balancer of their own): {@code targets} lists them ({@code host:port} each). The session
+   * talks to one of them, picked at random so that replicas spread over the servers; when that one
+   * goes away (a crash, a restart, a lost link) it reconnects to another, and carries on from its
+   * cursor as after any reconnection. With TLS the first target's host name is the one checked
+   * against the certificates, so give the servers a certificate for that name. Otherwise as {@link
+   * #connect(String, ConnectOptions)}.
+   *
+   * @throws IllegalStateException if a session is open
+   * @throws IllegalArgumentException if a target is not {@code host:port}, or the TLS certificates cannot be used
+   */
+  public SyncSession connect(List<String> targets, ConnectOptions options) {
+    ManagedChannel channel = Channels.build(targets, options);
+    return connectOwned(channel, options);
   }
 
   /** Starts syncing with the authority behind {@code channel}, with default options. */

@@ -1,7 +1,10 @@
 package dev.feedstore.server;
 
 import dev.feedstore.core.InvalidValueException;
+import dev.feedstore.core.store.AuthorityStore;
 import dev.feedstore.core.store.StoreException;
+import dev.feedstore.postgres.PostgresSettings;
+import dev.feedstore.postgres.PostgresStore;
 import dev.feedstore.server.internal.TlsIdentity;
 import dev.feedstore.server.internal.TransportLog;
 import dev.feedstore.sqlite.SqliteFeedStore;
@@ -18,7 +21,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * The runnable position authority: {@code java -jar feed-server.jar --db feeds.db --port 7070}.
+ * The runnable position authority: {@code java -jar feed-server.jar --db feeds.db --port 7070}, or
+ * one of several processes over one PostgreSQL database: {@code --postgres
+ * jdbc:postgresql://HOST/DB} (the user in the URL or {@code PGUSER}, the password in {@code
+ * PGPASSWORD} or {@code --postgres-password-file}, never on the command line).
  * Every setting of {@link ServerSettings} is a flag of the same name; {@code --help} lists them with
  * their defaults.
  *
@@ -30,10 +36,28 @@ import picocli.CommandLine.Option;
 @Command(name = "feed-server", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
     sortOptions = false, showDefaultValues = true, usageHelpWidth = 100,
     description = "The feed store's position authority: gRPC service feed.v1.FeedSync (plus health and"
-        + " reflection) over an embedded SQLite database.")
+        + " reflection) over an embedded SQLite database, or over PostgreSQL shared with other processes.")
 public final class Main implements Callable<Integer> {
   @Option(names = "--db", paramLabel = "FILE", description = "SQLite database file; created if missing.")
   Path db = Path.of("feeds.db");
+
+  @Option(names = "--postgres", paramLabel = "JDBC-URL",
+      description = "Serve from this PostgreSQL database instead of --db, shared with other server processes:"
+          + " jdbc:postgresql://HOST[:PORT]/DATABASE[?user=NAME] (or PGUSER). The password comes from PGPASSWORD or"
+          + " --postgres-password-file, never from the command line; a server that trusts the host needs none.")
+  String postgres;
+
+  @Option(names = "--postgres-password-file", paramLabel = "FILE",
+      description = "A file holding the PostgreSQL password (one line); PGPASSWORD otherwise.")
+  Path postgresPasswordFile;
+
+  @Option(names = "--postgres-pool-size", paramLabel = "N",
+      description = "Most connections to PostgreSQL this process holds (" + PostgresSettings.MIN_POOL_SIZE + " to "
+          + PostgresSettings.MAX_POOL_SIZE + "); one per store transaction running at once.")
+  int postgresPoolSize = PostgresSettings.DEFAULT_POOL_SIZE;
+
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
 
   @Option(names = "--host", description = "Address to listen on (0.0.0.0 for every interface).")
   String host = "127.0.0.1";
@@ -267,7 +291,7 @@ public final class Main implements Callable<Integer> {
   /** Guarded by closing. */
   private FeedServer server;
   /** Guarded by closing. */
-  private SqliteFeedStore store;
+  private AuthorityStore<?> store;
 
   public static void main(String[] args) {
     System.exit(run(args));
@@ -280,6 +304,7 @@ public final class Main implements Callable<Integer> {
     defaultProperty("org.slf4j.simpleLogger.showThreadName", "false");
     defaultProperty("org.slf4j.simpleLogger.showShortLogName", "true");
     defaultProperty("org.slf4j.simpleLogger.log.org.eclipse.jetty", "warn");
+    defaultProperty("org.slf4j.simpleLogger.log.com.zaxxer.hikari", "warn");
     return new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true).execute(args);
   }
 
@@ -288,11 +313,18 @@ public final class Main implements Callable<Integer> {
     Logger log = LoggerFactory.getLogger(Main.class);
     ServerSettings settings;
     SqliteSettings storeSettings;
+    PostgresSettings postgresSettings = null;
     try {
       settings = settings();
       storeSettings = storeSettings();
+      if (postgres != null) {
+        postgresSettings = postgresSettings(System.getenv());
+      }
     } catch (InvalidValueException e) {
       System.err.println("feed-server: --" + e.getMessage());
+      return 2;
+    } catch (IllegalArgumentException e) {
+      System.err.println("feed-server: " + e.getMessage());
       return 2;
     }
     AccessTokens tokens = null;
@@ -329,14 +361,25 @@ public final class Main implements Callable<Integer> {
       return 2;
     }
     String checked;
+    String database;
     try {
       // Files first, before the database: a wrong key is found in a moment, a check of the database can take seconds.
       if (tlsCert != null) {
         TlsIdentity.check(tlsCert, tlsKey);
       }
       synchronized (closing) {
-        store = SqliteFeedStore.open(db, storeSettings);
-        checked = StoreCheck.atStart(store, settings.quickCheckMillis(), log);
+        if (postgresSettings != null) {
+          PostgresStore shared = PostgresStore.open(postgresSettings);
+          store = shared;
+          checked = "schema version " + (shared.previousVersion() == 0 ? "created" : "ok") + ", pool "
+              + postgresSettings.poolSize();
+          database = "PostgreSQL " + shared.database();
+        } else {
+          SqliteFeedStore file = SqliteFeedStore.open(db, storeSettings);
+          store = file;
+          checked = StoreCheck.atStart(file, settings.quickCheckMillis(), log);
+          database = "database " + file.file() + " (sync " + sync.name().toLowerCase(java.util.Locale.ROOT);
+        }
         FeedServer.Builder builder = FeedServer.newBuilder(store).settings(settings).address(host, port);
         if (metricsPort != null) {
           builder.metricsAddress(metricsHost, metricsPort);
@@ -372,8 +415,8 @@ public final class Main implements Callable<Integer> {
     handleStopSignals();
     handleReloadSignal(log);
     Runtime.getRuntime().addShutdownHook(new Thread(this::shutDown, "feed-shutdown"));
-    log.info("feed-server {} listening on {}:{} ({}), database {} (sync {}, {}){}", version(), host, server.port(),
-        tlsCert != null ? "TLS" : "plain text", store.file(), sync.name().toLowerCase(java.util.Locale.ROOT), checked,
+    log.info("feed-server {} listening on {}:{} ({}), {}{}{}){}", version(), host, server.port(),
+        tlsCert != null ? "TLS" : "plain text", database, postgresSettings != null ? " (" : ", ", checked,
         (server.httpPort() < 0 ? "" : ", HTTP API on " + (tlsCert != null ? "https" : "http") + "://" + httpHost + ":"
             + server.httpPort() + "/v1/" + (httpUi == null ? "" : " and the web page on /ui/"))
             + (server.metricsPort() < 0 ? "" : ", metrics on http://" + metricsHost + ":" + server.metricsPort()
@@ -424,6 +467,35 @@ public final class Main implements Callable<Integer> {
         .principalAppendBytesPerSecond(principalAppendBytesPerSecond)
         .principalStreams(principalStreams)
         .build();
+  }
+
+  /**
+   * The settings of the PostgreSQL store: {@code --postgres}, {@code --postgres-pool-size}, the user
+   * from {@code PGUSER} unless the URL names one, and the password from {@code
+   * --postgres-password-file} or else {@code PGPASSWORD}.
+   *
+   * @throws IllegalArgumentException if {@code --db} is given too, or the password file cannot be read
+   * @throws InvalidValueException if a value breaks its rule (the message names the flag)
+   */
+  PostgresSettings postgresSettings(java.util.Map<String, String> environment) {
+    if (spec != null && spec.commandLine().getParseResult().hasMatchedOption("--db")) {
+      throw new IllegalArgumentException("--db and --postgres name two stores; give one (--db for an embedded SQLite"
+          + " file, --postgres for a database shared by several processes)");
+    }
+    PostgresSettings settings = PostgresSettings.of(postgres).withPoolSize(postgresPoolSize);
+    if (!postgres.contains("user=") && environment.containsKey("PGUSER")) {
+      settings = settings.withUser(java.util.Optional.of(environment.get("PGUSER")));
+    }
+    if (postgresPasswordFile != null) {
+      try {
+        String password = java.nio.file.Files.readString(postgresPasswordFile).strip();
+        return settings.withPassword(java.util.Optional.of(password));
+      } catch (IOException e) {
+        throw new IllegalArgumentException("--postgres-password-file " + postgresPasswordFile + " cannot be read ("
+            + e.getMessage() + "): give a file this user may read, holding the password on one line");
+      }
+    }
+    return settings.withPassword(java.util.Optional.ofNullable(environment.get("PGPASSWORD")));
   }
 
   /** The settings of the SQLite store: {@code --sync} and {@code --cached-feeds}. */

@@ -44,20 +44,40 @@ class HostileInputTest {
   String foreign;
   long goodAppends;
 
+  /** The server under the sweep; on a SQLite file here, on PostgreSQL in {@link PostgresHostileInputTest}. */
+  void startServer() {
+    t = TestServer.on(dir.resolve("feeds.db")).loopback().clock(clock).start();
+  }
+
+  io.grpc.ManagedChannel channel() {
+    return t.channel;
+  }
+
+  dev.feedstore.proto.v1.FeedSyncGrpc.FeedSyncBlockingStub blocking() {
+    return t.blocking();
+  }
+
+  /** Every row of the store, read past the server. */
+  Census census() {
+    return Census.of(t.file);
+  }
+
   @BeforeAll
   void start() {
-    t = TestServer.on(dir.resolve("feeds.db")).loopback().clock(clock).start();
-    t.blocking().append(Wire.append(HostileRequests.SPACE, Wire.block(feed, "a", 0)));
-    expired = t.blocking().subscribe(SubscribeRequest.newBuilder().setSpaceId(HostileRequests.SPACE).addNamespaces("n")
+    startServer();
+    blocking().append(Wire.append(HostileRequests.SPACE, Wire.block(feed, "a", 0)));
+    expired = blocking().subscribe(SubscribeRequest.newBuilder().setSpaceId(HostileRequests.SPACE).addNamespaces("n")
         .setTtlMs(1000).build()).getSubscriptionId();
-    foreign = t.blocking().subscribe(SubscribeRequest.newBuilder().setSpaceId("other").addNamespaces("n").build())
+    foreign = blocking().subscribe(SubscribeRequest.newBuilder().setSpaceId("other").addNamespaces("n").build())
         .getSubscriptionId();
     clock.advance(Duration.ofSeconds(2));
   }
 
   @AfterAll
   void stop() {
-    t.close();
+    if (t != null) {
+      t.close();
+    }
   }
 
   @TestFactory
@@ -65,16 +85,16 @@ class HostileInputTest {
     List<HostileCase> cases = Stream.of(HostileIdCases.all(requests), HostileAppendCases.all(requests),
         new HostileScopeCases(requests, expired, foreign).all(), HostileSizeCases.all(requests)).flatMap(List::stream).toList();
     return cases.stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> {
-      Census before = Census.of(t.file);
+      Census before = census();
 
-      StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> c.call().send(t.channel), c.name());
+      StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> c.call().send(channel()), c.name());
 
       String description = String.valueOf(e.getStatus().getDescription());
       assertEquals(c.code(), e.getStatus().getCode(), c.name() + ": " + description);
       for (String fragment : c.fragments()) {
         assertTrue(description.contains(fragment), c.name() + ": expected '" + fragment + "' in '" + description + "'");
       }
-      assertEquals("", Census.of(t.file).changesSince(before), c.name() + ": the rejected request wrote nothing");
+      assertEquals("", census().changesSince(before), c.name() + ": the rejected request wrote nothing");
       assertGoodAppendGetsTheNextPosition(before);
     }));
   }
@@ -83,7 +103,7 @@ class HostileInputTest {
   void assertGoodAppendGetsTheNextPosition(Census before) {
     long expected = before.maxPosition() + 1;
     assertEquals(List.of(expected),
-        t.blocking().append(Wire.append(HostileRequests.SPACE, Wire.block(health, "h", goodAppends))).getPositionsList());
+        blocking().append(Wire.append(HostileRequests.SPACE, Wire.block(health, "h", goodAppends))).getPositionsList());
     goodAppends++;
   }
 }

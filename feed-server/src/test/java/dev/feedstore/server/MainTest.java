@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.feedstore.server.testing.CapturedErr;
+import dev.feedstore.postgres.PostgresSettings;
+import dev.feedstore.postgres.PostgresStore;
 import dev.feedstore.sqlite.SqliteSettings;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -11,6 +13,8 @@ import java.lang.reflect.Field;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -26,7 +30,8 @@ class MainTest {
     }
     for (String flag : new String[] {"--db", "--host", "--port", "--metrics-host", "--sync", "--help", "--version",
         "--http-port", "--http-host", "--http-cors-origin", "--http-ui", "--jwt-jwks", "--jwt-hmac-secret",
-        "--jwt-issuer", "--jwt-audience", "--jwt-grants-claim"}) {
+        "--jwt-issuer", "--jwt-audience", "--jwt-grants-claim", "--postgres", "--postgres-password-file",
+        "--postgres-pool-size"}) {
       assertTrue(help.contains(flag), flag);
     }
     assertTrue(help.contains("Default: feeds.db"), help);
@@ -44,6 +49,30 @@ class MainTest {
       String row = "| `--" + key.get(null) + "` |";
       assertTrue(guide.contains(row), "docs/deployment.md's flag table has a row " + row);
     }
+  }
+
+  @Test
+  void postgresFlagsAndTheEnvironmentBecomeTheStoreSettings(@TempDir Path dir) throws Exception {
+    Path password = dir.resolve("pgpass");
+    Files.writeString(password, "s3cret\n");
+    Main main = new Main();
+    new CommandLine(main).parseArgs("--postgres", "jdbc:postgresql://db.internal/feeds", "--postgres-pool-size", "4",
+        "--postgres-password-file", password.toString());
+
+    PostgresSettings settings = main.postgresSettings(Map.of("PGUSER", "feeds", "PGPASSWORD", "ignored"));
+
+    assertEquals(Optional.of("feeds"), settings.user());
+    assertEquals(Optional.of("s3cret"), settings.password(), "the file wins over PGPASSWORD");
+    assertEquals(4, settings.poolSize());
+    assertEquals(Path.of("db.internal/feeds"), PostgresStore.databasePath(settings));
+
+    Main inUrl = new Main();
+    new CommandLine(inUrl).parseArgs("--postgres", "jdbc:postgresql://db.internal/feeds?user=app");
+    PostgresSettings fromEnvironment = inUrl.postgresSettings(Map.of("PGUSER", "feeds", "PGPASSWORD", "pw"));
+    assertEquals(Optional.empty(), fromEnvironment.user(), "the URL's user stands");
+    assertEquals(Optional.of("pw"), fromEnvironment.password());
+    assertEquals(PostgresSettings.DEFAULT_POOL_SIZE, fromEnvironment.poolSize());
+    assertEquals(Optional.empty(), inUrl.postgresSettings(Map.of()).password(), "a trusted connection needs none");
   }
 
   @Test

@@ -23,19 +23,39 @@ public final class Channels {
    *     takes the target
    */
   public static ManagedChannel build(String target, ConnectOptions options) {
+    try {
+      return builder(target, options).build();
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException("cannot make a channel to '" + target + "' (" + options + "): " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * A channel to every one of {@code targets} ({@code host:port} each), as {@link #build(String,
+   * ConnectOptions)} builds one to a single target: calls go to one of them, picked at random per
+   * channel so that replicas spread over the servers, and to another when that one fails.
+   *
+   * @throws IllegalArgumentException if a target is not {@code host:port}, or as {@link #build(String, ConnectOptions)}
+   */
+  public static ManagedChannel build(java.util.List<String> targets, ConnectOptions options) {
+    if (targets.size() == 1) {
+      return build(targets.get(0), options);
+    }
+    return builder(TargetList.target(targets), options)
+        .defaultServiceConfig(java.util.Map.of("loadBalancingConfig",
+            java.util.List.of(java.util.Map.of("pick_first", java.util.Map.of("shuffleAddressList", true)))))
+        .build();
+  }
+
+  private static io.grpc.ManagedChannelBuilder<?> builder(String target, ConnectOptions options) {
     ChannelCredentials transport = options.tls() ? tls(options) : InsecureChannelCredentials.create();
     ChannelCredentials credentials = options.token().isPresent()
         ? CompositeChannelCredentials.create(transport, BearerToken.from(options.token().get()))
         : transport;
-    try {
-      return Grpc.newChannelBuilder(target, credentials)
-          .keepAliveTime(options.keepalive().toMillis(), TimeUnit.MILLISECONDS)
-          .keepAliveTimeout(options.keepaliveTimeout().toMillis(), TimeUnit.MILLISECONDS)
-          .maxInboundMessageSize(GrpcAuthority.FALLBACK_INBOUND_BYTES)
-          .build();
-    } catch (RuntimeException e) {
-      throw new IllegalArgumentException("cannot make a channel to '" + target + "' (" + options + "): " + e.getMessage(), e);
-    }
+    return Grpc.newChannelBuilder(target, credentials)
+        .keepAliveTime(options.keepalive().toMillis(), TimeUnit.MILLISECONDS)
+        .keepAliveTimeout(options.keepaliveTimeout().toMillis(), TimeUnit.MILLISECONDS)
+        .maxInboundMessageSize(GrpcAuthority.FALLBACK_INBOUND_BYTES);
   }
 
   private static ChannelCredentials tls(ConnectOptions options) {

@@ -66,6 +66,15 @@ public interface AuthorityStore<X extends AuthorityTransaction> extends AutoClos
     write(tx -> null);
   }
 
+  /**
+   * Tells {@code listener} of the commits other processes make to this store from now on, when the
+   * store is one that several processes share and that can tell (PostgreSQL's {@code NOTIFY}); the
+   * default tells nothing, which is right for a store no other process writes. A store that may have
+   * missed commits says so ({@link CommitListener#missedCommits}). One listener per store: another
+   * call replaces it, and null stops telling. Does not block.
+   */
+  default void listen(CommitListener listener) {}
+
   /** Closes the store; waits for running transactions. Idempotent. */
   @Override
   void close();

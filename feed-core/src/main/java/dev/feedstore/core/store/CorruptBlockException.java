@@ -31,6 +31,26 @@ public final class CorruptBlockException extends StoreException {
     this.position = Objects.requireNonNull(position, "position");
   }
 
+  /**
+   * The failure of a stored row whose values do not match its checksum, from the values as stored: a
+   * {@code CorruptBlockException} naming its key, or, when the stored key is not even a valid key,
+   * a {@link StoreException} naming the values.
+   *
+   * @param position the stored position, 0 for none
+   */
+  public static StoreException ofStoredRow(SpaceId spaceId, String feedId, long position, long sequence,
+      String actorId, String detail) {
+    try {
+      return new CorruptBlockException(spaceId, new BlockKey(new dev.feedstore.core.FeedId(feedId),
+          new dev.feedstore.core.ActorId(actorId), new dev.feedstore.core.Sequence(sequence)), Position.of(position),
+          detail + "; they changed after they were written");
+    } catch (RuntimeException invalidKey) {
+      return new StoreException("the block stored in space " + spaceId + ", feed " + feedId + " with actor '"
+          + actorId + "', sequence " + sequence + " and position " + position + " is corrupt (its key is not valid): "
+          + detail);
+    }
+  }
+
   public SpaceId spaceId() {
     return spaceId;
   }

@@ -5,6 +5,11 @@ import dev.feedstore.core.Block;
 /** What {@link BlockLog#insert} did with one block. */
 public sealed interface InsertOutcome {
 
+  /** What offering {@code offered} did when the store holds {@code held} under its key already. */
+  static InsertOutcome ofHeld(Block held, Block offered) {
+    return held.sameContentAs(offered) ? new Duplicate(held) : new Conflict(held, offered);
+  }
+
   /** The block the store holds under the key after the call. */
   Block stored();
 

@@ -27,7 +27,13 @@ public final class StorageFaultException extends StoreException {
     /** The operating system reported an I/O error while reading or writing the file. */
     IO,
     /** The file's content is not what was written: it is damaged. */
-    CORRUPT
+    CORRUPT,
+    /**
+     * The database server holding the store cannot be reached (a store served by another process,
+     * such as PostgreSQL): the connection was lost or refused. Nothing of the failed transaction was
+     * committed, except that a commit whose answer was lost may have been made.
+     */
+    UNREACHABLE
   }
 
   private final Kind kind;
@@ -47,7 +53,7 @@ public final class StorageFaultException extends StoreException {
     return kind;
   }
 
-  /** The database file whose storage failed. */
+  /** The database file whose storage failed (for a database served by another process, its name). */
   public Path file() {
     return file;
   }
@@ -63,6 +69,8 @@ public final class StorageFaultException extends StoreException {
           + " the device); nothing committed before is lost unless the disk lost it";
       case CORRUPT -> file + " is damaged (its content is not what was written): stop writing to it and restore"
           + " it from a backup";
+      case UNREACHABLE -> "the database " + file + " cannot be reached: check that its server runs and that this"
+          + " host may connect to it; transactions succeed again as soon as it can be reached";
     };
   }
 }

@@ -42,6 +42,11 @@ final class MonitoredStore<X extends AuthorityTransaction> implements AuthorityS
   }
 
   @Override
+  public void listen(dev.feedstore.core.store.CommitListener listener) {
+    store.listen(listener);
+  }
+
+  @Override
   public void close() {
     // The caller of the server owns the store.
   }

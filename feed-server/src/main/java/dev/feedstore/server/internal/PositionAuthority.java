@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.BiConsumer;
 import java.util.OptionalLong;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The position authority's rules over an {@link AuthorityStore}, with no gRPC in sight: Append gives
@@ -40,6 +41,12 @@ public final class PositionAuthority {
   private final Spaces spaces;
   private final SubscriptionBook subscriptions;
   private final AppendQueue appends;
+  /**
+   * Held by the thread that commits a group from its commit until its blocks are recorded in the
+   * spaces' tails, and by {@link #recheckCommitted}, so that a highest position read from the store
+   * before a group committed is never set after that group recorded a higher one.
+   */
+  private final ReentrantLock publishing = new ReentrantLock();
 
   /** The caller keeps ownership of {@code store}. */
   public PositionAuthority(AuthorityStore<?> store, ServerSettings settings, Clock clock) {
@@ -47,7 +54,15 @@ public final class PositionAuthority {
     this.settings = settings;
     this.spaces = new Spaces(store, settings);
     this.subscriptions = new SubscriptionBook(store, clock, settings);
-    this.appends = new AppendQueue(new AppendGroup(store, spaces, settings), settings.appendGroupBlocks());
+    AppendGroup group = new AppendGroup(store, spaces, settings);
+    this.appends = new AppendQueue(appendGroup -> {
+      publishing.lock();
+      try {
+        return group.commit(appendGroup);
+      } finally {
+        publishing.unlock();
+      }
+    }, settings.appendGroupBlocks());
   }
 
   ServerSettings settings() {
@@ -212,6 +227,38 @@ public final class PositionAuthority {
   /** Appends taken into groups so far. */
   long groupedAppends() {
     return appends.groupedAppends();
+  }
+
+  /**
+   * Told by the store that another process committed blocks of the space up to {@code highest}
+   * (PostgreSQL's {@code NOTIFY}): the space's watchers in this process are woken and read them from
+   * the store, since this process never saw them. Never blocks.
+   */
+  void committedElsewhere(SpaceId spaceId, Position highest) {
+    SpaceState state = spaces.inMemory(spaceId);
+    if (state == null) {
+      return; // nobody here follows it; the next load reads the store
+    }
+    state.tail().record(List.of(), null, Map.of(), highest.value());
+    state.tail().signalWatchers();
+  }
+
+  /**
+   * Told by the store that commits of other processes may have been missed: reads the highest
+   * position of every space in memory again, while no group of this process is between its commit
+   * and its record in the tail ({@link #publishing}), and wakes its watchers, which re-read from
+   * their cursors. Blocks on one read of the store per space.
+   */
+  void recheckCommitted() {
+    for (SpaceState state : spaces.allInMemory()) {
+      publishing.lock();
+      try {
+        state.tail().resync(store.read(tx -> tx.blocks().maxPosition(state.spaceId())).value());
+      } finally {
+        publishing.unlock();
+      }
+      state.tail().signalWatchers();
+    }
   }
 
   /** How many spaces this process has loaded. */

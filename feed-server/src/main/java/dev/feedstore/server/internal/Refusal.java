@@ -86,6 +86,8 @@ record Refusal(ErrorCode code, String message, OptionalLong retryAfterMillis, bo
           + " reported an I/O error; retry later (the server's log has the details)");
       case CORRUPT -> new Refusal(ErrorCode.DATA_LOSS, "the server's database " + name
           + " is damaged; its operator restores it from a backup (the server's log has the details)");
+      case UNREACHABLE -> new Refusal(ErrorCode.UNAVAILABLE, "the server cannot reach its database " + name
+          + "; retry later, or on another server");
     };
   }
 

@@ -1,6 +1,9 @@
 package dev.feedstore.server.internal;
 
+import dev.feedstore.core.Position;
+import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.AuthorityStore;
+import dev.feedstore.core.store.CommitListener;
 import dev.feedstore.core.store.StorageFaultException;
 import dev.feedstore.server.ServerSettings;
 import io.grpc.ServerInterceptors;
@@ -41,11 +44,13 @@ public final class ServerCore implements AutoCloseable {
   private final PositionAuthority authority;
   private final Authenticator authenticator;
   private final PrincipalLimits principalLimits;
+  private final AuthorityStore<?> store;
 
   /** The caller keeps owning {@code store}; {@code authenticator} decides who may call. */
   public ServerCore(AuthorityStore<?> store, ServerSettings settings, Clock clock, Authenticator authenticator) {
     this.authenticator = authenticator;
     this.settings = settings;
+    this.store = store;
     this.rpcExecutor = Executors.newFixedThreadPool(settings.rpcThreads(), new NamedThreads("feed-rpc"));
     this.watchExecutor = Executors.newFixedThreadPool(settings.watchThreads(), new NamedThreads("feed-watch"));
     this.ticker = Executors.newSingleThreadScheduledExecutor(new NamedThreads("feed-ticker"));
@@ -71,6 +76,29 @@ public final class ServerCore implements AutoCloseable {
         authority::loadedSpaces);
     metrics.gauge("feedstore_jvm_heap_used_bytes", "Heap in use, garbage included.",
         () -> Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory());
+    store.listen(new OtherProcesses());
+  }
+
+  /**
+   * Commits other processes made to a shared store (PostgreSQL): wakes this process's watchers of
+   * the space, and after a gap in what the store heard, reads every space's position again, on the
+   * store's thread, before it tells of later commits.
+   */
+  private final class OtherProcesses implements CommitListener {
+    @Override
+    public void committed(SpaceId spaceId, Position highest) {
+      authority.committedElsewhere(spaceId, highest);
+    }
+
+    @Override
+    public void missedCommits() {
+      try {
+        authority.recheckCommitted();
+      } catch (RuntimeException e) {
+        // The store is failing again: its streams catch up at the next commit told, or the next check.
+        LOG.warn("could not read the spaces' positions again after missed commits: {}", e.getMessage());
+      }
+    }
   }
 
   /** The server's metrics, for the metrics endpoint. */
@@ -184,6 +212,7 @@ public final class ServerCore implements AutoCloseable {
   /** Stops the ticker and the executors, waiting briefly for running work. */
   @Override
   public void close() {
+    store.listen(null);
     ticker.shutdownNow();
     storage.close();
     watchExecutor.shutdown();

@@ -124,6 +124,22 @@ final class SpaceTail {
     }
   }
 
+  /**
+   * Sets the highest committed position to what the store holds now, read again after commits may
+   * have been missed: forward when other processes committed meanwhile, back after the store was
+   * restored from a backup (a rollback, which watchers' clients detect from the positions they are
+   * told). The recent blocks are dropped, so watchers read storage. The caller holds the space's
+   * append lock, so that no append of this process records in between, and signals after.
+   */
+  void resync(long highest) {
+    synchronized (lock) {
+      if (highest != committed && recent != null) {
+        recent.clear();
+      }
+      committed = highest;
+    }
+  }
+
   /** Signals every watcher that blocks were recorded. Never blocks. */
   void signalWatchers() {
     for (Watcher watcher : watchers) {

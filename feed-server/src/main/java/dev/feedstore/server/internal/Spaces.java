@@ -54,6 +54,16 @@ final class Spaces {
     return states.size();
   }
 
+  /** The state of the space if this process holds it in memory now, else null; needs no release. */
+  SpaceState inMemory(SpaceId spaceId) {
+    return states.get(spaceId);
+  }
+
+  /** The states this process holds in memory now. */
+  java.util.List<SpaceState> allInMemory() {
+    return java.util.List.copyOf(states.values());
+  }
+
   /** The state of the space, loaded on first contact; {@link #release} it when done. */
   SpaceState acquire(SpaceId spaceId) {
     SpaceState state = states.get(spaceId);

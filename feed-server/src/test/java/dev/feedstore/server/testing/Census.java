@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Every row of the authority's tables, read straight from the SQLite file over a connection of its
- * own (not through the store under test), so that a test can show that a request wrote nothing:
+ * Every row of the authority's tables, read straight from the SQLite file (or the PostgreSQL
+ * database) over a connection of its own (not through the store under test), so that a test can show that a request wrote nothing:
  * no space (and so no server token), feed, block or subscription, and no subscription's expiry
  * moved. Equal censuses mean equal contents. Block data is compared by length and hash.
  */
@@ -26,14 +26,33 @@ public record Census(Map<String, List<String>> tables) {
       "subscriptions", "SELECT subscription_id, space_id, ttl_ms, expires_at, feed_ids, namespaces"
           + " FROM subscriptions ORDER BY 1");
 
+  /** The same rows of a PostgreSQL store, whose blocks are keyed by space and position. */
+  private static final Map<String, String> POSTGRES_QUERIES = Map.of(
+      "spaces", "SELECT space_private_id, space_id, server_token FROM spaces ORDER BY 1",
+      "feeds", "SELECT feed_private_id, space_private_id, feed_id, feed_namespace, block_count FROM feeds ORDER BY 1",
+      "blocks", "SELECT space_private_id || '/' || position, space_private_id, feed_private_id, position, sequence, actor_id, prev_sequence,"
+          + " prev_actor_id, timestamp, length(data), encode(substring(data from 1 for 16), 'hex') FROM blocks"
+          + " ORDER BY 1, 3",
+      "subscriptions", "SELECT subscription_id, space_id, ttl_ms, expires_at, feed_ids, namespaces"
+          + " FROM subscriptions ORDER BY 1");
+
   /** Reads every table of the file at {@code db}. */
   public static Census of(Path db) {
-    try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + db.toAbsolutePath());
+    return read("jdbc:sqlite:" + db.toAbsolutePath(), QUERIES);
+  }
+
+  /** Reads every table of the PostgreSQL database at the JDBC URL {@code url}. */
+  public static Census ofPostgres(String url) {
+    return read(url, POSTGRES_QUERIES);
+  }
+
+  private static Census read(String url, Map<String, String> queries) {
+    try (Connection connection = DriverManager.getConnection(url);
          Statement statement = connection.createStatement()) {
       Map<String, List<String>> tables = new LinkedHashMap<>();
       for (String table : List.of("spaces", "feeds", "blocks", "subscriptions")) {
         List<String> rows = new ArrayList<>();
-        try (ResultSet result = statement.executeQuery(QUERIES.get(table))) {
+        try (ResultSet result = statement.executeQuery(queries.get(table))) {
           int columns = result.getMetaData().getColumnCount();
           while (result.next()) {
             StringBuilder row = new StringBuilder();
@@ -47,7 +66,7 @@ public record Census(Map<String, List<String>> tables) {
       }
       return new Census(tables);
     } catch (SQLException e) {
-      throw new IllegalStateException("cannot read " + db, e);
+      throw new IllegalStateException("cannot read " + url, e);
     }
   }
 

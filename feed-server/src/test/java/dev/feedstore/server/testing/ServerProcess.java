@@ -39,12 +39,17 @@ public final class ServerProcess implements AutoCloseable {
    * is appended to {@code dir/server.log}, so that restarts keep one log.
    */
   public static ServerProcess start(Path dir, String db, int port, String... flags) {
-    return start(List.of(), dir, List.of(), db, port, flags);
+    return start(List.of(), dir, List.of(), List.of("--db", db), port, flags);
+  }
+
+  /** As {@link #start(Path, String, int, String...)}, on the PostgreSQL database at the JDBC URL {@code url}. */
+  public static ServerProcess startOnPostgres(Path dir, String url, int port, String... flags) {
+    return start(List.of(), dir, List.of(), List.of("--postgres", url), port, flags);
   }
 
   /** As {@link #start(Path, String, int, String...)}, with options of the JVM, such as {@code -Xmx256m}. */
   public static ServerProcess start(Path dir, List<String> jvmOptions, String db, int port, String... flags) {
-    return start(List.of(), dir, jvmOptions, db, port, flags);
+    return start(List.of(), dir, jvmOptions, List.of("--db", db), port, flags);
   }
 
   /**
@@ -56,11 +61,11 @@ public final class ServerProcess implements AutoCloseable {
   public static ServerProcess startUnprivileged(Path dir, String db, int port, String... flags) {
     boolean root = System.getProperty("user.name").equals("root");
     List<String> asNobody = List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups");
-    return start(root ? asNobody : List.of(), dir, List.of(), db, port, flags);
+    return start(root ? asNobody : List.of(), dir, List.of(), List.of("--db", db), port, flags);
   }
 
-  private static ServerProcess start(List<String> prefix, Path dir, List<String> jvmOptions, String db, int port,
-      String... flags) {
+  private static ServerProcess start(List<String> prefix, Path dir, List<String> jvmOptions, List<String> store,
+      int port, String... flags) {
     Path jar = Path.of(System.getProperty("feedserver.jar", "target/feed-server.jar"));
     assertTrue(Files.isRegularFile(jar), "the runnable jar is built: " + jar.toAbsolutePath());
     Path log = dir.resolve("server.log");
@@ -68,7 +73,9 @@ public final class ServerProcess implements AutoCloseable {
     List<String> command = new ArrayList<>(prefix);
     command.add(java);
     command.addAll(jvmOptions);
-    command.addAll(List.of("-jar", jar.toAbsolutePath().toString(), "--db", db, "--port", Integer.toString(port)));
+    command.addAll(List.of("-jar", jar.toAbsolutePath().toString()));
+    command.addAll(store);
+    command.addAll(List.of("--port", Integer.toString(port)));
     command.addAll(List.of(flags));
     try {
       Process process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)

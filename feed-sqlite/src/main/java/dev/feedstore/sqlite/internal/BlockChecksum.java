@@ -1,26 +1,13 @@
 package dev.feedstore.sqlite.internal;
 
 import dev.feedstore.core.Block;
-import dev.feedstore.core.Predecessor;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.zip.CRC32C;
 import org.sqlite.Function;
 
 /**
- * The checksum stored with every block: CRC32C (the JDK's, computed with the processor's CRC
- * instructions where it has them) over the block's key and author-fixed content, as stored. The
- * bytes, in order: the feed id, a zero byte, the actor id, a zero byte, the sequence (8 bytes, big
- * endian), then 0 for no predecessor or 1, the predecessor's actor id, a zero byte and its sequence,
- * then the timestamp (8 bytes) and the data. Text is UTF-8 (ids are ASCII). The position is not
- * covered: the authority assigns it later and a replica's recovery changes it (positions are checked
- * against the authority by the rollback signals instead).
- *
- * <p>CRC32C finds every change of up to 32 consecutive bits and any other change but one in 2^32.
- * It is made to catch a disk or a file that changed by accident, not a forger, who could write a
- * matching checksum as easily as the data. Stateless and thread-safe.
+ * The checksum stored with every block ({@link dev.feedstore.core.store.BlockChecksum}, the same in
+ * every store), and the SQL function that computes it in migrations. Stateless and thread-safe.
  */
 final class BlockChecksum {
   /** The SQL function that computes it, for migrations: the arguments of {@link #of}, in order. */
@@ -28,17 +15,12 @@ final class BlockChecksum {
 
   /** SQLite's type code of NULL ({@code SQLITE_NULL}). */
   private static final int SQLITE_NULL = 5;
-  /** Zero bytes after three ids, two sequences, a flag and the timestamp. */
-  private static final int FIXED_BYTES = 3 + 8 + 1 + 8 + 8;
 
   private BlockChecksum() {}
 
   /** The checksum of a block as it will be stored under its feed id. */
   static int of(Block block, byte[] data) {
-    Predecessor predecessor = block.predecessor().orElse(null);
-    return of(block.feedId().value(), block.actorId().value(), block.sequence().value(),
-        predecessor == null ? null : predecessor.actorId().value(),
-        predecessor == null ? 0 : predecessor.sequence().value(), block.timestamp(), data);
+    return dev.feedstore.core.store.BlockChecksum.of(block, data);
   }
 
   /**
@@ -48,27 +30,8 @@ final class BlockChecksum {
    */
   static int of(String feedId, String actorId, long sequence, String prevActorId, long prevSequence, long timestamp,
       byte[] data) {
-    int texts = feedId.length() + actorId.length() + (prevActorId == null ? 0 : prevActorId.length());
-    // A char takes at most three bytes in UTF-8 (a surrogate pair four, for two chars).
-    ByteBuffer head = ByteBuffer.allocate(3 * texts + FIXED_BYTES);
-    putText(head, feedId);
-    head.put((byte) 0);
-    putText(head, actorId);
-    head.put((byte) 0);
-    head.putLong(sequence);
-    if (prevActorId == null) {
-      head.put((byte) 0);
-    } else {
-      head.put((byte) 1);
-      putText(head, prevActorId);
-      head.put((byte) 0);
-      head.putLong(prevSequence);
-    }
-    head.putLong(timestamp);
-    CRC32C crc = new CRC32C();
-    crc.update(head.array(), 0, head.position());
-    crc.update(data, 0, data.length);
-    return (int) crc.getValue();
+    return dev.feedstore.core.store.BlockChecksum.of(feedId, actorId, sequence, prevActorId, prevSequence, timestamp,
+        data);
   }
 
   /** Makes {@link #SQL_FUNCTION} callable on {@code connection}. */
@@ -86,16 +49,5 @@ final class BlockChecksum {
             value_long(4), value_long(5), data == null ? new byte[0] : data));
       }
     }, 7, Function.FLAG_DETERMINISTIC);
-  }
-
-  private static void putText(ByteBuffer head, String text) {
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (c >= 0x80) {
-        head.put(text.substring(i).getBytes(StandardCharsets.UTF_8));
-        return;
-      }
-      head.put((byte) c);
-    }
   }
 }

@@ -218,9 +218,7 @@ final class SqliteBlockLog implements ReplicaBlockLog {
                 + (holder == null ? "another block" : "block " + holder.key())
                 + "; cannot store block " + block.key() + " there", null);
       }
-      outcomes.add(held.get().sameContentAs(block)
-          ? new InsertOutcome.Duplicate(held.get())
-          : new InsertOutcome.Conflict(held.get(), block));
+      outcomes.add(InsertOutcome.ofHeld(held.get(), block));
     }
     return outcomes;
   }
@@ -730,16 +728,10 @@ final class SqliteBlockLog implements ReplicaBlockLog {
    * the stored key is not even a valid key, a {@link StoreException} naming its values.
    */
   private StoreException corrupt(FeedRow feed, long position, long sequence, String actor, String detail) {
-    SpaceId spaceId = tx.spaceIdOf(feed.spacePrivateId());
-    try {
-      return new CorruptBlockException(spaceId, new BlockKey(feed.feedId(), new ActorId(actor),
-          new Sequence(sequence)), Position.of(position), detail + "; they changed after they were written");
-    } catch (RuntimeException invalidKey) {
-      return new StoreException("the block stored in space " + spaceId + ", feed " + feed.feedId() + " with actor '"
-          + actor + "', sequence " + sequence + " and position " + position + " is corrupt (its key is not valid): "
-          + detail);
-    }
+    return CorruptBlockException.ofStoredRow(tx.spaceIdOf(feed.spacePrivateId()), feed.feedId().value(), position,
+        sequence, actor, detail);
   }
+
 
   /** A scope as an SQL condition on {@code b.feed_private_id}, with its parameters. */
   private record ScopeSql(String condition, List<Object> parameters, boolean isEmpty) {

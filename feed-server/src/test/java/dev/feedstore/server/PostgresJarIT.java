@@ -1,0 +1,93 @@
+package dev.feedstore.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.feedstore.core.FeedId;
+import dev.feedstore.core.testing.TestBlocks;
+import dev.feedstore.proto.v1.FeedSyncGrpc;
+import dev.feedstore.proto.v1.QueryRequest;
+import dev.feedstore.server.testing.PostgresServer;
+import dev.feedstore.server.testing.ServerProcess;
+import dev.feedstore.server.testing.Wire;
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The runnable jar over PostgreSQL: {@code java -jar feed-server.jar --postgres URL --port PORT}. */
+class PostgresJarIT {
+  @TempDir Path dir;
+  private final List<ServerProcess> servers = new ArrayList<>();
+  private final List<ManagedChannel> channels = new ArrayList<>();
+
+  @AfterEach
+  void stop() {
+    channels.forEach(ManagedChannel::shutdownNow);
+    servers.forEach(ServerProcess::close);
+  }
+
+  @Test
+  void twoProcessesOnOneDatabaseServeTheSameStore() throws Exception {
+    String url = PostgresServer.newDatabase();
+    FeedSyncGrpc.FeedSyncBlockingStub a = start("a", url);
+    FeedSyncGrpc.FeedSyncBlockingStub b = start("b", url);
+    FeedId feed = TestBlocks.feedId();
+
+    assertEquals(List.of(1L, 2L), a.append(Wire.append("s", Wire.blocks(feed, "x", 0, 2))).getPositionsList());
+    assertEquals(List.of(3L), b.append(Wire.append("s", Wire.block(feed, "x", 2))).getPositionsList());
+
+    assertEquals(3, b.query(QueryRequest.newBuilder().setSpaceId("s").build()).getBlocksCount());
+    assertEquals(a.query(QueryRequest.newBuilder().setSpaceId("s").build()).getServerToken(),
+        b.query(QueryRequest.newBuilder().setSpaceId("s").build()).getServerToken(), "one store, one token");
+    String database = url.substring("jdbc:postgresql://".length(), url.indexOf('?'));
+    assertTrue(servers.get(0).output().contains("PostgreSQL " + database + " (schema version"), servers.get(0).output());
+  }
+
+  @Test
+  void aDatabaseThatCannotBeReachedStopsTheStartWithOneLine() throws Exception {
+    int closed = ServerProcess.freePort();
+    ServerProcess server = ServerProcess.startOnPostgres(Files.createDirectories(dir.resolve("down")),
+        "jdbc:postgresql://127.0.0.1:" + closed + "/feeds?user=feeds", ServerProcess.freePort());
+    servers.add(server);
+
+    assertEquals(1, server.awaitExit(), server.output());
+    assertTrue(server.output().contains("cannot start: the database 127.0.0.1:" + closed + "/feeds cannot be reached"),
+        server.output());
+    assertFalse(server.output().contains("\tat "), "no stack trace:\n" + server.output());
+  }
+
+  @Test
+  void aPasswordOnTheCommandLineAndTwoStoresAreRefused() throws Exception {
+    ServerProcess password = ServerProcess.startOnPostgres(Files.createDirectories(dir.resolve("pw")),
+        "jdbc:postgresql://127.0.0.1/feeds?user=feeds&password=secret", ServerProcess.freePort());
+    servers.add(password);
+    assertEquals(2, password.awaitExit(), password.output());
+    assertTrue(password.output().contains("PGPASSWORD") && !password.output().contains("secret"), password.output());
+
+    ServerProcess both = ServerProcess.start(Files.createDirectories(dir.resolve("both")), "feeds.db",
+        ServerProcess.freePort(), "--postgres", "jdbc:postgresql://127.0.0.1/feeds");
+    servers.add(both);
+    assertEquals(2, both.awaitExit(), both.output());
+    assertTrue(both.output().contains("--db and --postgres name two stores"), both.output());
+  }
+
+  private FeedSyncGrpc.FeedSyncBlockingStub start(String name, String url) throws Exception {
+    int port = ServerProcess.freePort();
+    ServerProcess server = ServerProcess.startOnPostgres(Files.createDirectories(dir.resolve(name)), url, port);
+    servers.add(server);
+    ManagedChannel channel = Grpc.newChannelBuilderForAddress("127.0.0.1", port, InsecureChannelCredentials.create())
+        .build();
+    channels.add(channel);
+    server.awaitServing(channel);
+    return FeedSyncGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
+  }
+}
