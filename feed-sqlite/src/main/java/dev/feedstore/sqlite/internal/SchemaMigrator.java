@@ -55,7 +55,8 @@ public final class SchemaMigrator {
         new Migration(3, resource("V3__block_checksums.sql")),
         new Migration(4, resource("V4__derived_tokens.sql")),
         new Migration(5, resource("V5__space_replication.sql")),
-        new Migration(6, resource("V6__position_counters.sql"))));
+        new Migration(6, resource("V6__position_counters.sql")),
+        new Migration(7, resource("V7__streams.sql"))));
   }
 
   /** The steps, in version order. */
