@@ -32,7 +32,7 @@ public final class BenchMain implements Callable<Integer> {
 
   /** The parts of the table. */
   enum Part {
-    append, catchup, live, fanout, idle, ssefanout, sseidle, checksum, chain, backlog
+    append, catchup, live, fanout, idle, ssefanout, sseidle, checksum, chain, backlog, streams
   }
 
   @Option(names = "--only", split = ",", paramLabel = "PART",
@@ -78,6 +78,7 @@ public final class BenchMain implements Callable<Integer> {
   @Option(names = "--checksum-blocks", paramLabel = "N") Integer checksumBlocks;
   @Option(names = "--chain-blocks", paramLabel = "N") Integer chainBlocks;
   @Option(names = "--backlog-blocks", paramLabel = "N") Integer backlogBlocks;
+  @Option(names = "--stream-messages", paramLabel = "N") Integer streamMessages;
 
   public static void main(String[] args) {
     System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
@@ -109,6 +110,8 @@ public final class BenchMain implements Callable<Integer> {
       status |= part(Part.catchup, () -> new CatchUpBench(run, table).run());
       status |= part(Part.live, () -> new LiveLatencyBench(run, table).run());
       status |= part(Part.backlog, () -> new BacklogBench(run, table).run());
+      status |= part(Part.streams,
+          () -> new StreamsBench(run, table, or(streamMessages, quick ? 20_000 : 100_000)).run());
       if (only.contains(Part.idle) || only.contains(Part.fanout)) {
         status |= part(null, () -> new WatchBench(run, table).run(only.contains(Part.idle), only.contains(Part.fanout)));
       }

@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Pattern;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
@@ -34,6 +36,7 @@ import org.eclipse.jetty.util.thread.Invocable;
  */
 final class HttpStreams {
   static final String PREFIX = "/v1/stream/";
+  private static final long NOT_CLOSED = Long.MIN_VALUE;
   private static final Pattern TTL = Pattern.compile("0|[1-9][0-9]{0,17}");
   private static final Pattern COUNT = Pattern.compile("0|[1-9][0-9]{0,15}");
 
@@ -363,11 +366,20 @@ final class HttpStreams {
         core.settings().streamsLongPollMillis() + core.settings().httpIdleTimeoutMillis());
     var timer = core.timers().schedule(poll[0]::fire, core.settings().streamsLongPollMillis(), TimeUnit.MILLISECONDS);
     exchange.request().addFailureListener(t -> stop(listening, timer));
-    openFollower(exchange, caller, view, at, new LiveSinkAfter(poll[0], () -> stop(listening, timer)));
+    try {
+      openFollower(exchange, caller, view, at, new LiveSinkAfter(poll[0], () -> stop(listening, timer)));
+    } catch (RuntimeException e) {
+      stop(listening, timer); // refused (a limit, a shutdown): answered with the refusal, never by the timer
+      throw e;
+    }
   }
 
   private static void stop(AutoCloseable listening, java.util.concurrent.Future<?> timer) {
     timer.cancel(false);
+    unlisten(listening);
+  }
+
+  private static void unlisten(AutoCloseable listening) {
     try {
       listening.close();
     } catch (Exception e) {
@@ -431,15 +443,26 @@ final class HttpStreams {
             core.settings().responseBytes(), false).blocks());
     exchange.request().getConnectionMetaData().getConnection().getEndPoint().setIdleTimeout(
         core.settings().heartbeatMillis() + core.settings().httpIdleTimeoutMillis());
-    LiveFollower[] follower = new LiveFollower[1];
+    // A close may come before the follower exists: it is kept and delivered once the follower does.
+    AtomicReference<LiveFollower> follower = new AtomicReference<>();
+    AtomicLong closedAt = new AtomicLong(NOT_CLOSED);
     AutoCloseable listening = streams.onClose(view.record(), position -> {
-      LiveFollower f = follower[0];
+      closedAt.set(position);
+      LiveFollower f = follower.get();
       if (f != null) {
         f.end(new StreamSseSink.Closed(position));
       }
     });
-    exchange.request().addFailureListener(t -> stop(listening, new java.util.concurrent.CompletableFuture<>()));
-    follower[0] = openFollower(exchange, caller, view, new StreamOffset(reached), sink);
+    try {
+      follower.set(openFollower(exchange, caller, view, new StreamOffset(reached),
+          new LiveSinkAfter(sink, () -> unlisten(listening))));
+    } catch (RuntimeException e) {
+      unlisten(listening);
+      throw e;
+    }
+    if (closedAt.get() != NOT_CLOSED) {
+      follower.get().end(new StreamSseSink.Closed(closedAt.get()));
+    }
   }
 
   /** Opens a live follower of the stream's own feed after {@code at}, writing to {@code sink}. */
