@@ -18,6 +18,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.Iterator;
 
 /**
@@ -26,7 +27,8 @@ import java.util.Iterator;
  * idempotent-producer headers; the baseline is one gRPC client appending one 256-byte block per
  * Append to one feed for as long. SSE catch-up: a stream of {@code streamMessages} messages (one
  * block each, written into the stream's feed over gRPC, as a replica's pushes would arrive) is read
- * from {@code offset=-1} with {@code live=sse} until the control event that says it is up to date;
+ * from {@code offset=-1} with {@code live=sse} (counted from the bytes of its base64 data events)
+ * until the control event that says it is up to date;
  * the baseline is a gRPC Watch of the same feed from 0 until caught up.
  */
 final class StreamsBench {
@@ -171,10 +173,14 @@ final class StreamsBench {
         .GET().build(), HttpResponse.BodyHandlers.ofInputStream());
     check(response, 200);
     long data = 0;
+    boolean inData = false;
     try (BufferedReader reader = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
       for (String line = reader.readLine(); line != null; line = reader.readLine()) {
-        if (line.equals("event: data")) {
-          data++;
+        if (line.startsWith("event: ")) {
+          inData = line.equals("event: data");
+        } else if (inData && line.startsWith("data:")) {
+          // A data event holds a batch of messages in base64 (the stream is binary): count its bytes.
+          data += Base64.getDecoder().decode(line.substring(5)).length / MESSAGE.length;
         } else if (data >= messages && line.startsWith("data:") && line.contains("\"upToDate\":true")) {
           break;
         }

@@ -174,6 +174,30 @@ class DurableStreamsTest {
   }
 
   @Test
+  void streamsCountUnderFeedsPerSpaceAndTheirSpacesAccessRules() throws Exception {
+    Path tokens = dir.resolve("tokens");
+    java.nio.file.Files.writeString(tokens, AccessTokens.sha256("writer") + " write streams\n"
+        + AccessTokens.sha256("reader") + " read streams\n");
+    t = TestServer.on(dir.resolve("feeds.db")).http().accessTokens(AccessTokens.read(tokens))
+        .settings(ServerSettings.newBuilder().feedsPerSpace(2).build()).start();
+    Streams writer = new Streams(t.http().withToken("writer"));
+    Streams reader = new Streams(t.http().withToken("reader"));
+    assertEquals(201, writer.create("one", "text/plain", "1").statusCode());
+    HttpResponse<String> refused = reader.create("two", "text/plain", "2");
+    assertEquals(403, refused.statusCode());
+    assertTrue(refused.body().contains("may read space 'streams' but not"), refused.body());
+    assertEquals("1", reader.read("one", "offset=-1").body());
+    HttpResponse<String> anonymous = new Streams(t.http()).read("one", "offset=-1");
+    assertEquals(401, anonymous.statusCode());
+    assertEquals("nosniff", anonymous.headers().firstValue("X-Content-Type-Options").orElse(""), "on refusals too");
+    assertEquals(201, writer.create("two", "text/plain", "").statusCode());
+    HttpResponse<String> third = writer.create("three", "text/plain", "");
+    assertEquals(429, third.statusCode());
+    assertTrue(third.body().contains("feeds-per-space limit is 2"), third.body());
+    assertEquals(404, writer.read("three", "offset=-1").statusCode());
+  }
+
+  @Test
   void refusalsNameTheValueAndTheRuleAndChangeNothing() {
     Streams streams = start();
     streams.create("s", "text/plain", "x");

@@ -2,7 +2,6 @@ package dev.feedstore.core.store;
 
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.SpaceId;
-import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -36,10 +35,7 @@ public interface StreamCatalog {
   /** How many records name this one as their source and are not gone. */
   long forksNotGone(long id);
 
-  /** Live records whose deadline is at or before {@code nowMillis}, at most {@code limit}, oldest deadline first. */
-  List<StreamRecord> expired(SpaceId spaceId, long nowMillis, int limit);
-
-  /** How many records of the space are not gone. */
+  /** How many records of the space are not gone: the streams that count under its limit of feeds. */
   long countNotGone(SpaceId spaceId);
 
   /** The state of a producer of a stream, if it has appended (or closed) before. */
@@ -47,9 +43,6 @@ public interface StreamCatalog {
 
   /** Stores the state of a producer of a stream, replacing what was stored. */
   void putProducer(long streamId, ProducerMark mark);
-
-  /** How many producers a stream has state for. */
-  long producerCount(long streamId);
 
   /**
    * The highest block sequence stored in the feed, whoever wrote it; empty for a feed without

@@ -2,14 +2,11 @@ package dev.feedstore.core.store;
 
 import static dev.feedstore.core.testing.TestBlocks.positioned;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.StreamName;
-import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.AfterEach;
@@ -89,22 +86,6 @@ public abstract class StreamCatalogContract {
   }
 
   @Test
-  void expiredListsLiveRecordsPastTheirDeadlineOnly() {
-    store.write(tx -> {
-      tx.streams().insert(draft("soon", 0, OptionalLong.of(1), 1_000));
-      tx.streams().insert(draft("later", 0, OptionalLong.of(100), 1_000));
-      tx.streams().insert(draft("never", 0, OptionalLong.empty(), 1_000));
-      long deleted = tx.streams().insert(draft("deleted", 0, OptionalLong.of(1), 1_000));
-      tx.streams().update(tx.streams().get(deleted).orElseThrow().withState(StreamRecord.State.DELETED));
-      return null;
-    });
-    List<StreamRecord> due = store.read(tx -> tx.streams().expired(SPACE, 5_000, 10));
-    assertEquals(List.of("soon"), due.stream().map(StreamRecord::name).toList());
-    assertTrue(due.get(0).expiredAt(5_000));
-    assertFalse(due.get(0).expiredAt(1_999));
-  }
-
-  @Test
   void producerStateIsPerStreamAndReplaced() {
     long a = store.write(tx -> tx.streams().insert(draft("a", 0, OptionalLong.empty(), 1)));
     long b = store.write(tx -> tx.streams().insert(draft("b", 0, OptionalLong.empty(), 1)));
@@ -117,7 +98,6 @@ public abstract class StreamCatalogContract {
     assertEquals(Optional.of(new ProducerMark("p", 1, 4)), store.read(tx -> tx.streams().producer(a, "p")));
     assertEquals(Optional.of(new ProducerMark("p", 0, 9)), store.read(tx -> tx.streams().producer(b, "p")));
     assertEquals(Optional.empty(), store.read(tx -> tx.streams().producer(a, "q")));
-    assertEquals(1L, (long) store.read(tx -> tx.streams().producerCount(a)));
   }
 
   @Test

@@ -5,6 +5,7 @@ import dev.feedstore.core.Block;
 import dev.feedstore.core.BlockData;
 import dev.feedstore.core.BlockKey;
 import dev.feedstore.core.InvalidValueException;
+import dev.feedstore.core.LimitExceededException;
 import dev.feedstore.core.Predecessor;
 import dev.feedstore.core.Sequence;
 import dev.feedstore.core.SpaceId;
@@ -12,6 +13,7 @@ import dev.feedstore.core.StreamName;
 import dev.feedstore.core.store.AuthorityTransaction;
 import dev.feedstore.core.store.ProducerMark;
 import dev.feedstore.core.store.StreamRecord;
+import dev.feedstore.server.ServerSettings;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -67,12 +69,15 @@ final class DurableStreams {
   private final PositionAuthority authority;
   private final StreamReader reader;
   private final Clock clock;
+  private final int feedsPerSpace;
   private final Map<Long, Set<LongConsumer>> closeListeners = new ConcurrentHashMap<>();
 
-  DurableStreams(PositionAuthority authority, SpaceId space, Clock clock) {
+  /** @param feedsPerSpace the most streams the space may hold (each takes a feed): {@code feeds-per-space} */
+  DurableStreams(PositionAuthority authority, SpaceId space, Clock clock, int feedsPerSpace) {
     this.authority = authority;
     this.reader = new StreamReader(space);
     this.clock = clock;
+    this.feedsPerSpace = feedsPerSpace;
   }
 
   SpaceId space() {
@@ -88,6 +93,7 @@ final class DurableStreams {
    *
    * @throws StreamException 409 for a stream of the name with another configuration (or deleted
    *     while forks read it), 404 for a missing fork source, 400 for a fork offset past its tail
+   * @throws LimitExceededException if the space holds {@code feeds-per-space} streams already
    */
   Created create(StreamName name, StreamCreate request) {
     long now = clock.millis();
@@ -139,6 +145,11 @@ final class DurableStreams {
       byte[] initial = data(content, request.body(), true);
       if (initial.length > 0) {
         blocks.add(initial);
+      }
+      long streams = tx.streams().countNotGone(space());
+      if (streams >= feedsPerSpace) {
+        throw new LimitExceededException(ServerSettings.Key.FEEDS_PER_SPACE, feedsPerSpace, streams + 1,
+            "streams of space '" + space().value() + "' with this one (each stream is a feed)");
       }
       long generation = tx.streams().nextGeneration(space(), name.value());
       StreamRecord draft = new StreamRecord(0, space(), name.value(), generation, name.feedId(generation),

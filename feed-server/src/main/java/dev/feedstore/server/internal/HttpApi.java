@@ -50,6 +50,7 @@ final class HttpApi extends Handler.Abstract {
     String method = request.getMethod();
     String rawPath = request.getHttpURI().getPath();
     if (rawPath.startsWith(HttpStreams.PREFIX)) {
+      HttpStreams.secure(response);
       HttpExchange exchange = new HttpExchange(request, response, callback, core, core.settings().streamsSpace(),
           HttpStreams.method(method), true);
       String name = rawPath.substring(HttpStreams.PREFIX.length());

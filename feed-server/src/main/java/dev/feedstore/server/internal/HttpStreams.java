@@ -65,11 +65,18 @@ final class HttpStreams {
     return httpMethod.equals("PUT") || httpMethod.equals("POST") || httpMethod.equals("DELETE");
   }
 
+  /**
+   * Puts the protocol's browser security headers on a stream's response, before anything else, so
+   * that refusals of access and limits carry them too.
+   */
+  static void secure(Response response) {
+    response.getHeaders().put("X-Content-Type-Options", "nosniff");
+    response.getHeaders().put("Cross-Origin-Resource-Policy", "cross-origin");
+  }
+
   /** Serves one request whose caller may use the streams' space; runs on the request executor. */
   void serve(HttpExchange exchange, Caller caller, String rawName) {
     Response response = exchange.response();
-    response.getHeaders().put("X-Content-Type-Options", "nosniff");
-    response.getHeaders().put("Cross-Origin-Resource-Policy", "cross-origin");
     StreamName name;
     try {
       name = StreamName.of(rawName);
@@ -489,8 +496,6 @@ final class HttpStreams {
   /** Answers a failure: the protocol's refusal, or the API's mapping of any other. */
   void fail(HttpExchange exchange, Throwable failure) {
     Response response = exchange.response();
-    response.getHeaders().put("X-Content-Type-Options", "nosniff");
-    response.getHeaders().put("Cross-Origin-Resource-Policy", "cross-origin");
     if (failure instanceof StreamException refusal) {
       refusal.headers().forEach((header, value) -> response.getHeaders().put(header, value));
       exchange.ended(refusal.code());

@@ -60,7 +60,8 @@ public final class ServerCore implements AutoCloseable {
     this.authority = new PositionAuthority(MonitoredStore.of(store, storage), settings, clock);
     this.principalLimits = new PrincipalLimits(settings, System::nanoTime, metrics);
     this.watches = new Watches(authority, watchExecutor, failures, principalLimits, ticker, clock);
-    this.streams = new DurableStreams(authority, new dev.feedstore.core.SpaceId(settings.streamsSpace()), clock);
+    this.streams = new DurableStreams(authority, new dev.feedstore.core.SpaceId(settings.streamsSpace()), clock,
+        settings.feedsPerSpace());
     this.service = new FeedSyncService(authority, watches, rejections, failures, principalLimits);
     metrics.gauge("feedstore_watch_streams", "Live streams open (gRPC Watch and Server-Sent Events).",
         watches::openCount);

@@ -7,25 +7,23 @@ import java.util.Base64;
 import java.util.List;
 
 /**
- * The text of a Durable Stream's Server-Sent Events: each block an {@code event: data} (its text
- * line by line, a JSON stream's messages as one array, any other type in base64) followed by an
- * {@code event: control} with {@code streamNextOffset}, {@code streamCursor} and, when nothing
- * follows, {@code upToDate}; a closed stream's last control says {@code streamClosed} instead of a
+ * The text of a Durable Stream's Server-Sent Events: each batch of blocks an {@code event: data}
+ * (their text line by line, a JSON stream's messages as one array, any other type in base64)
+ * followed by an {@code event: control} with {@code streamNextOffset}, {@code streamCursor} and,
+ * when nothing follows, {@code upToDate}; a closed stream's last control says {@code streamClosed} instead of a
  * cursor. Every line break of the data starts a new {@code data:} line, so data can never end an
  * event or start another. Stateless.
  */
 final class StreamEvents {
   private StreamEvents() {}
 
-  /** The data and control events of {@code blocks}; {@code upToDate} goes on the last control. */
+  /**
+   * One data event with the content of {@code blocks} (a batch the server read or was handed at
+   * once) and the control event after it, at the last block's offset.
+   */
   static String blocks(StreamContent content, List<Block> blocks, String cursor, boolean upToDate) {
-    StringBuilder text = new StringBuilder();
-    for (int i = 0; i < blocks.size(); i++) {
-      Block block = blocks.get(i);
-      text.append(data(content, List.of(block)));
-      text.append(control(new StreamOffset(block.position().value()), cursor, upToDate && i == blocks.size() - 1));
-    }
-    return text.toString();
+    return data(content, blocks)
+        + control(new StreamOffset(blocks.get(blocks.size() - 1).position().value()), cursor, upToDate);
   }
 
   /** One {@code event: data} of the blocks' content. */

@@ -51,12 +51,11 @@ final class SqliteStreamCatalog implements StreamCatalog {
   @Override
   public long insert(StreamRecord r) {
     Sql.update(tx, "INSERT INTO streams (space_id, name, generation, feed_id, content_type, created_at, ttl_seconds,"
-            + " expires_at, touched_at, deadline, fork_of, base_position, fork_sub_offset, closed_position,"
+            + " expires_at, touched_at, fork_of, base_position, fork_sub_offset, closed_position,"
             + " closed_by_producer, closed_by_epoch, closed_by_seq, stream_seq, state)"
-            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         r.spaceId().value(), r.name(), r.generation(), r.feedId().value(), r.contentType(), r.createdAtMillis(),
-        boxed(r.ttlSeconds()), boxed(r.expiresAtMillis()), r.touchedAtMillis(), boxed(r.deadlineMillis()),
-        boxed(r.forkOf()), r.basePosition(), r.forkSubOffset(), boxed(r.closedPosition()),
+        boxed(r.ttlSeconds()), boxed(r.expiresAtMillis()), r.touchedAtMillis(), boxed(r.forkOf()), r.basePosition(), r.forkSubOffset(), boxed(r.closedPosition()),
         r.closedBy().map(ProducerMark::producerId).orElse(null), r.closedBy().map(ProducerMark::epoch).orElse(null),
         r.closedBy().map(ProducerMark::seq).orElse(null), r.streamSeq().orElse(null), state(r.state()));
     return Sql.longValue(tx, "SELECT last_insert_rowid()");
@@ -64,9 +63,9 @@ final class SqliteStreamCatalog implements StreamCatalog {
 
   @Override
   public void update(StreamRecord r) {
-    Sql.update(tx, "UPDATE streams SET touched_at = ?, deadline = ?, closed_position = ?, closed_by_producer = ?,"
+    Sql.update(tx, "UPDATE streams SET touched_at = ?, closed_position = ?, closed_by_producer = ?,"
             + " closed_by_epoch = ?, closed_by_seq = ?, stream_seq = ?, state = ? WHERE stream_private_id = ?",
-        r.touchedAtMillis(), boxed(r.deadlineMillis()), boxed(r.closedPosition()),
+        r.touchedAtMillis(), boxed(r.closedPosition()),
         r.closedBy().map(ProducerMark::producerId).orElse(null), r.closedBy().map(ProducerMark::epoch).orElse(null),
         r.closedBy().map(ProducerMark::seq).orElse(null), r.streamSeq().orElse(null), state(r.state()), r.id());
   }
@@ -74,13 +73,6 @@ final class SqliteStreamCatalog implements StreamCatalog {
   @Override
   public long forksNotGone(long id) {
     return Sql.longValue(tx, "SELECT count(*) FROM streams WHERE fork_of = ? AND state <> 'gone'", id);
-  }
-
-  @Override
-  public List<StreamRecord> expired(SpaceId spaceId, long nowMillis, int limit) {
-    return Sql.list(tx, "SELECT " + COLUMNS + " FROM streams WHERE space_id = ? AND state = 'live'"
-        + " AND deadline IS NOT NULL AND deadline <= ? ORDER BY deadline LIMIT ?",
-        SqliteStreamCatalog::record, spaceId.value(), nowMillis, limit);
   }
 
   @Override
@@ -100,11 +92,6 @@ final class SqliteStreamCatalog implements StreamCatalog {
     Sql.update(tx, "INSERT INTO stream_producers (stream_private_id, producer_id, epoch, last_seq) VALUES (?, ?, ?, ?)"
         + " ON CONFLICT (stream_private_id, producer_id) DO UPDATE SET epoch = excluded.epoch,"
         + " last_seq = excluded.last_seq", streamId, mark.producerId(), mark.epoch(), mark.seq());
-  }
-
-  @Override
-  public long producerCount(long streamId) {
-    return Sql.longValue(tx, "SELECT count(*) FROM stream_producers WHERE stream_private_id = ?", streamId);
   }
 
   @Override

@@ -11,11 +11,10 @@ CREATE TABLE streams (
   content_type      TEXT    NOT NULL,
   created_at        INTEGER NOT NULL,
   -- The sliding time-to-live in seconds, renewed by reads and writes (touched_at), and the
-  -- absolute expiry in Unix milliseconds; deadline is when it expires by either, kept by writes.
+  -- absolute expiry in Unix milliseconds; a stream is checked for expiry when it is used.
   ttl_seconds       INTEGER,
   expires_at        INTEGER,
   touched_at        INTEGER NOT NULL,
-  deadline          INTEGER,
   -- A fork holds its source's content up to base_position and its own feed's blocks above it.
   fork_of           INTEGER REFERENCES streams (stream_private_id),
   base_position     INTEGER NOT NULL DEFAULT 0,
@@ -34,8 +33,6 @@ CREATE TABLE streams (
 CREATE UNIQUE INDEX streams_name_unique ON streams (space_id, name) WHERE state <> 'gone'
 ;
 CREATE INDEX streams_forks ON streams (fork_of) WHERE fork_of IS NOT NULL
-;
-CREATE INDEX streams_deadline ON streams (space_id, deadline) WHERE state = 'live' AND deadline IS NOT NULL
 ;
 CREATE TABLE stream_producers (
   stream_private_id INTEGER NOT NULL REFERENCES streams (stream_private_id),
