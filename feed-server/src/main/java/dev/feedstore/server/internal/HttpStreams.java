@@ -7,15 +7,11 @@ import dev.feedstore.proto.v1.WatchRequest;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.regex.Pattern;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Request;
@@ -37,8 +33,6 @@ import org.eclipse.jetty.util.thread.Invocable;
 final class HttpStreams {
   static final String PREFIX = "/v1/stream/";
   private static final long NOT_CLOSED = Long.MIN_VALUE;
-  private static final Pattern TTL = Pattern.compile("0|[1-9][0-9]{0,17}");
-  private static final Pattern COUNT = Pattern.compile("0|[1-9][0-9]{0,15}");
 
   private final ServerCore core;
   private final DurableStreams streams;
@@ -140,7 +134,7 @@ final class HttpStreams {
     core.principalLimits().admitAppend(caller.principal(), body.length);
     Response response = exchange.response();
     if (request.getMethod().equals("PUT")) {
-      DurableStreams.Created created = streams.create(name, create(headers, content, close, body));
+      DurableStreams.Created created = streams.create(name, StreamRequests.create(headers, content, close, body));
       response.getHeaders().put(HttpHeader.CONTENT_TYPE, created.record().contentType());
       response.getHeaders().put("Stream-Next-Offset", created.tail().toString());
       if (created.record().isClosed()) {
@@ -160,7 +154,7 @@ final class HttpStreams {
       throw StreamException.badRequest("an append needs a Content-Type, the stream's own");
     }
     StreamWrite write = new StreamWrite(content, body.length == 0 ? Optional.empty() : Optional.of(body), close,
-        Optional.ofNullable(headers.get("Stream-Seq")), producer(headers));
+        Optional.ofNullable(headers.get("Stream-Seq")), StreamRequests.producer(headers));
     DurableStreams.Written done = streams.write(name, write);
     if (done.appended()) {
       core.metrics().appended(1);
@@ -176,93 +170,8 @@ final class HttpStreams {
     empty(exchange, write.producer().isPresent() && done.appended() ? 200 : 204);
   }
 
-  private static StreamCreate create(org.eclipse.jetty.http.HttpFields headers, Optional<StreamContent> content,
-      boolean close, byte[] body) {
-    String ttlText = headers.get("Stream-TTL");
-    String expiresText = headers.get("Stream-Expires-At");
-    if (ttlText != null && expiresText != null) {
-      throw StreamException.badRequest("give Stream-TTL or Stream-Expires-At, not both");
-    }
-    OptionalLong ttl = OptionalLong.empty();
-    if (ttlText != null) {
-      if (!TTL.matcher(ttlText).matches()) {
-        throw StreamException.badRequest("Stream-TTL " + RateLimitedLog.clip(ttlText) + " must be a whole number of"
-            + " seconds without sign, leading zeros or exponent");
-      }
-      ttl = OptionalLong.of(Long.parseLong(ttlText));
-    }
-    OptionalLong expires = OptionalLong.empty();
-    if (expiresText != null) {
-      try {
-        expires = OptionalLong.of(OffsetDateTime.parse(expiresText.strip()).toInstant().toEpochMilli());
-      } catch (DateTimeParseException e) {
-        throw StreamException.badRequest("Stream-Expires-At " + RateLimitedLog.clip(expiresText) + " must be an"
-            + " RFC 3339 time, such as 2030-01-01T00:00:00Z");
-      }
-    }
-    String forkFrom = headers.get("Stream-Forked-From");
-    String forkOffset = headers.get("Stream-Fork-Offset");
-    String subOffset = headers.get("Stream-Fork-Sub-Offset");
-    Optional<StreamName> source = Optional.empty();
-    if (forkFrom != null) {
-      String path = forkFrom.strip();
-      int scheme = path.indexOf("://");
-      if (scheme >= 0) {
-        int slash = path.indexOf('/', scheme + 3);
-        path = slash < 0 ? "/" : path.substring(slash);
-      }
-      if (!path.startsWith(PREFIX)) {
-        throw StreamException.badRequest("Stream-Forked-From " + RateLimitedLog.clip(forkFrom) + " must name a stream"
-            + " of this server, " + PREFIX + "{name}");
-      }
-      try {
-        source = Optional.of(StreamName.of(path.substring(PREFIX.length())));
-      } catch (InvalidValueException e) {
-        throw StreamException.badRequest("Stream-Forked-From " + e.getMessage());
-      }
-    } else if (forkOffset != null || subOffset != null) {
-      throw StreamException.badRequest("Stream-Fork-Offset and Stream-Fork-Sub-Offset need Stream-Forked-From");
-    }
-    long sub = 0;
-    if (subOffset != null) {
-      if (!COUNT.matcher(subOffset).matches()) {
-        throw StreamException.badRequest("Stream-Fork-Sub-Offset " + RateLimitedLog.clip(subOffset) + " must be a"
-            + " whole number >= 0 without sign or leading zeros");
-      }
-      sub = Long.parseLong(subOffset);
-      if (sub > 0 && forkOffset == null) {
-        throw StreamException.badRequest("Stream-Fork-Sub-Offset needs Stream-Fork-Offset");
-      }
-    }
-    Optional<StreamOffset> offset = forkOffset == null ? Optional.empty()
-        : Optional.of(StreamOffset.parse("Stream-Fork-Offset", forkOffset.strip()));
-    return new StreamCreate(content, ttl, expires, close, body, source, offset, sub);
-  }
 
-  private static Optional<StreamWrite.Producer> producer(org.eclipse.jetty.http.HttpFields headers) {
-    String id = headers.get("Producer-Id");
-    String epoch = headers.get("Producer-Epoch");
-    String seq = headers.get("Producer-Seq");
-    if (id == null && epoch == null && seq == null) {
-      return Optional.empty();
-    }
-    if (id == null || epoch == null || seq == null) {
-      throw StreamException.badRequest("Producer-Id, Producer-Epoch and Producer-Seq go together: give all three"
-          + " or none");
-    }
-    if (id.isEmpty()) {
-      throw StreamException.badRequest("Producer-Id must not be empty");
-    }
-    return Optional.of(new StreamWrite.Producer(id, number("Producer-Epoch", epoch), number("Producer-Seq", seq)));
-  }
 
-  private static long number(String header, String value) {
-    if (!COUNT.matcher(value).matches() || Long.parseLong(value) > (1L << 53) - 1) {
-      throw StreamException.badRequest(header + " " + RateLimitedLog.clip(value) + " must be a whole number"
-          + " 0-9007199254740991 without sign or leading zeros");
-    }
-    return Long.parseLong(value);
-  }
 
   private void head(HttpExchange exchange, StreamName name) {
     StreamView view = streams.read(name, Optional.empty(), 1, 0, false);
@@ -513,55 +422,5 @@ final class HttpStreams {
       return;
     }
     exchange.fail(failure);
-  }
-
-  /** A sink that runs {@code after} when its stream ends or its client leaves. */
-  private static final class LiveSinkAfter implements LiveSink {
-    private final LiveSink sink;
-    private final Runnable after;
-
-    LiveSinkAfter(LiveSink sink, Runnable after) {
-      this.sink = sink;
-      this.after = after;
-    }
-
-    @Override
-    public void start(Runnable onReady, Runnable onGone) {
-      sink.start(onReady, () -> {
-        after.run();
-        onGone.run();
-      });
-    }
-
-    @Override
-    public boolean isReady() {
-      return sink.isReady();
-    }
-
-    @Override
-    public void history(Head head, Page page) {
-      sink.history(head, page);
-    }
-
-    @Override
-    public void live(Head head, List<TailEntry> entries) {
-      sink.live(head, entries);
-    }
-
-    @Override
-    public void caughtUp(Head head) {
-      sink.caughtUp(head);
-    }
-
-    @Override
-    public void heartbeat(Head head) {
-      sink.heartbeat(head);
-    }
-
-    @Override
-    public void end(RuntimeException reason) {
-      after.run();
-      sink.end(reason);
-    }
   }
 }
