@@ -104,6 +104,10 @@ class DurableStreamsTest {
     assertEquals("order-1", streams.read("orders", "offset=-1").body());
     Block block = space().getBlocks(0);
     assertEquals("checkout-1", block.getActorId(), "the producer is the block's actor");
+    assertEquals(200, streams.append("orders", "text/plain", "order-2", "Producer-Id", "checkout service #2",
+        "Producer-Epoch", "0", "Producer-Seq", "0").statusCode());
+    assertTrue(space().getBlocks(1).getActorId().matches("producer-[0-9a-f]{32}"),
+        "an id that is no actor id is digested: " + space().getBlocks(1).getActorId());
     HttpResponse<String> stale = streams.append("orders", "text/plain", "zombie",
         "Producer-Id", "checkout-1", "Producer-Epoch", "2", "Producer-Seq", "1");
     assertEquals(403, stale.statusCode());

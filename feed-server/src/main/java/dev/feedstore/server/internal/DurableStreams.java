@@ -1,26 +1,17 @@
 package dev.feedstore.server.internal;
 
 import dev.feedstore.core.ActorId;
-import dev.feedstore.core.Block;
-import dev.feedstore.core.BlockData;
-import dev.feedstore.core.BlockKey;
-import dev.feedstore.core.InvalidValueException;
 import dev.feedstore.core.LimitExceededException;
-import dev.feedstore.core.Predecessor;
-import dev.feedstore.core.Sequence;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.StreamName;
 import dev.feedstore.core.store.AuthorityTransaction;
 import dev.feedstore.core.store.ProducerMark;
 import dev.feedstore.core.store.StreamRecord;
 import dev.feedstore.server.ServerSettings;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -50,9 +41,6 @@ import java.util.function.LongConsumer;
  * All methods block on the store.
  */
 final class DurableStreams {
-  /** The actor of blocks appended without a producer. */
-  static final ActorId HTTP_ACTOR = ActorId.of("http");
-
   /** What a PUT did. */
   record Created(boolean created, StreamRecord record, StreamOffset tail) {}
 
@@ -142,7 +130,7 @@ final class DurableStreams {
           expires = from.expiresAtMillis();
         }
       }
-      byte[] initial = data(content, request.body(), true);
+      byte[] initial = StreamBlocks.data(content, request.body(), true);
       if (initial.length > 0) {
         blocks.add(initial);
       }
@@ -158,7 +146,7 @@ final class DurableStreams {
           StreamRecord.State.LIVE);
       StreamRecord record = draft.withId(tx.streams().insert(draft));
       if (!blocks.isEmpty()) {
-        appender.append(blocks(tx, record, HTTP_ACTOR, blocks, now));
+        appender.append(StreamBlocks.of(tx, reader, record, StreamBlocks.HTTP_ACTOR, blocks, now));
       }
       long tail = reader.tail(tx, record);
       if (request.close()) {
@@ -273,9 +261,9 @@ final class DurableStreams {
       }
       boolean appended = false;
       if (request.data().isPresent()) {
-        byte[] data = data(content, request.data().get(), false);
-        ActorId actor = request.producer().map(p -> actor(p.id())).orElse(HTTP_ACTOR);
-        appender.append(blocks(tx, record, actor, List.of(data), now));
+        byte[] data = StreamBlocks.data(content, request.data().get(), false);
+        ActorId actor = request.producer().map(p -> StreamBlocks.actor(p.id())).orElse(StreamBlocks.HTTP_ACTOR);
+        appender.append(StreamBlocks.of(tx, reader, record, actor, List.of(data), now));
         appended = true;
         tail = reader.tail(tx, record);
       }
@@ -398,58 +386,6 @@ final class DurableStreams {
       long at = record.closedPosition().orElse(-1);
       for (LongConsumer listener : List.copyOf(listeners)) {
         listener.accept(at);
-      }
-    }
-  }
-
-  /** The blocks holding {@code datas}, in order, keyed and linked after the stream feed's last block. */
-  private List<Block> blocks(AuthorityTransaction tx, StreamRecord record, ActorId actor, List<byte[]> datas,
-      long now) {
-    long sequence = tx.streams().maxSequence(space(), record.feedId()).orElse(-1) + 1;
-    Optional<Predecessor> predecessor = reader.lastOwnBlock(tx, record).map(b -> Predecessor.of(b.key()));
-    List<Block> blocks = new ArrayList<>(datas.size());
-    for (byte[] data : datas) {
-      Block block = Block.unpositioned(BlockKey.of(record.feedId(), actor, new Sequence(sequence++)), predecessor, now,
-          BlockData.copyOf(data));
-      predecessor = Optional.of(Predecessor.of(block.key()));
-      blocks.add(block);
-    }
-    return blocks;
-  }
-
-  /** The block data of a body: as sent, or for a JSON stream the array of its messages. */
-  private static byte[] data(StreamContent content, byte[] body, boolean creating) {
-    if (!content.isJson() || body.length == 0) {
-      return body;
-    }
-    String text;
-    try {
-      text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-          .decode(java.nio.ByteBuffer.wrap(body)).toString();
-    } catch (CharacterCodingException e) {
-      throw StreamException.badRequest("the body of a JSON stream must be UTF-8");
-    }
-    List<String> messages = StreamJson.messages(text);
-    if (messages.isEmpty()) {
-      if (creating) {
-        return new byte[0];
-      }
-      throw StreamException.badRequest("an append of an empty JSON array has no messages; send at least one");
-    }
-    return StreamJson.block(messages).getBytes(StandardCharsets.UTF_8);
-  }
-
-  /** The actor of a producer's blocks: its id, or a digest of it when that is no actor id. */
-  static ActorId actor(String producerId) {
-    try {
-      return ActorId.of(producerId);
-    } catch (InvalidValueException e) {
-      try {
-        byte[] digest = java.security.MessageDigest.getInstance("SHA-256")
-            .digest(producerId.getBytes(StandardCharsets.UTF_8));
-        return ActorId.of("producer-" + HexFormat.of().formatHex(digest, 0, 16));
-      } catch (java.security.NoSuchAlgorithmException impossible) {
-        throw new IllegalStateException("every Java platform has SHA-256", impossible);
       }
     }
   }
