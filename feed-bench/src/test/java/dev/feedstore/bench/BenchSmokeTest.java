@@ -22,14 +22,15 @@ class BenchSmokeTest {
         "--append-batches", "1,10", "--append-warmup-s", "0.1", "--append-s", "0.2",
         "--catchup-blocks", "1500", "--live-blocks", "40", "--live-warmup-blocks", "10",
         "--fanout-streams", "4", "--fanout-s", "0.3", "--fanout-warmup-s", "0.1", "--idle-streams", "4",
-        "--checksum-blocks", "1000", "--chain-blocks", "1000", "--backlog-blocks", "300");
+        "--checksum-blocks", "1000", "--chain-blocks", "1000", "--backlog-blocks", "300", "--stream-messages", "500");
     assertEquals(0, status);
     List<String> lines = Files.readAllLines(out);
     String table = String.join("\n", lines);
     for (String metric : List.of("append.one-feed.batch1 ", "append.interleaved.batch10 ", "catchup.rate ",
         "live.p99 ", "backlog.small.rate ", "backlog.large.mib_per_s ", "fanout.p99 ", "fanout.undelivered ",
         "idle.heap_per_stream ", "sse.fanout.p99 ", "sse.fanout.undelivered ", "sse.idle.heap_per_stream ",
-        "checksum.crc32c ", "chain.link_256b ", "chain.link_1mib ")) {
+        "checksum.crc32c ", "chain.link_256b ", "chain.link_1mib ", "streams.append.http ",
+        "streams.append.http_producer ", "streams.sse_catchup.rate ")) {
       assertTrue(table.contains("\n" + metric), metric + " is in the table:\n" + table);
     }
   }
