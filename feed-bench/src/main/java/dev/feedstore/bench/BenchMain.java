@@ -32,7 +32,7 @@ public final class BenchMain implements Callable<Integer> {
 
   /** The parts of the table. */
   enum Part {
-    append, concurrent, catchup, live, fanout, idle, ssefanout, sseidle, checksum, chain, backlog, fairness
+    append, concurrent, catchup, live, fanout, idle, ssefanout, sseidle, checksum, chain, backlog, fairness, streams
   }
 
   @Option(names = "--only", split = ",", paramLabel = "PART",
@@ -92,6 +92,7 @@ public final class BenchMain implements Callable<Integer> {
   @Option(names = "--chain-blocks", paramLabel = "N") Integer chainBlocks;
   @Option(names = "--backlog-blocks", paramLabel = "N") Integer backlogBlocks;
   @Option(names = "--fairness-queries", paramLabel = "N") Integer fairnessQueries;
+  @Option(names = "--stream-messages", paramLabel = "N") Integer streamMessages;
 
   public static void main(String[] args) {
     System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
@@ -158,6 +159,8 @@ public final class BenchMain implements Callable<Integer> {
       status |= part(Part.catchup, () -> new CatchUpBench(run, table).run());
       status |= part(Part.live, () -> new LiveLatencyBench(run, table).run());
       status |= part(Part.backlog, () -> new BacklogBench(run, table).run());
+      status |= part(Part.streams,
+          () -> new StreamsBench(run, table, or(streamMessages, quick ? 20_000 : 100_000)).run());
       status |= part(Part.fairness, () -> new FairnessBench(table, options.dir(), or(fairnessQueries, quick ? 400 : 2_000))
           .run());
       if (only.contains(Part.idle) || only.contains(Part.fanout)) {

@@ -286,6 +286,15 @@ public final class Main implements Callable<Integer> {
       description = "Live streams (Watch and Server-Sent Events) one principal may hold open.")
   int principalStreams = ServerSettings.DEFAULT_PRINCIPAL_STREAMS;
 
+  @Option(names = "--" + ServerSettings.Key.STREAMS_SPACE, paramLabel = "SPACE",
+      description = "The space whose feeds are the Durable Streams under /v1/stream/ of the HTTP API; a replica"
+          + " that replicates it holds every stream.")
+  String streamsSpace = ServerSettings.DEFAULT_STREAMS_SPACE;
+
+  @Option(names = "--" + ServerSettings.Key.STREAMS_LONG_POLL_MS, paramLabel = "MS",
+      description = "How long a Durable Streams long-poll read waits for new data before it answers 204.")
+  long streamsLongPollMillis = ServerSettings.DEFAULT_STREAMS_LONG_POLL_MS;
+
   private final CountDownLatch stop = new CountDownLatch(1);
   private final Object closing = new Object();
   /** Guarded by closing. */
@@ -466,6 +475,8 @@ public final class Main implements Callable<Integer> {
         .principalRequestsPerSecond(principalRequestsPerSecond)
         .principalAppendBytesPerSecond(principalAppendBytesPerSecond)
         .principalStreams(principalStreams)
+        .streamsSpace(streamsSpace)
+        .streamsLongPollMillis(streamsLongPollMillis)
         .build();
   }
 

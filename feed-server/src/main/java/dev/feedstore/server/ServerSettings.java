@@ -96,6 +96,10 @@ import dev.feedstore.core.Limits;
  *     principal-append-bytes-per-second})
  * @param principalStreams the live streams (Watch and Server-Sent Events) one principal may hold
  *     open ({@code principal-streams})
+ * @param streamsSpace the space whose feeds are the Durable Streams served under {@code
+ *     /v1/stream/} ({@code streams-space}); a replica that replicates it holds every stream
+ * @param streamsLongPollMillis how long a Durable Streams long-poll read waits for new data before
+ *     it answers 204 ({@code streams-long-poll-ms})
  */
 public record ServerSettings(
     int blockBytes,
@@ -133,7 +137,9 @@ public record ServerSettings(
     long httpIdleTimeoutMillis,
     long principalRequestsPerSecond,
     long principalAppendBytesPerSecond,
-    int principalStreams) {
+    int principalStreams,
+    String streamsSpace,
+    long streamsLongPollMillis) {
 
   /** The keys of the settings: command-line flags without the dashes, and names in errors. */
   public static final class Key {
@@ -175,6 +181,8 @@ public record ServerSettings(
     public static final String PRINCIPAL_APPEND_BYTES_PER_SECOND = "principal-append-bytes-per-second";
     public static final String PRINCIPAL_STREAMS = "principal-streams";
     public static final String PERMIT_KEEPALIVE_MS = "permit-keepalive-ms";
+    public static final String STREAMS_SPACE = "streams-space";
+    public static final String STREAMS_LONG_POLL_MS = "streams-long-poll-ms";
   }
 
   public static final int DEFAULT_BLOCK_BYTES = Limits.DEFAULT_BLOCK_BYTES;
@@ -273,6 +281,10 @@ public record ServerSettings(
   public static final long DEFAULT_PRINCIPAL_APPEND_BYTES_PER_SECOND = 64L << 20;
   /** As many as the whole server holds by default ({@link #DEFAULT_WATCHES_PER_SERVER}): lower it to share. */
   public static final int DEFAULT_PRINCIPAL_STREAMS = DEFAULT_WATCHES_PER_SERVER;
+  /** The space of Durable Streams: a name no application is likely to use for its own feeds. */
+  public static final String DEFAULT_STREAMS_SPACE = "streams";
+  /** 20 seconds: the protocol's cursor interval, so a CDN in front collapses one long-poll per interval. */
+  public static final long DEFAULT_STREAMS_LONG_POLL_MS = 20_000;
 
   /** Every setting at its default. */
   public static final ServerSettings DEFAULTS = newBuilder().build();
@@ -334,6 +346,13 @@ public record ServerSettings(
     positive(Key.PRINCIPAL_REQUESTS_PER_SECOND, principalRequestsPerSecond);
     positive(Key.PRINCIPAL_APPEND_BYTES_PER_SECOND, principalAppendBytesPerSecond);
     positive(Key.PRINCIPAL_STREAMS, principalStreams);
+    java.util.Objects.requireNonNull(streamsSpace, Key.STREAMS_SPACE);
+    try {
+      new dev.feedstore.core.SpaceId(streamsSpace);
+    } catch (InvalidValueException e) {
+      throw e.withField(Key.STREAMS_SPACE);
+    }
+    positive(Key.STREAMS_LONG_POLL_MS, streamsLongPollMillis);
     if (maxMessageBytes <= blockBytes) {
       throw new InvalidValueException(Key.MAX_MESSAGE_BYTES,
           "must be above " + Key.BLOCK_BYTES + " (" + blockBytes + ") so that a block of the largest size fits",
@@ -419,6 +438,8 @@ public record ServerSettings(
     private long principalRequestsPerSecond = DEFAULT_PRINCIPAL_REQUESTS_PER_SECOND;
     private long principalAppendBytesPerSecond = DEFAULT_PRINCIPAL_APPEND_BYTES_PER_SECOND;
     private int principalStreams = DEFAULT_PRINCIPAL_STREAMS;
+    private String streamsSpace = DEFAULT_STREAMS_SPACE;
+    private long streamsLongPollMillis = DEFAULT_STREAMS_LONG_POLL_MS;
 
     private Builder() {}
 
@@ -459,6 +480,8 @@ public record ServerSettings(
       principalRequestsPerSecond = s.principalRequestsPerSecond;
       principalAppendBytesPerSecond = s.principalAppendBytesPerSecond;
       principalStreams = s.principalStreams;
+      streamsSpace = s.streamsSpace;
+      streamsLongPollMillis = s.streamsLongPollMillis;
     }
 
     public Builder blockBytes(int value) {
@@ -641,6 +664,16 @@ public record ServerSettings(
       return this;
     }
 
+    public Builder streamsSpace(String value) {
+      streamsSpace = value;
+      return this;
+    }
+
+    public Builder streamsLongPollMillis(long value) {
+      streamsLongPollMillis = value;
+      return this;
+    }
+
     /**
      * The settings.
      *
@@ -653,7 +686,7 @@ public record ServerSettings(
           shutdownGraceMillis, rejectionsLoggedPerMinute, rpcThreads, watchThreads, spacesPerServer, feedsPerSpace,
           appendGroupBlocks, keepaliveMillis, keepaliveTimeoutMillis, quickCheckMillis, metricsReadTimeoutMillis, writeProbeMillis,
           permitKeepaliveMillis, httpThreads, httpIdleTimeoutMillis, principalRequestsPerSecond,
-          principalAppendBytesPerSecond, principalStreams);
+          principalAppendBytesPerSecond, principalStreams, streamsSpace, streamsLongPollMillis);
     }
   }
 }

@@ -26,6 +26,7 @@ public final class AuthorityFixture implements AutoCloseable {
   private final String name = InProcessServerBuilder.generateName();
   private final ManagedChannel channel;
   private final ServerSettings settings;
+  private final boolean http;
   private SqliteFeedStore store;
   private FeedServer server;
   private int snapshots;
@@ -35,9 +36,15 @@ public final class AuthorityFixture implements AutoCloseable {
   }
 
   public AuthorityFixture(Path dir, ServerSettings settings) {
+    this(dir, settings, false);
+  }
+
+  /** With {@code http}, every incarnation also serves the HTTP API on 127.0.0.1 and a free port ({@link #httpPort}). */
+  public AuthorityFixture(Path dir, ServerSettings settings, boolean http) {
     this.dir = dir;
     this.file = dir.resolve("authority.db");
     this.settings = settings;
+    this.http = http;
     this.channel = InProcessChannelBuilder.forName(name).build();
     start();
   }
@@ -57,6 +64,11 @@ public final class AuthorityFixture implements AutoCloseable {
     return store;
   }
 
+  /** The port of the running incarnation's HTTP API (a new one after each restart). */
+  public int httpPort() {
+    return server.httpPort();
+  }
+
   public boolean isRunning() {
     return server != null;
   }
@@ -67,8 +79,12 @@ public final class AuthorityFixture implements AutoCloseable {
     }
     store = SqliteFeedStore.open(file);
     try {
-      server = FeedServer.newBuilder(store).settings(settings)
-          .serverBuilder(InProcessServerBuilder.forName(name)).build().start();
+      FeedServer.Builder builder = FeedServer.newBuilder(store).settings(settings)
+          .serverBuilder(InProcessServerBuilder.forName(name));
+      if (http) {
+        builder.http("127.0.0.1", 0);
+      }
+      server = builder.build().start();
     } catch (IOException e) {
       store.close();
       throw new UncheckedIOException(e);

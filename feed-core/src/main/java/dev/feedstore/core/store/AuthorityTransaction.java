@@ -18,4 +18,15 @@ public interface AuthorityTransaction {
 
   /** The stored subscriptions. */
   Subscriptions subscriptions();
+
+  /**
+   * The records of Durable Streams (what the authority keeps about a stream besides its feed's
+   * blocks). A store that serves no streams keeps the default, and a server on it answers the
+   * streams' endpoints with the reason.
+   *
+   * @throws UnsupportedOperationException if this store keeps no stream records
+   */
+  default StreamCatalog streams() {
+    throw new UnsupportedOperationException("this store keeps no records of Durable Streams");
+  }
 }

@@ -19,6 +19,7 @@ import org.eclipse.jetty.util.Callback;
  *   <li>{@code GET /v1/spaces/{space}/blocks}: a page of blocks, as Query ({@link HttpReads})
  *   <li>{@code GET /v1/spaces/{space}/events}: Server-Sent Events, as Watch ({@link HttpReads})
  *   <li>{@code POST /v1/spaces/{space}/feeds/{feed}/blocks}: an append, as Append ({@link HttpAppend})
+ *   <li>{@code /v1/stream/{name}}: Durable Streams, with the protocol's methods ({@link HttpStreams})
  *   <li>{@code GET /ui/...}: the web page's files, when the server was given them ({@link HttpFiles})
  * </ul>
  *
@@ -30,9 +31,11 @@ final class HttpApi extends Handler.Abstract {
   private final HttpReads reads;
   private final HttpAppend append;
   private final Optional<HttpFiles> files;
+  private final HttpStreams streams;
 
   HttpApi(ServerCore core, Optional<HttpFiles> files) {
     this.core = core;
+    this.streams = new HttpStreams(core);
     this.reads = new HttpReads(core);
     this.append = new HttpAppend(core);
     this.files = files;
@@ -45,6 +48,21 @@ final class HttpApi extends Handler.Abstract {
       return files.get().handle(request, response, callback, path.subList(2, path.size()));
     }
     String method = request.getMethod();
+    String rawPath = request.getHttpURI().getPath();
+    if (rawPath.startsWith(HttpStreams.PREFIX)) {
+      HttpStreams.secure(response);
+      HttpExchange exchange = new HttpExchange(request, response, callback, core, core.settings().streamsSpace(),
+          HttpStreams.method(method), true);
+      String name = rawPath.substring(HttpStreams.PREFIX.length());
+      run(exchange, HttpStreams.writes(method), (ex, caller) -> {
+        try {
+          streams.serve(ex, caller, name);
+        } catch (RuntimeException e) {
+          streams.fail(ex, e);
+        }
+      });
+      return true;
+    }
     if (path.size() == 5 && path.get(0).isEmpty() && path.get(1).equals("v1") && path.get(2).equals("spaces")) {
       String space = path.get(3);
       if (path.get(4).equals("blocks")) {

@@ -37,7 +37,13 @@ public final class HttpEdge implements AutoCloseable {
   /** Connections open at once on the metrics address; a scraper needs one, so this leaves room for several. */
   static final int METRICS_CONNECTIONS = 64;
   private static final Set<String> CORS_HEADERS = Set.of("Authorization", "Content-Type", "Last-Event-ID",
-      HttpReads.SERVER_TOKEN_HEADER);
+      HttpReads.SERVER_TOKEN_HEADER, "If-None-Match", "Stream-Seq", "Stream-TTL", "Stream-Expires-At", "Stream-Closed",
+      "Stream-Forked-From", "Stream-Fork-Offset", "Stream-Fork-Sub-Offset", "Producer-Id", "Producer-Epoch",
+      "Producer-Seq");
+  /** Response headers a page of another origin may read: the API's and the Durable Streams protocol's. */
+  private static final Set<String> CORS_EXPOSED = Set.of("Retry-After", "Content-Type", "ETag", "Location",
+      "Stream-Next-Offset", "Stream-Cursor", "Stream-Up-To-Date", "Stream-Closed", "Stream-TTL", "Stream-Expires-At",
+      "Stream-SSE-Data-Encoding", "Producer-Epoch", "Producer-Seq", "Producer-Expected-Seq", "Producer-Received-Seq");
 
   /**
    * What to serve.
@@ -98,9 +104,9 @@ public final class HttpEdge implements AutoCloseable {
       CrossOriginHandler cors = new CrossOriginHandler();
       cors.setAllowedOriginPatterns(options.corsOrigins().stream()
           .map(origin -> origin.equals("*") ? ".*" : Pattern.quote(origin)).collect(Collectors.toSet()));
-      cors.setAllowedMethods(Set.of("GET", "POST", "HEAD"));
+      cors.setAllowedMethods(Set.of("GET", "POST", "HEAD", "PUT", "DELETE"));
       cors.setAllowedHeaders(CORS_HEADERS);
-      cors.setExposedHeaders(Set.of("Retry-After", "Content-Type"));
+      cors.setExposedHeaders(CORS_EXPOSED);
       cors.setPreflightMaxAge(Duration.ofMinutes(10));
       cors.setHandler(apiHandler);
       apiHandler = cors;

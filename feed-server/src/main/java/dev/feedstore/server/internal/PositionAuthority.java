@@ -155,6 +155,70 @@ public final class PositionAuthority {
     return new Prepared(new PendingAppend(spaces.acquire(command.spaceId()), command.namespace(), distinct), slot);
   }
 
+  /** Blocks appended inside a {@link SpaceWork}, with the Append's rules. */
+  interface Appender {
+    /**
+     * Stores the blocks in the work's transaction (at most once per work) and returns the position of each.
+     *
+     * @throws AppendConflictException if keys are stored with different content
+     */
+    long[] append(List<Block> blocks);
+  }
+
+  /** Work in one write transaction that may append blocks to its space: a stream's append with its records. */
+  @FunctionalInterface
+  interface SpaceWork<T> {
+    T run(AuthorityTransaction tx, Appender appender);
+  }
+
+  /**
+   * Runs {@code work} in one write transaction, during which it may append blocks to {@code
+   * spaceId} (with Append's rules, new feeds without a namespace) and change other records; all of
+   * it commits or none. Appended blocks reach the space's live streams after the commit, as an
+   * Append's do. Runs one at a time with the groups of appends of this process ({@link #publishing}).
+   */
+  <T> T write(SpaceId spaceId, SpaceWork<T> work) {
+    SpaceState space = spaces.acquire(spaceId);
+    try {
+      List<AppendWork.Outcome> outcome = new ArrayList<>(1);
+      T result;
+      publishing.lock();
+      try {
+        result = store.write(tx -> {
+          outcome.clear();
+          return work.run(tx, blocks -> {
+            if (!outcome.isEmpty()) {
+              throw new IllegalStateException("a space work appends once");
+            }
+            spaces.admit(tx, space);
+            AppendWork.Outcome done = new AppendWork(spaceId, Optional.empty(), blocks, false,
+                settings.feedsPerSpace()).run(tx);
+            outcome.add(done);
+            return done.positions();
+          });
+        });
+        if (!outcome.isEmpty()) {
+          AppendWork.Outcome done = outcome.get(0);
+          spaces.stored(space);
+          space.tail().record(done.added(), done.chains(), done.namespaces(), done.nextPosition() - 1);
+        }
+      } finally {
+        publishing.unlock();
+      }
+      if (!outcome.isEmpty()) {
+        space.tail().signalWatchers();
+      }
+      return result;
+    } finally {
+      spaces.release(space);
+    }
+  }
+
+  /** Reads from one snapshot of the store. */
+  <T> T read(AuthorityStore.Work<AuthorityTransaction, T> work) {
+    return store.read(work);
+  }
+
   /**
    * Reads a page from one snapshot of the store.
    *

@@ -45,12 +45,15 @@ public final class ServerCore implements AutoCloseable {
   private final Authenticator authenticator;
   private final PrincipalLimits principalLimits;
   private final AuthorityStore<?> store;
+  private final Clock clock;
+  private final DurableStreams streams;
 
   /** The caller keeps owning {@code store}; {@code authenticator} decides who may call. */
   public ServerCore(AuthorityStore<?> store, ServerSettings settings, Clock clock, Authenticator authenticator) {
     this.authenticator = authenticator;
     this.settings = settings;
     this.store = store;
+    this.clock = clock;
     this.rpcExecutor = Executors.newFixedThreadPool(settings.rpcThreads(), new NamedThreads("feed-rpc"));
     this.watchExecutor = Executors.newFixedThreadPool(settings.watchThreads(), new NamedThreads("feed-watch"));
     this.ticker = Executors.newSingleThreadScheduledExecutor(new NamedThreads("feed-ticker"));
@@ -62,6 +65,8 @@ public final class ServerCore implements AutoCloseable {
     this.authority = new PositionAuthority(MonitoredStore.of(store, storage), settings, clock);
     this.principalLimits = new PrincipalLimits(settings, System::nanoTime, metrics);
     this.watches = new Watches(authority, watchExecutor, failures, principalLimits, ticker, clock);
+    this.streams = new DurableStreams(authority, new dev.feedstore.core.SpaceId(settings.streamsSpace()), clock,
+        settings.feedsPerSpace());
     this.service = new FeedSyncService(authority, watches, rejections, failures, principalLimits);
     metrics.gauge("feedstore_watch_streams", "Live streams open (gRPC Watch and Server-Sent Events).",
         watches::openCount);
@@ -104,6 +109,20 @@ public final class ServerCore implements AutoCloseable {
   /** The server's metrics, for the metrics endpoint. */
   public ServerMetrics metrics() {
     return metrics;
+  }
+
+  /** Durable Streams in the streams' space. */
+  DurableStreams streams() {
+    return streams;
+  }
+
+  Clock clock() {
+    return clock;
+  }
+
+  /** The timer thread: scheduled work must not block. */
+  java.util.concurrent.ScheduledExecutorService timers() {
+    return ticker;
   }
 
   ServerSettings settings() {

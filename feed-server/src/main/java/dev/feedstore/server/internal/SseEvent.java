@@ -1,9 +1,6 @@
 package dev.feedstore.server.internal;
 
-import com.google.protobuf.InvalidProtocolBufferException;
 import dev.feedstore.core.Block;
-import dev.feedstore.proto.WireMapping;
-import dev.feedstore.proto.v1.BlockBatch;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import dev.feedstore.core.Namespace;
@@ -43,18 +40,11 @@ final class SseEvent {
     byte[] of(TailEntry entry) {
       byte[] done = bytes;
       if (done == null) {
-        done = block(decode(entry), entry.namespace()).getBytes(StandardCharsets.UTF_8);
+        done = block(entry.block(), entry.namespace()).getBytes(StandardCharsets.UTF_8);
         bytes = done;
       }
       return done;
     }
 
-    private static Block decode(TailEntry entry) {
-      try {
-        return WireMapping.toDomain(BlockBatch.parseFrom(entry.blockField()).getBlocks(0), "block");
-      } catch (InvalidProtocolBufferException e) {
-        throw new IllegalStateException("a tail entry holds what the server encoded itself", e);
-      }
-    }
   }
 }

@@ -6,8 +6,6 @@ import java.util.List;
 import java.util.Optional;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Response;
-import org.eclipse.jetty.util.Callback;
-import org.eclipse.jetty.util.thread.Invocable;
 
 /**
  * A Server-Sent Events response as a {@link LiveSink}: each block an event whose {@code id} is its
@@ -17,25 +15,15 @@ import org.eclipse.jetty.util.thread.Invocable;
  * and at the end {@code event: auth} (the token expired or was refused: reconnect with a fresh one)
  * or {@code event: error}, each with {@code {"code","message"}}, before the response closes.
  *
- * <p>Flow control: one write at a time; the sink is ready again when Jetty has written the last
- * one to the socket, so a reader that stops reading holds one event batch in the server, never a
- * queue. Thread-safe: events come from the follower's drain, write completions from Jetty's threads.
+ * <p>Flow control is {@link SseWriter}'s: a reader that stops reading holds one event batch in the
+ * server, never a queue. Thread-safe: events come from the follower's drain, write completions
+ * from Jetty's threads.
  */
 final class SseSink implements LiveSink {
   private final HttpExchange exchange;
   private final Response response;
   private final Optional<String> expectedToken;
-  private final Object lock = new Object();
-  /** Guarded by lock: a write is in flight. */
-  private boolean writing;
-  /** Guarded by lock: the stream has ended (or is ending): no event is taken. */
-  private boolean ended;
-  /** Guarded by lock: the last event, waiting for the write in flight. */
-  private ByteBuffer pendingEnd;
-  /** Guarded by lock: the response's callback was handed to the last write, or failed. */
-  private boolean completed;
-  private volatile Runnable onReady = () -> {};
-  private volatile Runnable onGone = () -> {};
+  private final SseWriter writer;
   /** Confined to the follower's drain. */
   private boolean opened;
 
@@ -46,24 +34,21 @@ final class SseSink implements LiveSink {
     this.exchange = exchange;
     this.response = exchange.response();
     this.expectedToken = expectedToken;
+    this.writer = new SseWriter(exchange);
   }
 
   @Override
   public void start(Runnable ready, Runnable gone) {
-    onReady = ready;
-    onGone = gone;
     response.setStatus(200);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/event-stream; charset=utf-8");
     response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-cache");
     response.getHeaders().put("X-Accel-Buffering", "no"); // proxies such as nginx pass events at once
-    exchange.request().addFailureListener(this::gone);
+    writer.start(ready, gone);
   }
 
   @Override
   public boolean isReady() {
-    synchronized (lock) {
-      return !writing && !ended;
-    }
+    return writer.isReady();
   }
 
   @Override
@@ -108,18 +93,7 @@ final class SseSink implements LiveSink {
     ByteBuffer last = bytes(new StringBuilder(SseEvent.named(name, Json.object()
         .field("code", refusal.code().name()).field("message", refusal.message()).end())));
     exchange.ended(refusal.code().name());
-    synchronized (lock) {
-      if (ended) {
-        return;
-      }
-      ended = true;
-      if (writing) {
-        pendingEnd = last;
-        return;
-      }
-      completed = true;
-    }
-    response.write(true, last, exchange.callback());
+    writer.end(last);
   }
 
   /** The token events that open the stream, before its first event; empty after. */
@@ -142,55 +116,7 @@ final class SseSink implements LiveSink {
   }
 
   private void write(ByteBuffer buffer) {
-    synchronized (lock) {
-      if (ended) {
-        return;
-      }
-      writing = true;
-    }
-    exchange.eventSent();
-    response.write(false, buffer, Callback.from(Invocable.InvocationType.NON_BLOCKING, this::written, this::failed));
-  }
-
-  private void written() {
-    ByteBuffer last;
-    synchronized (lock) {
-      writing = false;
-      last = pendingEnd;
-      pendingEnd = null;
-      completed |= last != null;
-    }
-    if (last != null) {
-      response.write(true, last, exchange.callback());
-    } else {
-      onReady.run();
-    }
-  }
-
-  private void failed(Throwable failure) {
-    synchronized (lock) {
-      writing = false;
-      pendingEnd = null;
-    }
-    gone(failure);
-  }
-
-  /**
-   * The client went away (a failed write, a closed connection, an idle timeout): the stream is
-   * released, and the response's callback fails unless the last write has it already.
-   */
-  private void gone(Throwable failure) {
-    boolean fail;
-    synchronized (lock) {
-      ended = true;
-      fail = !completed;
-      completed = true;
-    }
-    exchange.ended("CANCELLED");
-    onGone.run();
-    if (fail) {
-      exchange.callback().failed(failure);
-    }
+    writer.write(buffer);
   }
 
   private static ByteBuffer bytes(StringBuilder text) {

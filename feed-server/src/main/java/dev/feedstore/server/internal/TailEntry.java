@@ -38,6 +38,15 @@ record TailEntry(long position, FeedId feedId, Optional<Namespace> namespace, By
     Objects.requireNonNull(event, "event");
   }
 
+  /** The block itself, decoded from its wire encoding. */
+  Block block() {
+    try {
+      return WireMapping.toDomain(BlockBatch.parseFrom(blockField).getBlocks(0), "block");
+    } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+      throw new IllegalStateException("a tail entry holds what the server encoded itself", e);
+    }
+  }
+
   static TailEntry of(Block positioned, Optional<Namespace> namespace) {
     return of(positioned, namespace, OptionalLong.empty());
   }

@@ -86,6 +86,11 @@ final class Watches {
    * @throws ShuttingDownException if the server is shutting down
    */
   void open(ReadRequest request, LiveSink sink, String connection, Caller caller) {
+    openFollower(request, sink, connection, caller);
+  }
+
+  /** {@link #open}, returning the started follower (a caller may {@link LiveFollower#end} it). */
+  LiveFollower openFollower(ReadRequest request, LiveSink sink, String connection, Caller caller) {
     // Checked before resolving too, which slides the subscription's expiry: a refused stream
     // writes nothing (unless it lost a race for the last place, or its subscription's scope, known
     // only once looked up, is what does not fit).
@@ -115,6 +120,7 @@ final class Watches {
       // Starting does no I/O: it sets the call's handlers, registers with the tail and signals.
       stream.start();
     }
+    return stream;
   }
 
   /** Throws unless a stream whose scope holds {@code bytes} may open on {@code connection} now. Needs the lock. */

@@ -8,6 +8,7 @@ import dev.feedstore.core.store.ReplicaFeedCatalog;
 import dev.feedstore.core.store.ReplicationPolicies;
 import dev.feedstore.core.store.ServerTokens;
 import dev.feedstore.core.store.StoreTransaction;
+import dev.feedstore.core.store.StreamCatalog;
 import dev.feedstore.core.store.Subscriptions;
 import dev.feedstore.core.store.SyncStates;
 import dev.feedstore.core.store.UnknownFeedException;
@@ -38,6 +39,7 @@ final class SqliteTransaction implements StoreTransaction {
   private Subscriptions subscriptions;
   private SyncStates syncStates;
   private ReplicationPolicies replication;
+  private StreamCatalog streams;
 
   SqliteTransaction(Statements statements, IdCache.Pending ids, TokenKey tokenKey, boolean writable) {
     this.statements = statements;
@@ -92,6 +94,14 @@ final class SqliteTransaction implements StoreTransaction {
       replication = new SqliteReplicationPolicies(this);
     }
     return replication;
+  }
+
+  @Override
+  public StreamCatalog streams() {
+    if (streams == null) {
+      streams = new SqliteStreamCatalog(this);
+    }
+    return streams;
   }
 
   /** The private id of the space, if the file has it. */

@@ -1,0 +1,93 @@
+package dev.feedstore.server.internal;
+
+import dev.feedstore.core.Block;
+import dev.feedstore.core.FeedId;
+import dev.feedstore.core.Position;
+import dev.feedstore.core.Scope;
+import dev.feedstore.core.SpaceId;
+import dev.feedstore.core.store.AuthorityTransaction;
+import dev.feedstore.core.store.StreamRecord;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+
+/**
+ * Reads a stream's content in a transaction. A stream's content is its segments in order: for a
+ * fork, its source's content up to the position it was forked at (recursively), then its own
+ * feed's blocks, which all lie above that position (they were appended later). Stateless and
+ * thread-safe; the transaction is the caller's.
+ */
+final class StreamReader {
+  /** The blocks of {@code feed} at or below {@code upTo}. */
+  record Segment(FeedId feed, long upTo) {}
+
+  /** What {@link #after} read. */
+  record Read(List<Block> blocks, boolean more) {}
+
+  private final SpaceId space;
+
+  StreamReader(SpaceId space) {
+    this.space = space;
+  }
+
+  SpaceId space() {
+    return space;
+  }
+
+  /** The segments of the stream's content, in order. */
+  List<Segment> segments(AuthorityTransaction tx, StreamRecord stream) {
+    List<Segment> segments = new ArrayList<>();
+    collect(tx, stream, Long.MAX_VALUE, segments);
+    return segments;
+  }
+
+  private void collect(AuthorityTransaction tx, StreamRecord stream, long upTo, List<Segment> into) {
+    if (stream.forkOf().isPresent()) {
+      StreamRecord source = tx.streams().get(stream.forkOf().getAsLong()).orElseThrow(() ->
+          new IllegalStateException("stream " + stream.name() + " names a source record the store does not hold"));
+      collect(tx, source, Math.min(upTo, stream.basePosition()), into);
+    }
+    into.add(new Segment(stream.feedId(), upTo));
+  }
+
+  /** The stream's tail: the position of its own last block, or where it began. */
+  long tail(AuthorityTransaction tx, StreamRecord stream) {
+    return Math.max(stream.basePosition(), tx.streams().lastPosition(space, stream.feedId()).orElse(0));
+  }
+
+  /** The last block of the stream's own feed, if it has one. */
+  Optional<Block> lastOwnBlock(AuthorityTransaction tx, StreamRecord stream) {
+    OptionalLong last = tx.streams().lastPosition(space, stream.feedId());
+    return last.isPresent() ? tx.blocks().atPosition(space, Position.of(last.getAsLong())) : Optional.empty();
+  }
+
+  /**
+   * The stream's blocks after position {@code after}: at most {@code maxBlocks}, and no more than
+   * {@code maxBytes} of data unless one block alone is larger (one always goes).
+   */
+  Read after(AuthorityTransaction tx, StreamRecord stream, long after, int maxBlocks, long maxBytes) {
+    List<Block> blocks = new ArrayList<>();
+    long bytes = 0;
+    for (Segment segment : segments(tx, stream)) {
+      if (segment.upTo() <= after) {
+        continue;
+      }
+      long cursor = blocks.isEmpty() ? after : blocks.get(blocks.size() - 1).position().value();
+      int want = Math.max(1, maxBlocks - blocks.size() + 1);
+      for (Block block : tx.blocks().after(space, new Scope.Selection(Set.of(segment.feed()), Set.of()),
+          Position.of(cursor), want)) {
+        if (block.position().value() > segment.upTo()) {
+          break;
+        }
+        if (blocks.size() >= maxBlocks || (!blocks.isEmpty() && bytes + block.data().size() > maxBytes)) {
+          return new Read(blocks, true);
+        }
+        blocks.add(block);
+        bytes += block.data().size();
+      }
+    }
+    return new Read(blocks, false);
+  }
+}

@@ -1,0 +1,144 @@
+package dev.feedstore.sqlite.internal;
+
+import dev.feedstore.core.FeedId;
+import dev.feedstore.core.SpaceId;
+import dev.feedstore.core.store.ProducerMark;
+import dev.feedstore.core.store.StreamCatalog;
+import dev.feedstore.core.store.StreamRecord;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * {@link StreamCatalog} in the {@code streams} and {@code stream_producers} tables (schema version
+ * 7), in plain SQL on the transaction's cached statements: every stream request reads a record.
+ * Spaces are named by id, like subscriptions, so a stream stores no space row before its first
+ * block does.
+ */
+final class SqliteStreamCatalog implements StreamCatalog {
+  private static final String COLUMNS = "stream_private_id, space_id, name, generation, feed_id, content_type,"
+      + " created_at, ttl_seconds, expires_at, touched_at, fork_of, base_position, fork_sub_offset, closed_position,"
+      + " closed_by_producer, closed_by_epoch, closed_by_seq, stream_seq, state";
+
+  private final SqliteTransaction tx;
+
+  SqliteStreamCatalog(SqliteTransaction tx) {
+    this.tx = tx;
+  }
+
+  @Override
+  public Optional<StreamRecord> find(SpaceId spaceId, String name) {
+    return first(Sql.list(tx, "SELECT " + COLUMNS + " FROM streams WHERE space_id = ? AND name = ? AND state <> 'gone'",
+        SqliteStreamCatalog::record, spaceId.value(), name));
+  }
+
+  @Override
+  public Optional<StreamRecord> get(long id) {
+    return first(Sql.list(tx, "SELECT " + COLUMNS + " FROM streams WHERE stream_private_id = ?",
+        SqliteStreamCatalog::record, id));
+  }
+
+  @Override
+  public long nextGeneration(SpaceId spaceId, String name) {
+    Long last = Sql.longValue(tx, "SELECT max(generation) FROM streams WHERE space_id = ? AND name = ?",
+        spaceId.value(), name);
+    return last == null ? 0 : last + 1;
+  }
+
+  @Override
+  public long insert(StreamRecord r) {
+    Sql.update(tx, "INSERT INTO streams (space_id, name, generation, feed_id, content_type, created_at, ttl_seconds,"
+            + " expires_at, touched_at, fork_of, base_position, fork_sub_offset, closed_position,"
+            + " closed_by_producer, closed_by_epoch, closed_by_seq, stream_seq, state)"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        r.spaceId().value(), r.name(), r.generation(), r.feedId().value(), r.contentType(), r.createdAtMillis(),
+        boxed(r.ttlSeconds()), boxed(r.expiresAtMillis()), r.touchedAtMillis(), boxed(r.forkOf()), r.basePosition(), r.forkSubOffset(), boxed(r.closedPosition()),
+        r.closedBy().map(ProducerMark::producerId).orElse(null), r.closedBy().map(ProducerMark::epoch).orElse(null),
+        r.closedBy().map(ProducerMark::seq).orElse(null), r.streamSeq().orElse(null), state(r.state()));
+    return Sql.longValue(tx, "SELECT last_insert_rowid()");
+  }
+
+  @Override
+  public void update(StreamRecord r) {
+    Sql.update(tx, "UPDATE streams SET touched_at = ?, closed_position = ?, closed_by_producer = ?,"
+            + " closed_by_epoch = ?, closed_by_seq = ?, stream_seq = ?, state = ? WHERE stream_private_id = ?",
+        r.touchedAtMillis(), boxed(r.closedPosition()),
+        r.closedBy().map(ProducerMark::producerId).orElse(null), r.closedBy().map(ProducerMark::epoch).orElse(null),
+        r.closedBy().map(ProducerMark::seq).orElse(null), r.streamSeq().orElse(null), state(r.state()), r.id());
+  }
+
+  @Override
+  public long forksNotGone(long id) {
+    return Sql.longValue(tx, "SELECT count(*) FROM streams WHERE fork_of = ? AND state <> 'gone'", id);
+  }
+
+  @Override
+  public long countNotGone(SpaceId spaceId) {
+    return Sql.longValue(tx, "SELECT count(*) FROM streams WHERE space_id = ? AND state <> 'gone'", spaceId.value());
+  }
+
+  @Override
+  public Optional<ProducerMark> producer(long streamId, String producerId) {
+    return first(Sql.list(tx, "SELECT epoch, last_seq FROM stream_producers WHERE stream_private_id = ?"
+        + " AND producer_id = ?", rs -> new ProducerMark(producerId, rs.getLong(1), rs.getLong(2)), streamId,
+        producerId));
+  }
+
+  @Override
+  public void putProducer(long streamId, ProducerMark mark) {
+    Sql.update(tx, "INSERT INTO stream_producers (stream_private_id, producer_id, epoch, last_seq) VALUES (?, ?, ?, ?)"
+        + " ON CONFLICT (stream_private_id, producer_id) DO UPDATE SET epoch = excluded.epoch,"
+        + " last_seq = excluded.last_seq", streamId, mark.producerId(), mark.epoch(), mark.seq());
+  }
+
+  @Override
+  public OptionalLong maxSequence(SpaceId spaceId, FeedId feedId) {
+    return feedMax("sequence", spaceId, feedId);
+  }
+
+  @Override
+  public OptionalLong lastPosition(SpaceId spaceId, FeedId feedId) {
+    return feedMax("position", spaceId, feedId);
+  }
+
+  /**
+   * The highest {@code column} of the feed's blocks, read from the file (not the id cache, which
+   * may know a feed a concurrent write created after this transaction's snapshot).
+   */
+  private OptionalLong feedMax(String column, SpaceId spaceId, FeedId feedId) {
+    Long max = Sql.longValue(tx, "SELECT max(b." + column + ") FROM blocks b JOIN feeds f ON f.feed_private_id ="
+        + " b.feed_private_id JOIN spaces s ON s.space_private_id = f.space_private_id WHERE s.space_id = ?"
+        + " AND f.feed_id = ?", spaceId.value(), feedId.value());
+    return max == null ? OptionalLong.empty() : OptionalLong.of(max);
+  }
+
+  private static StreamRecord record(ResultSet rs) throws SQLException {
+    String closedBy = rs.getString(15);
+    Optional<ProducerMark> closer = closedBy == null ? Optional.empty()
+        : Optional.of(new ProducerMark(closedBy, rs.getLong(16), rs.getLong(17)));
+    return new StreamRecord(rs.getLong(1), new SpaceId(rs.getString(2)), rs.getString(3), rs.getLong(4),
+        new FeedId(rs.getString(5)), rs.getString(6), rs.getLong(7), optional(rs, 8), optional(rs, 9), rs.getLong(10),
+        optional(rs, 11), rs.getLong(12), rs.getLong(13), optional(rs, 14), closer,
+        Optional.ofNullable(rs.getString(18)), StreamRecord.State.valueOf(rs.getString(19).toUpperCase(Locale.ROOT)));
+  }
+
+  private static OptionalLong optional(ResultSet rs, int column) throws SQLException {
+    long value = rs.getLong(column);
+    return rs.wasNull() ? OptionalLong.empty() : OptionalLong.of(value);
+  }
+
+  private static Long boxed(OptionalLong value) {
+    return value.isPresent() ? value.getAsLong() : null;
+  }
+
+  private static String state(StreamRecord.State state) {
+    return state.name().toLowerCase(Locale.ROOT);
+  }
+
+  private static <T> Optional<T> first(List<T> rows) {
+    return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
+  }
+}
