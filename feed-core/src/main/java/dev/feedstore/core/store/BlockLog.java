@@ -115,4 +115,31 @@ public interface BlockLog {
    * @throws IllegalStateException in a read transaction
    */
   Position claimPositions(SpaceId spaceId, int count);
+  /**
+   * The space's floor: what retention has removed from it ({@link SpaceFloor#NONE} when nothing).
+   * Read in the caller's transaction, so it agrees with the blocks that transaction sees: every
+   * block at or below it is gone, every one above it still there. The default is for stores that
+   * never remove history (a replica's).
+   */
+  default SpaceFloor floor(SpaceId spaceId) {
+    return SpaceFloor.NONE;
+  }
+
+  /**
+   * Removes the lowest blocks of the space, those at positions up to {@code upTo}, at most {@code
+   * maxBlocks} of them in this write transaction, and raises the space's floor to the highest
+   * position removed (keeping that block's key and chain: {@link SpaceFloor}). Feeds keep their
+   * rows; their block counts drop by what they lost. A caller that removes much history does it in
+   * several small transactions, calling again until fewer than {@code maxBlocks} are removed, so
+   * that appends wait for one small transaction at a time. The floor never moves down: {@code upTo}
+   * at or below it removes nothing.
+   *
+   * @return how many blocks were removed
+   * @throws IllegalArgumentException if {@code maxBlocks} is not positive
+   * @throws IllegalStateException in a read transaction
+   * @throws UnsupportedOperationException if the store never removes history
+   */
+  default int compact(SpaceId spaceId, Position upTo, int maxBlocks) {
+    throw new UnsupportedOperationException("this store keeps every block; it cannot compact space " + spaceId);
+  }
 }
