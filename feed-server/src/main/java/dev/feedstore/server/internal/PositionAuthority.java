@@ -41,6 +41,7 @@ public final class PositionAuthority {
   private final Spaces spaces;
   private final SubscriptionBook subscriptions;
   private final AppendQueue appends;
+  private final Compaction compaction;
   /**
    * Held by the thread that commits a group from its commit until its blocks are recorded in the
    * spaces' tails, and by {@link #recheckCommitted}, so that a highest position read from the store
@@ -54,6 +55,7 @@ public final class PositionAuthority {
     this.settings = settings;
     this.spaces = new Spaces(store, settings);
     this.subscriptions = new SubscriptionBook(store, clock, settings);
+    this.compaction = new Compaction(store, RetentionHolds.NONE);
     AppendGroup group = new AppendGroup(store, spaces, settings);
     this.appends = new AppendQueue(appendGroup -> {
       publishing.lock();
@@ -209,6 +211,22 @@ public final class PositionAuthority {
     try {
       Subscription subscription = subscriptions.create(spaceId, scope, ttlMillis);
       return new SubscribeResult(subscription, space.token());
+    } finally {
+      spaces.release(space);
+    }
+  }
+
+  /**
+   * Removes the space's history up to {@code upTo} in small transactions ({@link Compaction}) and
+   * raises its floor; readers below the new floor get {@link dev.feedstore.core.CursorCompactedException}.
+   * Blocks until done; appends to the space go on meanwhile.
+   */
+  public CompactResult compact(SpaceId spaceId, Position upTo) {
+    SpaceState space = spaces.acquire(spaceId);
+    try {
+      Compaction.Result result = compaction.compact(spaceId, upTo);
+      space.raiseFloor(result.floor().value());
+      return new CompactResult(result.floor(), result.removed(), space.token());
     } finally {
       spaces.release(space);
     }

@@ -176,6 +176,14 @@ final class WireRequests {
     return feeds;
   }
 
+  /** The {@code up_to} of a Compact: a position, at least 1. */
+  static Position upTo(long upTo) {
+    if (upTo < 1) {
+      throw new InvalidValueException("up_to", "must be >= 1 (the highest position to remove)", upTo);
+    }
+    return Position.of(upTo);
+  }
+
   private static Position cursor(long cursor) {
     if (cursor < 0) {
       throw new InvalidValueException("cursor", "must be >= 0 (0 reads from the start)", cursor);
