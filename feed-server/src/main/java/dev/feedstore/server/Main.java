@@ -286,6 +286,23 @@ public final class Main implements Callable<Integer> {
       description = "Live streams (Watch and Server-Sent Events) one principal may hold open.")
   int principalStreams = ServerSettings.DEFAULT_PRINCIPAL_STREAMS;
 
+  @Option(names = "--" + ServerSettings.Key.RETAIN_BLOCKS, paramLabel = "N",
+      description = "Most blocks a space keeps; older ones are compacted away. 0 keeps all. A space's own"
+          + " retention (SetRetention) replaces the retain settings for it.")
+  long retainBlocks = ServerSettings.DEFAULT_RETAIN_BLOCKS;
+
+  @Option(names = "--" + ServerSettings.Key.RETAIN_AGE_MS, paramLabel = "MS",
+      description = "Oldest block a space keeps, by the block's timestamp. 0 keeps all.")
+  long retainAgeMillis = ServerSettings.DEFAULT_RETAIN_AGE_MS;
+
+  @Option(names = "--" + ServerSettings.Key.RETAIN_BYTES, paramLabel = "BYTES",
+      description = "Most bytes of block data a space keeps. 0 keeps all.")
+  long retainBytes = ServerSettings.DEFAULT_RETAIN_BYTES;
+
+  @Option(names = "--" + ServerSettings.Key.RETENTION_INTERVAL_MS, paramLabel = "MS",
+      description = "How often retention is applied to every space.")
+  long retentionIntervalMillis = ServerSettings.DEFAULT_RETENTION_INTERVAL_MS;
+
   private final CountDownLatch stop = new CountDownLatch(1);
   private final Object closing = new Object();
   /** Guarded by closing. */
@@ -466,6 +483,10 @@ public final class Main implements Callable<Integer> {
         .principalRequestsPerSecond(principalRequestsPerSecond)
         .principalAppendBytesPerSecond(principalAppendBytesPerSecond)
         .principalStreams(principalStreams)
+        .retainBlocks(retainBlocks)
+        .retainAgeMillis(retainAgeMillis)
+        .retainBytes(retainBytes)
+        .retentionIntervalMillis(retentionIntervalMillis)
         .build();
   }
 

@@ -1,5 +1,6 @@
 package dev.feedstore.server;
 
+import dev.feedstore.core.store.Retention;
 import dev.feedstore.core.InvalidValueException;
 import dev.feedstore.core.Limits;
 
@@ -96,6 +97,13 @@ import dev.feedstore.core.Limits;
  *     principal-append-bytes-per-second})
  * @param principalStreams the live streams (Watch and Server-Sent Events) one principal may hold
  *     open ({@code principal-streams})
+ * @param retainBlocks the most blocks a space keeps ({@code retain-blocks}); 0 keeps all. A space's
+ *     own retention (set by an administrator) replaces the three retain settings for it
+ * @param retainAgeMillis the oldest block a space keeps, in ms before now, by the block's timestamp
+ *     ({@code retain-age-ms}); 0 keeps all
+ * @param retainBytes the most bytes of block data a space keeps ({@code retain-bytes}); 0 keeps all
+ * @param retentionIntervalMillis how often retention is applied to the spaces of the store ({@code
+ *     retention-interval-ms})
  */
 public record ServerSettings(
     int blockBytes,
@@ -133,7 +141,11 @@ public record ServerSettings(
     long httpIdleTimeoutMillis,
     long principalRequestsPerSecond,
     long principalAppendBytesPerSecond,
-    int principalStreams) {
+    int principalStreams,
+    long retainBlocks,
+    long retainAgeMillis,
+    long retainBytes,
+    long retentionIntervalMillis) {
 
   /** The keys of the settings: command-line flags without the dashes, and names in errors. */
   public static final class Key {
@@ -174,6 +186,10 @@ public record ServerSettings(
     public static final String PRINCIPAL_REQUESTS_PER_SECOND = "principal-requests-per-second";
     public static final String PRINCIPAL_APPEND_BYTES_PER_SECOND = "principal-append-bytes-per-second";
     public static final String PRINCIPAL_STREAMS = "principal-streams";
+    public static final String RETAIN_BLOCKS = "retain-blocks";
+    public static final String RETAIN_AGE_MS = "retain-age-ms";
+    public static final String RETAIN_BYTES = "retain-bytes";
+    public static final String RETENTION_INTERVAL_MS = "retention-interval-ms";
     public static final String PERMIT_KEEPALIVE_MS = "permit-keepalive-ms";
   }
 
@@ -273,6 +289,11 @@ public record ServerSettings(
   public static final long DEFAULT_PRINCIPAL_APPEND_BYTES_PER_SECOND = 64L << 20;
   /** As many as the whole server holds by default ({@link #DEFAULT_WATCHES_PER_SERVER}): lower it to share. */
   public static final int DEFAULT_PRINCIPAL_STREAMS = DEFAULT_WATCHES_PER_SERVER;
+  /** Retention is off by default: a space keeps everything until an operator says otherwise. */
+  public static final long DEFAULT_RETAIN_BLOCKS = 0;
+  public static final long DEFAULT_RETAIN_AGE_MS = 0;
+  public static final long DEFAULT_RETAIN_BYTES = 0;
+  public static final long DEFAULT_RETENTION_INTERVAL_MS = 60_000;
 
   /** Every setting at its default. */
   public static final ServerSettings DEFAULTS = newBuilder().build();
@@ -334,6 +355,10 @@ public record ServerSettings(
     positive(Key.PRINCIPAL_REQUESTS_PER_SECOND, principalRequestsPerSecond);
     positive(Key.PRINCIPAL_APPEND_BYTES_PER_SECOND, principalAppendBytesPerSecond);
     positive(Key.PRINCIPAL_STREAMS, principalStreams);
+    notNegative(Key.RETAIN_BLOCKS, retainBlocks);
+    notNegative(Key.RETAIN_AGE_MS, retainAgeMillis);
+    notNegative(Key.RETAIN_BYTES, retainBytes);
+    positive(Key.RETENTION_INTERVAL_MS, retentionIntervalMillis);
     if (maxMessageBytes <= blockBytes) {
       throw new InvalidValueException(Key.MAX_MESSAGE_BYTES,
           "must be above " + Key.BLOCK_BYTES + " (" + blockBytes + ") so that a block of the largest size fits",
@@ -373,6 +398,17 @@ public record ServerSettings(
   /** A builder starting from these settings. */
   public Builder toBuilder() {
     return new Builder(this);
+  }
+
+  /** The retention of a space that has none of its own: the three retain settings. */
+  public Retention retention() {
+    return Retention.of(retainBlocks, retainAgeMillis, retainBytes);
+  }
+
+  private static void notNegative(String key, long value) {
+    if (value < 0) {
+      throw new InvalidValueException(key, "must be >= 0 (0 keeps everything)", value);
+    }
   }
 
   private static void positive(String key, long value) {
@@ -419,6 +455,10 @@ public record ServerSettings(
     private long principalRequestsPerSecond = DEFAULT_PRINCIPAL_REQUESTS_PER_SECOND;
     private long principalAppendBytesPerSecond = DEFAULT_PRINCIPAL_APPEND_BYTES_PER_SECOND;
     private int principalStreams = DEFAULT_PRINCIPAL_STREAMS;
+    private long retainBlocks = DEFAULT_RETAIN_BLOCKS;
+    private long retainAgeMillis = DEFAULT_RETAIN_AGE_MS;
+    private long retainBytes = DEFAULT_RETAIN_BYTES;
+    private long retentionIntervalMillis = DEFAULT_RETENTION_INTERVAL_MS;
 
     private Builder() {}
 
@@ -459,6 +499,10 @@ public record ServerSettings(
       principalRequestsPerSecond = s.principalRequestsPerSecond;
       principalAppendBytesPerSecond = s.principalAppendBytesPerSecond;
       principalStreams = s.principalStreams;
+      retainBlocks = s.retainBlocks;
+      retainAgeMillis = s.retainAgeMillis;
+      retainBytes = s.retainBytes;
+      retentionIntervalMillis = s.retentionIntervalMillis;
     }
 
     public Builder blockBytes(int value) {
@@ -641,6 +685,26 @@ public record ServerSettings(
       return this;
     }
 
+    public Builder retainBlocks(long value) {
+      retainBlocks = value;
+      return this;
+    }
+
+    public Builder retainAgeMillis(long value) {
+      retainAgeMillis = value;
+      return this;
+    }
+
+    public Builder retainBytes(long value) {
+      retainBytes = value;
+      return this;
+    }
+
+    public Builder retentionIntervalMillis(long value) {
+      retentionIntervalMillis = value;
+      return this;
+    }
+
     /**
      * The settings.
      *
@@ -653,7 +717,8 @@ public record ServerSettings(
           shutdownGraceMillis, rejectionsLoggedPerMinute, rpcThreads, watchThreads, spacesPerServer, feedsPerSpace,
           appendGroupBlocks, keepaliveMillis, keepaliveTimeoutMillis, quickCheckMillis, metricsReadTimeoutMillis, writeProbeMillis,
           permitKeepaliveMillis, httpThreads, httpIdleTimeoutMillis, principalRequestsPerSecond,
-          principalAppendBytesPerSecond, principalStreams);
+          principalAppendBytesPerSecond, principalStreams, retainBlocks, retainAgeMillis, retainBytes,
+          retentionIntervalMillis);
     }
   }
 }

@@ -379,6 +379,46 @@ public abstract class AuthorityStoreContract<S extends AuthorityStore<?>> {
   }
 
   @Test
+  void aSpacesRetentionIsStoredAndTellsWhatItLetsGoOf() {
+    FeedId feed = createFeed(SPACE, Optional.empty());
+    // positions 1..10, timestamps 1000, 2000, ... 10000, data of 10 bytes each
+    for (int i = 0; i < 10; i++) {
+      Block block = new Block(TestBlocks.key(feed, "a", i),
+          i == 0 ? Optional.empty() : Optional.of(new Predecessor(new dev.feedstore.core.ActorId("a"), new Sequence(i - 1))),
+          (i + 1) * 1000L, TestBlocks.bytes(10), Position.of(i + 1));
+      insert(SPACE, block);
+    }
+    assertEquals(Optional.empty(), store.read(tx -> tx.blocks().retention(SPACE)));
+    Retention byCount = Retention.of(4, 0, 0);
+    store.write(tx -> {
+      tx.blocks().setRetention(SPACE, Optional.of(byCount));
+      return null;
+    });
+    assertEquals(Optional.of(byCount), store.read(tx -> tx.blocks().retention(SPACE)));
+    assertEquals(Optional.empty(), store.read(tx -> tx.blocks().retention(OTHER_SPACE)));
+
+    assertEquals(Position.of(6), store.read(tx -> tx.blocks().retentionCut(SPACE, byCount, 0)), "keeps 7..10");
+    assertEquals(Position.of(3), store.read(tx -> tx.blocks().retentionCut(SPACE, Retention.of(0, 7000, 0), 11_000)),
+        "keeps from the first block stamped at or after 4000");
+    assertEquals(Position.of(10), store.read(tx -> tx.blocks().retentionCut(SPACE, Retention.of(0, 1, 0), 20_000)),
+        "every block is older");
+    assertEquals(Position.of(7), store.read(tx -> tx.blocks().retentionCut(SPACE, Retention.of(0, 0, 35), 0)),
+        "the newest three blocks' 30 bytes fit in 35");
+    assertEquals(Position.of(7), store.read(tx -> tx.blocks().retentionCut(SPACE, Retention.of(4, 7000, 35), 11_000)),
+        "whichever bound lets go of most");
+    assertEquals(Position.NONE, store.read(tx -> tx.blocks().retentionCut(SPACE, Retention.KEEP_ALL, 11_000)));
+    assertEquals(Position.NONE, store.read(tx -> tx.blocks().retentionCut(SPACE, Retention.of(100, 0, 0), 0)));
+
+    store.write(tx -> {
+      tx.blocks().setRetention(SPACE, Optional.empty());
+      return null;
+    });
+    assertEquals(Optional.empty(), store.read(tx -> tx.blocks().retention(SPACE)), "back to the server's default");
+    assertThrows(dev.feedstore.core.InvalidValueException.class,
+        () -> new Retention(OptionalLong.of(0), OptionalLong.empty(), OptionalLong.empty()));
+  }
+
+  @Test
   void positionsAreClaimedFromEachSpacesCounterInOrder() {
     assertEquals(Position.NONE, store.write(tx -> tx.blocks().claimPositions(SPACE, 0)));
     assertEquals(Position.NONE, store.write(tx -> tx.blocks().claimPositions(SPACE, 3)), "1 to 3");

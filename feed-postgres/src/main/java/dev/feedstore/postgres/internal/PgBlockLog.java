@@ -15,6 +15,7 @@ import dev.feedstore.core.store.BlockChecksum;
 import dev.feedstore.core.store.BlockLog;
 import dev.feedstore.core.store.CorruptBlockException;
 import dev.feedstore.core.store.InsertOutcome;
+import dev.feedstore.core.store.Retention;
 import dev.feedstore.core.store.SpaceFloor;
 import dev.feedstore.core.store.UniquenessViolationException;
 import java.sql.PreparedStatement;
@@ -223,6 +224,26 @@ final class PgBlockLog implements BlockLog {
   @Override
   public int compact(SpaceId spaceId, Position upTo, int maxBlocks) {
     return floors.compact(spaceId, upTo, maxBlocks);
+  }
+
+  @Override
+  public Optional<Retention> retention(SpaceId spaceId) {
+    return floors.retention(spaceId);
+  }
+
+  @Override
+  public void setRetention(SpaceId spaceId, Optional<Retention> retention) {
+    floors.setRetention(spaceId, retention);
+  }
+
+  @Override
+  public Optional<Position> firstSince(SpaceId spaceId, long timestampMillis) {
+    return floors.firstSince(spaceId, timestampMillis);
+  }
+
+  @Override
+  public Position lastBeyondBytes(SpaceId spaceId, long bytes) {
+    return floors.lastBeyondBytes(spaceId, bytes);
   }
 
   @Override

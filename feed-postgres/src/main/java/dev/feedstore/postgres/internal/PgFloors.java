@@ -2,6 +2,7 @@ package dev.feedstore.postgres.internal;
 
 import dev.feedstore.core.Position;
 import dev.feedstore.core.SpaceId;
+import dev.feedstore.core.store.Retention;
 import dev.feedstore.core.store.SpaceFloor;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -11,8 +12,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The floor of each space ({@link SpaceFloor}) in the space's row, and the compaction that raises
- * it, in PostgreSQL's SQL on one transaction. Not thread-safe (as its transaction).
+ * The floor of each space ({@link SpaceFloor}) in the space's row, the compaction that raises it,
+ * and the space's own {@link Retention} with what it lets go of, in PostgreSQL's SQL on one transaction. Not thread-safe (as its transaction).
  */
 final class PgFloors {
   private static final String FLOOR = "SELECT floor_position, floor_feed_id, floor_actor_id, floor_sequence,"
@@ -29,6 +30,17 @@ final class PgFloors {
   private static final String REMOVE = "DELETE FROM blocks WHERE space_private_id = ? AND position > ? AND position <= ?";
   private static final String RAISE = "UPDATE spaces SET floor_position = ?, floor_feed_id = ?, floor_actor_id = ?,"
       + " floor_sequence = ?, floor_chain = ? WHERE space_private_id = ?";
+
+  private static final String RETENTION = "SELECT retain_blocks, retain_age_ms, retain_bytes FROM spaces"
+      + " WHERE space_private_id = ?";
+  private static final String SET_RETENTION = "UPDATE spaces SET retain_blocks = ?, retain_age_ms = ?, retain_bytes = ?"
+      + " WHERE space_private_id = ?";
+  /** The first block within an age: it and every block after it are kept. */
+  private static final String FIRST_SINCE = "SELECT min(position) FROM blocks WHERE space_private_id = ?"
+      + " AND position > ? AND timestamp >= ?";
+  /** The highest block at which the data of it and every block above it is more than a size. */
+  private static final String BEYOND_BYTES = "SELECT max(position) FROM (SELECT position, sum(length(data))"
+      + " OVER (ORDER BY position DESC) AS kept FROM blocks WHERE space_private_id = ?) k WHERE kept > ?";
 
   private final PgTransaction tx;
 
@@ -82,4 +94,38 @@ final class PgFloors {
   }
 
   private record Removed(long position, long feedPrivateId, String feedId, String actorId, long sequence, Long chain) {}
+
+  Optional<Retention> retention(SpaceId spaceId) {
+    return tx.findSpace(spaceId).flatMap(space -> Sql.list(tx.connection, RETENTION, rs -> {
+      Long blocks = nullable(rs, 1);
+      Long age = nullable(rs, 2);
+      Long bytes = nullable(rs, 3);
+      return blocks == null && age == null && bytes == null ? Optional.<Retention>empty()
+          : Optional.of(Retention.of(zeroIfNull(blocks), zeroIfNull(age), zeroIfNull(bytes)));
+    }, space).stream().findFirst().flatMap(found -> found));
+  }
+
+  void setRetention(SpaceId spaceId, Optional<Retention> retention) {
+    if (!tx.writable) {
+      throw new IllegalStateException("the retention of space " + spaceId + " is set in a write transaction");
+    }
+    long space = tx.space(spaceId);
+    Sql.update(tx.connection, SET_RETENTION, retention.map(r -> r.blocks().orElse(0)).orElse(null),
+        retention.map(r -> r.ageMillis().orElse(0)).orElse(null), retention.map(r -> r.bytes().orElse(0)).orElse(null),
+        space);
+  }
+
+  Optional<Position> firstSince(SpaceId spaceId, long timestampMillis) {
+    return tx.findSpace(spaceId).map(space -> Sql.longValue(tx.connection, FIRST_SINCE, space, floor(spaceId).position().value(),
+        timestampMillis)).map(Position::of);
+  }
+
+  Position lastBeyondBytes(SpaceId spaceId, long bytes) {
+    Long beyond = tx.findSpace(spaceId).map(space -> Sql.longValue(tx.connection, BEYOND_BYTES, space, bytes)).orElse(null);
+    return beyond == null ? Position.NONE : Position.of(beyond);
+  }
+
+  private static long zeroIfNull(Long value) {
+    return value == null ? 0 : value;
+  }
 }

@@ -10,3 +10,10 @@ ALTER TABLE spaces ADD COLUMN floor_actor_id text COLLATE "C"
 ALTER TABLE spaces ADD COLUMN floor_sequence bigint
 ;
 ALTER TABLE spaces ADD COLUMN floor_chain bigint
+;
+-- The space's own retention, set by an administrator (NULL: the server's default; 0: keep all).
+ALTER TABLE spaces ADD COLUMN retain_blocks bigint
+;
+ALTER TABLE spaces ADD COLUMN retain_age_ms bigint
+;
+ALTER TABLE spaces ADD COLUMN retain_bytes bigint

@@ -45,6 +45,7 @@ public final class ServerCore implements AutoCloseable {
   private final Authenticator authenticator;
   private final PrincipalLimits principalLimits;
   private final AuthorityStore<?> store;
+  private final RetentionRunner retention;
 
   /** The caller keeps owning {@code store}; {@code authenticator} decides who may call. */
   public ServerCore(AuthorityStore<?> store, ServerSettings settings, Clock clock, Authenticator authenticator) {
@@ -63,6 +64,7 @@ public final class ServerCore implements AutoCloseable {
     this.principalLimits = new PrincipalLimits(settings, System::nanoTime, metrics);
     this.watches = new Watches(authority, watchExecutor, failures, principalLimits, ticker, clock);
     this.service = new FeedSyncService(authority, watches, rejections, failures, principalLimits);
+    this.retention = new RetentionRunner(authority, failures, settings.retentionIntervalMillis());
     metrics.gauge("feedstore_watch_streams", "Live streams open (gRPC Watch and Server-Sent Events).",
         watches::openCount);
     metrics.gauge("feedstore_watch_scope_bytes", "Heap the scopes of open live streams hold.", watches::scopeBytes);
@@ -175,12 +177,23 @@ public final class ServerCore implements AutoCloseable {
 
   /**
    * Starts the periodic work: heartbeats and subscriptions every {@code heartbeat-ms}, the write
-   * probe every {@code write-probe-ms}.
+   * probe every {@code write-probe-ms}, retention every {@code retention-interval-ms}.
    */
   public void startTicking() {
     ticker.scheduleWithFixedDelay(this::tick, settings.heartbeatMillis(), settings.heartbeatMillis(),
         TimeUnit.MILLISECONDS);
     storage.start();
+    retention.start();
+  }
+
+  /**
+   * Applies retention to every space of the store once (the retention thread does every {@code
+   * retention-interval-ms}; tests may call it). Blocks until done.
+   *
+   * @return how many blocks it removed
+   */
+  public long applyRetention() {
+    return retention.runOnce();
   }
 
   /** Runs the periodic work once (the ticker calls it; tests may too). */
@@ -214,6 +227,7 @@ public final class ServerCore implements AutoCloseable {
   public void close() {
     store.listen(null);
     ticker.shutdownNow();
+    retention.close();
     storage.close();
     watchExecutor.shutdown();
     rpcExecutor.shutdown();

@@ -14,6 +14,7 @@ import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.CorruptBlockException;
 import dev.feedstore.core.store.InsertOutcome;
 import dev.feedstore.core.store.ReplicaBlockLog;
+import dev.feedstore.core.store.Retention;
 import dev.feedstore.core.store.SpaceFloor;
 import dev.feedstore.core.store.StoreException;
 import dev.feedstore.core.store.UniquenessViolationException;
@@ -451,6 +452,26 @@ final class SqliteBlockLog implements ReplicaBlockLog {
   @Override
   public int compact(SpaceId spaceId, Position upTo, int maxBlocks) {
     return floors.compact(spaceId, upTo, maxBlocks);
+  }
+
+  @Override
+  public Optional<Retention> retention(SpaceId spaceId) {
+    return floors.retention(spaceId);
+  }
+
+  @Override
+  public void setRetention(SpaceId spaceId, Optional<Retention> retention) {
+    floors.setRetention(spaceId, retention);
+  }
+
+  @Override
+  public Optional<Position> firstSince(SpaceId spaceId, long timestampMillis) {
+    return floors.firstSince(spaceId, timestampMillis);
+  }
+
+  @Override
+  public Position lastBeyondBytes(SpaceId spaceId, long bytes) {
+    return floors.lastBeyondBytes(spaceId, bytes);
   }
 
   /**

@@ -10,3 +10,10 @@ ALTER TABLE spaces ADD COLUMN floor_actor_id TEXT
 ALTER TABLE spaces ADD COLUMN floor_sequence INTEGER
 ;
 ALTER TABLE spaces ADD COLUMN floor_chain INTEGER
+;
+-- The space's own retention, set by an administrator (NULL: the server's default; 0: keep all).
+ALTER TABLE spaces ADD COLUMN retain_blocks INTEGER
+;
+ALTER TABLE spaces ADD COLUMN retain_age_ms INTEGER
+;
+ALTER TABLE spaces ADD COLUMN retain_bytes INTEGER
