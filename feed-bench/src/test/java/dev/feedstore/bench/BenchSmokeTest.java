@@ -23,7 +23,7 @@ class BenchSmokeTest {
         "--catchup-blocks", "1500", "--live-blocks", "40", "--live-warmup-blocks", "10",
         "--fanout-streams", "4", "--fanout-s", "0.3", "--fanout-warmup-s", "0.1", "--idle-streams", "4",
         "--checksum-blocks", "1000", "--chain-blocks", "1000", "--backlog-blocks", "300",
-        "--fairness-queries", "20", "--stream-messages", "500");
+        "--fairness-queries", "20", "--stream-messages", "500", "--compaction-blocks", "3000");
     assertEquals(0, status);
     List<String> lines = Files.readAllLines(out);
     String table = String.join("\n", lines);
@@ -32,7 +32,7 @@ class BenchSmokeTest {
         "idle.heap_per_stream ", "sse.fanout.p99 ", "sse.fanout.undelivered ", "sse.idle.heap_per_stream ",
         "checksum.crc32c ", "chain.link_256b ", "chain.link_1mib ", "fairness.query.p99.flooded ",
         "append.concurrent.c100.batch1.one-space ", "streams.append.http ", "streams.append.http_producer ",
-        "streams.sse_catchup.rate ")) {
+        "streams.sse_catchup.rate ", "compaction.rate ", "compaction.append.p99 ", "compaction.watch.p99 ")) {
       assertTrue(table.contains("\n" + metric), metric + " is in the table:\n" + table);
     }
   }

@@ -1,6 +1,10 @@
 package dev.feedstore.cli;
 
 import dev.feedstore.proto.WireHeaders;
+import dev.feedstore.proto.v1.CompactRequest;
+import dev.feedstore.proto.v1.CompactResponse;
+import dev.feedstore.proto.v1.SetRetentionRequest;
+import dev.feedstore.proto.v1.SetRetentionResponse;
 import dev.feedstore.proto.v1.AppendRequest;
 import dev.feedstore.proto.v1.AppendResponse;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
@@ -71,6 +75,16 @@ final class Authority implements AutoCloseable {
 
   ListFeedsResponse listFeeds(ListFeedsRequest.Builder request) {
     return unary().listFeeds(request.setRequestId(nextId()).build());
+  }
+
+  /** Compacts without the deadline of other calls: removing much history takes its time. */
+  CompactResponse compact(CompactRequest.Builder request) {
+    return stub.compact(request.setRequestId(nextId()).build());
+  }
+
+  /** Sets a retention, which is applied at once: no deadline, as {@link #compact}. */
+  SetRetentionResponse setRetention(SetRetentionRequest.Builder request) {
+    return stub.setRetention(request.setRequestId(nextId()).build());
   }
 
   /**

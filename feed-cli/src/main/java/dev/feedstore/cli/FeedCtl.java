@@ -25,9 +25,11 @@ import picocli.CommandLine.Spec;
 @Command(name = "feedctl", mixinStandardHelpOptions = true, versionProvider = FeedCtl.Version.class,
     usageHelpWidth = 100,
     description = "Talks to a feed store's position authority (feed-server): create feeds, append, read,"
-        + " list and tail them live, and back up the server's database.",
+        + " list and tail them live, back up the server's database, and compact a space's history or set its"
+        + " retention.",
     subcommands = {CreateCommand.class, AppendCommand.class, ReadCommand.class, ListCommand.class,
-        TailCommand.class, BackupCommand.class, CommandLine.HelpCommand.class},
+        TailCommand.class, BackupCommand.class, CompactCommand.class, RetentionCommand.class,
+        CommandLine.HelpCommand.class},
     footerHeading = "%nExit codes:%n",
     footer = {
         "  0  success",

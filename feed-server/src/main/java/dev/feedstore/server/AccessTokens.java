@@ -24,17 +24,31 @@ import java.util.regex.Pattern;
  * or all of them. The server keeps only the SHA-256 of each token, so the file that lists them
  * holds no secret a reader could replay.
  *
- * <p>The file has one token a line: {@code SHA256-HEX read|write SPACE[,SPACE...]|*}, where the
+ * <p>The file has one token a line: {@code SHA256-HEX read|write|admin SPACE[,SPACE...]|*}, where the
  * first field is the lower-case hex SHA-256 of the token's UTF-8 bytes (for example {@code printf
  * %s "$TOKEN" | sha256sum}); {@code read} allows Query, Subscribe, ListFeeds and Watch, {@code
- * write} those and Append; {@code *} means every space. Blank lines and lines starting with
+ * write} those and Append, {@code admin} those and Compact and SetRetention (which remove history);
+ * {@code *} means every space. Blank lines and lines starting with
  * {@code #} are skipped. Immutable and thread-safe.
  */
 public final class AccessTokens {
   private static final Pattern HASH = Pattern.compile("[0-9a-f]{64}");
 
-  /** What one token may do. */
-  public record Grant(boolean write, Set<String> spaces, boolean everySpace) {
+  /**
+   * What one token may do: read, write (read and append), or admin (write, and change a space's
+   * history: compact it, set its retention).
+   */
+  public record Grant(boolean write, Set<String> spaces, boolean everySpace, boolean admin) {
+    /** A read or write grant. */
+    public Grant(boolean write, Set<String> spaces, boolean everySpace) {
+      this(write, spaces, everySpace, false);
+    }
+
+    /** Whether the token may remove history of {@code spaceId} (Compact, SetRetention). */
+    public boolean mayAdminister(String spaceId) {
+      return admin && mayRead(spaceId);
+    }
+
     /** Whether the token may read {@code spaceId}. */
     public boolean mayRead(String spaceId) {
       return everySpace || spaces.contains(spaceId);
@@ -83,13 +97,13 @@ public final class AccessTokens {
       }
       boolean write = switch (fields[1]) {
         case "read" -> false;
-        case "write" -> true;
-        default -> throw new IllegalArgumentException(where + "the second field must be read or write, was '"
+        case "write", "admin" -> true;
+        default -> throw new IllegalArgumentException(where + "the second field must be read, write or admin, was '"
             + fields[1] + "'");
       };
       boolean every = fields[2].equals("*");
       Set<String> spaces = every ? Set.of() : spaces(fields[2], where);
-      if (grants.put(fields[0], new Grant(write, spaces, every)) != null) {
+      if (grants.put(fields[0], new Grant(write, spaces, every, fields[1].equals("admin"))) != null) {
         throw new IllegalArgumentException(where + "the token is listed twice");
       }
     }

@@ -197,6 +197,16 @@ public final class FeedServer implements AutoCloseable {
   }
 
   /**
+   * Applies retention to every space of the store now, as the server does every {@code
+   * retention-interval-ms}. For tests and operators' tools; blocks until done.
+   *
+   * @return how many blocks it removed
+   */
+  public long applyRetention() {
+    return core.applyRetention();
+  }
+
+  /**
    * Shuts down gracefully and waits for it: health turns NOT_SERVING, new calls are refused, Watch
    * streams end with {@code UNAVAILABLE}, calls in flight get {@code shutdown-grace-ms} to finish
    * before they are cancelled. Idempotent. Does not close the store.

@@ -13,7 +13,7 @@ import java.util.Optional;
  * {@value #CLOCK_SKEW_SECONDS} s of clock skew are allowed. Open streams end when the token expires.
  *
  * <p>The grants claim is an object of space lists, {@code "*"} meaning every space; {@code write}
- * allows reading too:
+ * allows reading too, and {@code admin} writing and removing history (Compact, SetRetention):
  *
  * <pre>{@code
  * "feedstore": {"read": ["*"], "write": ["team", "ops"]}

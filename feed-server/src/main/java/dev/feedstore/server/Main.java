@@ -295,6 +295,23 @@ public final class Main implements Callable<Integer> {
       description = "How long a Durable Streams long-poll read waits for new data before it answers 204.")
   long streamsLongPollMillis = ServerSettings.DEFAULT_STREAMS_LONG_POLL_MS;
 
+  @Option(names = "--" + ServerSettings.Key.RETAIN_BLOCKS, paramLabel = "N",
+      description = "Most blocks a space keeps; older ones are compacted away. 0 keeps all. A space's own"
+          + " retention (SetRetention) replaces the retain settings for it.")
+  long retainBlocks = ServerSettings.DEFAULT_RETAIN_BLOCKS;
+
+  @Option(names = "--" + ServerSettings.Key.RETAIN_AGE_MS, paramLabel = "MS",
+      description = "Oldest block a space keeps, by the block's timestamp. 0 keeps all.")
+  long retainAgeMillis = ServerSettings.DEFAULT_RETAIN_AGE_MS;
+
+  @Option(names = "--" + ServerSettings.Key.RETAIN_BYTES, paramLabel = "BYTES",
+      description = "Most bytes of block data a space keeps. 0 keeps all.")
+  long retainBytes = ServerSettings.DEFAULT_RETAIN_BYTES;
+
+  @Option(names = "--" + ServerSettings.Key.RETENTION_INTERVAL_MS, paramLabel = "MS",
+      description = "How often retention is applied to every space.")
+  long retentionIntervalMillis = ServerSettings.DEFAULT_RETENTION_INTERVAL_MS;
+
   private final CountDownLatch stop = new CountDownLatch(1);
   private final Object closing = new Object();
   /** Guarded by closing. */
@@ -477,6 +494,10 @@ public final class Main implements Callable<Integer> {
         .principalStreams(principalStreams)
         .streamsSpace(streamsSpace)
         .streamsLongPollMillis(streamsLongPollMillis)
+        .retainBlocks(retainBlocks)
+        .retainAgeMillis(retainAgeMillis)
+        .retainBytes(retainBytes)
+        .retentionIntervalMillis(retentionIntervalMillis)
         .build();
   }
 

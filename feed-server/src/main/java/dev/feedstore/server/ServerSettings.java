@@ -1,5 +1,6 @@
 package dev.feedstore.server;
 
+import dev.feedstore.core.store.Retention;
 import dev.feedstore.core.InvalidValueException;
 import dev.feedstore.core.Limits;
 
@@ -100,6 +101,13 @@ import dev.feedstore.core.Limits;
  *     /v1/stream/} ({@code streams-space}); a replica that replicates it holds every stream
  * @param streamsLongPollMillis how long a Durable Streams long-poll read waits for new data before
  *     it answers 204 ({@code streams-long-poll-ms})
+ * @param retainBlocks the most blocks a space keeps ({@code retain-blocks}); 0 keeps all. A space's
+ *     own retention (set by an administrator) replaces the three retain settings for it
+ * @param retainAgeMillis the oldest block a space keeps, in ms before now, by the block's timestamp
+ *     ({@code retain-age-ms}); 0 keeps all
+ * @param retainBytes the most bytes of block data a space keeps ({@code retain-bytes}); 0 keeps all
+ * @param retentionIntervalMillis how often retention is applied to the spaces of the store ({@code
+ *     retention-interval-ms})
  */
 public record ServerSettings(
     int blockBytes,
@@ -139,7 +147,11 @@ public record ServerSettings(
     long principalAppendBytesPerSecond,
     int principalStreams,
     String streamsSpace,
-    long streamsLongPollMillis) {
+    long streamsLongPollMillis,
+    long retainBlocks,
+    long retainAgeMillis,
+    long retainBytes,
+    long retentionIntervalMillis) {
 
   /** The keys of the settings: command-line flags without the dashes, and names in errors. */
   public static final class Key {
@@ -180,6 +192,10 @@ public record ServerSettings(
     public static final String PRINCIPAL_REQUESTS_PER_SECOND = "principal-requests-per-second";
     public static final String PRINCIPAL_APPEND_BYTES_PER_SECOND = "principal-append-bytes-per-second";
     public static final String PRINCIPAL_STREAMS = "principal-streams";
+    public static final String RETAIN_BLOCKS = "retain-blocks";
+    public static final String RETAIN_AGE_MS = "retain-age-ms";
+    public static final String RETAIN_BYTES = "retain-bytes";
+    public static final String RETENTION_INTERVAL_MS = "retention-interval-ms";
     public static final String PERMIT_KEEPALIVE_MS = "permit-keepalive-ms";
     public static final String STREAMS_SPACE = "streams-space";
     public static final String STREAMS_LONG_POLL_MS = "streams-long-poll-ms";
@@ -285,6 +301,11 @@ public record ServerSettings(
   public static final String DEFAULT_STREAMS_SPACE = "streams";
   /** 20 seconds: the protocol's cursor interval, so a CDN in front collapses one long-poll per interval. */
   public static final long DEFAULT_STREAMS_LONG_POLL_MS = 20_000;
+  /** Retention is off by default: a space keeps everything until an operator says otherwise. */
+  public static final long DEFAULT_RETAIN_BLOCKS = 0;
+  public static final long DEFAULT_RETAIN_AGE_MS = 0;
+  public static final long DEFAULT_RETAIN_BYTES = 0;
+  public static final long DEFAULT_RETENTION_INTERVAL_MS = 60_000;
 
   /** Every setting at its default. */
   public static final ServerSettings DEFAULTS = newBuilder().build();
@@ -353,6 +374,10 @@ public record ServerSettings(
       throw e.withField(Key.STREAMS_SPACE);
     }
     positive(Key.STREAMS_LONG_POLL_MS, streamsLongPollMillis);
+    notNegative(Key.RETAIN_BLOCKS, retainBlocks);
+    notNegative(Key.RETAIN_AGE_MS, retainAgeMillis);
+    notNegative(Key.RETAIN_BYTES, retainBytes);
+    positive(Key.RETENTION_INTERVAL_MS, retentionIntervalMillis);
     if (maxMessageBytes <= blockBytes) {
       throw new InvalidValueException(Key.MAX_MESSAGE_BYTES,
           "must be above " + Key.BLOCK_BYTES + " (" + blockBytes + ") so that a block of the largest size fits",
@@ -392,6 +417,17 @@ public record ServerSettings(
   /** A builder starting from these settings. */
   public Builder toBuilder() {
     return new Builder(this);
+  }
+
+  /** The retention of a space that has none of its own: the three retain settings. */
+  public Retention retention() {
+    return Retention.of(retainBlocks, retainAgeMillis, retainBytes);
+  }
+
+  private static void notNegative(String key, long value) {
+    if (value < 0) {
+      throw new InvalidValueException(key, "must be >= 0 (0 keeps everything)", value);
+    }
   }
 
   private static void positive(String key, long value) {
@@ -440,6 +476,10 @@ public record ServerSettings(
     private int principalStreams = DEFAULT_PRINCIPAL_STREAMS;
     private String streamsSpace = DEFAULT_STREAMS_SPACE;
     private long streamsLongPollMillis = DEFAULT_STREAMS_LONG_POLL_MS;
+    private long retainBlocks = DEFAULT_RETAIN_BLOCKS;
+    private long retainAgeMillis = DEFAULT_RETAIN_AGE_MS;
+    private long retainBytes = DEFAULT_RETAIN_BYTES;
+    private long retentionIntervalMillis = DEFAULT_RETENTION_INTERVAL_MS;
 
     private Builder() {}
 
@@ -482,6 +522,10 @@ public record ServerSettings(
       principalStreams = s.principalStreams;
       streamsSpace = s.streamsSpace;
       streamsLongPollMillis = s.streamsLongPollMillis;
+      retainBlocks = s.retainBlocks;
+      retainAgeMillis = s.retainAgeMillis;
+      retainBytes = s.retainBytes;
+      retentionIntervalMillis = s.retentionIntervalMillis;
     }
 
     public Builder blockBytes(int value) {
@@ -674,6 +718,26 @@ public record ServerSettings(
       return this;
     }
 
+    public Builder retainBlocks(long value) {
+      retainBlocks = value;
+      return this;
+    }
+
+    public Builder retainAgeMillis(long value) {
+      retainAgeMillis = value;
+      return this;
+    }
+
+    public Builder retainBytes(long value) {
+      retainBytes = value;
+      return this;
+    }
+
+    public Builder retentionIntervalMillis(long value) {
+      retentionIntervalMillis = value;
+      return this;
+    }
+
     /**
      * The settings.
      *
@@ -686,7 +750,8 @@ public record ServerSettings(
           shutdownGraceMillis, rejectionsLoggedPerMinute, rpcThreads, watchThreads, spacesPerServer, feedsPerSpace,
           appendGroupBlocks, keepaliveMillis, keepaliveTimeoutMillis, quickCheckMillis, metricsReadTimeoutMillis, writeProbeMillis,
           permitKeepaliveMillis, httpThreads, httpIdleTimeoutMillis, principalRequestsPerSecond,
-          principalAppendBytesPerSecond, principalStreams, streamsSpace, streamsLongPollMillis);
+          principalAppendBytesPerSecond, principalStreams, streamsSpace, streamsLongPollMillis, retainBlocks,
+          retainAgeMillis, retainBytes, retentionIntervalMillis);
     }
   }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.proto.WireHeaders;
+import dev.feedstore.proto.v1.CompactRequest;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
 import dev.feedstore.proto.v1.ListFeedsRequest;
 import dev.feedstore.proto.v1.QueryRequest;
@@ -46,7 +47,8 @@ class AccessTest {
     Files.writeString(tokens, "# writer of a, reader of everything\n"
         + AccessTokens.sha256("writer-secret") + " write a\n"
         + "\n"
-        + AccessTokens.sha256("reader-secret") + "   read *\n");
+        + AccessTokens.sha256("reader-secret") + "   read *\n"
+        + AccessTokens.sha256("admin-secret") + " admin a\n");
     store = SqliteFeedStore.open(dir.resolve("feeds.db"));
     server = FeedServer.newBuilder(store).address("127.0.0.1", 0).accessTokens(AccessTokens.read(tokens)).build().start();
     channel = Grpc.newChannelBuilderForAddress("127.0.0.1", server.port(), InsecureChannelCredentials.create()).build();
@@ -83,6 +85,22 @@ class AccessTest {
   }
 
   @Test
+  void compactNeedsAnAdminGrantForTheSpace() {
+    stub("admin-secret").append(Wire.append("a", Wire.blocks(feed, "x", 0, 3)));
+    CompactRequest compact = CompactRequest.newBuilder().setSpaceId("a").setUpTo(2).build();
+
+    assertDenied(Status.Code.PERMISSION_DENIED, "needs an admin grant for it", () -> stub("writer-secret").compact(compact));
+    assertDenied(Status.Code.PERMISSION_DENIED, "needs an admin grant for it", () -> stub("reader-secret").compact(compact));
+    assertDenied(Status.Code.PERMISSION_DENIED, "may not use space 'b'",
+        () -> stub("admin-secret").compact(compact.toBuilder().setSpaceId("b").build()));
+    assertEquals(0, stub("reader-secret").query(QueryRequest.newBuilder().setSpaceId("a").build()).getFloor(),
+        "refused compactions removed nothing");
+
+    assertEquals(2, stub("admin-secret").compact(compact).getFloor());
+    assertEquals(1, stub("admin-secret").query(QueryRequest.newBuilder().setSpaceId("a").build()).getBlocksCount());
+  }
+
+  @Test
   void watchStreamsNeedATokenThatMayReadTheSpace() {
     EventRecorder<WatchEvent> allowed = new EventRecorder<>();
     FeedSyncGrpc.newStub(channel).withInterceptors(bearer("reader-secret"))
@@ -110,14 +128,14 @@ class AccessTest {
     Path plain = dir.resolve("plain");
     Files.writeString(plain, "# oops: the token itself\nwriter-secret write a\n");
     Path level = dir.resolve("level");
-    Files.writeString(level, AccessTokens.sha256("t") + " admin *\n");
+    Files.writeString(level, AccessTokens.sha256("t") + " owner *\n");
 
     IllegalArgumentException notHashed = assertThrows(IllegalArgumentException.class, () -> AccessTokens.read(plain));
     IllegalArgumentException badLevel = assertThrows(IllegalArgumentException.class, () -> AccessTokens.read(level));
 
     assertEquals(plain + " line 2: the first field must be the 64 lower-case hex digits of the token's SHA-256,"
         + " not the token itself", notHashed.getMessage());
-    assertEquals(level + " line 1: the second field must be read or write, was 'admin'", badLevel.getMessage());
+    assertEquals(level + " line 1: the second field must be read, write or admin, was 'owner'", badLevel.getMessage());
   }
 
   private FeedSyncGrpc.FeedSyncBlockingStub stub(String token) {

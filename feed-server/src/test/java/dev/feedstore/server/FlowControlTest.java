@@ -5,23 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.testing.TestBlocks;
-import dev.feedstore.proto.v1.FeedSyncGrpc;
 import dev.feedstore.proto.v1.WatchEvent;
 import dev.feedstore.proto.v1.WatchRequest;
 import dev.feedstore.core.testing.Await;
+import dev.feedstore.server.testing.ManualWatch;
 import dev.feedstore.server.testing.TestServer;
 import dev.feedstore.server.testing.Wire;
 import com.google.protobuf.ByteString;
-import io.grpc.CallOptions;
-import io.grpc.ClientCall;
-import io.grpc.Metadata;
-import io.grpc.Status;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -66,22 +61,8 @@ class FlowControlTest {
     ByteString data = ByteString.copyFrom(TestBlocks.bytes(BLOCK_BYTES).toByteArray());
     t.appendRange(feed, 0, 200, data); // warm up classes, caches and connections before measuring
 
-    ConcurrentLinkedQueue<WatchEvent> received = new ConcurrentLinkedQueue<>();
-    AtomicReference<Status> closed = new AtomicReference<>();
-    ClientCall<WatchRequest, WatchEvent> call = t.channel.newCall(FeedSyncGrpc.getWatchMethod(), CallOptions.DEFAULT);
-    call.start(new ClientCall.Listener<>() {
-      @Override
-      public void onMessage(WatchEvent message) {
-        received.add(message);
-      }
-
-      @Override
-      public void onClose(Status status, Metadata trailers) {
-        closed.set(status);
-      }
-    }, new Metadata());
-    call.sendMessage(WatchRequest.newBuilder().setSpaceId("s").setCursor(200).build());
-    call.halfClose();
+    ManualWatch call = ManualWatch.start(t.channel, WatchRequest.newBuilder().setSpaceId("s").setCursor(200).build());
+    ConcurrentLinkedQueue<WatchEvent> received = call.received();
     call.request(1);
     Await.until("the first event", () -> received.size() == 1);
     assertTrue(received.peek().hasCaughtUp());
@@ -113,7 +94,7 @@ class FlowControlTest {
       return positions.size() >= BLOCKS;
     });
     assertEquals(WatchTest.range(201, 200 + BLOCKS), positions, "everything, once, in order");
-    call.cancel("done", null);
+    call.cancel();
   }
 
 

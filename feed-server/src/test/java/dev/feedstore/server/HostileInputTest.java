@@ -83,7 +83,7 @@ class HostileInputTest {
   @TestFactory
   Stream<DynamicTest> everyHostileRequestGetsItsStatusWritesNothingAndTheServerKeepsServing() {
     List<HostileCase> cases = Stream.of(HostileIdCases.all(requests), HostileAppendCases.all(requests),
-        new HostileScopeCases(requests, expired, foreign).all(), HostileSizeCases.all(requests)).flatMap(List::stream).toList();
+        new HostileScopeCases(requests, expired, foreign).all(), HostileSizeCases.all(requests), HostileRetentionCases.all(requests)).flatMap(List::stream).toList();
     return cases.stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> {
       Census before = census();
 

@@ -2,6 +2,8 @@ package dev.feedstore.server;
 
 import dev.feedstore.core.FeedId;
 import dev.feedstore.proto.v1.AppendRequest;
+import dev.feedstore.proto.v1.CompactRequest;
+import dev.feedstore.proto.v1.SetRetentionRequest;
 import dev.feedstore.proto.v1.ListFeedsRequest;
 import dev.feedstore.proto.v1.QueryRequest;
 import dev.feedstore.proto.v1.SubscribeRequest;
@@ -46,6 +48,22 @@ final class HostileRequests {
 
   ListFeedsRequest listFeeds() {
     return ListFeedsRequest.newBuilder().setRequestId("l").setSpaceId(SPACE).build();
+  }
+
+  CompactRequest compact() {
+    return CompactRequest.newBuilder().setRequestId("c").setSpaceId(SPACE).setUpTo(1).build();
+  }
+
+  SetRetentionRequest setRetention() {
+    return SetRetentionRequest.newBuilder().setRequestId("r").setSpaceId(SPACE).setBlocks(1).build();
+  }
+
+  static HostileCase.Call compact(CompactRequest request) {
+    return channel -> Calls.blocking(channel).compact(request);
+  }
+
+  static HostileCase.Call setRetention(SetRetentionRequest request) {
+    return channel -> Calls.blocking(channel).setRetention(request);
   }
 
   static HostileCase.Call append(AppendRequest request) {
@@ -93,7 +111,9 @@ final class HostileRequests {
         new Rpc("Query", v -> query(query().toBuilder().setSpaceId(v).build())),
         new Rpc("Watch", v -> watch(query().toBuilder().setSpaceId(v).build())),
         new Rpc("Subscribe", v -> subscribe(subscribe().toBuilder().setSpaceId(v).build())),
-        new Rpc("ListFeeds", v -> listFeeds(listFeeds().toBuilder().setSpaceId(v).build())));
+        new Rpc("ListFeeds", v -> listFeeds(listFeeds().toBuilder().setSpaceId(v).build())),
+        new Rpc("Compact", v -> compact(compact().toBuilder().setSpaceId(v).build())),
+        new Rpc("SetRetention", v -> setRetention(setRetention().toBuilder().setSpaceId(v).build())));
   }
 
   /** Every RPC, with {@code request_id} set to the value. */
@@ -103,7 +123,9 @@ final class HostileRequests {
         new Rpc("Query", v -> query(query().toBuilder().setRequestId(v).build())),
         new Rpc("Watch", v -> watch(query().toBuilder().setRequestId(v).build())),
         new Rpc("Subscribe", v -> subscribe(subscribe().toBuilder().setRequestId(v).build())),
-        new Rpc("ListFeeds", v -> listFeeds(listFeeds().toBuilder().setRequestId(v).build())));
+        new Rpc("ListFeeds", v -> listFeeds(listFeeds().toBuilder().setRequestId(v).build())),
+        new Rpc("Compact", v -> compact(compact().toBuilder().setRequestId(v).build())),
+        new Rpc("SetRetention", v -> setRetention(setRetention().toBuilder().setRequestId(v).build())));
   }
 
   /** Every RPC that takes a namespace as such, with it set to the value. */

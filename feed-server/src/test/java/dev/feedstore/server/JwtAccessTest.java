@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.nimbusds.jose.jwk.RSAKey;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.testing.TestBlocks;
+import dev.feedstore.proto.v1.CompactRequest;
 import dev.feedstore.proto.v1.QueryRequest;
 import dev.feedstore.proto.v1.WatchEvent;
 import dev.feedstore.proto.v1.WatchRequest;
@@ -73,6 +74,19 @@ class JwtAccessTest {
     HttpResponse<String> readOnly = t.http().withToken(token).append("elsewhere", feed.value(), "a", 0, 1);
     assertEquals(403, readOnly.statusCode());
     assertTrue(Http.json(readOnly).get("message").getAsString().contains("may read space 'elsewhere' but not Append"));
+  }
+
+  @Test
+  void anAdminClaimAllowsCompactingItsSpacesAndWriteDoesNot() {
+    start(jwks(Jwts.jwksFile(dir.resolve("jwks.json"), key)));
+    String admin = Jwts.sign(key, Jwts.claims("root", Map.of("admin", List.of("team"))));
+    String writer = Jwts.sign(key, Jwts.claims("alice", Map.of("write", List.of("*"))));
+    t.blocking(admin).append(Wire.append("team", Wire.blocks(feed, "a", 0, 2)));
+    CompactRequest compact = CompactRequest.newBuilder().setSpaceId("team").setUpTo(1).build();
+
+    StatusRuntimeException denied = assertThrows(StatusRuntimeException.class, () -> t.blocking(writer).compact(compact));
+    assertEquals(Status.Code.PERMISSION_DENIED, denied.getStatus().getCode());
+    assertEquals(1, t.blocking(admin).compact(compact).getFloor());
   }
 
   @Test

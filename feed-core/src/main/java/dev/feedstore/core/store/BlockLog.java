@@ -115,4 +115,82 @@ public interface BlockLog {
    * @throws IllegalStateException in a read transaction
    */
   Position claimPositions(SpaceId spaceId, int count);
+  /**
+   * The space's floor: what retention has removed from it ({@link SpaceFloor#NONE} when nothing).
+   * Read in the caller's transaction, so it agrees with the blocks that transaction sees: every
+   * block at or below it is gone, every one above it still there. The default is for stores that
+   * never remove history (a replica's).
+   */
+  default SpaceFloor floor(SpaceId spaceId) {
+    return SpaceFloor.NONE;
+  }
+
+  /**
+   * Removes the lowest blocks of the space, those at positions up to {@code upTo}, at most {@code
+   * maxBlocks} of them in this write transaction, and raises the space's floor to the highest
+   * position removed (keeping that block's key and chain: {@link SpaceFloor}). Feeds keep their
+   * rows; their block counts drop by what they lost. A caller that removes much history does it in
+   * several small transactions, calling again until fewer than {@code maxBlocks} are removed, so
+   * that appends wait for one small transaction at a time. The floor never moves down: {@code upTo}
+   * at or below it removes nothing.
+   *
+   * @return how many blocks were removed
+   * @throws IllegalArgumentException if {@code maxBlocks} is not positive
+   * @throws IllegalStateException in a read transaction
+   * @throws UnsupportedOperationException if the store never removes history
+   */
+  default int compact(SpaceId spaceId, Position upTo, int maxBlocks) {
+    throw new UnsupportedOperationException("this store keeps every block; it cannot compact space " + spaceId);
+  }
+  /** The retention an administrator set for the space ({@link #setRetention}), if one was set. */
+  default java.util.Optional<Retention> retention(SpaceId spaceId) {
+    return java.util.Optional.empty();
+  }
+
+  /**
+   * Stores the space's own retention (the space is stored if the store holds nothing of it yet);
+   * {@code Optional.empty()} goes back to the server's default. Write transaction only.
+   *
+   * @throws UnsupportedOperationException if the store never removes history
+   */
+  default void setRetention(SpaceId spaceId, java.util.Optional<Retention> retention) {
+    throw new UnsupportedOperationException("this store keeps every block; it has no retention for space " + spaceId);
+  }
+
+  /**
+   * The highest position {@code retention} lets go of in the space at {@code nowMillis}: every
+   * block at or below it is beyond some bound ({@link Position#NONE} when none is). Reads, removes
+   * nothing.
+   */
+  default Position retentionCut(SpaceId spaceId, Retention retention, long nowMillis) {
+    long highest = maxPosition(spaceId).value();
+    long cut = 0;
+    if (retention.blocks().isPresent()) {
+      cut = Math.max(cut, highest - retention.blocks().getAsLong());
+    }
+    if (retention.ageMillis().isPresent()) {
+      java.util.Optional<Position> firstKept = firstSince(spaceId, nowMillis - retention.ageMillis().getAsLong());
+      cut = Math.max(cut, firstKept.map(p -> p.value() - 1).orElse(highest));
+    }
+    if (retention.bytes().isPresent()) {
+      cut = Math.max(cut, lastBeyondBytes(spaceId, retention.bytes().getAsLong()).value());
+    }
+    return Position.of(Math.max(0, cut));
+  }
+
+  /**
+   * The lowest position above the floor whose block is stamped at or after {@code timestampMillis}
+   * (its {@code timestamp}), if any block is.
+   */
+  default java.util.Optional<Position> firstSince(SpaceId spaceId, long timestampMillis) {
+    return java.util.Optional.empty();
+  }
+
+  /**
+   * The highest position at which the data of its block and of every block above it adds up to
+   * more than {@code bytes} ({@link Position#NONE} when all of the space's data fits).
+   */
+  default Position lastBeyondBytes(SpaceId spaceId, long bytes) {
+    return Position.NONE;
+  }
 }

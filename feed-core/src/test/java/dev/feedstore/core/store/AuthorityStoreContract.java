@@ -309,6 +309,116 @@ public abstract class AuthorityStoreContract<S extends AuthorityStore<?>> {
   }
 
   @Test
+  void compactionRemovesTheLowestBlocksInSmallStepsAndRaisesTheFloor() {
+    FeedId feed = createFeed(SPACE, Optional.empty());
+    FeedId other = createFeed(SPACE, Optional.empty());
+    List<Block> blocks = new ArrayList<>();
+    long chain = HistoryChain.START;
+    long[] chains = new long[10];
+    for (int i = 0; i < 10; i++) {
+      Block block = positioned(i % 2 == 0 ? feed : other, "a", i / 2, i + 1);
+      chain = HistoryChain.next(chain, block);
+      chains[i] = chain;
+      blocks.add(block);
+    }
+    store.write(tx -> tx.blocks().claimPositions(SPACE, 10));
+    store.write(tx -> tx.blocks().insertAll(SPACE, blocks, chains));
+    assertEquals(SpaceFloor.NONE, store.read(tx -> tx.blocks().floor(SPACE)));
+
+    assertEquals(4, store.<Integer>write(tx -> tx.blocks().compact(SPACE, Position.of(6), 4)));
+    SpaceFloor floor = store.read(tx -> tx.blocks().floor(SPACE));
+    assertEquals(Position.of(4), floor.position());
+    assertEquals(Optional.of(blocks.get(3).key()), floor.key());
+    assertEquals(OptionalLong.of(chains[3]), floor.chain());
+    assertEquals(List.of(5L, 6L, 7L, 8L, 9L, 10L), positions(readAfter(Scope.WHOLE_SPACE, 0, 100)));
+
+    assertEquals(2, store.<Integer>write(tx -> tx.blocks().compact(SPACE, Position.of(6), 4)), "the rest up to 6");
+    assertEquals(0, store.<Integer>write(tx -> tx.blocks().compact(SPACE, Position.of(6), 4)));
+    assertEquals(0, store.<Integer>write(tx -> tx.blocks().compact(SPACE, Position.of(3), 4)), "never down");
+    assertEquals(Position.of(6), store.read(tx -> tx.blocks().floor(SPACE)).position());
+    assertEquals(OptionalLong.of(chains[5]), store.read(tx -> tx.blocks().chainAt(SPACE, Position.of(6))),
+        "the chain at the floor is kept");
+    assertEquals(OptionalLong.empty(), store.read(tx -> tx.blocks().chainAt(SPACE, Position.of(5))));
+    assertEquals(2, store.read(tx -> tx.feeds().find(SPACE, feed)).orElseThrow().blockCount());
+    assertEquals(2, store.read(tx -> tx.feeds().find(SPACE, other)).orElseThrow().blockCount());
+    assertEquals(Position.of(10), store.read(tx -> tx.blocks().maxPosition(SPACE)));
+    assertEquals(SpaceFloor.NONE, store.read(tx -> tx.blocks().floor(OTHER_SPACE)), "a floor per space");
+    assertThrows(IllegalArgumentException.class, () -> store.write(tx -> tx.blocks().compact(SPACE, Position.of(9), 0)));
+    assertThrows(IllegalStateException.class, () -> store.read(tx -> tx.blocks().compact(SPACE, Position.of(9), 1)));
+  }
+
+  @Test
+  void compactingEveryBlockKeepsTheHighestPositionAndTheCounter() {
+    FeedId feed = createFeed(SPACE, Optional.empty());
+    store.write(tx -> tx.blocks().claimPositions(SPACE, 3));
+    for (int i = 0; i < 3; i++) {
+      insert(SPACE, positioned(feed, "a", i, i + 1));
+    }
+    assertEquals(3, store.<Integer>write(tx -> tx.blocks().compact(SPACE, Position.of(100), 10)));
+    assertEquals(Position.of(3), store.read(tx -> tx.blocks().floor(SPACE)).position(), "the floor stops at the last block");
+    assertEquals(Position.of(3), store.read(tx -> tx.blocks().maxPosition(SPACE)));
+    assertEquals(Position.of(3), store.write(tx -> tx.blocks().claimPositions(SPACE, 1)), "positions go on above it");
+    insert(SPACE, positioned(feed, "a", 3, 4));
+    assertEquals(List.of(4L), positions(readAfter(Scope.WHOLE_SPACE, 0, 10)));
+    assertEquals(0, store.read(tx -> tx.feeds().find(SPACE, feed)).orElseThrow().blockCount() - 1);
+  }
+
+  @Test
+  void aCompactionThatFailsLeavesBlocksAndFloorAsTheyWere() {
+    FeedId feed = createFeed(SPACE, Optional.empty());
+    for (int i = 0; i < 3; i++) {
+      insert(SPACE, positioned(feed, "a", i, i + 1));
+    }
+    assertThrows(IllegalStateException.class, () -> store.write(tx -> {
+      tx.blocks().compact(SPACE, Position.of(2), 10);
+      throw new IllegalStateException("rolled back");
+    }));
+    assertEquals(SpaceFloor.NONE, store.read(tx -> tx.blocks().floor(SPACE)));
+    assertEquals(List.of(1L, 2L, 3L), positions(readAfter(Scope.WHOLE_SPACE, 0, 10)));
+    assertEquals(3, store.read(tx -> tx.feeds().find(SPACE, feed)).orElseThrow().blockCount());
+  }
+
+  @Test
+  void aSpacesRetentionIsStoredAndTellsWhatItLetsGoOf() {
+    FeedId feed = createFeed(SPACE, Optional.empty());
+    // positions 1..10, timestamps 1000, 2000, ... 10000, data of 10 bytes each
+    for (int i = 0; i < 10; i++) {
+      Block block = new Block(TestBlocks.key(feed, "a", i),
+          i == 0 ? Optional.empty() : Optional.of(new Predecessor(new dev.feedstore.core.ActorId("a"), new Sequence(i - 1))),
+          (i + 1) * 1000L, TestBlocks.bytes(10), Position.of(i + 1));
+      insert(SPACE, block);
+    }
+    assertEquals(Optional.empty(), store.read(tx -> tx.blocks().retention(SPACE)));
+    Retention byCount = Retention.of(4, 0, 0);
+    store.write(tx -> {
+      tx.blocks().setRetention(SPACE, Optional.of(byCount));
+      return null;
+    });
+    assertEquals(Optional.of(byCount), store.read(tx -> tx.blocks().retention(SPACE)));
+    assertEquals(Optional.empty(), store.read(tx -> tx.blocks().retention(OTHER_SPACE)));
+
+    assertEquals(Position.of(6), store.read(tx -> tx.blocks().retentionCut(SPACE, byCount, 0)), "keeps 7..10");
+    assertEquals(Position.of(3), store.read(tx -> tx.blocks().retentionCut(SPACE, Retention.of(0, 7000, 0), 11_000)),
+        "keeps from the first block stamped at or after 4000");
+    assertEquals(Position.of(10), store.read(tx -> tx.blocks().retentionCut(SPACE, Retention.of(0, 1, 0), 20_000)),
+        "every block is older");
+    assertEquals(Position.of(7), store.read(tx -> tx.blocks().retentionCut(SPACE, Retention.of(0, 0, 35), 0)),
+        "the newest three blocks' 30 bytes fit in 35");
+    assertEquals(Position.of(7), store.read(tx -> tx.blocks().retentionCut(SPACE, Retention.of(4, 7000, 35), 11_000)),
+        "whichever bound lets go of most");
+    assertEquals(Position.NONE, store.read(tx -> tx.blocks().retentionCut(SPACE, Retention.KEEP_ALL, 11_000)));
+    assertEquals(Position.NONE, store.read(tx -> tx.blocks().retentionCut(SPACE, Retention.of(100, 0, 0), 0)));
+
+    store.write(tx -> {
+      tx.blocks().setRetention(SPACE, Optional.empty());
+      return null;
+    });
+    assertEquals(Optional.empty(), store.read(tx -> tx.blocks().retention(SPACE)), "back to the server's default");
+    assertThrows(dev.feedstore.core.InvalidValueException.class,
+        () -> new Retention(OptionalLong.of(0), OptionalLong.empty(), OptionalLong.empty()));
+  }
+
+  @Test
   void positionsAreClaimedFromEachSpacesCounterInOrder() {
     assertEquals(Position.NONE, store.write(tx -> tx.blocks().claimPositions(SPACE, 0)));
     assertEquals(Position.NONE, store.write(tx -> tx.blocks().claimPositions(SPACE, 3)), "1 to 3");

@@ -15,6 +15,8 @@ import dev.feedstore.core.store.BlockChecksum;
 import dev.feedstore.core.store.BlockLog;
 import dev.feedstore.core.store.CorruptBlockException;
 import dev.feedstore.core.store.InsertOutcome;
+import dev.feedstore.core.store.Retention;
+import dev.feedstore.core.store.SpaceFloor;
 import dev.feedstore.core.store.UniquenessViolationException;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -40,7 +42,9 @@ final class PgBlockLog implements BlockLog {
   private static final String BY_KEY = SELECT_BLOCKS
       + "WHERE b.feed_private_id = ? AND b.sequence = ? AND b.actor_id = ?";
   private static final String AT_POSITION = SELECT_BLOCKS + "WHERE b.space_private_id = ? AND b.position = ?";
-  private static final String MAX_POSITION = "SELECT max(position) FROM blocks WHERE space_private_id = ?";
+  /** The highest block's position, or the floor when retention removed every block up to it. */
+  private static final String MAX_POSITION = "SELECT greatest((SELECT max(position) FROM blocks"
+      + " WHERE space_private_id = s.space_private_id), s.floor_position) FROM spaces s WHERE s.space_private_id = ?";
   /**
    * The counter after adding the claimed count. The row lock it takes is held until the transaction
    * ends, so appends to one space wait for each other here, in whatever process they run. The same
@@ -61,9 +65,11 @@ final class PgBlockLog implements BlockLog {
   private static final byte[] NO_BYTES = new byte[0];
 
   private final PgTransaction tx;
+  private final PgFloors floors;
 
   PgBlockLog(PgTransaction tx) {
     this.tx = tx;
+    this.floors = new PgFloors(tx);
   }
 
   @Override
@@ -167,7 +173,12 @@ final class PgBlockLog implements BlockLog {
       return OptionalLong.empty();
     }
     Long chain = Sql.longValue(tx.connection, CHAIN_AT, space.get(), position.value());
-    return chain == null ? OptionalLong.empty() : OptionalLong.of(chain);
+    if (chain == null) {
+      // The block at the floor was removed; its chain is kept with the floor.
+      SpaceFloor floor = floors.floor(spaceId);
+      return floor.position().equals(position) ? floor.chain() : OptionalLong.empty();
+    }
+    return OptionalLong.of(chain);
   }
 
   @Override
@@ -203,6 +214,36 @@ final class PgBlockLog implements BlockLog {
       Long max = Sql.longValue(tx.connection, MAX_POSITION, space);
       return max == null ? Position.NONE : Position.of(max);
     }).orElse(Position.NONE);
+  }
+
+  @Override
+  public SpaceFloor floor(SpaceId spaceId) {
+    return floors.floor(spaceId);
+  }
+
+  @Override
+  public int compact(SpaceId spaceId, Position upTo, int maxBlocks) {
+    return floors.compact(spaceId, upTo, maxBlocks);
+  }
+
+  @Override
+  public Optional<Retention> retention(SpaceId spaceId) {
+    return floors.retention(spaceId);
+  }
+
+  @Override
+  public void setRetention(SpaceId spaceId, Optional<Retention> retention) {
+    floors.setRetention(spaceId, retention);
+  }
+
+  @Override
+  public Optional<Position> firstSince(SpaceId spaceId, long timestampMillis) {
+    return floors.firstSince(spaceId, timestampMillis);
+  }
+
+  @Override
+  public Position lastBeyondBytes(SpaceId spaceId, long bytes) {
+    return floors.lastBeyondBytes(spaceId, bytes);
   }
 
   @Override

@@ -84,4 +84,19 @@ final class Caller {
           + "' but not " + method + " to it");
     }
   }
+
+  /**
+   * Passes when the caller holds an admin grant for {@code spaceId} (it may remove history), or
+   * when the server has no access control.
+   *
+   * @throws AccessDeniedException naming the grant that is missing
+   */
+  void checkAdmin(String method, String spaceId) {
+    check(method, spaceId, false);
+    if (grants.isPresent() && grants.get().stream().noneMatch(grant -> grant.mayAdminister(spaceId))) {
+      throw new AccessDeniedException(true, method + " removes history of space '" + RateLimitedLog.clip(spaceId)
+          + "' and needs an admin grant for it (an access-tokens line 'HASH admin SPACES', or \"admin\" in a"
+          + " token's grants claim)");
+    }
+  }
 }

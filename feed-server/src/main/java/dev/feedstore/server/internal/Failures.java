@@ -1,5 +1,6 @@
 package dev.feedstore.server.internal;
 
+import dev.feedstore.core.CursorCompactedException;
 import dev.feedstore.proto.WireErrors;
 import dev.feedstore.proto.WireMapping;
 import dev.feedstore.proto.v1.AppendConflict;
@@ -34,6 +35,9 @@ final class Failures {
     }
     if (failure instanceof AppendConflictException conflict) {
       return conflict(conflict);
+    }
+    if (failure instanceof CursorCompactedException compacted) {
+      return compacted(compacted);
     }
     Refusal refusal = Refusal.of(failure);
     Status status = Status.fromCode(Status.Code.valueOf(refusal.code().name())).withDescription(refusal.message());
@@ -79,6 +83,21 @@ final class Failures {
   }
 
   /** True for failures caused by the request (logged as rejections), false for the server's own. */
+  /**
+   * {@code FAILED_PRECONDITION} with a {@code google.rpc.ErrorInfo} in the status details (the
+   * standard place a gRPC client looks for a machine-readable reason): reason {@code
+   * CURSOR_COMPACTED}, the floor and the space in its metadata.
+   */
+  private static StatusException compacted(CursorCompactedException compacted) {
+    com.google.rpc.Status detail = com.google.rpc.Status.newBuilder()
+        .setCode(Status.Code.FAILED_PRECONDITION.value())
+        .setMessage(compacted.getMessage())
+        .addDetails(com.google.protobuf.Any.pack(WireErrors.cursorCompacted(compacted.spaceId().value(),
+            compacted.cursor().value(), compacted.floor().value())))
+        .build();
+    return io.grpc.protobuf.StatusProto.toStatusException(detail);
+  }
+
   static boolean isRejection(Status.Code code) {
     return code != Status.Code.INTERNAL && code != Status.Code.UNKNOWN && code != Status.Code.DATA_LOSS;
   }

@@ -7,6 +7,10 @@ import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.StorageFaultException;
 import dev.feedstore.core.store.Subscription;
 import dev.feedstore.proto.WireMapping;
+import dev.feedstore.proto.v1.CompactRequest;
+import dev.feedstore.proto.v1.SetRetentionRequest;
+import dev.feedstore.proto.v1.SetRetentionResponse;
+import dev.feedstore.proto.v1.CompactResponse;
 import dev.feedstore.proto.v1.AppendRequest;
 import dev.feedstore.proto.v1.AppendResponse;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
@@ -99,6 +103,7 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
           .setRequestId(request.getRequestId())
           .setHasMore(page.hasMore())
           .setMaxPosition(page.maxPosition().value())
+          .setFloor(page.floor().value())
           .setServerToken(result.token().value());
       page.blocks().forEach(block -> response.addBlocks(WireMapping.toWire(block)));
       page.cursorBlock().ifPresent(key -> response.setCursorBlock(WireMapping.toWire(key)));
@@ -144,6 +149,39 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
         response.addFeeds(WireMapping.toWire(feed));
       }
       return response.build();
+    });
+  }
+
+  @Override
+  public void compact(CompactRequest request, StreamObserver<CompactResponse> responses) {
+    unary("Compact", request.getSpaceId(), request.getRequestId(), responses, () -> {
+      AccessInterceptor.caller().checkAdmin("Compact", request.getSpaceId());
+      SpaceId spaceId = WireMapping.spaceId(request.getSpaceId());
+      CompactResult result = authority.compact(spaceId, WireRequests.upTo(request.getUpTo()));
+      return CompactResponse.newBuilder()
+          .setRequestId(request.getRequestId())
+          .setFloor(result.floor().value())
+          .setRemoved(result.removed())
+          .setServerToken(result.token().value())
+          .build();
+    });
+  }
+
+  @Override
+  public void setRetention(SetRetentionRequest request, StreamObserver<SetRetentionResponse> responses) {
+    unary("SetRetention", request.getSpaceId(), request.getRequestId(), responses, () -> {
+      AccessInterceptor.caller().checkAdmin("SetRetention", request.getSpaceId());
+      SpaceId spaceId = WireMapping.spaceId(request.getSpaceId());
+      RetentionResult result = authority.setRetention(spaceId, WireRequests.retention(request));
+      return SetRetentionResponse.newBuilder()
+          .setRequestId(request.getRequestId())
+          .setBlocks(result.retention().blocks().orElse(0))
+          .setAgeMs(result.retention().ageMillis().orElse(0))
+          .setBytes(result.retention().bytes().orElse(0))
+          .setServerDefault(result.serverDefault())
+          .setFloor(result.floor().value())
+          .setServerToken(result.token().value())
+          .build();
     });
   }
 

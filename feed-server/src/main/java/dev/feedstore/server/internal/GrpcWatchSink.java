@@ -87,7 +87,8 @@ final class GrpcWatchSink implements LiveSink {
     WatchEvent.Builder event = WatchEvent.newBuilder()
         .setRequestId(requestId)
         .setServerToken(head.token().value())
-        .setMaxPosition(head.maxPosition());
+        .setMaxPosition(head.maxPosition())
+        .setFloor(head.floor());
     head.cursorBlock().ifPresent(key -> event.setCursorBlock(WireMapping.toWire(key)));
     head.cursorChain().ifPresent(event::setCursorChain);
     head.lastChain().ifPresent(event::setLastChain);

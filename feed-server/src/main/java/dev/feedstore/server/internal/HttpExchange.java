@@ -1,5 +1,6 @@
 package dev.feedstore.server.internal;
 
+import dev.feedstore.core.CursorCompactedException;
 import dev.feedstore.core.store.StorageFaultException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -89,6 +90,8 @@ final class HttpExchange {
     Json body = Json.object().field("code", refusal.code().name()).field("message", refusal.message());
     if (failure instanceof AppendConflictException conflict) {
       body.raw("keys", Json.array(conflict.keys().stream().map(BlockJson::of).toList()));
+    } else if (failure instanceof CursorCompactedException compacted) {
+      body.field("reason", CursorCompactedException.REASON).field("floor", compacted.floor().value());
     }
     write(response, callback, refusal.httpStatus(), body.end());
   }

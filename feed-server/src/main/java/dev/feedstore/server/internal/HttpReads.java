@@ -57,7 +57,8 @@ final class HttpReads {
         .raw("blocks", Json.array(blocks))
         .field("has_more", page.hasMore())
         .field("next", page.scannedTo(cursor))
-        .field("max_position", page.maxPosition().value());
+        .field("max_position", page.maxPosition().value())
+        .field("floor", page.floor().value());
     page.cursorBlock().ifPresent(key -> json.raw("cursor_block", BlockJson.of(key)));
     exchange.json(200, json.field("server_token", result.token().value()).end());
   }

@@ -137,13 +137,13 @@ public final class JwtAccess {
     return Caller.granted(principal, grants.get(), Optional.of(claims.getExpirationTime().toInstant()));
   }
 
-  /** The grants of a claim {@code {"read": [...], "write": [...]}}, or empty when it has another shape. */
+  /** The grants of a claim {@code {"read": [...], "write": [...], "admin": [...]}}, or empty when it has another shape. */
   private static Optional<List<AccessTokens.Grant>> grants(Object claim) {
     if (!(claim instanceof Map<?, ?> map)) {
       return Optional.empty();
     }
     List<AccessTokens.Grant> grants = new ArrayList<>();
-    Set<Object> known = new HashSet<>(List.of("read", "write"));
+    Set<Object> known = new HashSet<>(List.of("read", "write", "admin"));
     for (Map.Entry<?, ?> entry : map.entrySet()) {
       if (!known.contains(entry.getKey()) || !(entry.getValue() instanceof List<?> spaces)) {
         return Optional.empty();
@@ -156,7 +156,8 @@ public final class JwtAccess {
         names.add(name);
       }
       boolean every = names.remove("*");
-      grants.add(new AccessTokens.Grant(entry.getKey().equals("write"), Set.copyOf(names), every));
+      boolean admin = entry.getKey().equals("admin");
+      grants.add(new AccessTokens.Grant(admin || entry.getKey().equals("write"), Set.copyOf(names), every, admin));
     }
     return Optional.of(grants);
   }

@@ -195,6 +195,7 @@ final class LiveFollower implements SpaceTail.Watcher {
 
   private void sendPage(Page page) {
     knownMax = Math.max(knownMax, page.maxPosition().value());
+    read.space().raiseFloor(page.floor().value());
     scanned = page.scannedTo(scanned);
     if (page.blocks().isEmpty()) {
       return;
@@ -226,7 +227,7 @@ final class LiveFollower implements SpaceTail.Watcher {
   private LiveSink.Head head(OptionalLong lastChain) {
     return new LiveSink.Head(read.space().token(), knownMax,
         firstEventSent ? Optional.empty() : cursorBlock, firstEventSent ? OptionalLong.empty() : cursorChain,
-        lastChain);
+        lastChain, read.space().floor());
   }
 
   private void sent(boolean notHeartbeat) {

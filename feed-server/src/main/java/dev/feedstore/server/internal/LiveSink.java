@@ -25,9 +25,10 @@ interface LiveSink {
    * @param cursorBlock the key of the block at the stream's cursor (first event only)
    * @param cursorChain the history chain at the cursor (first event only)
    * @param lastChain the history chain at the event's last block (block events only)
+   * @param floor the space's floor as the follower last learned it
    */
   record Head(ServerToken token, long maxPosition, Optional<BlockKey> cursorBlock, OptionalLong cursorChain,
-      OptionalLong lastChain) {}
+      OptionalLong lastChain, long floor) {}
 
   /**
    * Hooks the sink to its follower, before any event: {@code onReady} runs when the transport

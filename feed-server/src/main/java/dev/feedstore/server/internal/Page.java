@@ -21,9 +21,11 @@ import java.util.OptionalLong;
  * @param cursorChain the history chain at the cursor position, when the cursor block was looked up
  *     and a chain is recorded there
  * @param lastChain the history chain at the last block, when there are blocks and it is recorded
+ * @param floor the space's floor in the same snapshot: every position at or below it was removed
+ *     by retention ({@link Position#NONE} when none was); a page read from cursor 0 starts there
  */
 public record Page(List<Block> blocks, boolean hasMore, Position maxPosition, Optional<BlockKey> cursorBlock,
-    Map<FeedId, Namespace> namespaces, OptionalLong cursorChain, OptionalLong lastChain) {
+    Map<FeedId, Namespace> namespaces, OptionalLong cursorChain, OptionalLong lastChain, Position floor) {
 
   /**
    * The position up to which the scope has been read completely: the last block's when more

@@ -2,6 +2,7 @@ package dev.feedstore.server.internal;
 
 import dev.feedstore.core.Block;
 import dev.feedstore.core.BlockKey;
+import dev.feedstore.core.CursorCompactedException;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Namespace;
 import dev.feedstore.core.Position;
@@ -9,6 +10,7 @@ import dev.feedstore.core.Scope;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.CorruptBlockException;
 import dev.feedstore.core.store.AuthorityTransaction;
+import dev.feedstore.core.store.SpaceFloor;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -39,9 +41,15 @@ final class PageReader {
    * more than {@code maxBytes} ({@link BlockSizes}) unless the first alone is larger.
    *
    * @param withCursorBlock whether to look up the block at the cursor
+   * @throws CursorCompactedException if {@code cursor} is above 0 and below the space's floor (the
+   *     floor is read in the same transaction as the blocks, so a page never skips removed history)
    */
   static Page read(AuthorityTransaction tx, SpaceId spaceId, Scope scope, Position cursor, int maxBlocks,
       long maxBytes, boolean withCursorBlock) {
+    SpaceFloor floor = tx.blocks().floor(spaceId);
+    if (floor.isAbove(cursor)) {
+      throw new CursorCompactedException(spaceId, cursor, floor.position());
+    }
     List<Block> blocks = new ArrayList<>();
     boolean hasMore = false;
     long bytes = 0;
@@ -82,13 +90,14 @@ final class PageReader {
       long byBytes = Math.max(0, maxBytes - bytes) / average + 1;
       chunk = (int) Math.max(1, Math.min(Math.min(maxBlocks + 1L - blocks.size(), byBytes), MAX_CHUNK));
     }
-    Optional<BlockKey> cursorBlock = withCursorBlock ? keyAt(tx, spaceId, cursor) : Optional.empty();
+    Optional<BlockKey> cursorBlock = !withCursorBlock ? Optional.empty()
+        : floor.isRaised() && floor.position().equals(cursor) ? floor.key() : keyAt(tx, spaceId, cursor);
     OptionalLong cursorChain = withCursorBlock ? tx.blocks().chainAt(spaceId, cursor) : OptionalLong.empty();
     OptionalLong lastChain = blocks.isEmpty()
         ? OptionalLong.empty()
         : tx.blocks().chainAt(spaceId, blocks.get(blocks.size() - 1).position());
     return new Page(blocks, hasMore, tx.blocks().maxPosition(spaceId), cursorBlock,
-        namespaces(tx, spaceId, blocks), cursorChain, lastChain);
+        namespaces(tx, spaceId, blocks), cursorChain, lastChain, floor.position());
   }
 
   /** The key of the block at {@code position}, as stored even when the block's content is corrupt. */

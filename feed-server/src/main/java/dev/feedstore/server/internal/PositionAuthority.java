@@ -11,6 +11,7 @@ import dev.feedstore.core.Scope;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.AuthorityStore;
 import dev.feedstore.core.store.AuthorityTransaction;
+import dev.feedstore.core.store.Retention;
 import dev.feedstore.core.store.Subscription;
 import dev.feedstore.server.ServerSettings;
 import java.time.Clock;
@@ -41,6 +42,8 @@ public final class PositionAuthority {
   private final Spaces spaces;
   private final SubscriptionBook subscriptions;
   private final AppendQueue appends;
+  private final Compaction compaction;
+  private final Clock clock;
   /**
    * Held by the thread that commits a group from its commit until its blocks are recorded in the
    * spaces' tails, and by {@link #recheckCommitted}, so that a highest position read from the store
@@ -54,6 +57,8 @@ public final class PositionAuthority {
     this.settings = settings;
     this.spaces = new Spaces(store, settings);
     this.subscriptions = new SubscriptionBook(store, clock, settings);
+    this.compaction = new Compaction(store, RetentionHolds.NONE);
+    this.clock = clock;
     AppendGroup group = new AppendGroup(store, spaces, settings);
     this.appends = new AppendQueue(appendGroup -> {
       publishing.lock();
@@ -276,6 +281,64 @@ public final class PositionAuthority {
     } finally {
       spaces.release(space);
     }
+  }
+
+  /**
+   * Removes the space's history up to {@code upTo} in small transactions ({@link Compaction}) and
+   * raises its floor; readers below the new floor get {@link dev.feedstore.core.CursorCompactedException}.
+   * Blocks until done; appends to the space go on meanwhile.
+   */
+  public CompactResult compact(SpaceId spaceId, Position upTo) {
+    SpaceState space = spaces.acquire(spaceId);
+    try {
+      Compaction.Result result = compaction.compact(spaceId, upTo);
+      space.raiseFloor(result.floor().value());
+      return new CompactResult(result.floor(), result.removed(), space.token());
+    } finally {
+      spaces.release(space);
+    }
+  }
+
+  /**
+   * Stores the space's own retention ({@code Optional.empty()}: the server's settings again) and
+   * applies it at once ({@link #applyRetention}).
+   */
+  public RetentionResult setRetention(SpaceId spaceId, Optional<Retention> retention) {
+    store.write(tx -> {
+      tx.blocks().setRetention(spaceId, retention);
+      return null;
+    });
+    return applyRetention(spaceId);
+  }
+
+  /**
+   * Compacts the space as far as its retention (its own, or the server's settings) lets go of
+   * history now, if that is above its floor.
+   */
+  public RetentionResult applyRetention(SpaceId spaceId) {
+    long now = clock.millis();
+    record Plan(Optional<Retention> own, Position cut, Position floor) {}
+    Plan plan = store.read(tx -> {
+      Optional<Retention> own = tx.blocks().retention(spaceId);
+      return new Plan(own, tx.blocks().retentionCut(spaceId, own.orElse(settings.retention()), now),
+          tx.blocks().floor(spaceId).position());
+    });
+    SpaceState space = spaces.acquire(spaceId);
+    try {
+      Compaction.Result done = plan.cut().isAfter(plan.floor())
+          ? compaction.compact(spaceId, plan.cut())
+          : new Compaction.Result(plan.floor(), 0);
+      space.raiseFloor(done.floor().value());
+      return new RetentionResult(plan.own().orElse(settings.retention()), plan.own().isEmpty(), done.floor(),
+          done.removed(), space.token());
+    } finally {
+      spaces.release(space);
+    }
+  }
+
+  /** The spaces of the store, which retention visits. */
+  List<SpaceId> storedSpaces() {
+    return store.read(tx -> tx.feeds().spaces());
   }
 
   /** How many appends wait for the group being committed to finish. */

@@ -1,5 +1,6 @@
 package dev.feedstore.server.internal;
 
+import dev.feedstore.core.CursorCompactedException;
 import dev.feedstore.core.InvalidValueException;
 import dev.feedstore.core.LimitExceededException;
 import dev.feedstore.core.Limits;
@@ -13,7 +14,8 @@ import java.util.Set;
 /**
  * A failed call as any transport reports it: a code and a message a person can act on, naming
  * the value and the rule. Bad input is {@code INVALID_ARGUMENT}, a limit {@code RESOURCE_EXHAUSTED},
- * a sequence conflict {@code ALREADY_EXISTS}, an unknown subscription {@code NOT_FOUND}, shutting
+ * a sequence conflict {@code ALREADY_EXISTS}, an unknown subscription {@code NOT_FOUND}, a cursor
+ * below the space's floor {@code FAILED_PRECONDITION}, shutting
  * down {@code UNAVAILABLE}; a block stored corrupt is {@code DATA_LOSS} naming the block (its key
  * is the caller's data, not a server detail). A fault of the server's storage says what is wrong
  * without the server's paths (the log has them): a full disk is {@code RESOURCE_EXHAUSTED}, a
@@ -50,6 +52,9 @@ record Refusal(ErrorCode code, String message, OptionalLong retryAfterMillis, bo
     }
     if (failure instanceof AppendConflictException) {
       return new Refusal(ErrorCode.ALREADY_EXISTS, failure.getMessage());
+    }
+    if (failure instanceof CursorCompactedException) {
+      return new Refusal(ErrorCode.FAILED_PRECONDITION, failure.getMessage());
     }
     if (failure instanceof SubscriptionNotFoundException) {
       return new Refusal(ErrorCode.NOT_FOUND, failure.getMessage());

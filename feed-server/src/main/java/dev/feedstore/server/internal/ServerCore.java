@@ -47,6 +47,7 @@ public final class ServerCore implements AutoCloseable {
   private final AuthorityStore<?> store;
   private final Clock clock;
   private final DurableStreams streams;
+  private final RetentionRunner retention;
 
   /** The caller keeps owning {@code store}; {@code authenticator} decides who may call. */
   public ServerCore(AuthorityStore<?> store, ServerSettings settings, Clock clock, Authenticator authenticator) {
@@ -68,6 +69,7 @@ public final class ServerCore implements AutoCloseable {
     this.streams = new DurableStreams(authority, new dev.feedstore.core.SpaceId(settings.streamsSpace()), clock,
         settings.feedsPerSpace());
     this.service = new FeedSyncService(authority, watches, rejections, failures, principalLimits);
+    this.retention = new RetentionRunner(authority, failures, settings.retentionIntervalMillis());
     metrics.gauge("feedstore_watch_streams", "Live streams open (gRPC Watch and Server-Sent Events).",
         watches::openCount);
     metrics.gauge("feedstore_watch_scope_bytes", "Heap the scopes of open live streams hold.", watches::scopeBytes);
@@ -194,12 +196,23 @@ public final class ServerCore implements AutoCloseable {
 
   /**
    * Starts the periodic work: heartbeats and subscriptions every {@code heartbeat-ms}, the write
-   * probe every {@code write-probe-ms}.
+   * probe every {@code write-probe-ms}, retention every {@code retention-interval-ms}.
    */
   public void startTicking() {
     ticker.scheduleWithFixedDelay(this::tick, settings.heartbeatMillis(), settings.heartbeatMillis(),
         TimeUnit.MILLISECONDS);
     storage.start();
+    retention.start();
+  }
+
+  /**
+   * Applies retention to every space of the store once (the retention thread does every {@code
+   * retention-interval-ms}; tests may call it). Blocks until done.
+   *
+   * @return how many blocks it removed
+   */
+  public long applyRetention() {
+    return retention.runOnce();
   }
 
   /** Runs the periodic work once (the ticker calls it; tests may too). */
@@ -233,6 +246,7 @@ public final class ServerCore implements AutoCloseable {
   public void close() {
     store.listen(null);
     ticker.shutdownNow();
+    retention.close();
     storage.close();
     watchExecutor.shutdown();
     rpcExecutor.shutdown();

@@ -18,6 +18,8 @@ final class SpaceState {
   private final SpaceTail tail;
   /** Written under the lock of {@link Spaces}; once true, stays true. */
   private volatile boolean stored;
+  /** The highest floor of the space this process has seen (compacted, or read in a page); only grows. */
+  private final java.util.concurrent.atomic.AtomicLong floor = new java.util.concurrent.atomic.AtomicLong();
   /** Guarded by the lock of {@link Spaces}: the calls holding a state that is not stored. */
   private int holders;
 
@@ -55,5 +57,14 @@ final class SpaceState {
 
   SpaceTail tail() {
     return tail;
+  }
+
+  /** The space's floor as this process last learned it (the store's may be higher: another process compacted). */
+  long floor() {
+    return floor.get();
+  }
+
+  void raiseFloor(long seen) {
+    floor.accumulateAndGet(seen, Math::max);
   }
 }

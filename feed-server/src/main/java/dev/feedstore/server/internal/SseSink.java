@@ -1,5 +1,6 @@
 package dev.feedstore.server.internal;
 
+import dev.feedstore.core.CursorCompactedException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -13,7 +14,9 @@ import org.eclipse.jetty.server.Response;
  * an {@code event: server-token} first, preceded by {@code event: reset} when the client resumed
  * with a token of another store (it is sent everything from the start: it must drop what it held);
  * and at the end {@code event: auth} (the token expired or was refused: reconnect with a fresh one)
- * or {@code event: error}, each with {@code {"code","message"}}, before the response closes.
+ * or {@code event: error}, each with {@code {"code","message"}}, or {@code event: compacted} with
+ * {@code {"code","message","floor"}} when a compaction removed the stream's next blocks (resume
+ * from the floor, knowing what lay below it is gone), before the response closes.
  *
  * <p>Flow control is {@link SseWriter}'s: a reader that stops reading holds one event batch in the
  * server, never a queue. Thread-safe: events come from the follower's drain, write completions
@@ -90,8 +93,12 @@ final class SseSink implements LiveSink {
   public void end(RuntimeException reason) {
     Refusal refusal = Refusal.of(reason);
     String name = refusal.code() == ErrorCode.UNAUTHENTICATED ? "auth" : "error";
-    ByteBuffer last = bytes(new StringBuilder(SseEvent.named(name, Json.object()
-        .field("code", refusal.code().name()).field("message", refusal.message()).end())));
+    Json body = Json.object().field("code", refusal.code().name()).field("message", refusal.message());
+    if (reason instanceof CursorCompactedException compacted) {
+      name = "compacted";
+      body.field("floor", compacted.floor().value());
+    }
+    ByteBuffer last = bytes(new StringBuilder(SseEvent.named(name, body.end())));
     exchange.ended(refusal.code().name());
     writer.end(last);
   }

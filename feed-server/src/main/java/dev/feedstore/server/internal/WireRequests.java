@@ -176,6 +176,41 @@ final class WireRequests {
     return feeds;
   }
 
+  /** The {@code up_to} of a Compact: a position, at least 1. */
+  static Position upTo(long upTo) {
+    if (upTo < 1) {
+      throw new InvalidValueException("up_to", "must be >= 1 (the highest position to remove)", upTo);
+    }
+    return Position.of(upTo);
+  }
+
+  /**
+   * The retention a SetRetention asks for: the space's own, or empty for the server's settings.
+   *
+   * @throws InvalidValueException naming a negative bound, or bounds given with server_default
+   */
+  static java.util.Optional<dev.feedstore.core.store.Retention> retention(
+      dev.feedstore.proto.v1.SetRetentionRequest request) {
+    notNegative("blocks", request.getBlocks());
+    notNegative("age_ms", request.getAgeMs());
+    notNegative("bytes", request.getBytes());
+    if (request.getServerDefault()) {
+      if (request.getBlocks() != 0 || request.getAgeMs() != 0 || request.getBytes() != 0) {
+        throw new InvalidValueException("server_default", "must not be given with bounds (the server's settings"
+            + " replace them); send the bounds alone, or server_default alone", true);
+      }
+      return java.util.Optional.empty();
+    }
+    return java.util.Optional.of(dev.feedstore.core.store.Retention.of(request.getBlocks(), request.getAgeMs(),
+        request.getBytes()));
+  }
+
+  private static void notNegative(String field, long value) {
+    if (value < 0) {
+      throw new InvalidValueException(field, "must be >= 0 (0 keeps everything by this measure)", value);
+    }
+  }
+
   private static Position cursor(long cursor) {
     if (cursor < 0) {
       throw new InvalidValueException("cursor", "must be >= 0 (0 reads from the start)", cursor);

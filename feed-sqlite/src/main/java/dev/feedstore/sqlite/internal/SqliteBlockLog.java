@@ -14,6 +14,8 @@ import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.CorruptBlockException;
 import dev.feedstore.core.store.InsertOutcome;
 import dev.feedstore.core.store.ReplicaBlockLog;
+import dev.feedstore.core.store.Retention;
+import dev.feedstore.core.store.SpaceFloor;
 import dev.feedstore.core.store.StoreException;
 import dev.feedstore.core.store.UniquenessViolationException;
 import java.sql.PreparedStatement;
@@ -65,7 +67,9 @@ final class SqliteBlockLog implements ReplicaBlockLog {
   private static final String LAST_UNPOSITIONED = SELECT_BLOCKS
       + "WHERE b.feed_private_id = ? AND b.position IS NULL ORDER BY b.sequence DESC, b.actor_id DESC LIMIT 1";
   private static final String MAX_SEQUENCE = "SELECT max(sequence) FROM blocks WHERE feed_private_id = ?";
-  private static final String MAX_POSITION = "SELECT max(position) FROM blocks WHERE space_private_id = ?";
+  /** The highest block's position, or the floor when retention removed every block up to it. */
+  private static final String MAX_POSITION = "SELECT max(coalesce((SELECT max(position) FROM blocks"
+      + " WHERE space_private_id = s.space_private_id), 0), s.floor_position) FROM spaces s WHERE s.space_private_id = ?";
   /** The counter after adding the claimed count: one statement, which the write transaction serializes. */
   private static final String CLAIM =
       "UPDATE spaces SET max_position = max_position + ? WHERE space_private_id = ? RETURNING max_position";
@@ -87,9 +91,11 @@ final class SqliteBlockLog implements ReplicaBlockLog {
   private static final int DENSE = 4;
 
   private final SqliteTransaction tx;
+  private final SqliteFloors floors;
 
   SqliteBlockLog(SqliteTransaction tx) {
     this.tx = tx;
+    this.floors = new SqliteFloors(tx);
   }
 
   @Override
@@ -137,7 +143,12 @@ final class SqliteBlockLog implements ReplicaBlockLog {
     }
     Long chain = longValue("SELECT chain FROM blocks WHERE space_private_id = ? AND position = ?",
         space.get(), position.value());
-    return chain == null ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(chain);
+    if (chain == null) {
+      // The block at the floor was removed; its chain is kept with the floor.
+      SpaceFloor floor = floors.floor(spaceId);
+      return floor.position().equals(position) ? floor.chain() : java.util.OptionalLong.empty();
+    }
+    return java.util.OptionalLong.of(chain);
   }
 
   @Override
@@ -431,6 +442,36 @@ final class SqliteBlockLog implements ReplicaBlockLog {
     return tx.findSpace(spaceId)
         .map(space -> SqliteFeedCatalog.positionOf(longValue(MAX_POSITION, space)))
         .orElse(Position.NONE);
+  }
+
+  @Override
+  public SpaceFloor floor(SpaceId spaceId) {
+    return floors.floor(spaceId);
+  }
+
+  @Override
+  public int compact(SpaceId spaceId, Position upTo, int maxBlocks) {
+    return floors.compact(spaceId, upTo, maxBlocks);
+  }
+
+  @Override
+  public Optional<Retention> retention(SpaceId spaceId) {
+    return floors.retention(spaceId);
+  }
+
+  @Override
+  public void setRetention(SpaceId spaceId, Optional<Retention> retention) {
+    floors.setRetention(spaceId, retention);
+  }
+
+  @Override
+  public Optional<Position> firstSince(SpaceId spaceId, long timestampMillis) {
+    return floors.firstSince(spaceId, timestampMillis);
+  }
+
+  @Override
+  public Position lastBeyondBytes(SpaceId spaceId, long bytes) {
+    return floors.lastBeyondBytes(spaceId, bytes);
   }
 
   /**
