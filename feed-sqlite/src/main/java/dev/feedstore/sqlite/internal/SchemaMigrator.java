@@ -56,7 +56,8 @@ public final class SchemaMigrator {
         new Migration(4, resource("V4__derived_tokens.sql")),
         new Migration(5, resource("V5__space_replication.sql")),
         new Migration(6, resource("V6__position_counters.sql")),
-        new Migration(7, resource("V7__subscriptions_by_space.sql"))));
+        new Migration(7, resource("V7__subscriptions_by_space.sql")),
+        new Migration(8, resource("V8__durable_subscriptions.sql"))));
   }
 
   /** The steps, in version order. */
