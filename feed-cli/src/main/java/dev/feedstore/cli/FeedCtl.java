@@ -27,7 +27,7 @@ import picocli.CommandLine.Spec;
     description = "Talks to a feed store's position authority (feed-server): create feeds, append, read,"
         + " list and tail them live, and back up the server's database.",
     subcommands = {CreateCommand.class, AppendCommand.class, ReadCommand.class, ListCommand.class,
-        TailCommand.class, BackupCommand.class, CommandLine.HelpCommand.class},
+        TailCommand.class, SubscriptionsCommand.class, BackupCommand.class, CommandLine.HelpCommand.class},
     footerHeading = "%nExit codes:%n",
     footer = {
         "  0  success",
@@ -66,7 +66,8 @@ public final class FeedCtl implements Runnable {
   @Override
   public void run() {
     throw new ParameterException(spec.commandLine(),
-        "Missing a command: one of create, append, read, list, tail, backup (feedctl help COMMAND explains one)");
+        "Missing a command: one of create, append, read, list, tail, subscriptions, backup (feedctl help COMMAND"
+            + " explains one)");
   }
 
   /** The exit codes of {@code feedctl}. */
