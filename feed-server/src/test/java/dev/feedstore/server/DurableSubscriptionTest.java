@@ -271,7 +271,7 @@ class DurableSubscriptionTest {
         () -> t.blocking().subscribe(base.clone().setDurable(true).setName("é").build()));
     assertInvalid("name must be 1-128 printable ASCII characters",
         () -> t.blocking().subscribe(base.clone().setDurable(true).setName("n".repeat(129)).build()));
-    assertInvalid("ttl_ms must be > 0",
+    assertInvalid("ack_within_ms must be > 0",
         () -> t.blocking().subscribe(base.clone().setDurable(true).setAckWithinMs(0).build()));
     StatusRuntimeException tooLong = assertThrows(StatusRuntimeException.class,
         () -> t.blocking().subscribe(base.clone().setDurable(true).setAckWithinMs(86_400_001).build()));

@@ -1,8 +1,10 @@
 package dev.feedstore.server;
 
 import dev.feedstore.core.FeedId;
+import dev.feedstore.proto.v1.AckRequest;
 import dev.feedstore.proto.v1.AppendRequest;
 import dev.feedstore.proto.v1.ListFeedsRequest;
+import dev.feedstore.proto.v1.ListSubscriptionsRequest;
 import dev.feedstore.proto.v1.QueryRequest;
 import dev.feedstore.proto.v1.SubscribeRequest;
 import dev.feedstore.proto.v1.WatchRequest;
@@ -44,6 +46,14 @@ final class HostileRequests {
     return SubscribeRequest.newBuilder().setRequestId("sub").setSpaceId(SPACE).addNamespaces("n").build();
   }
 
+  AckRequest ack(String subscriptionId) {
+    return AckRequest.newBuilder().setRequestId("ack").setSpaceId(SPACE).setSubscriptionId(subscriptionId).build();
+  }
+
+  ListSubscriptionsRequest listSubscriptions() {
+    return ListSubscriptionsRequest.newBuilder().setRequestId("ls").setSpaceId(SPACE).build();
+  }
+
   ListFeedsRequest listFeeds() {
     return ListFeedsRequest.newBuilder().setRequestId("l").setSpaceId(SPACE).build();
   }
@@ -58,6 +68,14 @@ final class HostileRequests {
 
   static HostileCase.Call subscribe(SubscribeRequest request) {
     return channel -> Calls.blocking(channel).subscribe(request);
+  }
+
+  static HostileCase.Call ack(AckRequest request) {
+    return channel -> Calls.blocking(channel).ack(request);
+  }
+
+  static HostileCase.Call listSubscriptions(ListSubscriptionsRequest request) {
+    return channel -> Calls.blocking(channel).listSubscriptions(request);
   }
 
   static HostileCase.Call listFeeds(ListFeedsRequest request) {
@@ -80,6 +98,7 @@ final class HostileRequests {
     if (query.hasExpectedServerToken()) {
       watch.setExpectedServerToken(query.getExpectedServerToken());
     }
+    watch.setFromAck(query.getFromAck());
     return channel -> Calls.firstWatchEvent(channel, watch.build());
   }
 
@@ -93,6 +112,8 @@ final class HostileRequests {
         new Rpc("Query", v -> query(query().toBuilder().setSpaceId(v).build())),
         new Rpc("Watch", v -> watch(query().toBuilder().setSpaceId(v).build())),
         new Rpc("Subscribe", v -> subscribe(subscribe().toBuilder().setSpaceId(v).build())),
+        new Rpc("Ack", v -> ack(ack("AAAAAAAAAAAAAAAAAAAAAA").toBuilder().setSpaceId(v).build())),
+        new Rpc("ListSubscriptions", v -> listSubscriptions(listSubscriptions().toBuilder().setSpaceId(v).build())),
         new Rpc("ListFeeds", v -> listFeeds(listFeeds().toBuilder().setSpaceId(v).build())));
   }
 
@@ -103,6 +124,8 @@ final class HostileRequests {
         new Rpc("Query", v -> query(query().toBuilder().setRequestId(v).build())),
         new Rpc("Watch", v -> watch(query().toBuilder().setRequestId(v).build())),
         new Rpc("Subscribe", v -> subscribe(subscribe().toBuilder().setRequestId(v).build())),
+        new Rpc("Ack", v -> ack(ack("AAAAAAAAAAAAAAAAAAAAAA").toBuilder().setRequestId(v).build())),
+        new Rpc("ListSubscriptions", v -> listSubscriptions(listSubscriptions().toBuilder().setRequestId(v).build())),
         new Rpc("ListFeeds", v -> listFeeds(listFeeds().toBuilder().setRequestId(v).build())));
   }
 

@@ -179,15 +179,13 @@ public final class PositionAuthority {
    */
   ResolvedRead resolve(ReadRequest request) {
     Optional<String> subscriptionId = request.scope().subscriptionId();
-    Optional<Subscription> subscription = subscriptionId.map(id -> subscriptions.use(id, request.spaceId()));
+    Optional<Subscription> subscription = subscriptionId.map(id -> subscriptions.use(id, request.spaceId(),
+        request.fromAck()));
     Scope scope = subscription.isPresent() ? subscription.get().scope() : request.scope().direct();
-    Position cursor = request.cursor();
-    if (request.fromAck()) {
-      // The acknowledged position comes from the store that serves the space, so it needs no token check.
-      cursor = Position.of(subscription.flatMap(Subscription::durable).orElseThrow(() -> new InvalidValueException(
-          "from_ack", "needs a durable subscription in subscription_id (subscribe with durable = true)",
-          subscriptionId.orElse("no subscription_id"))).acked());
-    }
+    // The acknowledged position comes from the store that serves the space, so it needs no token check.
+    Position cursor = request.fromAck()
+        ? Position.of(subscription.orElseThrow().durable().orElseThrow().acked())
+        : request.cursor();
     SpaceState space = spaces.acquire(request.spaceId());
     boolean otherStore = !request.fromAck() && request.expectedToken().isPresent()
         && !request.expectedToken().get().equals(space.token().value());
@@ -212,7 +210,7 @@ public final class PositionAuthority {
    *     holds subscriptions-per-space already
    */
   public SubscribeResult subscribe(SubscribeCommand command) {
-    subscriptions.checkTtl(command.ttlMillis().orElse(settings.subscriptionTtlMillis()));
+    subscriptions.checkTtl(command);
     SpaceState space = spaces.acquire(command.spaceId());
     try {
       SubscriptionBook.Stored stored = subscriptions.create(command);

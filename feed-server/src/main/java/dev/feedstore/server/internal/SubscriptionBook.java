@@ -62,7 +62,7 @@ final class SubscriptionBook {
   Stored create(SubscribeCommand command) {
     SpaceId spaceId = command.spaceId();
     long ttl = command.ttlMillis().orElse(settings.subscriptionTtlMillis());
-    checkTtl(ttl);
+    checkTtl(command);
     return store.write(tx -> {
       long now = clock.millis();
       purgeExpired(tx.subscriptions(), now);
@@ -94,15 +94,20 @@ final class SubscriptionBook {
     });
   }
 
-  /** Checks a requested TTL against the rules and the {@code subscription-max-ttl-ms} limit. */
-  void checkTtl(long ttl) {
+  /**
+   * Checks a requested TTL (a durable subscription's {@code ack_within_ms}) against the rules and
+   * the {@code subscription-max-ttl-ms} limit.
+   */
+  void checkTtl(SubscribeCommand command) {
+    long ttl = command.ttlMillis().orElse(settings.subscriptionTtlMillis());
+    String field = command.durable() ? "ack_within_ms" : "ttl_ms";
     if (ttl <= 0) {
-      throw new InvalidValueException("ttl_ms",
+      throw new InvalidValueException(field,
           "must be > 0 (milliseconds; leave it out for the default of " + settings.subscriptionTtlMillis() + ")", ttl);
     }
     if (ttl > settings.subscriptionMaxTtlMillis()) {
       throw new LimitExceededException(ServerSettings.Key.SUBSCRIPTION_MAX_TTL_MS,
-          settings.subscriptionMaxTtlMillis(), ttl, "ttl_ms");
+          settings.subscriptionMaxTtlMillis(), ttl, field);
     }
   }
 
@@ -111,12 +116,18 @@ final class SubscriptionBook {
    * not durable (unless the storage takes no writes now: a read does not wait for the disk to be
    * freed). A durable one's expiry moves only by {@link #ack}.
    *
+   * @param fromAck the read starts from its acknowledged position, so it must be durable
    * @throws SubscriptionNotFoundException if it is unknown, of another space, or expired
+   * @throws InvalidValueException if {@code fromAck} and it is not durable (nothing is written then)
    */
-  Subscription use(String id, SpaceId spaceId) {
+  Subscription use(String id, SpaceId spaceId, boolean fromAck) {
     // Looked up in a read transaction, so that an unknown or expired id writes nothing.
     long now = clock.millis();
     Subscription found = live(store.read(tx -> tx.subscriptions().find(id)), id, spaceId, now);
+    if (fromAck && !found.isDurable()) {
+      throw new InvalidValueException("from_ack", "needs a durable subscription in subscription_id (subscribe with"
+          + " durable = true); this one keeps no acknowledged position", id);
+    }
     if (found.isDurable()) {
       return found;
     }
