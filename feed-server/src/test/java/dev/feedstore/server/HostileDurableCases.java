@@ -4,13 +4,10 @@ import static io.grpc.Status.Code.INVALID_ARGUMENT;
 import static io.grpc.Status.Code.NOT_FOUND;
 import static io.grpc.Status.Code.RESOURCE_EXHAUSTED;
 
-import dev.feedstore.proto.v1.QueryRequest;
-import dev.feedstore.proto.v1.SubscribeRequest;
 import dev.feedstore.server.testing.BadText;
 import dev.feedstore.server.testing.HostileCase;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.UnaryOperator;
 
 /**
  * Durable subscriptions: Ack with bad, unknown, expired, foreign and non-durable subscription ids
@@ -51,34 +48,34 @@ record HostileDurableCases(HostileRequests requests, String durable, String expi
         List.of(new BadText("129 chars", "n".repeat(129)))));
     BadText.unprintable().stream().filter(bad -> !bad.label().equals("space")).forEach(badNames::add);
     for (BadText bad : badNames) {
-      subscribe(cases, "name " + bad.label(), s -> s.setDurable(true).setName(bad.value()), INVALID_ARGUMENT,
+      requests.addSubscribe(cases, "name " + bad.label(), s -> s.setDurable(true).setName(bad.value()), INVALID_ARGUMENT,
           "name must be 1-128 printable ASCII characters");
     }
-    subscribe(cases, "name without durable", s -> s.setName("w"), INVALID_ARGUMENT,
+    requests.addSubscribe(cases, "name without durable", s -> s.setName("w"), INVALID_ARGUMENT,
         "name is for a durable subscription only");
-    subscribe(cases, "ack_within_ms without durable", s -> s.setAckWithinMs(1_000), INVALID_ARGUMENT,
+    requests.addSubscribe(cases, "ack_within_ms without durable", s -> s.setAckWithinMs(1_000), INVALID_ARGUMENT,
         "ack_within_ms is for a durable subscription only");
-    subscribe(cases, "durable with ttl_ms", s -> s.setDurable(true).setTtlMs(1_000), INVALID_ARGUMENT,
+    requests.addSubscribe(cases, "durable with ttl_ms", s -> s.setDurable(true).setTtlMs(1_000), INVALID_ARGUMENT,
         "ttl_ms is not for a durable subscription");
     for (long within : new long[] {0, -1, Long.MIN_VALUE}) {
-      subscribe(cases, "ack_within_ms " + within, s -> s.setDurable(true).setAckWithinMs(within), INVALID_ARGUMENT,
+      requests.addSubscribe(cases, "ack_within_ms " + within, s -> s.setDurable(true).setAckWithinMs(within), INVALID_ARGUMENT,
           "ack_within_ms must be > 0", "was " + within);
     }
     for (long within : new long[] {ServerSettings.DEFAULT_SUBSCRIPTION_MAX_TTL_MS + 1, Long.MAX_VALUE}) {
-      subscribe(cases, "ack_within_ms " + within, s -> s.setDurable(true).setAckWithinMs(within), RESOURCE_EXHAUSTED,
+      requests.addSubscribe(cases, "ack_within_ms " + within, s -> s.setDurable(true).setAckWithinMs(within), RESOURCE_EXHAUSTED,
           "subscription-max-ttl-ms limit is 86400000, ack_within_ms has " + within);
     }
-    subscribe(cases, "the name of a live one of another scope",
+    requests.addSubscribe(cases, "the name of a live one of another scope",
         s -> s.clearNamespaces().addNamespaces("other").setDurable(true).setName("worker"), INVALID_ARGUMENT,
         "name is the name of a live durable subscription of another scope");
 
-    read(cases, "from_ack without a subscription", q -> q.setFromAck(true), INVALID_ARGUMENT,
+    requests.addReads(cases, "from_ack without a subscription", q -> q.setFromAck(true), INVALID_ARGUMENT,
         "from_ack needs a durable subscription in subscription_id");
-    read(cases, "from_ack of a subscription that is not durable", q -> q.setSubscriptionId(plain).setFromAck(true),
+    requests.addReads(cases, "from_ack of a subscription that is not durable", q -> q.setSubscriptionId(plain).setFromAck(true),
         INVALID_ARGUMENT, "from_ack needs a durable subscription in subscription_id");
-    read(cases, "from_ack with a cursor", q -> q.setSubscriptionId(durable).setFromAck(true).setCursor(5),
+    requests.addReads(cases, "from_ack with a cursor", q -> q.setSubscriptionId(durable).setFromAck(true).setCursor(5),
         INVALID_ARGUMENT, "cursor must be 0 with from_ack");
-    read(cases, "from_ack of an expired durable subscription", q -> q.setSubscriptionId(expiredDurable).setFromAck(true),
+    requests.addReads(cases, "from_ack of an expired durable subscription", q -> q.setSubscriptionId(expiredDurable).setFromAck(true),
         NOT_FOUND, "subscription '" + expiredDurable + "' expired at");
     return cases;
   }
@@ -87,18 +84,5 @@ record HostileDurableCases(HostileRequests requests, String durable, String expi
       String... fragments) {
     cases.add(HostileCase.of("Ack: " + what, HostileRequests.ack(requests.ack(id).toBuilder().setUpTo(upTo).build()),
         code, fragments));
-  }
-
-  private void read(List<HostileCase> cases, String what, UnaryOperator<QueryRequest.Builder> change,
-      io.grpc.Status.Code code, String... fragments) {
-    QueryRequest request = change.apply(requests.query().toBuilder()).build();
-    cases.add(HostileCase.of("Query: " + what, HostileRequests.query(request), code, fragments));
-    cases.add(HostileCase.of("Watch: " + what, HostileRequests.watch(request), code, fragments));
-  }
-
-  private void subscribe(List<HostileCase> cases, String what, UnaryOperator<SubscribeRequest.Builder> change,
-      io.grpc.Status.Code code, String... fragments) {
-    cases.add(HostileCase.of("Subscribe: " + what,
-        HostileRequests.subscribe(change.apply(requests.subscribe().toBuilder()).build()), code, fragments));
   }
 }

@@ -13,6 +13,7 @@ import dev.feedstore.server.testing.HostileCase;
 import dev.feedstore.server.testing.Wire;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 /**
  * Well-formed requests of every RPC against space {@code s}, which the hostile cases break one
@@ -136,5 +137,21 @@ final class HostileRequests {
         new Rpc("Query", v -> query(query().toBuilder().setNamespace(v).build())),
         new Rpc("Watch", v -> watch(query().toBuilder().setNamespace(v).build())),
         new Rpc("ListFeeds", v -> listFeeds(listFeeds().toBuilder().setNamespace(v).build())));
+  }
+
+  /** Adds the Query and the Watch of {@code requests.query()} changed by {@code change}, answered with {@code code}. */
+  void addReads(List<HostileCase> cases, String what, UnaryOperator<QueryRequest.Builder> change,
+      io.grpc.Status.Code code, String... fragments) {
+    QueryRequest request = change.apply(query().toBuilder()).build();
+    cases.add(HostileCase.of("Query: " + what, query(request), code, fragments));
+    cases.add(HostileCase.of("Watch: " + what, watch(request), code, fragments));
+  }
+
+  /** Adds the Subscribe of {@code subscribe()} changed by {@code change}, answered with {@code code}. */
+  void addSubscribe(List<HostileCase> cases, String what,
+      Function<SubscribeRequest.Builder, SubscribeRequest.Builder> change, io.grpc.Status.Code code,
+      String... fragments) {
+    cases.add(HostileCase.of("Subscribe: " + what, subscribe(change.apply(subscribe().toBuilder()).build()), code,
+        fragments));
   }
 }
