@@ -5,13 +5,19 @@ import dev.feedstore.proto.v1.CompactRequest;
 import dev.feedstore.proto.v1.CompactResponse;
 import dev.feedstore.proto.v1.SetRetentionRequest;
 import dev.feedstore.proto.v1.SetRetentionResponse;
+import dev.feedstore.proto.v1.AckRequest;
+import dev.feedstore.proto.v1.AckResponse;
 import dev.feedstore.proto.v1.AppendRequest;
 import dev.feedstore.proto.v1.AppendResponse;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
 import dev.feedstore.proto.v1.ListFeedsRequest;
 import dev.feedstore.proto.v1.ListFeedsResponse;
+import dev.feedstore.proto.v1.ListSubscriptionsRequest;
+import dev.feedstore.proto.v1.ListSubscriptionsResponse;
 import dev.feedstore.proto.v1.QueryRequest;
 import dev.feedstore.proto.v1.QueryResponse;
+import dev.feedstore.proto.v1.SubscribeRequest;
+import dev.feedstore.proto.v1.SubscribeResponse;
 import dev.feedstore.proto.v1.WatchEvent;
 import dev.feedstore.proto.v1.WatchRequest;
 import io.grpc.ClientInterceptor;
@@ -71,6 +77,18 @@ final class Authority implements AutoCloseable {
 
   QueryResponse query(QueryRequest.Builder request) {
     return unary().query(request.setRequestId(nextId()).build());
+  }
+
+  SubscribeResponse subscribe(SubscribeRequest.Builder request) {
+    return unary().subscribe(request.setRequestId(nextId()).build());
+  }
+
+  AckResponse ack(AckRequest.Builder request) {
+    return unary().ack(request.setRequestId(nextId()).build());
+  }
+
+  ListSubscriptionsResponse listSubscriptions(ListSubscriptionsRequest.Builder request) {
+    return unary().listSubscriptions(request.setRequestId(nextId()).build());
   }
 
   ListFeedsResponse listFeeds(ListFeedsRequest.Builder request) {

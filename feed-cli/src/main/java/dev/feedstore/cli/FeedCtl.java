@@ -28,8 +28,8 @@ import picocli.CommandLine.Spec;
         + " list and tail them live, back up the server's database, and compact a space's history or set its"
         + " retention.",
     subcommands = {CreateCommand.class, AppendCommand.class, ReadCommand.class, ListCommand.class,
-        TailCommand.class, BackupCommand.class, CompactCommand.class, RetentionCommand.class,
-        CommandLine.HelpCommand.class},
+        TailCommand.class, SubscriptionsCommand.class, BackupCommand.class, CompactCommand.class,
+        RetentionCommand.class, CommandLine.HelpCommand.class},
     footerHeading = "%nExit codes:%n",
     footer = {
         "  0  success",
@@ -68,7 +68,8 @@ public final class FeedCtl implements Runnable {
   @Override
   public void run() {
     throw new ParameterException(spec.commandLine(),
-        "Missing a command: one of create, append, read, list, tail, backup (feedctl help COMMAND explains one)");
+        "Missing a command: one of create, append, read, list, tail, subscriptions, backup (feedctl help COMMAND"
+            + " explains one)");
   }
 
   /** The exit codes of {@code feedctl}. */

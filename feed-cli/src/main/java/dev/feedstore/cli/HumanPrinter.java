@@ -1,6 +1,7 @@
 package dev.feedstore.cli;
 
 import dev.feedstore.proto.v1.Block;
+import dev.feedstore.proto.v1.DurableSubscription;
 import dev.feedstore.proto.v1.FeedInfo;
 import java.io.PrintWriter;
 import java.time.Instant;
@@ -23,6 +24,7 @@ final class HumanPrinter implements Printer {
   private final PrintWriter out;
   private final PrintWriter err;
   private boolean feedHeaderPrinted;
+  private boolean subscriptionHeaderPrinted;
 
   HumanPrinter(PrintWriter out, PrintWriter err) {
     this.out = out;
@@ -45,6 +47,18 @@ final class HumanPrinter implements Printer {
     }
     out.printf("%-26s  %-16s  %8d  %13d%n", feed.getFeedId(), feed.hasNamespace() ? feed.getNamespace() : "-",
         feed.getBlockCount(), feed.getLastPosition());
+    out.flush();
+  }
+
+  @Override
+  public void subscription(String spaceId, DurableSubscription subscription) {
+    if (!subscriptionHeaderPrinted) {
+      out.printf("%-22s  %-24s  %12s  %10s  %-24s  %s%n", "SUBSCRIPTION", "NAME", "ACKED", "LAG", "EXPIRES_AT", "STATE");
+      subscriptionHeaderPrinted = true;
+    }
+    out.printf("%-22s  %-24s  %12d  %10d  %-24s  %s%n", subscription.getSubscriptionId(),
+        subscription.hasName() ? subscription.getName() : "-", subscription.getAcked(), subscription.getLag(),
+        Instant.ofEpochMilli(subscription.getExpiresAt()), subscription.getExpired() ? "expired" : "live");
     out.flush();
   }
 

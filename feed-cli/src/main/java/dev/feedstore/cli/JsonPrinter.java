@@ -3,6 +3,7 @@ package dev.feedstore.cli;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.feedstore.proto.v1.Block;
+import dev.feedstore.proto.v1.DurableSubscription;
 import dev.feedstore.proto.v1.FeedInfo;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -74,6 +75,22 @@ final class JsonPrinter implements Printer {
       }
       json.writeNumberField("block_count", feed.getBlockCount());
       json.writeNumberField("last_position", feed.getLastPosition());
+    });
+  }
+
+  @Override
+  public void subscription(String spaceId, DurableSubscription subscription) {
+    line(json -> {
+      json.writeStringField("type", "subscription");
+      json.writeStringField("space_id", spaceId);
+      json.writeStringField("subscription_id", subscription.getSubscriptionId());
+      if (subscription.hasName()) {
+        json.writeStringField("name", subscription.getName());
+      }
+      json.writeNumberField("acked", subscription.getAcked());
+      json.writeNumberField("lag", subscription.getLag());
+      json.writeNumberField("expires_at", subscription.getExpiresAt());
+      json.writeBooleanField("expired", subscription.getExpired());
     });
   }
 

@@ -1,6 +1,7 @@
 package dev.feedstore.cli;
 
 import dev.feedstore.proto.v1.Block;
+import dev.feedstore.proto.v1.DurableSubscription;
 import dev.feedstore.proto.v1.FeedInfo;
 import java.util.Optional;
 
@@ -15,6 +16,9 @@ interface Printer {
 
   /** A feed of a space, from ListFeeds. */
   void feed(String spaceId, FeedInfo feed);
+
+  /** A durable subscription of a space, from ListSubscriptions. */
+  void subscription(String spaceId, DurableSubscription subscription);
 
   /** A block this run appended and the position the authority gave it. */
   void appended(String spaceId, Block block, long position);

@@ -2,6 +2,8 @@ package dev.feedstore.cli;
 
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.proto.v1.QueryRequest;
+import dev.feedstore.proto.v1.SubscribeRequest;
+import dev.feedstore.proto.v1.SubscribeResponse;
 import dev.feedstore.proto.v1.WatchRequest;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -16,7 +18,9 @@ import picocli.CommandLine.Model.CommandSpec;
  * {@code feedctl tail}: follows a space, a namespace or feeds live with a Watch stream, printing
  * each block as its transaction commits, until interrupted, until {@code --count} blocks, or until
  * the server ends the stream (a shutdown ends it with {@code UNAVAILABLE}: exit code 3), unless
- * {@code --reconnect} says to wait for the server and resume ({@link LiveTail}).
+ * {@code --reconnect} says to wait for the server and resume ({@link LiveTail}). With {@code --durable
+ * NAME}, it follows the durable subscription of that name (found, or created with the scope given),
+ * from its acknowledged position, acknowledging as it prints.
  */
 @Command(name = "tail", sortOptions = false, usageHelpWidth = 100,
     description = {"Follows a space (or some feeds, or a namespace) live: prints blocks as they commit until"
@@ -43,6 +47,19 @@ final class TailCommand implements Callable<Integer> {
       + " last printed block (also across a restore from a backup, or a replaced store).")
   boolean reconnect;
 
+  @Option(names = "--durable", paramLabel = "NAME",
+      description = "Follow the durable subscription of this name (of your choice) in the space, created on first use"
+          + " with the scope given (--namespace or --feed): start after its acknowledged position, and acknowledge"
+          + " each block once printed. Run again with the same NAME and scope to resume where it stopped. Not with"
+          + " --from.")
+  String durable;
+
+  @Option(names = "--ack-within-ms", paramLabel = "MS",
+      description = "With --durable, when it is created: the subscription expires (and starts from the beginning"
+          + " when run again) unless acknowledged within MS milliseconds. The tail acknowledges at least on every"
+          + " heartbeat while it runs. Default: the server's subscription TTL (one hour unless set).")
+  Long ackWithinMs;
+
   @Option(names = "--heartbeats", description = "With --json, also print the idle stream's heartbeats.")
   boolean heartbeats;
 
@@ -57,8 +74,13 @@ final class TailCommand implements Callable<Integer> {
     if (count != null) {
       Checks.atLeast("--count", count, 1);
     }
+    checkDurable();
     Printer printer = output.printer(spec.commandLine().getOut(), spec.commandLine().getErr());
     try (Authority authority = server.connect()) {
+      if (durable != null) {
+        followDurable(authority, printer);
+        return FeedCtl.Exit.OK;
+      }
       long cursor = from != null ? from : highestPosition(authority);
       printer.remark("tailing space " + space + " after position " + cursor + " on " + server.server);
       WatchRequest.Builder scopeRequest = WatchRequest.newBuilder().setSpaceId(space.value())
@@ -68,6 +90,44 @@ final class TailCommand implements Callable<Integer> {
           .follow(cursor);
     }
     return FeedCtl.Exit.OK;
+  }
+
+  private void checkDurable() {
+    if (durable == null) {
+      if (ackWithinMs != null) {
+        throw new CliException("--ack-within-ms is for a durable tail: give --durable NAME too", FeedCtl.Exit.USAGE);
+      }
+      return;
+    }
+    if (from != null) {
+      throw new CliException("--from cannot be given with --durable, which starts after the subscription's"
+          + " acknowledged position", FeedCtl.Exit.USAGE);
+    }
+    if (scope == null) {
+      throw new CliException("--durable needs a scope: --namespace NAMESPACE or --feed FEED_ID (a durable"
+          + " subscription covers feeds or namespaces)", FeedCtl.Exit.USAGE);
+    }
+    if (ackWithinMs != null) {
+      Checks.atLeast("--ack-within-ms", ackWithinMs, 1);
+    }
+  }
+
+  /** Finds or creates the durable subscription named {@link #durable} and follows it. */
+  private void followDurable(Authority authority, Printer printer) throws InterruptedException {
+    SubscribeRequest.Builder subscribe = SubscribeRequest.newBuilder().setSpaceId(space.value()).setDurable(true)
+        .setName(durable).addAllFeedIds(ScopeOptions.feedIds(scope));
+    ScopeOptions.namespace(scope).ifPresent(subscribe::addNamespaces);
+    if (ackWithinMs != null) {
+      subscribe.setAckWithinMs(ackWithinMs);
+    }
+    SubscribeResponse subscribed = authority.subscribe(subscribe);
+    printer.remark((subscribed.getCreated() ? "created" : "resuming") + " durable subscription '" + durable + "' ("
+        + subscribed.getSubscriptionId() + ") of space " + space + " after position " + subscribed.getAcked() + " on "
+        + server.server);
+    new LiveTail(authority, WatchRequest.newBuilder().setSpaceId(space.value()).build(), printer,
+        Optional.ofNullable(count), heartbeats, reconnect)
+        .durable(subscribed.getSubscriptionId())
+        .follow(subscribed.getAcked());
   }
 
   /** The space's highest position, from a one-block Query. */

@@ -31,6 +31,7 @@ final class JsonLines {
         object.put(name, switch (value) {
           case VALUE_STRING -> parser.getText();
           case VALUE_NUMBER_INT -> parser.getLongValue();
+          case VALUE_TRUE, VALUE_FALSE -> parser.getBooleanValue();
           default -> throw new AssertionError("unexpected " + value + " in " + line);
         });
       }

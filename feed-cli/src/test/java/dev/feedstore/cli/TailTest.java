@@ -59,6 +59,57 @@ class TailTest {
   }
 
   @Test
+  void aDurableTailResumesAfterWhatItAcknowledgedAndTheListShowsItsLag() throws Exception {
+    Cli.Result first = Cli.run("tail", "--server", server.address(), "--space", "demo", "--namespace", "notes",
+        "--durable", "worker", "--count", "1", "--json");
+    assertEquals(0, first.exit(), first.toString());
+    assertEquals(List.of("old"), data(blocks(first)));
+    assertTrue(first.err().startsWith("created durable subscription 'worker' ("), first.err());
+    append("a", "b", "c");
+
+    Cli.Result second = Cli.run("tail", "--server", server.address(), "--space", "demo", "--namespace", "notes",
+        "--durable", "worker", "--count", "2", "--json");
+    assertEquals(0, second.exit(), second.toString());
+    assertEquals(List.of("a", "b"), data(blocks(second)), "after what the first run acknowledged, each block once");
+    assertTrue(second.err().startsWith("resuming durable subscription 'worker' ("), second.err());
+    assertTrue(second.err().contains(" after position 1 on "), second.err());
+
+    Cli.Result list = Cli.run("subscriptions", "demo", "--server", server.address(), "--json");
+    assertEquals(0, list.exit(), list.toString());
+    List<Map<String, Object>> subscriptions = JsonLines.parse(list.lines());
+    assertEquals(1, subscriptions.size(), list.toString());
+    assertEquals("worker", subscriptions.get(0).get("name"));
+    assertEquals(3L, subscriptions.get(0).get("acked"));
+    assertEquals(1L, subscriptions.get(0).get("lag"));
+    assertEquals(false, subscriptions.get(0).get("expired"));
+    Cli.Result table = Cli.run("subscriptions", "demo", "--server", server.address());
+    assertTrue(table.out().startsWith("SUBSCRIPTION"), table.toString());
+    assertTrue(table.lines().get(1).contains("worker"), table.toString());
+    assertTrue(table.err().contains("1 durable subscription(s); the space's highest position is 4"), table.err());
+  }
+
+  @Test
+  void aDurableTailNeedsAScopeAndNoCursorAndSendsNothingOtherwise() {
+    Cli.Result noScope = Cli.run("tail", "--server", server.address(), "--space", "demo", "--durable", "w");
+    Cli.Result withFrom = Cli.run("tail", "--server", server.address(), "--space", "demo", "--namespace", "notes",
+        "--durable", "w", "--from", "0");
+    Cli.Result ackWithoutDurable = Cli.run("tail", "--server", server.address(), "--space", "demo",
+        "--ack-within-ms", "1000");
+    Cli.Result badName = Cli.run("tail", "--server", server.address(), "--space", "demo", "--namespace", "notes",
+        "--durable", "a\tb", "--count", "1");
+
+    assertEquals(FeedCtl.Exit.USAGE, noScope.exit(), noScope.toString());
+    assertTrue(noScope.err().contains("--durable needs a scope"), noScope.err());
+    assertEquals(FeedCtl.Exit.USAGE, withFrom.exit(), withFrom.toString());
+    assertTrue(withFrom.err().contains("--from cannot be given with --durable"), withFrom.err());
+    assertEquals(FeedCtl.Exit.USAGE, ackWithoutDurable.exit(), ackWithoutDurable.toString());
+    assertEquals(FeedCtl.Exit.REFUSED, badName.exit(), badName.toString());
+    assertTrue(badName.err().contains("INVALID_ARGUMENT: name must be 1-128 printable ASCII characters"), badName.err());
+    Cli.Result list = Cli.run("subscriptions", "demo", "--server", server.address(), "--json");
+    assertEquals(List.of(), list.lines(), "nothing was created");
+  }
+
+  @Test
   void aServerShutdownEndsTheTailWithUnavailableAndExitCode3() throws Exception {
     Cli.Background tail = Cli.start("tail", "--server", server.address(), "--space", "demo", "--feed", feed);
     tail.awaitErr("-- caught up");

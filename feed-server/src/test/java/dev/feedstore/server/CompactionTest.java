@@ -167,4 +167,18 @@ class CompactionTest {
     }
     assertTrue(positions.get(positions.size() - 1) < 391, "the stream did not jump over the compacted history");
   }
+
+  @Test
+  void aLiveDurableSubscriptionHoldsWhatItHasNotAcknowledged() {
+    append(10);
+    String id = t.blocking().subscribe(dev.feedstore.proto.v1.SubscribeRequest.newBuilder().setSpaceId("s")
+        .addFeedIds(feed.value()).setDurable(true).setAckWithinMs(60_000).build()).getSubscriptionId();
+    t.blocking().ack(dev.feedstore.proto.v1.AckRequest.newBuilder().setSpaceId("s").setSubscriptionId(id).setUpTo(3)
+        .build());
+
+    CompactResponse compacted = compact(8);
+
+    assertEquals(3, compacted.getFloor(), "positions 4 to 10 are not acknowledged yet");
+    assertEquals(List.of(4L, 5L, 6L, 7L, 8L, 9L, 10L), positions(query(3)));
+  }
 }

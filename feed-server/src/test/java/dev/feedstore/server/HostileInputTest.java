@@ -42,6 +42,9 @@ class HostileInputTest {
   TestServer t;
   String expired;
   String foreign;
+  String durable;
+  String expiredDurable;
+  String plain;
   long goodAppends;
 
   /** The server under the sweep; on a SQLite file here, on PostgreSQL in {@link PostgresHostileInputTest}. */
@@ -66,10 +69,17 @@ class HostileInputTest {
   void start() {
     startServer();
     blocking().append(Wire.append(HostileRequests.SPACE, Wire.block(feed, "a", 0)));
+    // Stored before the ones that expire, as storing a subscription purges the expired ones.
+    durable = blocking().subscribe(SubscribeRequest.newBuilder().setSpaceId(HostileRequests.SPACE).addNamespaces("n")
+        .setDurable(true).setName("worker").build()).getSubscriptionId();
+    plain = blocking().subscribe(SubscribeRequest.newBuilder().setSpaceId(HostileRequests.SPACE).addNamespaces("n")
+        .build()).getSubscriptionId();
     expired = blocking().subscribe(SubscribeRequest.newBuilder().setSpaceId(HostileRequests.SPACE).addNamespaces("n")
         .setTtlMs(1000).build()).getSubscriptionId();
     foreign = blocking().subscribe(SubscribeRequest.newBuilder().setSpaceId("other").addNamespaces("n").build())
         .getSubscriptionId();
+    expiredDurable = blocking().subscribe(SubscribeRequest.newBuilder().setSpaceId(HostileRequests.SPACE)
+        .addNamespaces("n").setDurable(true).setAckWithinMs(1000).build()).getSubscriptionId();
     clock.advance(Duration.ofSeconds(2));
   }
 
@@ -83,7 +93,9 @@ class HostileInputTest {
   @TestFactory
   Stream<DynamicTest> everyHostileRequestGetsItsStatusWritesNothingAndTheServerKeepsServing() {
     List<HostileCase> cases = Stream.of(HostileIdCases.all(requests), HostileAppendCases.all(requests),
-        new HostileScopeCases(requests, expired, foreign).all(), HostileSizeCases.all(requests), HostileRetentionCases.all(requests)).flatMap(List::stream).toList();
+        new HostileScopeCases(requests, expired, foreign).all(), HostileSizeCases.all(requests),
+        HostileRetentionCases.all(requests),
+        new HostileDurableCases(requests, durable, expiredDurable, plain, foreign).all()).flatMap(List::stream).toList();
     return cases.stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> {
       Census before = census();
 

@@ -1,10 +1,12 @@
 package dev.feedstore.server;
 
 import dev.feedstore.core.FeedId;
+import dev.feedstore.proto.v1.AckRequest;
 import dev.feedstore.proto.v1.AppendRequest;
 import dev.feedstore.proto.v1.CompactRequest;
 import dev.feedstore.proto.v1.SetRetentionRequest;
 import dev.feedstore.proto.v1.ListFeedsRequest;
+import dev.feedstore.proto.v1.ListSubscriptionsRequest;
 import dev.feedstore.proto.v1.QueryRequest;
 import dev.feedstore.proto.v1.SubscribeRequest;
 import dev.feedstore.proto.v1.WatchRequest;
@@ -13,6 +15,7 @@ import dev.feedstore.server.testing.HostileCase;
 import dev.feedstore.server.testing.Wire;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 /**
  * Well-formed requests of every RPC against space {@code s}, which the hostile cases break one
@@ -44,6 +47,14 @@ final class HostileRequests {
 
   SubscribeRequest subscribe() {
     return SubscribeRequest.newBuilder().setRequestId("sub").setSpaceId(SPACE).addNamespaces("n").build();
+  }
+
+  AckRequest ack(String subscriptionId) {
+    return AckRequest.newBuilder().setRequestId("ack").setSpaceId(SPACE).setSubscriptionId(subscriptionId).build();
+  }
+
+  ListSubscriptionsRequest listSubscriptions() {
+    return ListSubscriptionsRequest.newBuilder().setRequestId("ls").setSpaceId(SPACE).build();
   }
 
   ListFeedsRequest listFeeds() {
@@ -78,6 +89,14 @@ final class HostileRequests {
     return channel -> Calls.blocking(channel).subscribe(request);
   }
 
+  static HostileCase.Call ack(AckRequest request) {
+    return channel -> Calls.blocking(channel).ack(request);
+  }
+
+  static HostileCase.Call listSubscriptions(ListSubscriptionsRequest request) {
+    return channel -> Calls.blocking(channel).listSubscriptions(request);
+  }
+
   static HostileCase.Call listFeeds(ListFeedsRequest request) {
     return channel -> Calls.blocking(channel).listFeeds(request);
   }
@@ -98,6 +117,7 @@ final class HostileRequests {
     if (query.hasExpectedServerToken()) {
       watch.setExpectedServerToken(query.getExpectedServerToken());
     }
+    watch.setFromAck(query.getFromAck());
     return channel -> Calls.firstWatchEvent(channel, watch.build());
   }
 
@@ -111,6 +131,8 @@ final class HostileRequests {
         new Rpc("Query", v -> query(query().toBuilder().setSpaceId(v).build())),
         new Rpc("Watch", v -> watch(query().toBuilder().setSpaceId(v).build())),
         new Rpc("Subscribe", v -> subscribe(subscribe().toBuilder().setSpaceId(v).build())),
+        new Rpc("Ack", v -> ack(ack("AAAAAAAAAAAAAAAAAAAAAA").toBuilder().setSpaceId(v).build())),
+        new Rpc("ListSubscriptions", v -> listSubscriptions(listSubscriptions().toBuilder().setSpaceId(v).build())),
         new Rpc("ListFeeds", v -> listFeeds(listFeeds().toBuilder().setSpaceId(v).build())),
         new Rpc("Compact", v -> compact(compact().toBuilder().setSpaceId(v).build())),
         new Rpc("SetRetention", v -> setRetention(setRetention().toBuilder().setSpaceId(v).build())));
@@ -123,6 +145,8 @@ final class HostileRequests {
         new Rpc("Query", v -> query(query().toBuilder().setRequestId(v).build())),
         new Rpc("Watch", v -> watch(query().toBuilder().setRequestId(v).build())),
         new Rpc("Subscribe", v -> subscribe(subscribe().toBuilder().setRequestId(v).build())),
+        new Rpc("Ack", v -> ack(ack("AAAAAAAAAAAAAAAAAAAAAA").toBuilder().setRequestId(v).build())),
+        new Rpc("ListSubscriptions", v -> listSubscriptions(listSubscriptions().toBuilder().setRequestId(v).build())),
         new Rpc("ListFeeds", v -> listFeeds(listFeeds().toBuilder().setRequestId(v).build())),
         new Rpc("Compact", v -> compact(compact().toBuilder().setRequestId(v).build())),
         new Rpc("SetRetention", v -> setRetention(setRetention().toBuilder().setRequestId(v).build())));
@@ -135,5 +159,21 @@ final class HostileRequests {
         new Rpc("Query", v -> query(query().toBuilder().setNamespace(v).build())),
         new Rpc("Watch", v -> watch(query().toBuilder().setNamespace(v).build())),
         new Rpc("ListFeeds", v -> listFeeds(listFeeds().toBuilder().setNamespace(v).build())));
+  }
+
+  /** Adds the Query and the Watch of {@code requests.query()} changed by {@code change}, answered with {@code code}. */
+  void addReads(List<HostileCase> cases, String what, UnaryOperator<QueryRequest.Builder> change,
+      io.grpc.Status.Code code, String... fragments) {
+    QueryRequest request = change.apply(query().toBuilder()).build();
+    cases.add(HostileCase.of("Query: " + what, query(request), code, fragments));
+    cases.add(HostileCase.of("Watch: " + what, watch(request), code, fragments));
+  }
+
+  /** Adds the Subscribe of {@code subscribe()} changed by {@code change}, answered with {@code code}. */
+  void addSubscribe(List<HostileCase> cases, String what,
+      Function<SubscribeRequest.Builder, SubscribeRequest.Builder> change, io.grpc.Status.Code code,
+      String... fragments) {
+    cases.add(HostileCase.of("Subscribe: " + what, subscribe(change.apply(subscribe().toBuilder()).build()), code,
+        fragments));
   }
 }

@@ -5,14 +5,11 @@ import static io.grpc.Status.Code.NOT_FOUND;
 import static io.grpc.Status.Code.RESOURCE_EXHAUSTED;
 
 import dev.feedstore.core.testing.TestBlocks;
-import dev.feedstore.proto.v1.QueryRequest;
 import dev.feedstore.proto.v1.SubscribeRequest;
 import dev.feedstore.server.testing.BadText;
 import dev.feedstore.server.testing.HostileCase;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Function;
-import java.util.function.UnaryOperator;
 
 /**
  * The reads and their scopes: Query and Watch (each case runs against both) with bad feed ids,
@@ -28,35 +25,35 @@ record HostileScopeCases(HostileRequests requests, String expired, String foreig
   List<HostileCase> all() {
     List<HostileCase> cases = new ArrayList<>();
     for (BadText bad : BadText.concat(BadText.lengths(), BadText.notIdentifiers())) {
-      read(cases, "feed_ids[1] " + bad.label(), q -> q.addFeedIds(requests.feed.value()).addFeedIds(bad.value()),
+      requests.addReads(cases, "feed_ids[1] " + bad.label(), q -> q.addFeedIds(requests.feed.value()).addFeedIds(bad.value()),
           INVALID_ARGUMENT, "feed_ids[1] must be a ULID");
     }
-    read(cases, "feed_ids and namespace", q -> q.addFeedIds(requests.feed.value()).setNamespace("n"),
+    requests.addReads(cases, "feed_ids and namespace", q -> q.addFeedIds(requests.feed.value()).setNamespace("n"),
         INVALID_ARGUMENT, ONE_SCOPE, "was 'feed_ids and namespace'");
-    read(cases, "feed_ids and subscription_id", q -> q.addFeedIds(requests.feed.value()).setSubscriptionId(foreign),
+    requests.addReads(cases, "feed_ids and subscription_id", q -> q.addFeedIds(requests.feed.value()).setSubscriptionId(foreign),
         INVALID_ARGUMENT, ONE_SCOPE, "was 'feed_ids and subscription_id'");
-    read(cases, "subscription_id and namespace", q -> q.setSubscriptionId(foreign).setNamespace("n"),
+    requests.addReads(cases, "subscription_id and namespace", q -> q.setSubscriptionId(foreign).setNamespace("n"),
         INVALID_ARGUMENT, ONE_SCOPE, "was 'subscription_id and namespace'");
-    read(cases, "all three scopes", q -> q.addFeedIds(requests.feed.value()).setSubscriptionId(foreign).setNamespace("n"),
+    requests.addReads(cases, "all three scopes", q -> q.addFeedIds(requests.feed.value()).setSubscriptionId(foreign).setNamespace("n"),
         INVALID_ARGUMENT, ONE_SCOPE, "was 'feed_ids and subscription_id and namespace'");
     for (BadText bad : List.of(BadText.EMPTY, new BadText("129 chars", "s".repeat(129)), BadText.LONG)) {
-      read(cases, "subscription_id " + bad.label(), q -> q.setSubscriptionId(bad.value()), INVALID_ARGUMENT,
+      requests.addReads(cases, "subscription_id " + bad.label(), q -> q.setSubscriptionId(bad.value()), INVALID_ARGUMENT,
           "subscription_id must be 1-128 characters (an id returned by Subscribe)");
     }
     for (BadText bad : BadText.concat(List.of(new BadText("unknown", "AAAAAAAAAAAAAAAAAAAAAA")), BadText.notIdentifiers())) {
-      read(cases, "subscription_id " + bad.label(), q -> q.setSubscriptionId(bad.value()), NOT_FOUND,
+      requests.addReads(cases, "subscription_id " + bad.label(), q -> q.setSubscriptionId(bad.value()), NOT_FOUND,
           "is not known in space s; subscribe again");
     }
-    read(cases, "an expired subscription", q -> q.setSubscriptionId(expired), NOT_FOUND,
+    requests.addReads(cases, "an expired subscription", q -> q.setSubscriptionId(expired), NOT_FOUND,
         "subscription '" + expired + "' expired at", "subscribe again");
-    read(cases, "another space's subscription", q -> q.setSubscriptionId(foreign), NOT_FOUND,
+    requests.addReads(cases, "another space's subscription", q -> q.setSubscriptionId(foreign), NOT_FOUND,
         "subscription '" + foreign + "' is not known in space s; subscribe again");
     for (long cursor : new long[] {-1, Long.MIN_VALUE}) {
-      read(cases, "cursor " + cursor, q -> q.setCursor(cursor), INVALID_ARGUMENT,
+      requests.addReads(cases, "cursor " + cursor, q -> q.setCursor(cursor), INVALID_ARGUMENT,
           "cursor must be >= 0 (0 reads from the start), was " + cursor);
     }
     for (int count : new int[] {1001, 40_000}) {
-      read(cases, count + " feed_ids", q -> q.addAllFeedIds(feedIds(count)), RESOURCE_EXHAUSTED,
+      requests.addReads(cases, count + " feed_ids", q -> q.addAllFeedIds(feedIds(count)), RESOURCE_EXHAUSTED,
           "feeds-per-scope limit is 1000, feed_ids has " + count);
     }
     for (int limit : new int[] {-1, Integer.MIN_VALUE}) {
@@ -73,37 +70,24 @@ record HostileScopeCases(HostileRequests requests, String expired, String foreig
 
   private void subscribe(List<HostileCase> cases) {
     for (BadText bad : BadText.concat(BadText.lengths(), BadText.notIdentifiers())) {
-      subscribe(cases, "feed_ids[1] " + bad.label(), s -> s.addFeedIds(requests.feed.value()).addFeedIds(bad.value()),
+      requests.addSubscribe(cases, "feed_ids[1] " + bad.label(), s -> s.addFeedIds(requests.feed.value()).addFeedIds(bad.value()),
           INVALID_ARGUMENT, "feed_ids[1] must be a ULID");
-      subscribe(cases, "namespaces[1] " + bad.label(), s -> s.addNamespaces(bad.value()), INVALID_ARGUMENT,
+      requests.addSubscribe(cases, "namespaces[1] " + bad.label(), s -> s.addNamespaces(bad.value()), INVALID_ARGUMENT,
           "namespaces[1] must be 1-128 characters");
     }
-    subscribe(cases, "no scope", SubscribeRequest.Builder::clearNamespaces, INVALID_ARGUMENT,
+    requests.addSubscribe(cases, "no scope", SubscribeRequest.Builder::clearNamespaces, INVALID_ARGUMENT,
         "feed_ids and namespaces must name at least one feed or namespace between them");
     for (long ttl : new long[] {0, -1, Long.MIN_VALUE}) {
-      subscribe(cases, "ttl_ms " + ttl, s -> s.setTtlMs(ttl), INVALID_ARGUMENT, "ttl_ms must be > 0", "was " + ttl);
+      requests.addSubscribe(cases, "ttl_ms " + ttl, s -> s.setTtlMs(ttl), INVALID_ARGUMENT, "ttl_ms must be > 0", "was " + ttl);
     }
     for (long ttl : new long[] {ServerSettings.DEFAULT_SUBSCRIPTION_MAX_TTL_MS + 1, Long.MAX_VALUE}) {
-      subscribe(cases, "ttl_ms " + ttl, s -> s.setTtlMs(ttl), RESOURCE_EXHAUSTED,
+      requests.addSubscribe(cases, "ttl_ms " + ttl, s -> s.setTtlMs(ttl), RESOURCE_EXHAUSTED,
           "subscription-max-ttl-ms limit is 86400000, ttl_ms has " + ttl);
     }
-    subscribe(cases, "1,001 feed_ids and namespaces", s -> s.addAllFeedIds(feedIds(600)).addAllNamespaces(namespaces(400)),
+    requests.addSubscribe(cases, "1,001 feed_ids and namespaces", s -> s.addAllFeedIds(feedIds(600)).addAllNamespaces(namespaces(400)),
         RESOURCE_EXHAUSTED, "feeds-per-scope limit is 1000, feed_ids and namespaces has 1001");
-    subscribe(cases, "500,000 feed_ids", s -> s.addAllFeedIds(feedIds(500_000)), RESOURCE_EXHAUSTED,
+    requests.addSubscribe(cases, "500,000 feed_ids", s -> s.addAllFeedIds(feedIds(500_000)), RESOURCE_EXHAUSTED,
         "feeds-per-scope limit is 1000, feed_ids and namespaces has 500001");
-  }
-
-  private void read(List<HostileCase> cases, String what, UnaryOperator<QueryRequest.Builder> change,
-      io.grpc.Status.Code code, String... fragments) {
-    QueryRequest request = change.apply(requests.query().toBuilder()).build();
-    cases.add(HostileCase.of("Query: " + what, HostileRequests.query(request), code, fragments));
-    cases.add(HostileCase.of("Watch: " + what, HostileRequests.watch(request), code, fragments));
-  }
-
-  private void subscribe(List<HostileCase> cases, String what, Function<SubscribeRequest.Builder, SubscribeRequest.Builder> change,
-      io.grpc.Status.Code code, String... fragments) {
-    cases.add(HostileCase.of("Subscribe: " + what,
-        HostileRequests.subscribe(change.apply(requests.subscribe().toBuilder()).build()), code, fragments));
   }
 
   private static List<String> feedIds(int count) {

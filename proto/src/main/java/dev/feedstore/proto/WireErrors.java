@@ -14,6 +14,45 @@ import io.grpc.protobuf.ProtoUtils;
 public final class WireErrors {
   private WireErrors() {}
 
+  /** The domain of the {@code google.rpc.ErrorInfo} details this server sends. */
+  public static final String DOMAIN = "feedstore.dev";
+
+  /**
+   * The {@code ErrorInfo} reason of a {@code NOT_FOUND} answer about a subscription id that was
+   * never handed out in the space (or was forgotten long after it expired).
+   */
+  public static final String SUBSCRIPTION_UNKNOWN = "SUBSCRIPTION_UNKNOWN";
+
+  /**
+   * The {@code ErrorInfo} reason of a {@code NOT_FOUND} answer about a subscription that expired (a
+   * durable one: not acknowledged within its {@code ack_within_ms}); it holds nothing any more.
+   */
+  public static final String SUBSCRIPTION_EXPIRED = "SUBSCRIPTION_EXPIRED";
+
+  /**
+   * The reason of the {@code google.rpc.ErrorInfo} detail of {@code status} (of this server's
+   * domain), or null if it has none.
+   */
+  public static String reason(Throwable status) {
+    com.google.rpc.Status detailed = io.grpc.protobuf.StatusProto.fromThrowable(status);
+    if (detailed == null) {
+      return null;
+    }
+    for (com.google.protobuf.Any detail : detailed.getDetailsList()) {
+      if (detail.is(com.google.rpc.ErrorInfo.class)) {
+        try {
+          com.google.rpc.ErrorInfo info = detail.unpack(com.google.rpc.ErrorInfo.class);
+          if (DOMAIN.equals(info.getDomain())) {
+            return info.getReason();
+          }
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+          return null;
+        }
+      }
+    }
+    return null;
+  }
+
   /** Trailer of an {@code ALREADY_EXISTS} answer to Append: the conflicting keys. */
   public static final Metadata.Key<AppendConflict> APPEND_CONFLICT =
       ProtoUtils.keyForProto(AppendConflict.getDefaultInstance());
@@ -25,9 +64,6 @@ public final class WireErrors {
   public static final Metadata.Key<LimitExceeded> LIMIT_EXCEEDED =
       Metadata.Key.of("feed-limit-exceeded" + Metadata.BINARY_HEADER_SUFFIX, ProtoUtils.metadataMarshaller(
           LimitExceeded.getDefaultInstance()));
-
-  /** The domain of this server's {@code google.rpc.ErrorInfo} details. */
-  public static final String DOMAIN = "feedstore.dev";
 
   /** The reason of a {@code FAILED_PRECONDITION} over a cursor below the space's floor. */
   public static final String CURSOR_COMPACTED = "CURSOR_COMPACTED";

@@ -587,9 +587,74 @@ public abstract class AuthorityStoreContract<S extends AuthorityStore<?>> {
     assertEquals(0L, store.<Long>read(tx -> tx.subscriptions().countUnexpired(OTHER_SPACE, 0)));
     assertTrue(store.<Boolean>write(tx -> tx.subscriptions().setExpiry("sub-1", 9_000)));
     assertFalse(store.<Boolean>write(tx -> tx.subscriptions().setExpiry("nope", 9_000)));
-    assertEquals(1, store.<Integer>write(tx -> tx.subscriptions().purgeExpired(1_000)));
+    assertEquals(1, store.<Integer>write(tx -> tx.subscriptions().purgeExpired(1_000, 1_000)));
     assertEquals(Optional.empty(), store.read(tx -> tx.subscriptions().find("sub-2")));
     assertEquals(9_000, store.read(tx -> tx.subscriptions().find("sub-1")).orElseThrow().expiresAtMillis());
+  }
+
+  @Test
+  void durableSubscriptionsKeepTheirAcknowledgedPositionAndName() {
+    FeedId feed = TestBlocks.feedId();
+    Subscription named = new Subscription("dur-1", SPACE, new Scope.Selection(Set.of(feed), Set.of(DATA)), 3_000, 5_000,
+        Optional.of(new Subscription.Durable(Optional.of("worker"), 0)));
+    Subscription unnamed = new Subscription("dur-2", SPACE, new Scope.Selection(Set.of(), Set.of(TRACE)), 3_000, 5_000,
+        Optional.of(new Subscription.Durable(Optional.empty(), 4)));
+    store.write(tx -> {
+      tx.subscriptions().create(named);
+      tx.subscriptions().create(unnamed);
+      tx.subscriptions().create(new Subscription("plain", SPACE, new Scope.Selection(Set.of(feed), Set.of()), 3_000, 5_000));
+      return null;
+    });
+    assertEquals(Optional.of(named), store.read(tx -> tx.subscriptions().find("dur-1")));
+    assertEquals(Optional.of(named), store.read(tx -> tx.subscriptions().findDurable(SPACE, "worker")));
+    assertEquals(Optional.empty(), store.read(tx -> tx.subscriptions().findDurable(OTHER_SPACE, "worker")));
+    assertEquals(List.of(named, unnamed), store.read(tx -> tx.subscriptions().durables(SPACE)));
+    assertEquals(OptionalLong.of(0), store.read(tx -> tx.subscriptions().lowestAck(SPACE, 1_000)));
+
+    assertTrue(store.<Boolean>write(tx -> tx.subscriptions().ack("dur-1", 7, 8_000)));
+    assertTrue(store.<Boolean>write(tx -> tx.subscriptions().ack("dur-1", 6, 9_000)), "a lower ack moves the expiry only");
+    assertEquals(new Subscription.Durable(Optional.of("worker"), 7),
+        store.read(tx -> tx.subscriptions().find("dur-1")).orElseThrow().durable().orElseThrow());
+    assertEquals(9_000, store.read(tx -> tx.subscriptions().find("dur-1")).orElseThrow().expiresAtMillis());
+    assertFalse(store.<Boolean>write(tx -> tx.subscriptions().ack("plain", 7, 9_000)), "not durable");
+    assertFalse(store.<Boolean>write(tx -> tx.subscriptions().ack("nope", 7, 9_000)));
+    assertEquals(OptionalLong.of(4), store.read(tx -> tx.subscriptions().lowestAck(SPACE, 1_000)));
+    assertEquals(OptionalLong.of(7), store.read(tx -> tx.subscriptions().lowestAck(SPACE, 5_000)),
+        "an expired one holds nothing");
+    assertEquals(OptionalLong.empty(), store.read(tx -> tx.subscriptions().lowestAck(SPACE, 9_000)));
+    assertEquals(OptionalLong.empty(), store.read(tx -> tx.subscriptions().lowestAck(OTHER_SPACE, 0)));
+
+    assertEquals(1, store.<Integer>write(tx -> tx.subscriptions().purgeExpired(6_000, 4_000)),
+        "the plain one goes; the expired durable one is remembered a while");
+    assertTrue(store.read(tx -> tx.subscriptions().find("dur-2")).isPresent());
+    assertEquals(1, store.<Integer>write(tx -> tx.subscriptions().purgeExpired(6_000, 5_000)));
+    assertEquals(Optional.empty(), store.read(tx -> tx.subscriptions().find("dur-2")));
+    assertTrue(store.read(tx -> tx.subscriptions().find("dur-1")).isPresent());
+  }
+
+  @Test
+  void aDurableSubscriptionNameIsUniqueInItsSpace() {
+    Scope.Selection scope = new Scope.Selection(Set.of(), Set.of(DATA));
+    Optional<Subscription.Durable> worker = Optional.of(new Subscription.Durable(Optional.of("worker"), 0));
+    store.write(tx -> {
+      tx.subscriptions().create(new Subscription("a", SPACE, scope, 1_000, 2_000, worker));
+      tx.subscriptions().create(new Subscription("b", OTHER_SPACE, scope, 1_000, 2_000, worker));
+      return null;
+    });
+    assertThrows(StoreException.class, () -> store.write(tx -> {
+      tx.subscriptions().create(new Subscription("c", SPACE, scope, 1_000, 2_000, worker));
+      return null;
+    }));
+    assertEquals(Optional.empty(), store.read(tx -> tx.subscriptions().find("c")));
+
+    assertTrue(store.<Boolean>write(tx -> tx.subscriptions().delete("a")));
+    assertFalse(store.<Boolean>write(tx -> tx.subscriptions().delete("a")));
+    store.write(tx -> {
+      tx.subscriptions().create(new Subscription("c", SPACE, scope, 1_000, 2_000, worker));
+      return null;
+    });
+    assertEquals("c", store.read(tx -> tx.subscriptions().findDurable(SPACE, "worker")).orElseThrow().id(),
+        "a deleted one's name is free");
   }
 
   @Test

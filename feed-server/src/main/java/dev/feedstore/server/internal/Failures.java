@@ -6,7 +6,10 @@ import dev.feedstore.proto.WireMapping;
 import dev.feedstore.proto.v1.AppendConflict;
 import dev.feedstore.proto.v1.LimitExceeded;
 import dev.feedstore.core.LimitExceededException;
+import com.google.protobuf.Any;
+import com.google.rpc.ErrorInfo;
 import io.grpc.Metadata;
+import io.grpc.protobuf.StatusProto;
 import io.grpc.Status;
 import io.grpc.StatusException;
 import io.grpc.StatusRuntimeException;
@@ -38,6 +41,9 @@ final class Failures {
     }
     if (failure instanceof CursorCompactedException compacted) {
       return compacted(compacted);
+    }
+    if (failure instanceof SubscriptionNotFoundException notFound) {
+      return notFound(notFound);
     }
     Refusal refusal = Refusal.of(failure);
     Status status = Status.fromCode(Status.Code.valueOf(refusal.code().name())).withDescription(refusal.message());
@@ -80,6 +86,23 @@ final class Failures {
     Metadata trailers = new Metadata();
     trailers.put(WireErrors.APPEND_CONFLICT, detail.build());
     return Status.ALREADY_EXISTS.withDescription(description).asException(trailers);
+  }
+
+  /**
+   * {@code NOT_FOUND} with a {@code google.rpc.ErrorInfo} in the status details, whose reason says
+   * whether the subscription is unknown or expired.
+   */
+  private static StatusException notFound(SubscriptionNotFoundException notFound) {
+    com.google.rpc.Status detailed = com.google.rpc.Status.newBuilder()
+        .setCode(Status.Code.NOT_FOUND.value())
+        .setMessage(notFound.getMessage())
+        .addDetails(Any.pack(ErrorInfo.newBuilder()
+            .setReason(notFound.reason().name())
+            .setDomain(WireErrors.DOMAIN)
+            .putMetadata("subscription_id", notFound.subscriptionId())
+            .build()))
+        .build();
+    return StatusProto.toStatusException(detailed);
   }
 
   /** True for failures caused by the request (logged as rejections), false for the server's own. */

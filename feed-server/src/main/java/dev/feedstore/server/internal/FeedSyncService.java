@@ -11,13 +11,18 @@ import dev.feedstore.proto.v1.CompactRequest;
 import dev.feedstore.proto.v1.SetRetentionRequest;
 import dev.feedstore.proto.v1.SetRetentionResponse;
 import dev.feedstore.proto.v1.CompactResponse;
+import dev.feedstore.proto.v1.AckRequest;
+import dev.feedstore.proto.v1.AckResponse;
 import dev.feedstore.proto.v1.AppendRequest;
 import dev.feedstore.proto.v1.AppendResponse;
+import dev.feedstore.proto.v1.DurableSubscription;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
 import dev.feedstore.proto.v1.GetServerInfoRequest;
 import dev.feedstore.proto.v1.GetServerInfoResponse;
 import dev.feedstore.proto.v1.ListFeedsRequest;
 import dev.feedstore.proto.v1.ListFeedsResponse;
+import dev.feedstore.proto.v1.ListSubscriptionsRequest;
+import dev.feedstore.proto.v1.ListSubscriptionsResponse;
 import dev.feedstore.proto.v1.QueryRequest;
 import dev.feedstore.proto.v1.QueryResponse;
 import dev.feedstore.proto.v1.SubscribeRequest;
@@ -117,15 +122,53 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
   @Override
   public void subscribe(SubscribeRequest request, StreamObserver<SubscribeResponse> responses) {
     unary("Subscribe", request.getSpaceId(), request.getRequestId(), responses, () -> {
-      SubscribeCommand command = WireRequests.subscribe(request, settings);
-      SubscribeResult result = authority.subscribe(command.spaceId(), command.scope(), command.ttlMillis());
+      SubscribeResult result = authority.subscribe(WireRequests.subscribe(request, settings));
       Subscription subscription = result.subscription();
       return SubscribeResponse.newBuilder()
           .setRequestId(request.getRequestId())
           .setSubscriptionId(subscription.id())
           .setExpiresAt(subscription.expiresAtMillis())
           .setServerToken(result.token().value())
+          .setAcked(subscription.durable().map(Subscription.Durable::acked).orElse(0L))
+          .setCreated(result.created())
           .build();
+    });
+  }
+
+  @Override
+  public void ack(AckRequest request, StreamObserver<AckResponse> responses) {
+    unary("Ack", request.getSpaceId(), request.getRequestId(), responses, () -> {
+      SubscribeResult result = authority.ack(WireMapping.spaceId(request.getSpaceId()),
+          WireRequests.subscriptionId(request.getSubscriptionId()), request.getUpTo());
+      return AckResponse.newBuilder()
+          .setRequestId(request.getRequestId())
+          .setAcked(result.subscription().durable().orElseThrow().acked())
+          .setExpiresAt(result.subscription().expiresAtMillis())
+          .setServerToken(result.token().value())
+          .build();
+    });
+  }
+
+  @Override
+  public void listSubscriptions(ListSubscriptionsRequest request, StreamObserver<ListSubscriptionsResponse> responses) {
+    unary("ListSubscriptions", request.getSpaceId(), request.getRequestId(), responses, () -> {
+      DurableList list = authority.durables(WireMapping.spaceId(request.getSpaceId()));
+      ListSubscriptionsResponse.Builder response = ListSubscriptionsResponse.newBuilder()
+          .setRequestId(request.getRequestId())
+          .setMaxPosition(list.maxPosition())
+          .setServerToken(list.token().value());
+      for (Subscription subscription : list.subscriptions()) {
+        Subscription.Durable durable = subscription.durable().orElseThrow();
+        DurableSubscription.Builder wire = DurableSubscription.newBuilder()
+            .setSubscriptionId(subscription.id())
+            .setAcked(durable.acked())
+            .setLag(Math.max(0, list.maxPosition() - durable.acked()))
+            .setExpiresAt(subscription.expiresAtMillis())
+            .setExpired(subscription.isExpiredAt(list.nowMillis()));
+        durable.name().ifPresent(wire::setName);
+        response.addSubscriptions(wire);
+      }
+      return response.build();
     });
   }
 

@@ -57,7 +57,7 @@ public final class PositionAuthority {
     this.settings = settings;
     this.spaces = new Spaces(store, settings);
     this.subscriptions = new SubscriptionBook(store, clock, settings);
-    this.compaction = new Compaction(store, RetentionHolds.NONE);
+    this.compaction = new Compaction(store, subscriptions.retentionHolds());
     this.clock = clock;
     AppendGroup group = new AppendGroup(store, spaces, settings);
     this.appends = new AppendQueue(appendGroup -> {
@@ -242,18 +242,23 @@ public final class PositionAuthority {
 
   /**
    * Resolves the scope and cursor of a Query or Watch: looks up (and slides) a subscription, loads
-   * the space, and takes the cursor as 0 when the caller's expected token is not the space's. The
+   * the space, takes a durable subscription's acknowledged position as the cursor when asked {@code
+   * from_ack}, and takes the cursor as 0 when the caller's expected token is not the space's. The
    * caller {@link #release}s the read when done with it.
    */
   ResolvedRead resolve(ReadRequest request) {
     Optional<String> subscriptionId = request.scope().subscriptionId();
-    Scope scope = subscriptionId.isPresent()
-        ? subscriptions.use(subscriptionId.get(), request.spaceId()).scope()
-        : request.scope().direct();
+    Optional<Subscription> subscription = subscriptionId.map(id -> subscriptions.use(id, request.spaceId(),
+        request.fromAck()));
+    Scope scope = subscription.isPresent() ? subscription.get().scope() : request.scope().direct();
+    // The acknowledged position comes from the store that serves the space, so it needs no token check.
+    Position cursor = request.fromAck()
+        ? Position.of(subscription.orElseThrow().durable().orElseThrow().acked())
+        : request.cursor();
     SpaceState space = spaces.acquire(request.spaceId());
-    boolean otherStore = request.expectedToken().isPresent()
+    boolean otherStore = !request.fromAck() && request.expectedToken().isPresent()
         && !request.expectedToken().get().equals(space.token().value());
-    return new ResolvedRead(space, scope, otherStore ? Position.NONE : request.cursor(), subscriptionId);
+    return new ResolvedRead(space, scope, otherStore ? Position.NONE : cursor, subscriptionId);
   }
 
   /** Gives back the space of a {@link #resolve}d read. */
@@ -267,17 +272,43 @@ public final class PositionAuthority {
   }
 
   /**
-   * Stores a subscription.
+   * Stores a subscription, or returns the live durable one of the requested name.
    *
-   * @throws InvalidValueException if the TTL is not positive
-   * @throws dev.feedstore.core.LimitExceededException if the TTL is above the maximum
+   * @throws InvalidValueException if the TTL is not positive, or the name is taken by another scope
+   * @throws dev.feedstore.core.LimitExceededException if the TTL is above the maximum, or the space
+   *     holds subscriptions-per-space already
    */
-  public SubscribeResult subscribe(SpaceId spaceId, Scope.Selection scope, OptionalLong ttlMillis) {
-    subscriptions.checkTtl(ttlMillis.orElse(settings.subscriptionTtlMillis()));
+  public SubscribeResult subscribe(SubscribeCommand command) {
+    subscriptions.checkTtl(command);
+    SpaceState space = spaces.acquire(command.spaceId());
+    try {
+      SubscriptionBook.Stored stored = subscriptions.create(command);
+      return new SubscribeResult(stored.subscription(), space.token(), stored.created());
+    } finally {
+      spaces.release(space);
+    }
+  }
+
+  /**
+   * Acknowledges a durable subscription up to a position ({@link SubscriptionBook#ack}).
+   *
+   * @throws InvalidValueException if it is not durable or the position is out of range
+   * @throws SubscriptionNotFoundException if it is unknown or expired
+   */
+  public SubscribeResult ack(SpaceId spaceId, String subscriptionId, long upTo) {
     SpaceState space = spaces.acquire(spaceId);
     try {
-      Subscription subscription = subscriptions.create(spaceId, scope, ttlMillis);
-      return new SubscribeResult(subscription, space.token());
+      return new SubscribeResult(subscriptions.ack(subscriptionId, spaceId, upTo), space.token(), false);
+    } finally {
+      spaces.release(space);
+    }
+  }
+
+  /** The durable subscriptions of a space with its highest position and token, from one snapshot. */
+  public DurableList durables(SpaceId spaceId) {
+    SpaceState space = spaces.acquire(spaceId);
+    try {
+      return subscriptions.durables(spaceId, space.token());
     } finally {
       spaces.release(space);
     }

@@ -8,8 +8,8 @@ import java.util.Optional;
 /**
  * The one place compaction asks what must be kept: the lowest position of a space that something
  * still needs (a consumer that has not acknowledged past it), asked in the compaction's own write
- * transaction so that the answer and the removal agree. Nothing holds history today ({@link #NONE});
- * durable subscriptions answer here. Implementations are thread-safe and use only the transaction given.
+ * transaction so that the answer and the removal agree: the live durable subscriptions ({@link
+ * SubscriptionBook#retentionHolds}); {@link #NONE} holds nothing. Implementations are thread-safe and use only the transaction given.
  */
 @FunctionalInterface
 interface RetentionHolds {

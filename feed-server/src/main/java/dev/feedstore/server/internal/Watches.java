@@ -183,7 +183,8 @@ final class Watches {
     Set<String> lost = authority.subscriptions().renew(bySubscription.keySet());
     for (String id : lost) {
       for (LiveFollower stream : bySubscription.get(id)) {
-        stream.end(new SubscriptionNotFoundException(id, stream.read().space().spaceId(), "expired"));
+        stream.end(new SubscriptionNotFoundException(id, stream.read().space().spaceId(),
+            SubscriptionNotFoundException.Reason.SUBSCRIPTION_EXPIRED, "expired"));
       }
     }
     for (LiveFollower stream : streams) {

@@ -32,6 +32,7 @@ final class WireRequests {
   /** The number of blocks a Query returns when its {@code limit} is 0 (DESIGN 4.4). */
   static final int DEFAULT_QUERY_LIMIT = 100;
   private static final int MAX_SUBSCRIPTION_ID_CHARS = 128;
+  private static final int MAX_SUBSCRIPTION_NAME_CHARS = 128;
   /**
    * The longest {@code request_id}. Every response echoes it (every event of a Watch, too), so an
    * unbounded one could make a response larger than the client accepts after the work was done.
@@ -91,8 +92,10 @@ final class WireRequests {
     if (limit > settings.queryLimit()) {
       throw new LimitExceededException(Limits.Key.QUERY_LIMIT, settings.queryLimit(), limit, "limit of the query");
     }
+    fromAck(request.getFromAck(), scope, cursor);
     return new ReadRequest(spaceId, scope, cursor, limit == 0 ? Math.min(DEFAULT_QUERY_LIMIT, settings.queryLimit()) : limit,
-        request.hasExpectedServerToken() ? Optional.of(request.getExpectedServerToken()) : Optional.empty());
+        request.hasExpectedServerToken() ? Optional.of(request.getExpectedServerToken()) : Optional.empty(),
+        request.getFromAck());
   }
 
   /** The page size of a ListFeeds: {@code limit}, or query-limit when it is 0. */
@@ -112,8 +115,11 @@ final class WireRequests {
     ScopeRequest scope = scope(request.getFeedIdsList(),
         request.hasSubscriptionId() ? Optional.of(request.getSubscriptionId()) : Optional.empty(),
         request.hasNamespace() ? Optional.of(request.getNamespace()) : Optional.empty(), settings);
-    return new ReadRequest(spaceId, scope, cursor(request.getCursor()), 0,
-        request.hasExpectedServerToken() ? Optional.of(request.getExpectedServerToken()) : Optional.empty());
+    Position cursor = cursor(request.getCursor());
+    fromAck(request.getFromAck(), scope, cursor);
+    return new ReadRequest(spaceId, scope, cursor, 0,
+        request.hasExpectedServerToken() ? Optional.of(request.getExpectedServerToken()) : Optional.empty(),
+        request.getFromAck());
   }
 
   static SubscribeCommand subscribe(SubscribeRequest request, ServerSettings settings) {
@@ -128,8 +134,57 @@ final class WireRequests {
       throw new InvalidValueException("feed_ids and namespaces",
           "must name at least one feed or namespace between them", "both empty");
     }
-    OptionalLong ttl = request.hasTtlMs() ? OptionalLong.of(request.getTtlMs()) : OptionalLong.empty();
-    return new SubscribeCommand(spaceId, new Scope.Selection(feeds, namespaces), ttl);
+    if (!request.getDurable()) {
+      if (request.hasAckWithinMs()) {
+        throw new InvalidValueException("ack_within_ms", "is for a durable subscription only (durable = true)",
+            request.getAckWithinMs());
+      }
+      if (request.hasName()) {
+        throw new InvalidValueException("name", "is for a durable subscription only (durable = true)",
+            request.getName());
+      }
+      OptionalLong ttl = request.hasTtlMs() ? OptionalLong.of(request.getTtlMs()) : OptionalLong.empty();
+      return new SubscribeCommand(spaceId, new Scope.Selection(feeds, namespaces), ttl);
+    }
+    if (request.hasTtlMs()) {
+      throw new InvalidValueException("ttl_ms", "is not for a durable subscription, whose deadline is ack_within_ms"
+          + " (it moves when it is acknowledged, not when it is used)", request.getTtlMs());
+    }
+    OptionalLong ackWithin = request.hasAckWithinMs() ? OptionalLong.of(request.getAckWithinMs()) : OptionalLong.empty();
+    Optional<String> name = request.hasName() ? Optional.of(subscriptionName(request.getName())) : Optional.empty();
+    return new SubscribeCommand(spaceId, new Scope.Selection(feeds, namespaces), ackWithin, true, name);
+  }
+
+  /** Checks the name of a durable subscription: 1-128 printable ASCII characters. */
+  static String subscriptionName(String name) {
+    if (name.isEmpty() || name.length() > MAX_SUBSCRIPTION_NAME_CHARS
+        || !name.chars().allMatch(c -> c >= 0x20 && c <= 0x7e)) {
+      throw new InvalidValueException("name",
+          "must be 1-" + MAX_SUBSCRIPTION_NAME_CHARS + " printable ASCII characters (a name of your choice)", name);
+    }
+    return name;
+  }
+
+  /** Checks a subscription id given on its own (Ack): as in a scope. */
+  static String subscriptionId(String id) {
+    if (id.isEmpty() || id.length() > MAX_SUBSCRIPTION_ID_CHARS) {
+      throw new InvalidValueException("subscription_id",
+          "must be 1-" + MAX_SUBSCRIPTION_ID_CHARS + " characters (an id returned by Subscribe)", id);
+    }
+    return id;
+  }
+
+  private static void fromAck(boolean fromAck, ScopeRequest scope, Position cursor) {
+    if (!fromAck) {
+      return;
+    }
+    if (scope.subscriptionId().isEmpty()) {
+      throw new InvalidValueException("from_ack", "needs a durable subscription in subscription_id", "no subscription_id");
+    }
+    if (cursor.isAssigned()) {
+      throw new InvalidValueException("cursor", "must be 0 with from_ack (the subscription's acknowledged position"
+          + " is the cursor)", cursor.value());
+    }
   }
 
   private static ScopeRequest scope(List<String> feedIds, Optional<String> subscriptionId, Optional<String> namespace,
@@ -145,12 +200,7 @@ final class WireRequests {
           "must be given by at most one of feed_ids, subscription_id and namespace", String.join(" and ", given));
     }
     if (subscriptionId.isPresent()) {
-      String id = subscriptionId.get();
-      if (id.isEmpty() || id.length() > MAX_SUBSCRIPTION_ID_CHARS) {
-        throw new InvalidValueException("subscription_id",
-            "must be 1-" + MAX_SUBSCRIPTION_ID_CHARS + " characters (an id returned by Subscribe)", id);
-      }
-      return ScopeRequest.subscription(id);
+      return ScopeRequest.subscription(subscriptionId(subscriptionId.get()));
     }
     if (namespace.isPresent()) {
       return ScopeRequest.of(Scope.namespace(WireMapping.namespace(namespace.get(), "namespace")));

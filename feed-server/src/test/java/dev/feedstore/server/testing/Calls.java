@@ -29,7 +29,7 @@ public final class Calls {
       context.run(() -> FeedSyncGrpc.newStub(channel).watch(request, events));
       Await.until("the Watch answers", Duration.ofSeconds(20), () -> events.pending() > 0 || events.ended());
       if (events.pending() == 0) {
-        throw events.awaitEnd().asRuntimeException();
+        throw events.awaitEndWithTrailers();
       }
       return events.next();
     } finally {

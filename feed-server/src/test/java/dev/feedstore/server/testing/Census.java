@@ -23,7 +23,7 @@ public record Census(Map<String, List<String>> tables) {
       "feeds", "SELECT feed_private_id, space_private_id, feed_id, feed_namespace, block_count FROM feeds ORDER BY 1",
       "blocks", "SELECT block_private_id, space_private_id, feed_private_id, position, sequence, actor_id,"
           + " prev_sequence, prev_actor_id, timestamp, length(data), hex(substr(data, 1, 16)) FROM blocks ORDER BY 1",
-      "subscriptions", "SELECT subscription_id, space_id, ttl_ms, expires_at, feed_ids, namespaces"
+      "subscriptions", "SELECT subscription_id, space_id, ttl_ms, expires_at, feed_ids, namespaces, durable, acked, name"
           + " FROM subscriptions ORDER BY 1");
 
   /** The same rows of a PostgreSQL store, whose blocks are keyed by space and position. */
@@ -33,7 +33,7 @@ public record Census(Map<String, List<String>> tables) {
       "blocks", "SELECT space_private_id || '/' || position, space_private_id, feed_private_id, position, sequence, actor_id, prev_sequence,"
           + " prev_actor_id, timestamp, length(data), encode(substring(data from 1 for 16), 'hex') FROM blocks"
           + " ORDER BY 1, 3",
-      "subscriptions", "SELECT subscription_id, space_id, ttl_ms, expires_at, feed_ids, namespaces"
+      "subscriptions", "SELECT subscription_id, space_id, ttl_ms, expires_at, feed_ids, namespaces, durable, acked, name"
           + " FROM subscriptions ORDER BY 1");
 
   /** Reads every table of the file at {@code db}. */

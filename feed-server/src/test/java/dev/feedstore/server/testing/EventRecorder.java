@@ -1,5 +1,6 @@
 package dev.feedstore.server.testing;
 
+import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import java.time.Duration;
@@ -14,6 +15,7 @@ import java.util.concurrent.TimeoutException;
 public final class EventRecorder<T> implements StreamObserver<T> {
   private final BlockingQueue<T> events = new LinkedBlockingQueue<>();
   private final CompletableFuture<Status> end = new CompletableFuture<>();
+  private volatile Metadata trailers = new Metadata();
 
   @Override
   public void onNext(T value) {
@@ -22,6 +24,10 @@ public final class EventRecorder<T> implements StreamObserver<T> {
 
   @Override
   public void onError(Throwable t) {
+    Metadata received = Status.trailersFromThrowable(t);
+    if (received != null) {
+      trailers = received;
+    }
     end.complete(Status.fromThrowable(t));
   }
 
@@ -55,6 +61,12 @@ public final class EventRecorder<T> implements StreamObserver<T> {
 
   public boolean ended() {
     return end.isDone();
+  }
+
+  /** The status the stream ended with, with its trailers; fails if it does not end within 20 s. */
+  public io.grpc.StatusRuntimeException awaitEndWithTrailers() {
+    Status status = awaitEnd();
+    return status.asRuntimeException(trailers);
   }
 
   /** The status the stream ended with; fails if it does not end within 20 s. */

@@ -58,7 +58,8 @@ public final class SchemaMigrator {
         new Migration(6, resource("V6__position_counters.sql")),
         new Migration(7, resource("V7__subscriptions_by_space.sql")),
         new Migration(8, resource("V8__streams.sql")),
-        new Migration(9, resource("V9__space_floor.sql"))));
+        new Migration(9, resource("V9__space_floor.sql")),
+        new Migration(10, resource("V10__durable_subscriptions.sql"))));
   }
 
   /** The steps, in version order. */
