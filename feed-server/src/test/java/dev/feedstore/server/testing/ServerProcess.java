@@ -39,17 +39,17 @@ public final class ServerProcess implements AutoCloseable {
    * is appended to {@code dir/server.log}, so that restarts keep one log.
    */
   public static ServerProcess start(Path dir, String db, int port, String... flags) {
-    return start(List.of(), dir, List.of(), List.of("--db", db), port, flags);
+    return start(List.of(), builtJar(), dir, List.of(), List.of("--db", db), port, flags);
   }
 
   /** As {@link #start(Path, String, int, String...)}, on the PostgreSQL database at the JDBC URL {@code url}. */
   public static ServerProcess startOnPostgres(Path dir, String url, int port, String... flags) {
-    return start(List.of(), dir, List.of(), List.of("--postgres", url), port, flags);
+    return start(List.of(), builtJar(), dir, List.of(), List.of("--postgres", url), port, flags);
   }
 
   /** As {@link #start(Path, String, int, String...)}, with options of the JVM, such as {@code -Xmx256m}. */
   public static ServerProcess start(Path dir, List<String> jvmOptions, String db, int port, String... flags) {
-    return start(List.of(), dir, jvmOptions, List.of("--db", db), port, flags);
+    return start(List.of(), builtJar(), dir, jvmOptions, List.of("--db", db), port, flags);
   }
 
   /**
@@ -60,14 +60,32 @@ public final class ServerProcess implements AutoCloseable {
    */
   public static ServerProcess startUnprivileged(Path dir, String db, int port, String... flags) {
     boolean root = System.getProperty("user.name").equals("root");
+    if (!root) {
+      return start(List.of(), builtJar(), dir, List.of(), List.of("--db", db), port, flags);
+    }
+    // The unprivileged user may not be able to reach the build's directory (a checkout in a
+    // private temporary directory): it runs a copy of the jar in the test's own directory.
+    Path copy = dir.resolve("feed-server.jar");
+    try {
+      if (!Files.exists(copy)) {
+        Files.copy(builtJar(), copy);
+      }
+      copy.toFile().setReadable(true, false);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
     List<String> asNobody = List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups");
-    return start(root ? asNobody : List.of(), dir, List.of(), List.of("--db", db), port, flags);
+    return start(asNobody, copy, dir, List.of(), List.of("--db", db), port, flags);
   }
 
-  private static ServerProcess start(List<String> prefix, Path dir, List<String> jvmOptions, List<String> store,
-      int port, String... flags) {
+  private static Path builtJar() {
     Path jar = Path.of(System.getProperty("feedserver.jar", "target/feed-server.jar"));
     assertTrue(Files.isRegularFile(jar), "the runnable jar is built: " + jar.toAbsolutePath());
+    return jar;
+  }
+
+  private static ServerProcess start(List<String> prefix, Path jar, Path dir, List<String> jvmOptions,
+      List<String> store, int port, String... flags) {
     Path log = dir.resolve("server.log");
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     List<String> command = new ArrayList<>(prefix);
