@@ -12,7 +12,11 @@ jar="${1:-$jar}"
 [ -f "$jar" ] || { echo "no server jar at $jar: build it first (./mvnw -q -DskipTests package -pl feed-server -am)" >&2; exit 2; }
 major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
 [ "$major" -ge 20 ] || { echo "the conformance suite (vitest 4) needs Node 20 or newer; node is $(node --version 2>/dev/null || echo missing)" >&2; exit 2; }
-[ -d node_modules/@durable-streams/server-conformance-tests ] || npm ci --no-audit --no-fund
+# `npm ci` refuses this lock file on npm 11 (vite's optional platform package is left out of it), so
+# the same pinned versions are installed with `npm install` when it does.
+if ! [ -d node_modules/@durable-streams/server-conformance-tests ]; then
+  npm ci --no-audit --no-fund || npm install --no-audit --no-fund
+fi
 rm -rf target && mkdir -p target/db
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
 java -jar "$jar" --db target/db/feeds.db --port 0 --http-port "$port" --streams-long-poll-ms 3000 \
