@@ -192,8 +192,8 @@ final class SubscriptionBook {
    * at or above it.
    */
   OptionalLong hold(SpaceId spaceId) {
-    OptionalLong lowest = store.read(tx -> tx.subscriptions().lowestAck(spaceId, clock.millis()));
-    return lowest.isPresent() ? OptionalLong.of(lowest.getAsLong() + 1) : OptionalLong.empty();
+    Optional<dev.feedstore.core.Position> kept = store.read(tx -> retentionHolds().lowestKept(tx, spaceId));
+    return kept.isPresent() ? OptionalLong.of(kept.get().value()) : OptionalLong.empty();
   }
 
   /**
