@@ -18,6 +18,10 @@ import java.util.OptionalLong;
  *     authority's clock (non-decreasing with the position in a space); empty while the block has no
  *     position, and on a replica for blocks it positioned by pushing them (the authority reports
  *     receive times with the blocks it sends, not with the positions it hands out)
+ *
+ * <p>Two blocks are equal when their key, content and position are: the receive time is not
+ * compared, since it says when the authority handed out the position, not what the block is, and
+ * one replica may know it for a block while another, which pushed the same block, does not.
  */
 public record Block(BlockKey key, Optional<Predecessor> predecessor, long timestamp, BlockData data,
     Position position, OptionalLong receivedAt) {
@@ -110,6 +114,16 @@ public record Block(BlockKey key, Optional<Predecessor> predecessor, long timest
         && predecessor.equals(other.predecessor)
         && timestamp == other.timestamp
         && data.equals(other.data);
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof Block block && sameContentAs(block) && position.equals(block.position);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(key, predecessor, timestamp, data, position);
   }
 
   @Override
