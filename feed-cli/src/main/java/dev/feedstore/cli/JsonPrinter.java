@@ -16,7 +16,8 @@ import java.util.Optional;
  *
  * <ul>
  *   <li>{@code block}: {@code space_id, feed_id, namespace?, actor_id, sequence, prev_actor_id?,
- *       prev_sequence?, position, timestamp} (Unix ms) and either {@code data} (the data as text,
+ *       prev_sequence?, position, timestamp, received_at?} (Unix ms; {@code received_at} is when the
+ *       server positioned the block, by its clock) and either {@code data} (the data as text,
  *       when it is valid UTF-8) or {@code data_base64};
  *   <li>{@code feed}: {@code space_id, feed_id, namespace?, block_count, last_position};
  *   <li>{@code appended}: {@code space_id, feed_id, actor_id, sequence, position};
@@ -55,6 +56,9 @@ final class JsonPrinter implements Printer {
       }
       json.writeNumberField("position", block.getPosition());
       json.writeNumberField("timestamp", block.getTimestamp());
+      if (block.hasReceivedAt()) {
+        json.writeNumberField("received_at", block.getReceivedAt());
+      }
       Optional<String> text = DataText.utf8(block.getData());
       if (text.isPresent()) {
         json.writeStringField("data", text.get());

@@ -26,7 +26,7 @@ final class RetentionCommand implements Callable<Integer> {
   @Option(names = "--blocks", paramLabel = "N", description = "Most blocks kept.")
   long blocks;
 
-  @Option(names = "--age-ms", paramLabel = "MS", description = "Oldest block kept, in ms before now (by its timestamp).")
+  @Option(names = "--age-ms", paramLabel = "MS", description = "Oldest block kept, in ms before now (by its receive time).")
   long ageMillis;
 
   @Option(names = "--bytes", paramLabel = "B", description = "Most bytes of block data kept.")

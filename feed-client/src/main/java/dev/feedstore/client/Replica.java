@@ -237,8 +237,9 @@ public final class Replica implements AutoCloseable {
   /**
    * Replicates every feed of the space, including feeds created later (here or elsewhere) and this
    * replica's local ones, from where {@code replication} says: {@link Replication#fullHistory()},
-   * {@link Replication#from}, or {@link Replication#LATEST} (the live tail). {@link Replication#NONE}
-   * ends it; feeds with a policy of their own, or in a replicated namespace, keep following that
+   * {@link Replication#from}, {@link Replication#LATEST} (the live tail), or {@link Replication#since}
+   * (what the authority received from a time on, resolved to a position at the next contact).
+   * {@link Replication#NONE} ends it; feeds with a policy of their own, or in a replicated namespace, keep following that
    * one, which wins over the space's for its feeds. A start below what the replica has pulled
    * already is back-filled.
    */

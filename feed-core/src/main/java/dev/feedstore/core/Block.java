@@ -2,6 +2,7 @@ package dev.feedstore.core;
 
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * An immutable entry of a feed. Everything but the {@link #position()} is fixed by the author when
@@ -13,15 +14,31 @@ import java.util.Optional;
  * @param timestamp the author's clock when writing, in Unix milliseconds (>= 0)
  * @param data the content
  * @param position the place in the space's order, or {@link Position#NONE}
+ * @param receivedAt when the authority gave the block its position, in Unix milliseconds of the
+ *     authority's clock (non-decreasing with the position in a space); empty while the block has no
+ *     position, and on a replica for blocks it positioned by pushing them (the authority reports
+ *     receive times with the blocks it sends, not with the positions it hands out)
+ *
+ * <p>Two blocks are equal when their key, content and position are: the receive time is not
+ * compared, since it says when the authority handed out the position, not what the block is, and
+ * one replica may know it for a block while another, which pushed the same block, does not.
  */
-public record Block(
-    BlockKey key, Optional<Predecessor> predecessor, long timestamp, BlockData data, Position position) {
+public record Block(BlockKey key, Optional<Predecessor> predecessor, long timestamp, BlockData data,
+    Position position, OptionalLong receivedAt) {
 
   public Block {
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(predecessor, "predecessor");
     Objects.requireNonNull(data, "data");
     Objects.requireNonNull(position, "position");
+    Objects.requireNonNull(receivedAt, "receivedAt");
+    if (receivedAt.isPresent() && receivedAt.getAsLong() < 0) {
+      throw new InvalidValueException("receivedAt", "must be >= 0 (Unix milliseconds)", receivedAt.getAsLong());
+    }
+    if (receivedAt.isPresent() && !position.isAssigned()) {
+      throw new InvalidValueException("receivedAt", "must be absent on a block without a position",
+          receivedAt.getAsLong());
+    }
     if (timestamp < 0) {
       throw new InvalidValueException("timestamp", "must be >= 0 (Unix milliseconds)", timestamp);
     }
@@ -31,6 +48,11 @@ public record Block(
       throw new InvalidValueException("prevSequence", "must not name the block itself (" + key + ")",
           predecessor.get().sequence().value());
     }
+  }
+
+  /** A block whose receive time is not known (or that has no position yet). */
+  public Block(BlockKey key, Optional<Predecessor> predecessor, long timestamp, BlockData data, Position position) {
+    this(key, predecessor, timestamp, data, position, OptionalLong.empty());
   }
 
   /** An unpositioned block, as its author writes it. */
@@ -55,8 +77,18 @@ public record Block(
     return position.isAssigned();
   }
 
+  /**
+   * The same block at another position; the receive time goes with the old position (it is kept when
+   * the position stays the same).
+   */
   public Block withPosition(Position newPosition) {
-    return new Block(key, predecessor, timestamp, data, newPosition);
+    return new Block(key, predecessor, timestamp, data, newPosition,
+        newPosition.equals(position) ? receivedAt : OptionalLong.empty());
+  }
+
+  /** The same block, positioned, stamped with the authority's receive time. */
+  public Block withReceivedAt(long receivedAtMillis) {
+    return new Block(key, predecessor, timestamp, data, position, OptionalLong.of(receivedAtMillis));
   }
 
   public Block withoutPosition() {
@@ -65,11 +97,12 @@ public record Block(
 
   /** The same block under another sequence (used when a sequence conflict re-keys a block). */
   public Block withSequence(Sequence newSequence) {
-    return new Block(new BlockKey(key.feedId(), key.actorId(), newSequence), predecessor, timestamp, data, position);
+    return new Block(new BlockKey(key.feedId(), key.actorId(), newSequence), predecessor, timestamp, data, position,
+        receivedAt);
   }
 
   public Block withPredecessor(Optional<Predecessor> newPredecessor) {
-    return new Block(key, newPredecessor, timestamp, data, position);
+    return new Block(key, newPredecessor, timestamp, data, position, receivedAt);
   }
 
   /**
@@ -84,9 +117,20 @@ public record Block(
   }
 
   @Override
+  public boolean equals(Object other) {
+    return other instanceof Block block && sameContentAs(block) && position.equals(block.position);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(key, predecessor, timestamp, data, position);
+  }
+
+  @Override
   public String toString() {
     return "Block[" + key + (position.isAssigned() ? " @" + position : " unpositioned")
         + ", prev=" + predecessor.map(Predecessor::toString).orElse("none")
-        + ", ts=" + timestamp + ", " + data.size() + " bytes]";
+        + ", ts=" + timestamp + (receivedAt.isPresent() ? ", received " + receivedAt.getAsLong() : "")
+        + ", " + data.size() + " bytes]";
   }
 }

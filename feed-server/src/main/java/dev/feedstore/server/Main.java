@@ -301,7 +301,7 @@ public final class Main implements Callable<Integer> {
   long retainBlocks = ServerSettings.DEFAULT_RETAIN_BLOCKS;
 
   @Option(names = "--" + ServerSettings.Key.RETAIN_AGE_MS, paramLabel = "MS",
-      description = "Oldest block a space keeps, by the block's timestamp. 0 keeps all.")
+      description = "Oldest block a space keeps, by the time the server received it. 0 keeps all.")
   long retainAgeMillis = ServerSettings.DEFAULT_RETAIN_AGE_MS;
 
   @Option(names = "--" + ServerSettings.Key.RETAIN_BYTES, paramLabel = "BYTES",

@@ -103,7 +103,7 @@ import dev.feedstore.core.Limits;
  *     it answers 204 ({@code streams-long-poll-ms})
  * @param retainBlocks the most blocks a space keeps ({@code retain-blocks}); 0 keeps all. A space's
  *     own retention (set by an administrator) replaces the three retain settings for it
- * @param retainAgeMillis the oldest block a space keeps, in ms before now, by the block's timestamp
+ * @param retainAgeMillis the oldest block a space keeps, in ms before now, by the block's receive time
  *     ({@code retain-age-ms}); 0 keeps all
  * @param retainBytes the most bytes of block data a space keeps ({@code retain-bytes}); 0 keeps all
  * @param retentionIntervalMillis how often retention is applied to the spaces of the store ({@code

@@ -94,7 +94,7 @@ class HostileInputTest {
   Stream<DynamicTest> everyHostileRequestGetsItsStatusWritesNothingAndTheServerKeepsServing() {
     List<HostileCase> cases = Stream.of(HostileIdCases.all(requests), HostileAppendCases.all(requests),
         new HostileScopeCases(requests, expired, foreign).all(), HostileSizeCases.all(requests),
-        HostileRetentionCases.all(requests),
+        HostileRetentionCases.all(requests), HostileStartTimeCases.all(requests),
         new HostileDurableCases(requests, durable, expiredDurable, plain, foreign).all()).flatMap(List::stream).toList();
     return cases.stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> {
       Census before = census();

@@ -118,6 +118,9 @@ final class HostileRequests {
       watch.setExpectedServerToken(query.getExpectedServerToken());
     }
     watch.setFromAck(query.getFromAck());
+    if (query.hasStartTime()) {
+      watch.setStartTime(query.getStartTime());
+    }
     return channel -> Calls.firstWatchEvent(channel, watch.build());
   }
 

@@ -28,12 +28,14 @@ class ReadmeExampleTest {
   @Test
   void theReadmesGrpcurlCallsWork() throws Exception {
     List<String> bodies = grpcurlBodies(Files.readString(Path.of("..", "README.md"), StandardCharsets.UTF_8));
-    assertEquals(3, bodies.size(), bodies.toString()); // Append, Query, Watch
+    assertEquals(4, bodies.size(), bodies.toString()); // Append, Query, Watch, Query from a time
     AppendRequest.Builder append = AppendRequest.newBuilder();
     JsonFormat.parser().merge(bodies.get(0), append);
     QueryRequest.Builder query = QueryRequest.newBuilder();
     JsonFormat.parser().merge(bodies.get(1), query);
     JsonFormat.parser().merge(bodies.get(2), dev.feedstore.proto.v1.WatchRequest.newBuilder());
+    QueryRequest.Builder since = QueryRequest.newBuilder();
+    JsonFormat.parser().merge(bodies.get(3), since);
 
     try (TestServer t = TestServer.on(dir.resolve("feeds.db")).loopback().start()) {
       assertEquals(List.of(1L), t.blocking().append(append.build()).getPositionsList());
@@ -42,6 +44,9 @@ class ReadmeExampleTest {
       assertEquals(1, response.getBlocksCount());
       assertEquals("hello", response.getBlocks(0).getData().toStringUtf8());
       assertTrue(JsonFormat.printer().print(response).contains("\"aGVsbG8=\""));
+      QueryResponse fromTime = t.blocking().query(since.build());
+      assertTrue(fromTime.hasStartCursor(), fromTime.toString());
+      assertEquals(1, fromTime.getBlocksCount(), "the block was received after the README's time");
     }
   }
 

@@ -88,16 +88,36 @@ class RetentionTest {
   }
 
   @Test
-  void retainAgeKeepsEverythingFromTheFirstBlockWithinTheAge() {
+  void retainAgeKeepsEverythingFromTheFirstBlockReceivedWithinTheAge() {
     start(ServerSettings.newBuilder().retainAgeMillis(10_000));
-    append("s", 10, 85_000); // stamped 85 000 .. 94 000; now is 100 000
+    clock.set(Instant.ofEpochMilli(85_000));
+    for (int i = 0; i < 10; i++) {
+      append("s", 1, 99_000); // received 85 000 .. 94 000, whatever their authors' clocks said
+      clock.advance(Duration.ofSeconds(1));
+    }
+    clock.set(Instant.ofEpochMilli(100_000));
     t.server.applyRetention();
-    assertEquals(5, query("s").getFloor(), "85 000 .. 89 000 are more than 10 s old; 90 000 is not");
+    assertEquals(5, query("s").getFloor(), "received at 85 000 .. 89 000 is more than 10 s ago; 90 000 is not");
 
     clock.advance(Duration.ofSeconds(60));
     t.server.applyRetention();
     assertEquals(10, query("s").getFloor(), "all of them, in time");
     assertEquals(10, query("s").getMaxPosition());
+  }
+
+  @Test
+  void retainAgeGoesByTheReceiveTimeNotTheAuthorsClock() {
+    start(ServerSettings.newBuilder().retainAgeMillis(10_000));
+    append("s", 3, 0); // authors' clocks at 1970, received now
+    append("s", 2, 10_000_000); // authors' clocks far ahead, received now
+    t.server.applyRetention();
+    assertEquals(0, query("s").getFloor(), "every block was received within the age");
+    assertTrue(query("s").getBlocksList().stream().allMatch(b -> b.getReceivedAt() == 100_000),
+        "the server stamps what its clock says");
+
+    clock.advance(Duration.ofSeconds(11));
+    t.server.applyRetention();
+    assertEquals(5, query("s").getFloor(), "eleven seconds after receipt, all are beyond the age");
   }
 
   @Test

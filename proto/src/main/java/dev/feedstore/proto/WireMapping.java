@@ -42,13 +42,14 @@ public final class WireMapping {
       } else if (wire.hasPrevActorId() || wire.hasPrevSequence()) {
         return named(wire, field.get());
       }
-      if (wire.hasPosition() && wire.getPosition() < 1 || wire.getTimestamp() < 0) {
+      if (wire.hasPosition() && wire.getPosition() < 1 || wire.getTimestamp() < 0 || wire.hasReceivedAt()
+          && (!wire.hasPosition() || wire.getReceivedAt() < 0)) {
         return named(wire, field.get());
       }
       return new Block(new BlockKey(new FeedId(wire.getFeedId()), new ActorId(wire.getActorId()),
           new Sequence(wire.getSequence())), predecessor, wire.getTimestamp(),
           BlockData.copyOf(wire.getData().asReadOnlyByteBuffer()),
-          wire.hasPosition() ? Position.of(wire.getPosition()) : Position.NONE);
+          wire.hasPosition() ? Position.of(wire.getPosition()) : Position.NONE, receivedAt(wire));
     } catch (InvalidValueException e) {
       named(wire, field.get());
       throw e;
@@ -70,12 +71,21 @@ public final class WireMapping {
         }
         position = Position.of(wire.getPosition());
       }
+      if (wire.hasReceivedAt() && (!wire.hasPosition() || wire.getReceivedAt() < 0)) {
+        throw new InvalidValueException(field + ".received_at", wire.hasPosition()
+            ? "must be >= 0 (Unix milliseconds)" : "must be absent when position is (only the authority sets it)",
+            wire.getReceivedAt());
+      }
       BlockData data = BlockData.copyOf(wire.getData().asReadOnlyByteBuffer());
       return new Block(key, predecessor, in(field + ".timestamp", () -> checkTimestamp(wire.getTimestamp())),
-          data, position);
+          data, position, receivedAt(wire));
     } catch (InvalidValueException e) {
       throw e.field().startsWith(field) ? e : e.withField(field + "." + snake(e.field()));
     }
+  }
+
+  private static java.util.OptionalLong receivedAt(dev.feedstore.proto.v1.Block wire) {
+    return wire.hasReceivedAt() ? java.util.OptionalLong.of(wire.getReceivedAt()) : java.util.OptionalLong.empty();
   }
 
   private static Optional<Predecessor> predecessor(dev.feedstore.proto.v1.Block wire, String field) {
@@ -121,6 +131,7 @@ public final class WireMapping {
     if (block.position().isAssigned()) {
       wire.setPosition(block.position().value());
     }
+    block.receivedAt().ifPresent(wire::setReceivedAt);
     return wire.build();
   }
 

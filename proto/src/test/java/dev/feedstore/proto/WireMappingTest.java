@@ -47,6 +47,23 @@ class WireMappingTest {
   }
 
   @Test
+  void theReceiveTimeTravelsWithAPositionedBlockAndOnlyWithOne() throws Exception {
+    Block block = TestBlocks.positioned(FEED, "a", 0, 5).withReceivedAt(1_767_225_600_000L);
+    dev.feedstore.proto.v1.Block wire = dev.feedstore.proto.v1.Block.parseFrom(WireMapping.toWire(block).toByteArray());
+    assertEquals(1_767_225_600_000L, wire.getReceivedAt());
+    assertEquals(block.receivedAt(), WireMapping.toDomain(wire, "block").receivedAt());
+    assertFalse(WireMapping.toWire(TestBlocks.positioned(FEED, "a", 0, 5)).hasReceivedAt(), "absent when unknown");
+
+    InvalidValueException unpositioned = assertThrows(InvalidValueException.class,
+        () -> WireMapping.toDomain(wire.toBuilder().clearPosition().build(), "blocks[1]"));
+    assertEquals("blocks[1].received_at", unpositioned.field());
+    InvalidValueException negative = assertThrows(InvalidValueException.class,
+        () -> WireMapping.toDomain(wire.toBuilder().setReceivedAt(-2).build(), "blocks[0]"));
+    assertEquals("blocks[0].received_at", negative.field());
+    assertTrue(negative.getMessage().contains("must be >= 0"), negative.getMessage());
+  }
+
+  @Test
   void absentPredecessorAndPositionStayAbsent() throws Exception {
     Block block = Block.unpositioned(TestBlocks.key(FEED, "a", 0), Optional.empty(), 0, BlockData.EMPTY);
     dev.feedstore.proto.v1.Block wire = dev.feedstore.proto.v1.Block.parseFrom(WireMapping.toWire(block).toByteArray());

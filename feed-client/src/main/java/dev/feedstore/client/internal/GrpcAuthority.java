@@ -169,6 +169,7 @@ public final class GrpcAuthority implements Authority {
       scope.namespace().ifPresent(query::setNamespace);
       scope.subscriptionId().ifPresent(query::setSubscriptionId);
       request.expectedServerToken().ifPresent(t -> query.setExpectedServerToken(t.value()));
+      request.startTime().ifPresent(query::setStartTime);
       try {
         return WirePages.of(stub().query(query.build()));
       } catch (StatusRuntimeException e) {
@@ -198,6 +199,7 @@ public final class GrpcAuthority implements Authority {
     scope.namespace().ifPresent(watch::setNamespace);
     scope.subscriptionId().ifPresent(watch::setSubscriptionId);
     request.expectedServerToken().ifPresent(t -> watch.setExpectedServerToken(t.value()));
+    request.startTime().ifPresent(watch::setStartTime);
     Runnable onNotFound = () -> scopes.forget(request.spaceId(), request.scope());
     // The handler only queues the event for the session's thread: run it on the transport's thread
     // rather than hop through the channel's executor first.

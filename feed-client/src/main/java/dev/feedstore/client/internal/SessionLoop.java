@@ -335,8 +335,8 @@ public final class SessionLoop implements Runnable {
    * makes once the page is applied as expected (the cursor on its last block, the token it carries).
    */
   private Prefetch next(PullRequest request, PullPage page) {
-    if (page.complete() || page.blocks().isEmpty()) {
-      return null;
+    if (page.complete() || page.blocks().isEmpty() || request.startTime().isPresent()) {
+      return null; // a read from a start time is a probe: the next request starts from a cursor
     }
     PullRequest next = new PullRequest(request.spaceId(), request.scope(),
         page.blocks().get(page.blocks().size() - 1).position(), request.limit(), Optional.of(page.serverToken()));

@@ -25,10 +25,13 @@ public final class WirePages {
     Optional<BlockKey> cursorBlock = response.hasCursorBlock()
         ? Optional.of(WireMapping.toDomain(response.getCursorBlock(), "cursor_block"))
         : Optional.empty();
-    return PullPage.ofQuery(blocks, response.getHasMore(), Position.of(response.getMaxPosition()), cursorBlock,
-        new ServerToken(response.getServerToken()), namespaces(response.getFeedNamespacesMap()),
+    PullPage page = PullPage.ofQuery(blocks, response.getHasMore(), Position.of(response.getMaxPosition()),
+        cursorBlock, new ServerToken(response.getServerToken()), namespaces(response.getFeedNamespacesMap()),
         response.hasCursorChain() ? OptionalLong.of(response.getCursorChain()) : OptionalLong.empty(),
         response.hasLastChain() ? OptionalLong.of(response.getLastChain()) : OptionalLong.empty());
+    return response.hasStartCursor()
+        ? page.startingAt(WireMapping.in("start_cursor", () -> Position.of(response.getStartCursor())))
+        : page;
   }
 
   /**
@@ -46,10 +49,13 @@ public final class WirePages {
     Map<FeedId, Namespace> namespaces = event.hasBlocks()
         ? namespaces(event.getBlocks().getFeedNamespacesMap())
         : Map.of();
-    return new PullPage(blocks, event.hasCaughtUp(), covered, Position.of(event.getMaxPosition()), first,
+    PullPage page = new PullPage(blocks, event.hasCaughtUp(), covered, Position.of(event.getMaxPosition()), first,
         cursorBlock, new ServerToken(event.getServerToken()), namespaces,
         event.hasCursorChain() ? OptionalLong.of(event.getCursorChain()) : OptionalLong.empty(),
         event.hasLastChain() ? OptionalLong.of(event.getLastChain()) : OptionalLong.empty());
+    return event.hasStartCursor()
+        ? page.startingAt(WireMapping.in("start_cursor", () -> Position.of(event.getStartCursor())))
+        : page;
   }
 
   private static Map<FeedId, Namespace> namespaces(Map<String, String> wire) {

@@ -179,11 +179,36 @@ public interface BlockLog {
   }
 
   /**
-   * The lowest position above the floor whose block is stamped at or after {@code timestampMillis}
-   * (its {@code timestamp}), if any block is.
+   * The lowest position above the floor whose block was received at or after {@code timestampMillis}
+   * (its {@link Block#receivedAt()}, the authority's clock, not the author's), if any block was.
    */
   default java.util.Optional<Position> firstSince(SpaceId spaceId, long timestampMillis) {
     return java.util.Optional.empty();
+  }
+
+  /**
+   * The highest position whose block was received before {@code receivedAtMillis} ({@link
+   * Block#receivedAt()}), {@link Position#NONE} when none of the blocks the space holds was: reading
+   * after it gives exactly the blocks received at or after that time, since receive times do not
+   * decrease with positions. Blocks removed by retention are not looked at (the caller compares
+   * with the {@link #floor}).
+   */
+  default Position lastReceivedBefore(SpaceId spaceId, long receivedAtMillis) {
+    return Position.NONE;
+  }
+
+  /**
+   * The receive time of the blocks this write transaction stores in the space: {@code nowMillis},
+   * or the last receive time handed out in the space when that is later (a clock that stepped back
+   * never breaks the order), which it becomes. Like {@link #claimPositions}, it is kept with the
+   * space in the store, so that every process sharing the store stamps in one order; call it after
+   * {@link #claimPositions} in the same transaction, which holds the space's row.
+   *
+   * @throws IllegalStateException in a read transaction
+   * @throws UnsupportedOperationException if the store does not hand out positions
+   */
+  default long stampReceipt(SpaceId spaceId, long nowMillis) {
+    throw new UnsupportedOperationException("this store does not stamp receipts (space " + spaceId + ")");
   }
 
   /**

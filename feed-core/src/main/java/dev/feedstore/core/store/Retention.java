@@ -10,8 +10,8 @@ import java.util.OptionalLong;
  * positions (it raises the space's {@link SpaceFloor}), so a bound by age keeps every block from
  * the first one within the age on, and a bound by bytes keeps the newest blocks whose data fits.
  *
- * <p>Age is measured on the block's {@code timestamp} (its author's clock) until the authority
- * stamps blocks with the time it received them; then that time replaces it here.
+ * <p>Age is measured on the block's receive time ({@link dev.feedstore.core.Block#receivedAt()}: the
+ * authority's clock when it positioned the block), not on its author's {@code timestamp}.
  *
  * @param blocks the most blocks kept, if bounded (>= 1)
  * @param ageMillis the oldest block kept, in milliseconds before now, if bounded (>= 1)

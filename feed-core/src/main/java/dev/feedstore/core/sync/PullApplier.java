@@ -94,6 +94,11 @@ final class PullApplier {
 
   private SpaceSync.Applied probed(SyncState state) {
     local.replication.resolveLatest(page.maxPosition());
+    if (ticket.request().startTime().isPresent()) {
+      // An authority that does not know receive times reads from the start and says nothing: then
+      // the policy keeps everything rather than guess.
+      local.replication.resolveSince(ticket.request().startTime().getAsLong(), page.startCursor().orElse(Position.NONE));
+    }
     // Skip the history that no policy wants: jump the cursor to just before the lowest start, but
     // never past a position the replica holds (the pulls that follow must vouch for it).
     long target = local.replication.lowestStart().value() - 1;

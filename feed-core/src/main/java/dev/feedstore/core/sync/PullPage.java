@@ -29,6 +29,7 @@ import java.util.OptionalLong;
  * @param namespaces the namespace of each feed among {@code blocks} that has one
  * @param cursorChain the authority's history chain at the request's cursor, when reported
  * @param lastChain the authority's history chain at the last block, when reported
+ * @param startCursor the cursor the request's start time resolved to, when it had one
  */
 public record PullPage(
     List<Block> blocks,
@@ -40,8 +41,10 @@ public record PullPage(
     ServerToken serverToken,
     Map<FeedId, Namespace> namespaces,
     OptionalLong cursorChain,
-    OptionalLong lastChain) {
+    OptionalLong lastChain,
+    Optional<Position> startCursor) {
   public PullPage {
+    Objects.requireNonNull(startCursor, "startCursor");
     Objects.requireNonNull(cursorChain, "cursorChain");
     Objects.requireNonNull(lastChain, "lastChain");
     blocks = List.copyOf(blocks);
@@ -61,6 +64,20 @@ public record PullPage(
     if (previous.isAfter(coveredThrough) && coveredThrough.isAssigned()) {
       throw new IllegalArgumentException("coveredThrough " + coveredThrough + " is below the last block at " + previous);
     }
+  }
+
+  /** A page that was not read from a start time. */
+  public PullPage(List<Block> blocks, boolean complete, Position coveredThrough, Position maxPosition,
+      boolean cursorBlockReported, Optional<BlockKey> cursorBlock, ServerToken serverToken,
+      Map<FeedId, Namespace> namespaces, OptionalLong cursorChain, OptionalLong lastChain) {
+    this(blocks, complete, coveredThrough, maxPosition, cursorBlockReported, cursorBlock, serverToken, namespaces,
+        cursorChain, lastChain, Optional.empty());
+  }
+
+  /** The same page, read from a start time that the authority resolved to {@code cursor}. */
+  public PullPage startingAt(Position cursor) {
+    return new PullPage(blocks, complete, coveredThrough, maxPosition, cursorBlockReported, cursorBlock, serverToken,
+        namespaces, cursorChain, lastChain, Optional.of(cursor));
   }
 
   /**

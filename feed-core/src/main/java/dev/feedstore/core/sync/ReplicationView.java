@@ -47,6 +47,14 @@ final class ReplicationView {
         || feeds.values().stream().anyMatch(r -> r instanceof Replication.Latest);
   }
 
+  /** The earliest time of a policy that starts at a time and is not resolved yet, if there is one. */
+  java.util.OptionalLong unresolvedSince() {
+    return java.util.stream.Stream.concat(feeds.values().stream(), java.util.stream.Stream.of(spacePolicy))
+        .filter(r -> r instanceof Replication.Since)
+        .mapToLong(r -> ((Replication.Since) r).epochMillis())
+        .min();
+  }
+
   /**
    * True when a pulled block of {@code feed} at {@code position} belongs on this replica. {@code
    * pageNamespace} is the feed's namespace as the authority reported it, used when the replica does
@@ -57,7 +65,7 @@ final class ReplicationView {
     if (policy instanceof Replication.From from) {
       return from.includes(position);
     }
-    if (policy instanceof Replication.Latest) {
+    if (policy instanceof Replication.Latest || policy instanceof Replication.Since) {
       return false;
     }
     Optional<Namespace> namespace = namespaceOf(feed).or(() -> pageNamespace);
@@ -78,6 +86,24 @@ final class ReplicationView {
     }
     if (spacePolicy instanceof Replication.Latest) {
       spacePolicy = Replication.from(maxPosition.next());
+      tx.replication().setSpace(space, spacePolicy);
+    }
+  }
+
+  /**
+   * The policies that start at {@code time} start after {@code startCursor}, the position the
+   * authority resolved the time to: the blocks it received at or after the time.
+   */
+  void resolveSince(long time, Position startCursor) {
+    Replication resolved = Replication.from(startCursor.next());
+    for (Map.Entry<FeedId, Replication> entry : feeds.entrySet()) {
+      if (entry.getValue() instanceof Replication.Since since && since.epochMillis() == time) {
+        tx.replication().setFeed(space, entry.getKey(), resolved);
+        entry.setValue(resolved);
+      }
+    }
+    if (spacePolicy instanceof Replication.Since since && since.epochMillis() == time) {
+      spacePolicy = resolved;
       tx.replication().setSpace(space, spacePolicy);
     }
   }

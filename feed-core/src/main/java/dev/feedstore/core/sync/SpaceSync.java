@@ -111,9 +111,10 @@ public final class SpaceSync {
         return Optional.empty();
       }
       SyncState state = tx.syncStates().get(space);
-      boolean probe = replication.hasUnresolvedLatest();
-      Position cursor = probe ? Position.of(Long.MAX_VALUE - 1) : state.cursor();
-      PullRequest request = new PullRequest(space, scope, cursor, probe ? 1 : pageLimit, state.serverToken());
+      java.util.OptionalLong since = replication.unresolvedSince();
+      boolean probe = replication.hasUnresolvedLatest() || since.isPresent();
+      Position cursor = since.isPresent() ? Position.NONE : probe ? Position.of(Long.MAX_VALUE - 1) : state.cursor();
+      PullRequest request = new PullRequest(space, scope, cursor, probe ? 1 : pageLimit, state.serverToken(), since);
       return Optional.of(new PullTicket(request, currentEpoch, probe, tx.blocks().maxPosition(space)));
     });
   }

@@ -381,11 +381,12 @@ public abstract class AuthorityStoreContract<S extends AuthorityStore<?>> {
   @Test
   void aSpacesRetentionIsStoredAndTellsWhatItLetsGoOf() {
     FeedId feed = createFeed(SPACE, Optional.empty());
-    // positions 1..10, timestamps 1000, 2000, ... 10000, data of 10 bytes each
+    // positions 1..10, received at 1000, 2000, ... 10000 (their authors' clocks say otherwise), data
+    // of 10 bytes each
     for (int i = 0; i < 10; i++) {
       Block block = new Block(TestBlocks.key(feed, "a", i),
           i == 0 ? Optional.empty() : Optional.of(new Predecessor(new dev.feedstore.core.ActorId("a"), new Sequence(i - 1))),
-          (i + 1) * 1000L, TestBlocks.bytes(10), Position.of(i + 1));
+          50_000L - i, TestBlocks.bytes(10), Position.of(i + 1), OptionalLong.of((i + 1) * 1000L));
       insert(SPACE, block);
     }
     assertEquals(Optional.empty(), store.read(tx -> tx.blocks().retention(SPACE)));
@@ -399,7 +400,7 @@ public abstract class AuthorityStoreContract<S extends AuthorityStore<?>> {
 
     assertEquals(Position.of(6), store.read(tx -> tx.blocks().retentionCut(SPACE, byCount, 0)), "keeps 7..10");
     assertEquals(Position.of(3), store.read(tx -> tx.blocks().retentionCut(SPACE, Retention.of(0, 7000, 0), 11_000)),
-        "keeps from the first block stamped at or after 4000");
+        "keeps from the first block received at or after 4000");
     assertEquals(Position.of(10), store.read(tx -> tx.blocks().retentionCut(SPACE, Retention.of(0, 1, 0), 20_000)),
         "every block is older");
     assertEquals(Position.of(7), store.read(tx -> tx.blocks().retentionCut(SPACE, Retention.of(0, 0, 35), 0)),
@@ -718,6 +719,52 @@ public abstract class AuthorityStoreContract<S extends AuthorityStore<?>> {
         store.read(tx -> tx.blocks().atPosition(SPACE, Position.of(4))).map(Block::position));
     assertEquals(3, store.read(tx -> tx.feeds().find(SPACE, feed)).orElseThrow().blockCount(),
         "a feed's count does not read its blocks");
+  }
+
+  @Test
+  void aSpacesReceiveStampNeverGoesBackAndEverySpaceHasItsOwn() {
+    store.write(tx -> tx.blocks().claimPositions(SPACE, 1));
+    assertEquals(5_000, stamp(SPACE, 5_000));
+    assertEquals(5_000, stamp(SPACE, 3_000), "a clock that stepped back gets the last stamp");
+    assertEquals(7_000, stamp(SPACE, 7_000));
+    assertEquals(1_000, stamp(OTHER_SPACE, 1_000), "another space");
+    assertThrows(IllegalStateException.class, () -> store.write(tx -> {
+      tx.blocks().stampReceipt(SPACE, 9_000);
+      throw new IllegalStateException("rolled back");
+    }));
+    assertEquals(7_000, stamp(SPACE, 0), "a rolled back stamp is not kept");
+    assertThrows(IllegalStateException.class, () -> store.read(tx -> tx.blocks().stampReceipt(SPACE, 1)));
+  }
+
+  private long stamp(SpaceId space, long now) {
+    Long stamp = store.write(tx -> tx.blocks().stampReceipt(space, now));
+    return stamp;
+  }
+
+  @Test
+  void receiveTimesAreStoredWithTheBlocksAndResolveTimesToPositions() {
+    FeedId feed = createFeed(SPACE, Optional.empty());
+    long[] received = {100, 100, 200, 300, 300};
+    for (int i = 0; i < received.length; i++) {
+      insert(SPACE, positioned(feed, "a", i, i + 1).withReceivedAt(received[i]));
+    }
+    assertEquals(List.of(100L, 100L, 200L, 300L, 300L), readAfter(Scope.WHOLE_SPACE, 0, 10).stream()
+        .map(b -> b.receivedAt().orElseThrow()).toList());
+    assertEquals(OptionalLong.of(200), store.read(tx -> tx.blocks().atPosition(SPACE, Position.of(3)))
+        .orElseThrow().receivedAt());
+    assertEquals(Position.NONE, store.read(tx -> tx.blocks().lastReceivedBefore(SPACE, 100)), "nothing before");
+    assertEquals(Position.of(2), store.read(tx -> tx.blocks().lastReceivedBefore(SPACE, 101)));
+    assertEquals(Position.of(2), store.read(tx -> tx.blocks().lastReceivedBefore(SPACE, 200)));
+    assertEquals(Position.of(3), store.read(tx -> tx.blocks().lastReceivedBefore(SPACE, 201)));
+    assertEquals(Position.of(5), store.read(tx -> tx.blocks().lastReceivedBefore(SPACE, Long.MAX_VALUE)));
+    assertEquals(Position.NONE, store.read(tx -> tx.blocks().lastReceivedBefore(OTHER_SPACE, Long.MAX_VALUE)));
+    assertEquals(Optional.of(Position.of(4)), store.read(tx -> tx.blocks().firstSince(SPACE, 201)));
+    assertEquals(Optional.empty(), store.read(tx -> tx.blocks().firstSince(SPACE, 301)));
+
+    store.write(tx -> tx.blocks().compact(SPACE, Position.of(3), 10));
+    assertEquals(Position.NONE, store.read(tx -> tx.blocks().lastReceivedBefore(SPACE, 250)),
+        "removed blocks are not looked at");
+    assertEquals(Optional.of(Position.of(4)), store.read(tx -> tx.blocks().firstSince(SPACE, 0)));
   }
 
   protected List<Block> readAfter(Scope scope, long cursor, int limit) {

@@ -34,11 +34,11 @@ import java.util.OptionalLong;
 final class PgBlockLog implements BlockLog {
   /** The columns {@link #toBlock} reads, in its order. */
   private static final String SELECT_BLOCKS = "SELECT f.feed_id, b.position, b.sequence, b.actor_id,"
-      + " b.prev_sequence, b.prev_actor_id, b.timestamp, b.data, b.checksum"
+      + " b.prev_sequence, b.prev_actor_id, b.timestamp, b.data, b.checksum, b.received_at"
       + " FROM blocks b JOIN feeds f ON f.feed_private_id = b.feed_private_id ";
   private static final String INSERT = "INSERT INTO blocks (space_private_id, feed_private_id, position, sequence,"
-      + " actor_id, prev_sequence, prev_actor_id, timestamp, data, chain, checksum)"
-      + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING";
+      + " actor_id, prev_sequence, prev_actor_id, timestamp, data, chain, checksum, received_at)"
+      + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING";
   private static final String BY_KEY = SELECT_BLOCKS
       + "WHERE b.feed_private_id = ? AND b.sequence = ? AND b.actor_id = ?";
   private static final String AT_POSITION = SELECT_BLOCKS + "WHERE b.space_private_id = ? AND b.position = ?";
@@ -56,6 +56,9 @@ final class PgBlockLog implements BlockLog {
       + " WHERE space_private_id = ? RETURNING max_position)"
       + " SELECT max_position, pg_notify('" + CommitChannel.CHANNEL + "', ? || max_position) FROM claimed";
   /** Claiming nothing still takes the row, so that the caller holds the counter. */
+  /** The space's receive time: now, or the last one handed out if a clock stepped back. */
+  private static final String STAMP = "UPDATE spaces SET last_received_at = greatest(last_received_at, ?)"
+      + " WHERE space_private_id = ? RETURNING last_received_at";
   private static final String HOLD = "SELECT max_position FROM spaces WHERE space_private_id = ? FOR NO KEY UPDATE";
   private static final String CHAIN_AT = "SELECT chain FROM blocks WHERE space_private_id = ? AND position = ?";
   private static final String SET_CHAIN = "UPDATE blocks SET chain = ? WHERE space_private_id = ? AND position = ?";
@@ -131,6 +134,11 @@ final class PgBlockLog implements BlockLog {
           insert.setLong(10, chains[i]);
         }
         insert.setInt(11, BlockChecksum.of(block, data));
+        if (block.receivedAt().isPresent()) {
+          insert.setLong(12, block.receivedAt().getAsLong());
+        } else {
+          insert.setNull(12, Types.BIGINT);
+        }
         insert.addBatch();
       }
       stored = insert.executeBatch();
@@ -247,6 +255,24 @@ final class PgBlockLog implements BlockLog {
   }
 
   @Override
+  public Position lastReceivedBefore(SpaceId spaceId, long receivedAtMillis) {
+    return floors.lastReceivedBefore(spaceId, receivedAtMillis);
+  }
+
+  @Override
+  public long stampReceipt(SpaceId spaceId, long nowMillis) {
+    if (!tx.writable) {
+      throw new IllegalStateException("receipts of space " + spaceId + " are stamped in a write transaction,"
+          + " not in a read");
+    }
+    Long stamp = Sql.longValue(tx.connection, STAMP, nowMillis, tx.space(spaceId));
+    if (stamp == null) {
+      throw new IllegalStateException("space " + spaceId + " has no row to stamp its receipts in");
+    }
+    return stamp;
+  }
+
+  @Override
   public Position claimPositions(SpaceId spaceId, int count) {
     if (count < 0) {
       throw new IllegalArgumentException("count must be >= 0, was " + count);
@@ -299,6 +325,10 @@ final class PgBlockLog implements BlockLog {
     return Sql.list(tx.connection, sql, rs -> toBlock(spaceId, rs), parameters);
   }
 
+  private static OptionalLong receivedAt(long value, boolean absent) {
+    return absent ? OptionalLong.empty() : OptionalLong.of(value);
+  }
+
   /**
    * The block of the current row of a result set of {@link #SELECT_BLOCKS}, once its values match
    * the checksum stored with them.
@@ -327,7 +357,7 @@ final class PgBlockLog implements BlockLog {
         ? Optional.empty()
         : Optional.of(new Predecessor(new ActorId(prevActor), new Sequence(prevSequence)));
     return new Block(new BlockKey(new FeedId(feedId), new ActorId(actor), new Sequence(sequence)), predecessor,
-        timestamp, BlockData.copyOf(data), Position.of(position));
+        timestamp, BlockData.copyOf(data), Position.of(position), receivedAt(rs.getLong(10), rs.wasNull()));
   }
 
 }

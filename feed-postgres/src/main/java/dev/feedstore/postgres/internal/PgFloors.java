@@ -36,8 +36,15 @@ final class PgFloors {
   private static final String SET_RETENTION = "UPDATE spaces SET retain_blocks = ?, retain_age_ms = ?, retain_bytes = ?"
       + " WHERE space_private_id = ?";
   /** The first block within an age: it and every block after it are kept. */
-  private static final String FIRST_SINCE = "SELECT min(position) FROM blocks WHERE space_private_id = ?"
-      + " AND position > ? AND timestamp >= ?";
+  /**
+   * The first block received at or after a time (it and every block after it are within an age):
+   * one step along the index on (space, receive time, position).
+   */
+  private static final String FIRST_SINCE = "SELECT position FROM blocks WHERE space_private_id = ?"
+      + " AND position > ? AND received_at >= ? ORDER BY received_at, position LIMIT 1";
+  /** The last block received before a time, the same way down. */
+  private static final String LAST_BEFORE_TIME = "SELECT position FROM blocks WHERE space_private_id = ?"
+      + " AND received_at < ? ORDER BY received_at DESC, position DESC LIMIT 1";
   /** The highest block at which the data of it and every block above it is more than a size. */
   private static final String BEYOND_BYTES = "SELECT max(position) FROM (SELECT position, sum(length(data))"
       + " OVER (ORDER BY position DESC) AS kept FROM blocks WHERE space_private_id = ?) k WHERE kept > ?";
@@ -118,6 +125,12 @@ final class PgFloors {
   Optional<Position> firstSince(SpaceId spaceId, long timestampMillis) {
     return tx.findSpace(spaceId).map(space -> Sql.longValue(tx.connection, FIRST_SINCE, space, floor(spaceId).position().value(),
         timestampMillis)).map(Position::of);
+  }
+
+  Position lastReceivedBefore(SpaceId spaceId, long receivedAtMillis) {
+    Long last = tx.findSpace(spaceId)
+        .map(space -> Sql.longValue(tx.connection, LAST_BEFORE_TIME, space, receivedAtMillis)).orElse(null);
+    return last == null ? Position.NONE : Position.of(last);
   }
 
   Position lastBeyondBytes(SpaceId spaceId, long bytes) {

@@ -4,6 +4,7 @@ import dev.feedstore.core.store.AuthorityStore;
 import dev.feedstore.core.store.AuthorityTransaction;
 import dev.feedstore.core.store.StorageFaultException;
 import dev.feedstore.server.ServerSettings;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
@@ -27,6 +28,10 @@ import java.util.Set;
  * error, damaged file), or one no append's work raised (the commit), fails every append of the
  * group: nothing of it was committed.
  *
+ * <p>The blocks of one group are stamped with one receive time, read from the clock once per group
+ * (raised per space to the last one handed out there, {@link
+ * dev.feedstore.core.store.BlockLog#stampReceipt}), so appends set aside and run alone share it.
+ *
  * <p>After the commit the appends' blocks are recorded in their spaces' live tails in position
  * order, before the next group is formed; watchers are signalled after the group's callers are
  * told.
@@ -40,11 +45,13 @@ final class AppendGroup implements AppendQueue.Committer {
   private final AuthorityStore<?> store;
   private final Spaces spaces;
   private final ServerSettings settings;
+  private final Clock clock;
 
-  AppendGroup(AuthorityStore<?> store, Spaces spaces, ServerSettings settings) {
+  AppendGroup(AuthorityStore<?> store, Spaces spaces, ServerSettings settings, Clock clock) {
     this.store = store;
     this.spaces = spaces;
     this.settings = settings;
+    this.clock = clock;
   }
 
   /** An append set aside from a group, to run alone; {@code careful} when its keys were stored already. */
@@ -52,6 +59,7 @@ final class AppendGroup implements AppendQueue.Committer {
 
   @Override
   public Runnable commit(List<PendingAppend> group) {
+    long now = clock.millis();
     List<PendingAppend> together = new ArrayList<>(group);
     together.sort(BY_SPACE); // stable: one space's appends keep their arrival order
     List<Aside> aside = new ArrayList<>();
@@ -60,7 +68,7 @@ final class AppendGroup implements AppendQueue.Committer {
       int[] failing = {-1};
       List<PendingAppend> attempt = together;
       try {
-        List<AppendWork.Outcome> outcomes = store.write(tx -> runAll(tx, attempt, failing));
+        List<AppendWork.Outcome> outcomes = store.write(tx -> runAll(tx, attempt, failing, now));
         for (int i = 0; i < attempt.size(); i++) {
           publish(attempt.get(i), outcomes.get(i));
           published.add(attempt.get(i).space());
@@ -82,7 +90,7 @@ final class AppendGroup implements AppendQueue.Committer {
     }
     for (Aside one : aside) {
       try {
-        publish(one.append(), alone(one.append(), one.careful()));
+        publish(one.append(), alone(one.append(), one.careful(), now));
         published.add(one.append().space());
       } catch (RuntimeException e) {
         one.append().failed(e);
@@ -92,11 +100,12 @@ final class AppendGroup implements AppendQueue.Committer {
   }
 
   /** Runs each append's work in one transaction; on a failure notes whose it was and rethrows it unchanged. */
-  private List<AppendWork.Outcome> runAll(AuthorityTransaction tx, List<PendingAppend> appends, int[] failing) {
+  private List<AppendWork.Outcome> runAll(AuthorityTransaction tx, List<PendingAppend> appends, int[] failing,
+      long now) {
     List<AppendWork.Outcome> outcomes = new ArrayList<>(appends.size());
     for (int i = 0; i < appends.size(); i++) {
       try {
-        outcomes.add(admitted(appends.get(i), true).run(tx));
+        outcomes.add(admitted(appends.get(i), true, now).run(tx));
       } catch (RuntimeException e) {
         failing[0] = i;
         throw e;
@@ -109,22 +118,22 @@ final class AppendGroup implements AppendQueue.Committer {
    * One append in a transaction of its own: optimistic first (every block new), then, if some keys
    * are stored already, block by block.
    */
-  private AppendWork.Outcome alone(PendingAppend append, boolean careful) {
+  private AppendWork.Outcome alone(PendingAppend append, boolean careful, long now) {
     if (!careful) {
       try {
-        return store.write(admitted(append, true));
+        return store.write(admitted(append, true, now));
       } catch (AppendWork.NotAllNew e) {
         // Re-pushed blocks: the optimistic transaction rolled back; store them one by one.
       }
     }
-    return store.write(admitted(append, false));
+    return store.write(admitted(append, false, now));
   }
 
   /** The append's work, after storing its space in the same transaction if the store does not hold it yet. */
   private AuthorityStore.Work<AuthorityTransaction, AppendWork.Outcome> admitted(PendingAppend append,
-      boolean optimistic) {
+      boolean optimistic, long now) {
     AppendWork work = new AppendWork(append.space().spaceId(), append.namespace(), append.blocks(), optimistic,
-        settings.feedsPerSpace());
+        settings.feedsPerSpace(), now);
     return tx -> {
       spaces.admit(tx, append.space());
       return work.run(tx);

@@ -67,19 +67,23 @@ final class AppendWork implements AuthorityStore.Work<AuthorityTransaction, Appe
   private final List<Block> blocks;
   private final boolean optimistic;
   private final int feedsPerSpace;
+  private final long nowMillis;
 
   /**
    * @param blocks distinct keys, unpositioned
    * @param optimistic whether to assume that every block is new (see the class comment)
    * @param feedsPerSpace the most feeds the space may have after the append
+   * @param nowMillis the authority's clock for the receive time of the new blocks ({@link
+   *     dev.feedstore.core.store.BlockLog#stampReceipt}, which keeps it from going back)
    */
   AppendWork(SpaceId spaceId, Optional<Namespace> namespace, List<Block> blocks, boolean optimistic,
-      int feedsPerSpace) {
+      int feedsPerSpace, long nowMillis) {
     this.spaceId = spaceId;
     this.namespace = namespace;
     this.blocks = blocks;
     this.optimistic = optimistic;
     this.feedsPerSpace = feedsPerSpace;
+    this.nowMillis = nowMillis;
   }
 
   /**
@@ -117,11 +121,12 @@ final class AppendWork implements AuthorityStore.Work<AuthorityTransaction, Appe
 
   private Outcome allNew(AuthorityTransaction tx, Map<FeedId, Optional<Namespace>> namespaces) {
     long next = tx.blocks().claimPositions(spaceId, blocks.size()).value() + 1;
+    long receivedAt = tx.blocks().stampReceipt(spaceId, nowMillis);
     long[] positions = new long[blocks.size()];
     List<Block> offered = new ArrayList<>(blocks.size());
     for (int i = 0; i < blocks.size(); i++) {
       positions[i] = next + i;
-      offered.add(blocks.get(i).withPosition(Position.of(next + i)));
+      offered.add(blocks.get(i).withPosition(Position.of(next + i)).withReceivedAt(receivedAt));
     }
     OptionalLong previous = chainBefore(tx, next);
     long[] chains = null;
@@ -153,6 +158,7 @@ final class AppendWork implements AuthorityStore.Work<AuthorityTransaction, Appe
   private Outcome careful(AuthorityTransaction tx, Map<FeedId, Optional<Namespace>> namespaces) {
     // Holds the counter from here; claims what was stored once it is known.
     Position before = tx.blocks().claimPositions(spaceId, 0);
+    long receivedAt = tx.blocks().stampReceipt(spaceId, nowMillis);
     long next = before.value() + 1;
     long[] positions = new long[blocks.size()];
     List<Block> added = new ArrayList<>();
@@ -160,7 +166,7 @@ final class AppendWork implements AuthorityStore.Work<AuthorityTransaction, Appe
     OptionalLong chain = chainBefore(tx, next);
     List<Long> chains = new ArrayList<>();
     for (int i = 0; i < blocks.size(); i++) {
-      Block offered = blocks.get(i).withPosition(Position.of(next));
+      Block offered = blocks.get(i).withPosition(Position.of(next)).withReceivedAt(receivedAt);
       InsertOutcome outcome = tx.blocks().insert(spaceId, offered);
       if (outcome instanceof InsertOutcome.Duplicate duplicate) {
         if (!duplicate.stored().isPositioned()) {

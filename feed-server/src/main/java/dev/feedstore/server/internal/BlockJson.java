@@ -8,7 +8,7 @@ import java.util.Optional;
 
 /**
  * Blocks and keys as the HTTP transport writes them: the fields of the wire {@code Block} in
- * snake_case, {@code data} in base64, the feed's {@code namespace} when it has one, and absent
+ * snake_case ({@code received_at} included when known), {@code data} in base64, the feed's {@code namespace} when it has one, and absent
  * optional fields left out. Stateless and thread-safe.
  */
 final class BlockJson {
@@ -24,8 +24,9 @@ final class BlockJson {
         .field("sequence", block.sequence().value());
     block.predecessor().ifPresent(prev -> json.field("prev_actor_id", prev.actorId().value())
         .field("prev_sequence", prev.sequence().value()));
-    return json.field("timestamp", block.timestamp())
-        .field("data", Base64.getEncoder().encodeToString(block.data().toByteArray()))
+    json.field("timestamp", block.timestamp());
+    block.receivedAt().ifPresent(at -> json.field("received_at", at));
+    return json.field("data", Base64.getEncoder().encodeToString(block.data().toByteArray()))
         .end();
   }
 

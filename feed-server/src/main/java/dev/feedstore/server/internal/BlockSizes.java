@@ -6,8 +6,8 @@ import dev.feedstore.core.Block;
 final class BlockSizes {
   private BlockSizes() {}
 
-  /** Field tags, varints and the position, generously. */
-  private static final int FIXED_OVERHEAD = 48;
+  /** Field tags, varints, the position and the receive time, generously. */
+  private static final int FIXED_OVERHEAD = 60;
 
   /** An upper estimate of the block's encoded size in a response. */
   static long of(Block block) {

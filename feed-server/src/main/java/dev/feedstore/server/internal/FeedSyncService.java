@@ -115,6 +115,7 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
       page.cursorChain().ifPresent(response::setCursorChain);
       page.lastChain().ifPresent(response::setLastChain);
       page.namespaces().forEach((feed, ns) -> response.putFeedNamespaces(feed.value(), ns.value()));
+      result.startCursor().ifPresent(response::setStartCursor);
       return response.build();
     });
   }

@@ -92,6 +92,7 @@ final class GrpcWatchSink implements LiveSink {
     head.cursorBlock().ifPresent(key -> event.setCursorBlock(WireMapping.toWire(key)));
     head.cursorChain().ifPresent(event::setCursorChain);
     head.lastChain().ifPresent(event::setLastChain);
+    head.startCursor().ifPresent(event::setStartCursor);
     return event;
   }
 

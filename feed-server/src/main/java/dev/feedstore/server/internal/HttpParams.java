@@ -65,6 +65,28 @@ final class HttpParams {
     return value.isEmpty() ? OptionalLong.empty() : OptionalLong.of(count(name, value.get()));
   }
 
+  /**
+   * The value of {@code name} as a time in Unix milliseconds, if given: a whole number of
+   * milliseconds, or an ISO-8601 instant ({@code 2026-01-31T12:00:00Z}, an offset instead of Z too).
+   */
+  OptionalLong time(String name) {
+    Optional<String> value = one(name);
+    if (value.isEmpty()) {
+      return OptionalLong.empty();
+    }
+    String text = value.get().strip();
+    try {
+      return OptionalLong.of(Long.parseLong(text));
+    } catch (NumberFormatException notMillis) {
+      try {
+        return OptionalLong.of(java.time.OffsetDateTime.parse(text).toInstant().toEpochMilli());
+      } catch (java.time.format.DateTimeParseException | ArithmeticException e) {
+        throw new InvalidValueException(name, "must be Unix milliseconds or an ISO-8601 instant such as"
+            + " 2026-01-31T12:00:00Z", RateLimitedLog.clip(value.get()));
+      }
+    }
+  }
+
   /** {@code value}, named {@code name}, as a number >= 0. */
   static long count(String name, String value) {
     try {

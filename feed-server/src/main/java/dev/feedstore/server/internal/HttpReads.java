@@ -16,17 +16,20 @@ import org.eclipse.jetty.server.Request;
  * <p>{@code GET /v1/spaces/{space}/blocks?after=P&limit=N[&feed=F...|&namespace=N|&subscription=S]
  * [&server_token=T]} answers {@code {"blocks":[...],"has_more","next","max_position","cursor_block",
  * "server_token"}}: {@code next} is the {@code after} of the next page (the whole scope up to it has
- * been read).
+ * been read). {@code since=T} (Unix milliseconds or an ISO-8601 instant) instead of {@code after}
+ * starts at the blocks the authority received at or after T, and the answer adds {@code
+ * start_cursor}, where that started (Query's {@code start_time}).
  *
  * <p>{@code GET /v1/spaces/{space}/events?after=P[&scope]} is a Server-Sent Events stream ({@link
  * SseSink}); a {@code Last-Event-ID} header resumes after that position (it wins over {@code
- * after}), and a {@code Feed-Server-Token} header (or {@code server_token}) names the store the
+ * after} and {@code since}, so a reconnecting client resumes where it stopped), and a {@code Feed-Server-Token} header (or {@code server_token}) names the store the
  * cursor came from. Thread-safe.
  */
 final class HttpReads {
   /** The header a client names its cursor's store with when it resumes. */
   static final String SERVER_TOKEN_HEADER = "Feed-Server-Token";
-  private static final Set<String> SCOPE = Set.of("after", "feed", "namespace", "subscription", "server_token");
+  private static final Set<String> SCOPE = Set.of("after", "since", "feed", "namespace", "subscription",
+      "server_token");
   private static final Set<String> PAGE = union(SCOPE, "limit");
 
   private final ServerCore core;
@@ -45,14 +48,16 @@ final class HttpReads {
       query.setLimit((int) Math.min(Integer.MAX_VALUE, limit.getAsLong()));
     }
     params.one("server_token").ifPresent(query::setExpectedServerToken);
+    since(params).ifPresent(query::setStartTime);
     ReadRequest read = named(() -> WireRequests.query(query.build(), core.settings()));
     QueryResult result = core.authority().query(read);
     Page page = result.page();
     List<String> blocks = page.blocks().stream()
         .map(block -> BlockJson.of(block, Optional.ofNullable(page.namespaces().get(block.feedId()))))
         .toList();
-    long cursor = read.expectedToken().isPresent() && !read.expectedToken().get().equals(result.token().value())
-        ? 0 : read.cursor().value();
+    long cursor = result.startCursor().isPresent() ? result.startCursor().getAsLong()
+        : read.expectedToken().isPresent() && !read.expectedToken().get().equals(result.token().value())
+            ? 0 : read.cursor().value();
     Json json = Json.object()
         .raw("blocks", Json.array(blocks))
         .field("has_more", page.hasMore())
@@ -60,6 +65,7 @@ final class HttpReads {
         .field("max_position", page.maxPosition().value())
         .field("floor", page.floor().value());
     page.cursorBlock().ifPresent(key -> json.raw("cursor_block", BlockJson.of(key)));
+    result.startCursor().ifPresent(start -> json.field("start_cursor", start));
     exchange.json(200, json.field("server_token", result.token().value()).end());
   }
 
@@ -71,6 +77,9 @@ final class HttpReads {
     String lastEventId = request.getHeaders().get("Last-Event-ID");
     watch.setCursor(lastEventId != null ? HttpParams.count("Last-Event-ID", lastEventId)
         : params.count("after").orElse(0));
+    if (lastEventId == null) {
+      since(params).ifPresent(watch::setStartTime);
+    }
     Optional<String> token = Optional.ofNullable(request.getHeaders().get(SERVER_TOKEN_HEADER))
         .or(() -> params.one("server_token"));
     token.ifPresent(watch::setExpectedServerToken);
@@ -80,6 +89,16 @@ final class HttpReads {
         core.settings().heartbeatMillis() + core.settings().httpIdleTimeoutMillis());
     core.watches().open(read, new SseSink(exchange, token),
         "http " + Request.getRemoteAddr(request) + ":" + Request.getRemotePort(request), caller);
+  }
+
+  /** The {@code since} parameter, which takes the place of {@code after}. */
+  private static OptionalLong since(HttpParams params) {
+    OptionalLong since = params.time("since");
+    if (since.isPresent() && params.one("after").isPresent()) {
+      throw new InvalidValueException("since", "must not be given with after (since is resolved to the cursor"
+          + " to read after)", since.getAsLong());
+    }
+    return since;
   }
 
   private static void scope(HttpParams params, java.util.function.Consumer<String> feed,
@@ -100,6 +119,9 @@ final class HttpReads {
       }
       if (field.equals("cursor")) {
         throw e.withField("after");
+      }
+      if (field.equals("start_time")) {
+        throw e.withField("since");
       }
       if (field.equals("subscription_id")) {
         throw e.withField("subscription");

@@ -223,11 +223,11 @@ final class LiveFollower implements SpaceTail.Watcher {
     sent(true);
   }
 
-  /** The fields every event carries; the cursor's block and chain go with the first event only. */
+  /** The fields every event carries; the cursor's block and chain, and the start cursor, go with the first event only. */
   private LiveSink.Head head(OptionalLong lastChain) {
     return new LiveSink.Head(read.space().token(), knownMax,
         firstEventSent ? Optional.empty() : cursorBlock, firstEventSent ? OptionalLong.empty() : cursorChain,
-        lastChain, read.space().floor());
+        lastChain, read.space().floor(), firstEventSent ? OptionalLong.empty() : read.startCursor());
   }
 
   private void sent(boolean notHeartbeat) {

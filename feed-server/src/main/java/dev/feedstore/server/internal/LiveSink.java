@@ -26,9 +26,11 @@ interface LiveSink {
    * @param cursorChain the history chain at the cursor (first event only)
    * @param lastChain the history chain at the event's last block (block events only)
    * @param floor the space's floor as the follower last learned it
+   * @param startCursor the cursor the stream's start time resolved to (first event only, and only
+   *     when the stream started at a time)
    */
   record Head(ServerToken token, long maxPosition, Optional<BlockKey> cursorBlock, OptionalLong cursorChain,
-      OptionalLong lastChain, long floor) {}
+      OptionalLong lastChain, long floor, OptionalLong startCursor) {}
 
   /**
    * Hooks the sink to its follower, before any event: {@code onReady} runs when the transport

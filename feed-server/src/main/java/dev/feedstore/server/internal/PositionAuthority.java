@@ -59,7 +59,7 @@ public final class PositionAuthority {
     this.subscriptions = new SubscriptionBook(store, clock, settings);
     this.compaction = new Compaction(store, subscriptions.retentionHolds());
     this.clock = clock;
-    AppendGroup group = new AppendGroup(store, spaces, settings);
+    AppendGroup group = new AppendGroup(store, spaces, settings, clock);
     this.appends = new AppendQueue(appendGroup -> {
       publishing.lock();
       try {
@@ -197,7 +197,7 @@ public final class PositionAuthority {
             }
             spaces.admit(tx, space);
             AppendWork.Outcome done = new AppendWork(spaceId, Optional.empty(), blocks, false,
-                settings.feedsPerSpace()).run(tx);
+                settings.feedsPerSpace(), clock.millis()).run(tx);
             outcome.add(done);
             return done.positions();
           });
@@ -234,7 +234,7 @@ public final class PositionAuthority {
     try {
       Page page = store.read(tx -> PageReader.read(tx, request.spaceId(), read.scope(), read.cursor(),
           request.limit(), settings.responseBytes(), read.cursor().isAssigned()));
-      return new QueryResult(page, read.space().token());
+      return new QueryResult(page, read.space().token(), read.startCursor());
     } finally {
       release(read);
     }
@@ -243,8 +243,9 @@ public final class PositionAuthority {
   /**
    * Resolves the scope and cursor of a Query or Watch: looks up (and slides) a subscription, loads
    * the space, takes a durable subscription's acknowledged position as the cursor when asked {@code
-   * from_ack}, and takes the cursor as 0 when the caller's expected token is not the space's. The
-   * caller {@link #release}s the read when done with it.
+   * from_ack}, resolves a start time to the cursor before the first block received at or after it
+   * ({@link #startCursor}), and takes the cursor as 0 when the caller's expected token is not the
+   * space's. The caller {@link #release}s the read when done with it.
    */
   ResolvedRead resolve(ReadRequest request) {
     Optional<String> subscriptionId = request.scope().subscriptionId();
@@ -252,13 +253,31 @@ public final class PositionAuthority {
         request.fromAck()));
     Scope scope = subscription.isPresent() ? subscription.get().scope() : request.scope().direct();
     // The acknowledged position comes from the store that serves the space, so it needs no token check.
+    OptionalLong startCursor = request.startTime().isPresent()
+        ? OptionalLong.of(startCursor(request.spaceId(), request.startTime().getAsLong()).value())
+        : OptionalLong.empty();
     Position cursor = request.fromAck()
         ? Position.of(subscription.orElseThrow().durable().orElseThrow().acked())
-        : request.cursor();
+        : startCursor.isPresent() ? Position.of(startCursor.getAsLong()) : request.cursor();
     SpaceState space = spaces.acquire(request.spaceId());
-    boolean otherStore = !request.fromAck() && request.expectedToken().isPresent()
+    // A cursor this store computed (an acknowledged position, a start time) needs no token check.
+    boolean otherStore = !request.fromAck() && startCursor.isEmpty() && request.expectedToken().isPresent()
         && !request.expectedToken().get().equals(space.token().value());
-    return new ResolvedRead(space, scope, otherStore ? Position.NONE : cursor, subscriptionId);
+    return new ResolvedRead(space, scope, otherStore ? Position.NONE : cursor, subscriptionId, startCursor);
+  }
+
+  /**
+   * The cursor after which the space's blocks were received at or after {@code startTime}: the
+   * highest position received before it, or the floor when that is higher (the blocks received
+   * before the time may be gone, and so may some received after it: a read from the floor says so
+   * with its floor, as a read from cursor 0 does).
+   */
+  Position startCursor(SpaceId spaceId, long startTime) {
+    return store.read(tx -> {
+      Position before = tx.blocks().lastReceivedBefore(spaceId, startTime);
+      Position floor = tx.blocks().floor(spaceId).position();
+      return floor.isAfter(before) ? floor : before;
+    });
   }
 
   /** Gives back the space of a {@link #resolve}d read. */

@@ -1,6 +1,11 @@
 package dev.feedstore.server.internal;
 
 import dev.feedstore.core.ServerToken;
+import java.util.OptionalLong;
 
-/** The answer to a Query: a page and the space's server token. */
-public record QueryResult(Page page, ServerToken token) {}
+/**
+ * The answer to a Query: a page and the space's server token.
+ *
+ * @param startCursor the cursor the Query's start time resolved to, when it gave one
+ */
+public record QueryResult(Page page, ServerToken token, OptionalLong startCursor) {}

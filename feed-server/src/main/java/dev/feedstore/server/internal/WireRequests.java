@@ -93,9 +93,10 @@ final class WireRequests {
       throw new LimitExceededException(Limits.Key.QUERY_LIMIT, settings.queryLimit(), limit, "limit of the query");
     }
     fromAck(request.getFromAck(), scope, cursor);
+    OptionalLong startTime = startTime(request.hasStartTime(), request.getStartTime(), cursor, request.getFromAck());
     return new ReadRequest(spaceId, scope, cursor, limit == 0 ? Math.min(DEFAULT_QUERY_LIMIT, settings.queryLimit()) : limit,
         request.hasExpectedServerToken() ? Optional.of(request.getExpectedServerToken()) : Optional.empty(),
-        request.getFromAck());
+        request.getFromAck(), startTime);
   }
 
   /** The page size of a ListFeeds: {@code limit}, or query-limit when it is 0. */
@@ -117,9 +118,10 @@ final class WireRequests {
         request.hasNamespace() ? Optional.of(request.getNamespace()) : Optional.empty(), settings);
     Position cursor = cursor(request.getCursor());
     fromAck(request.getFromAck(), scope, cursor);
+    OptionalLong startTime = startTime(request.hasStartTime(), request.getStartTime(), cursor, request.getFromAck());
     return new ReadRequest(spaceId, scope, cursor, 0,
         request.hasExpectedServerToken() ? Optional.of(request.getExpectedServerToken()) : Optional.empty(),
-        request.getFromAck());
+        request.getFromAck(), startTime);
   }
 
   static SubscribeCommand subscribe(SubscribeRequest request, ServerSettings settings) {
@@ -172,6 +174,25 @@ final class WireRequests {
           "must be 1-" + MAX_SUBSCRIPTION_ID_CHARS + " characters (an id returned by Subscribe)", id);
     }
     return id;
+  }
+
+  /** A read's start time, if given: a time >= 0, instead of a cursor and of from_ack. */
+  private static OptionalLong startTime(boolean given, long startTime, Position cursor, boolean fromAck) {
+    if (!given) {
+      return OptionalLong.empty();
+    }
+    if (startTime < 0) {
+      throw new InvalidValueException("start_time", "must be >= 0 (Unix milliseconds)", startTime);
+    }
+    if (cursor.isAssigned()) {
+      throw new InvalidValueException("start_time", "must not be given with a cursor (cursor must be 0: the start"
+          + " time is resolved to the cursor); cursor was " + cursor.value(), startTime);
+    }
+    if (fromAck) {
+      throw new InvalidValueException("start_time", "must not be given with from_ack (the subscription's"
+          + " acknowledged position is the cursor)", startTime);
+    }
+    return OptionalLong.of(startTime);
   }
 
   private static void fromAck(boolean fromAck, ScopeRequest scope, Position cursor) {

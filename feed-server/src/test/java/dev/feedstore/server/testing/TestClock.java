@@ -23,6 +23,11 @@ public final class TestClock extends Clock {
     millis.addAndGet(by.toMillis());
   }
 
+  /** Sets the clock, backwards too (a clock stepped back by a time sync). */
+  public void set(Instant now) {
+    millis.set(now.toEpochMilli());
+  }
+
   @Override
   public long millis() {
     return millis.get();

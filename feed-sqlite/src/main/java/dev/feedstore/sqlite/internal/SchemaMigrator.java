@@ -59,7 +59,8 @@ public final class SchemaMigrator {
         new Migration(7, resource("V7__subscriptions_by_space.sql")),
         new Migration(8, resource("V8__streams.sql")),
         new Migration(9, resource("V9__space_floor.sql")),
-        new Migration(10, resource("V10__durable_subscriptions.sql"))));
+        new Migration(10, resource("V10__durable_subscriptions.sql")),
+        new Migration(11, resource("V11__receive_time.sql"))));
   }
 
   /** The steps, in version order. */

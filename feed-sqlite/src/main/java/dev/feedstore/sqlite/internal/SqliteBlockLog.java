@@ -43,13 +43,13 @@ final class SqliteBlockLog implements ReplicaBlockLog {
    * ({@link SqliteTransaction#feedById}), not from a join.
    */
   private static final String BLOCK_COLUMNS = "b.feed_private_id, b.position, b.sequence, b.actor_id,"
-      + " b.prev_sequence, b.prev_actor_id, b.timestamp, b.data, b.checksum";
+      + " b.prev_sequence, b.prev_actor_id, b.timestamp, b.data, b.checksum, b.received_at";
   private static final String SELECT_BLOCKS = "SELECT " + BLOCK_COLUMNS + " FROM blocks b ";
   /** The push order: by feed, then sequence and actor. */
   private static final String PUSH_ORDER = " ORDER BY b.feed_private_id, b.sequence, b.actor_id";
   private static final String INSERT = "INSERT INTO blocks (space_private_id, feed_private_id, position, sequence,"
-      + " actor_id, prev_sequence, prev_actor_id, timestamp, data, published, chain, checksum)"
-      + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING";
+      + " actor_id, prev_sequence, prev_actor_id, timestamp, data, published, chain, checksum, received_at)"
+      + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING";
   private static final String KEY_CONDITION = "feed_private_id = ? AND sequence = ? AND actor_id = ?";
   /** The columns of a block row, as {@link #setAside} copies them. */
   private static final String ROW_COLUMNS = "space_private_id, feed_private_id, position, sequence, actor_id,"
@@ -74,10 +74,14 @@ final class SqliteBlockLog implements ReplicaBlockLog {
   private static final String CLAIM =
       "UPDATE spaces SET max_position = max_position + ? WHERE space_private_id = ? RETURNING max_position";
   private static final String COUNTER = "SELECT max_position FROM spaces WHERE space_private_id = ?";
+  /** The space's receive time: now, or the last one handed out if the clock stepped back. */
+  private static final String STAMP = "UPDATE spaces SET last_received_at = max(last_received_at, ?)"
+      + " WHERE space_private_id = ? RETURNING last_received_at";
   private static final String LAST_BEFORE = SELECT_BLOCKS
       + "WHERE b.space_private_id = ? AND b.position < ? ORDER BY b.position DESC LIMIT 1";
   private static final String SET_POSITION =
-      "UPDATE blocks SET position = ?, chain = NULL WHERE feed_private_id = ? AND sequence = ? AND actor_id = ?";
+      "UPDATE blocks SET position = ?, chain = NULL, received_at = NULL"
+          + " WHERE feed_private_id = ? AND sequence = ? AND actor_id = ?";
   private static final String BY_SEQUENCE_RANGE = SELECT_BLOCKS
       + "WHERE b.feed_private_id = ? AND b.sequence BETWEEN ? AND ?";
   private static final String POSITION_RANGE = SELECT_BLOCKS
@@ -207,6 +211,11 @@ final class SqliteBlockLog implements ReplicaBlockLog {
           insert.setLong(11, chains[i]);
         }
         insert.setInt(12, BlockChecksum.of(block, data));
+        if (block.receivedAt().isPresent()) {
+          insert.setLong(13, block.receivedAt().getAsLong());
+        } else {
+          insert.setNull(13, Types.INTEGER);
+        }
         insert.addBatch();
       }
       stored = insert.executeBatch();
@@ -474,6 +483,24 @@ final class SqliteBlockLog implements ReplicaBlockLog {
     return floors.lastBeyondBytes(spaceId, bytes);
   }
 
+  @Override
+  public Position lastReceivedBefore(SpaceId spaceId, long receivedAtMillis) {
+    return floors.lastReceivedBefore(spaceId, receivedAtMillis);
+  }
+
+  @Override
+  public long stampReceipt(SpaceId spaceId, long nowMillis) {
+    if (!tx.writable) {
+      throw new IllegalStateException("receipts of space " + spaceId + " are stamped in a write transaction,"
+          + " not in a read");
+    }
+    Long stamp = longValue(STAMP, nowMillis, tx.space(spaceId));
+    if (stamp == null) {
+      throw new IllegalStateException("space " + spaceId + " has no row to stamp its receipts in");
+    }
+    return stamp;
+  }
+
   /**
    * One {@code UPDATE ... RETURNING} of the space's row. SQLite runs one write transaction at a time
    * on the file ({@code BEGIN IMMEDIATE}), so the row is the transaction's until it ends, whichever
@@ -619,14 +646,16 @@ final class SqliteBlockLog implements ReplicaBlockLog {
   @Override
   public int clearPositions(SpaceId spaceId) {
     return tx.findSpace(spaceId).map(space -> update(
-        "UPDATE blocks SET position = NULL, chain = NULL WHERE space_private_id = ? AND position IS NOT NULL", space))
+        "UPDATE blocks SET position = NULL, chain = NULL, received_at = NULL"
+            + " WHERE space_private_id = ? AND position IS NOT NULL", space))
         .orElse(0);
   }
 
   @Override
   public int clearPositionsAbove(SpaceId spaceId, Position position) {
     return tx.findSpace(spaceId).map(space -> update(
-        "UPDATE blocks SET position = NULL, chain = NULL WHERE space_private_id = ? AND position > ?", space,
+        "UPDATE blocks SET position = NULL, chain = NULL, received_at = NULL"
+            + " WHERE space_private_id = ? AND position > ?", space,
         position.value()))
         .orElse(0);
   }
@@ -760,8 +789,11 @@ final class SqliteBlockLog implements ReplicaBlockLog {
     Optional<Predecessor> predecessor = prevActor == null
         ? Optional.empty()
         : Optional.of(new Predecessor(new ActorId(prevActor), new Sequence(prevSequence)));
+    long receivedAt = rs.getLong(10);
+    java.util.OptionalLong received = rs.wasNull() || position == 0
+        ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(receivedAt);
     return new Block(new BlockKey(feed.feedId(), new ActorId(actor), new Sequence(sequence)), predecessor, timestamp,
-        BlockData.copyOf(data), Position.of(position));
+        BlockData.copyOf(data), Position.of(position), received);
   }
 
   /**

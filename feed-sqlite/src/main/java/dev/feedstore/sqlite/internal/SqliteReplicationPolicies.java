@@ -20,11 +20,13 @@ import java.util.TreeSet;
 final class SqliteReplicationPolicies implements ReplicationPolicies {
   private static final String FROM = "from";
   private static final String LATEST = "latest";
-  private static final String FEED = "SELECT mode, from_position FROM feed_replication WHERE feed_private_id = ?";
+  private static final String SINCE = "since";
+  private static final String FEED =
+      "SELECT mode, from_position, since_millis FROM feed_replication WHERE feed_private_id = ?";
   private static final String DELETE_FEED = "DELETE FROM feed_replication WHERE feed_private_id = ?";
-  private static final String SET_FEED = "INSERT INTO feed_replication (feed_private_id, mode, from_position)"
-      + " VALUES (?, ?, ?) ON CONFLICT (feed_private_id) DO UPDATE SET mode = excluded.mode,"
-      + " from_position = excluded.from_position";
+  private static final String SET_FEED = "INSERT INTO feed_replication (feed_private_id, mode, from_position,"
+      + " since_millis) VALUES (?, ?, ?, ?) ON CONFLICT (feed_private_id) DO UPDATE SET mode = excluded.mode,"
+      + " from_position = excluded.from_position, since_millis = excluded.since_millis";
   private static final String ADD_NAMESPACE = "INSERT INTO namespace_replication (space_private_id, namespace)"
       + " VALUES (?, ?) ON CONFLICT DO NOTHING";
   private static final String REMOVE_NAMESPACE =
@@ -39,7 +41,7 @@ final class SqliteReplicationPolicies implements ReplicationPolicies {
   @Override
   public Replication feed(SpaceId spaceId, FeedId feedId) {
     return tx.findFeed(spaceId, feedId)
-        .flatMap(feed -> Sql.list(tx, FEED, rs -> policy(rs.getString(1), rs.getLong(2)), feed.privateId())
+        .flatMap(feed -> Sql.list(tx, FEED, SqliteReplicationPolicies::policy, feed.privateId())
             .stream().findFirst())
         .orElse(Replication.NONE);
   }
@@ -51,7 +53,7 @@ final class SqliteReplicationPolicies implements ReplicationPolicies {
       Sql.update(tx, DELETE_FEED, feed.privateId());
       return;
     }
-    Sql.update(tx, SET_FEED, feed.privateId(), mode(policy), from(policy));
+    Sql.update(tx, SET_FEED, feed.privateId(), mode(policy), from(policy), since(policy));
   }
 
   @Override
@@ -61,10 +63,10 @@ final class SqliteReplicationPolicies implements ReplicationPolicies {
     if (space.isEmpty()) {
       return result;
     }
-    Sql.list(tx, "SELECT f.feed_id, r.mode, r.from_position FROM feed_replication r"
+    Sql.list(tx, "SELECT r.mode, r.from_position, r.since_millis, f.feed_id FROM feed_replication r"
             + " JOIN feeds f ON f.feed_private_id = r.feed_private_id WHERE f.space_private_id = ? ORDER BY f.feed_id",
         rs -> {
-          result.put(new FeedId(rs.getString(1)), policy(rs.getString(2), rs.getLong(3)));
+          result.put(new FeedId(rs.getString(4)), policy(rs));
           return null;
         }, space.get());
     return result;
@@ -95,8 +97,8 @@ final class SqliteReplicationPolicies implements ReplicationPolicies {
       return Replication.NONE;
     }
     List<Replication> policies = Sql.list(tx,
-        "SELECT mode, from_position FROM space_replication WHERE space_private_id = ?",
-        rs -> policy(rs.getString(1), rs.getLong(2)), space.get());
+        "SELECT mode, from_position, since_millis FROM space_replication WHERE space_private_id = ?",
+        SqliteReplicationPolicies::policy, space.get());
     return policies.isEmpty() ? Replication.NONE : policies.get(0);
   }
 
@@ -107,9 +109,10 @@ final class SqliteReplicationPolicies implements ReplicationPolicies {
           Sql.update(tx, "DELETE FROM space_replication WHERE space_private_id = ?", space));
       return;
     }
-    Sql.update(tx, "INSERT INTO space_replication (space_private_id, mode, from_position) VALUES (?, ?, ?)"
-            + " ON CONFLICT (space_private_id) DO UPDATE SET mode = excluded.mode, from_position = excluded.from_position",
-        tx.space(spaceId), mode(policy), from(policy));
+    Sql.update(tx, "INSERT INTO space_replication (space_private_id, mode, from_position, since_millis)"
+            + " VALUES (?, ?, ?, ?) ON CONFLICT (space_private_id) DO UPDATE SET mode = excluded.mode,"
+            + " from_position = excluded.from_position, since_millis = excluded.since_millis",
+        tx.space(spaceId), mode(policy), from(policy), since(policy));
   }
 
   @Override
@@ -123,12 +126,22 @@ final class SqliteReplicationPolicies implements ReplicationPolicies {
     return result;
   }
 
-  private static Replication policy(String mode, long from) {
-    return LATEST.equals(mode) ? Replication.LATEST : Replication.from(Position.of(from));
+  /** The policy of a row whose first columns are mode, from_position and since_millis. */
+  private static Replication policy(java.sql.ResultSet rs) throws java.sql.SQLException {
+    String mode = rs.getString(1);
+    if (LATEST.equals(mode)) {
+      return Replication.LATEST;
+    }
+    return SINCE.equals(mode) ? new Replication.Since(rs.getLong(3)) : Replication.from(Position.of(rs.getLong(2)));
   }
 
   private static String mode(Replication policy) {
-    return policy instanceof Replication.Latest ? LATEST : FROM;
+    return policy instanceof Replication.Latest ? LATEST : policy instanceof Replication.Since ? SINCE : FROM;
+  }
+
+  /** The time of a policy that starts at one, or null. */
+  private static Long since(Replication policy) {
+    return policy instanceof Replication.Since since ? since.epochMillis() : null;
   }
 
   private static long from(Replication policy) {

@@ -124,7 +124,7 @@ class SchemaMigratorTest {
       assertEquals(2, intOf(s, "PRAGMA user_version"));
     }
     Block first = new Block(TestBlocks.key(feed, "a", 0), Optional.empty(), 5, BlockData.utf8("first of v2"),
-        Position.FIRST);
+        Position.FIRST).withReceivedAt(5); // version 11 stamps it with its own timestamp
     Block second = new Block(TestBlocks.key(feed, "a", 1), Optional.of(Predecessor.of(first.key())), 6,
         BlockData.copyOf(new byte[] {0, -1, 16}), Position.NONE);
 
@@ -203,6 +203,50 @@ class SchemaMigratorTest {
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = c.createStatement()) {
       assertEquals(SchemaMigrator.builtIn().latestVersion(), intOf(s, "PRAGMA user_version"));
       assertEquals(5, intOf(s, "SELECT max_position FROM spaces WHERE space_id = 's'"));
+    }
+  }
+
+  @Test
+  void aVersion10FileStampsItsBlocksInOrderNeverLaterThanTheMigrationAndKeepsItsPolicies() throws Exception {
+    Path file = dir.resolve("v10.db");
+    SqliteStore.open(file, SqliteSettings.DEFAULTS,
+        new SchemaMigrator(SchemaMigrator.builtIn().migrations().subList(0, 10))).close();
+    FeedId feed = TestBlocks.feedId();
+    long farFuture = System.currentTimeMillis() + 10L * 365 * 24 * 3600 * 1000;
+    // Rows as code of schema version 10 wrote them: authors' clocks out of order (3000 after 5000),
+    // one far in the future, and an unpositioned block; a replica's policies of both kinds.
+    long[] timestamps = {5_000, 3_000, 9_000, farFuture, 1_000};
+    long before = System.currentTimeMillis();
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = c.createStatement()) {
+      s.execute("INSERT INTO spaces (space_private_id, space_id, server_token, feed_count, max_position)"
+          + " VALUES (7, 's', 't', 1, 4)");
+      s.execute("INSERT INTO feeds (feed_private_id, space_private_id, feed_id) VALUES (1, 7, '" + feed.value() + "')");
+      for (int sequence = 0; sequence < timestamps.length; sequence++) {
+        int checksum = BlockChecksum.of(feed.value(), "a", sequence, null, 0, timestamps[sequence], new byte[] {0});
+        s.execute("INSERT INTO blocks (space_private_id, feed_private_id, position, sequence, actor_id, timestamp,"
+            + " data, checksum) VALUES (7, 1, " + (sequence == 4 ? "NULL" : sequence + 1) + ", " + sequence
+            + ", 'a', " + timestamps[sequence] + ", x'00', " + checksum + ")");
+      }
+      s.execute("INSERT INTO feed_replication (feed_private_id, mode, from_position) VALUES (1, 'from', 2)");
+      s.execute("INSERT INTO space_replication (space_private_id, mode, from_position) VALUES (7, 'latest', 0)");
+    }
+    try (SqliteStore store = SqliteStore.open(file, SqliteSettings.DEFAULTS, SchemaMigrator.builtIn())) {
+      long after = System.currentTimeMillis();
+      List<Block> blocks = store.read(tx -> tx.blocks().after(SPACE, Scope.WHOLE_SPACE, Position.NONE, 10));
+      assertEquals(4, blocks.size(), "every positioned block is kept");
+      assertEquals(5_000, blocks.get(0).receivedAt().orElseThrow());
+      assertEquals(5_000, blocks.get(1).receivedAt().orElseThrow(), "raised to the stamp before it");
+      assertEquals(9_000, blocks.get(2).receivedAt().orElseThrow());
+      long last = blocks.get(3).receivedAt().orElseThrow();
+      assertTrue(last >= before && last <= after, "the far future is held to the migration's time, was " + last);
+      assertEquals(Optional.empty(), store.read(tx -> tx.blocks().find(SPACE, TestBlocks.key(feed, "a", 4)))
+          .map(Block::receivedAt).filter(java.util.OptionalLong::isPresent), "an unpositioned block has no receive time");
+      Long next = store.write(tx -> tx.blocks().stampReceipt(SPACE, 1));
+      assertEquals(last, next, "new stamps go on from the last");
+      assertEquals(Position.of(2), store.read(tx -> tx.blocks().lastReceivedBefore(SPACE, 9_000)));
+      assertEquals(dev.feedstore.core.Replication.from(Position.of(2)),
+          store.read(tx -> tx.replication().feed(SPACE, feed)));
+      assertEquals(dev.feedstore.core.Replication.LATEST, store.read(tx -> tx.replication().space(SPACE)));
     }
   }
 
