@@ -18,11 +18,13 @@ import java.util.OptionalLong;
  * 5), read by every process on every use, as subscriptions are.
  *
  * <p>Several processes write one stream's record, so a write transaction serializes on the stream
- * before it reads it: {@link #find} takes a lock of the transaction on the stream's space and name
- * (an advisory lock, so a name not created yet is locked too), and {@link #get} locks the row it
- * reads. Writes run in {@code READ COMMITTED}, so every statement after the lock sees what the
- * previous holder committed: a producer's sequence, a closure or a generation is checked against
- * the latest one, whatever process wrote it. {@link #countNotGone} locks the space likewise, so
+ * before it reads it: {@link #find} and {@link #get} take a lock of the transaction on the stream's
+ * space and name (an advisory lock, so a name not created yet is locked too). A transaction locks a
+ * fork before its source (it finds the fork, then gets or finds the source), never the other way,
+ * so two of them cannot wait for each other. Writes run in {@code READ COMMITTED}, so every
+ * statement after the lock sees what the previous holder committed: a producer's sequence, a
+ * closure, a generation or the forks still reading a source is checked against the latest one,
+ * whatever process wrote it. {@link #countNotGone} locks the space likewise, so
  * that the count a new stream is checked on holds until it is stored. Read-only transactions take
  * no lock and read their snapshot.
  */
@@ -60,14 +62,25 @@ final class PgStreamCatalog implements StreamCatalog {
   @Override
   public Optional<StreamRecord> find(SpaceId spaceId, String name) {
     if (tx.writable) {
-      Sql.list(tx.connection, LOCK_STREAM, rs -> null, spaceId.value() + "/" + name);
+      lock(spaceId, name);
     }
     return first(Sql.list(tx.connection, FIND, PgStreamCatalog::record, spaceId.value(), name));
   }
 
   @Override
   public Optional<StreamRecord> get(long id) {
-    return first(Sql.list(tx.connection, tx.writable ? GET + " FOR UPDATE" : GET, PgStreamCatalog::record, id));
+    Optional<StreamRecord> record = first(Sql.list(tx.connection, GET, PgStreamCatalog::record, id));
+    if (record.isEmpty() || !tx.writable) {
+      return record;
+    }
+    // Locked as find locks it, then read again: the first read may predate the holder's commit.
+    lock(record.get().spaceId(), record.get().name());
+    return first(Sql.list(tx.connection, GET, PgStreamCatalog::record, id));
+  }
+
+  /** Waits for, then holds until this transaction ends, the lock of the stream of this name. */
+  private void lock(SpaceId spaceId, String name) {
+    Sql.list(tx.connection, LOCK_STREAM, rs -> null, spaceId.value() + "/" + name);
   }
 
   @Override
