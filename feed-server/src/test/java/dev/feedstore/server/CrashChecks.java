@@ -58,6 +58,20 @@ final class CrashChecks {
     seen.putAll(stored);
   }
 
+  /**
+   * Takes what the clients saw acknowledged, then reads the whole space, and checks the read against
+   * it; returns the read. In that order because a client's call may still be in flight after a
+   * restart (one made while the server was down waits for the next server, and is answered by it
+   * whenever its connection comes back): what is acknowledged while the read runs may lie past the
+   * blocks the read saw, so only what was acknowledged before the read began is required of it.
+   */
+  Map<String, Block> checkRead(Channel channel, CrashClients clients, String when) {
+    Map<String, Block> acknowledged = clients.acknowledged();
+    Map<String, Block> stored = read(channel);
+    check(stored, acknowledged, clients.appenders, when);
+    return stored;
+  }
+
   /** Every block of the crash tests' space, by key, in position order. */
   static Map<String, Block> read(Channel channel) {
     FeedSyncGrpc.FeedSyncBlockingStub stub = FeedSyncGrpc.newBlockingStub(channel);

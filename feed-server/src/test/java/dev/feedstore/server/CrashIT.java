@@ -80,7 +80,7 @@ class CrashIT {
       server.kill(); // in the middle of the clients' calls
       server = ServerProcess.start(dir, "feeds.db", port, flags);
       server.awaitServing(control);
-      checks.check(CrashChecks.read(control), clients.acknowledged(), clients.appenders, "after kill " + kill);
+      checks.checkRead(control, clients, "after kill " + kill);
       clients.resetConnectBackoff();
       clients.gate.open();
     }

@@ -79,8 +79,8 @@ class DiskFullCrashIT {
     long failedBefore = clients.failedCalls();
     Await.until("clients keep appending into the full disk", Duration.ofSeconds(60),
         () -> clients.failedCalls() >= failedBefore + 20);
+    clients.gate.close(); // first, as CrashIT does: a call the kill fails then waits here, not for the next server
     server.kill(); // in the middle of the clients' failing calls
-    clients.gate.close();
     int acknowledgedBeforeKill = clients.acknowledged().size();
 
     server = ServerProcess.start(dir, db, port, "--write-probe-ms", "200");
@@ -93,13 +93,12 @@ class DiskFullCrashIT {
     server = ServerProcess.start(dir, db, port, "--write-probe-ms", "200");
     server.awaitServing(control);
     CrashChecks checks = new CrashChecks();
-    checks.check(CrashChecks.read(control), clients.acknowledged(), clients.appenders, "after the kill on a full disk");
+    checks.checkRead(control, clients, "after the kill on a full disk");
     clients.resetConnectBackoff();
     clients.gate.open();
     clients.awaitMoreAcknowledged(300); // the clients carry on after space was freed
     clients.stopAndJoin();
-    Map<String, Block> stored = CrashChecks.read(control);
-    checks.check(stored, clients.acknowledged(), clients.appenders, "at the end");
+    Map<String, Block> stored = checks.checkRead(control, clients, "at the end");
     System.out.printf("disk-full crash test: %d blocks acknowledged before the SIGKILL on a full disk, all present"
             + " after it; %d calls failed; in-doubt batches committed whole %d times, absent whole %d times;"
             + " %d blocks stored at the end, positions 1..%d dense%n", acknowledgedBeforeKill, clients.failedCalls(),

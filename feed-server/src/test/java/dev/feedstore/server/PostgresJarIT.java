@@ -8,13 +8,16 @@ import dev.feedstore.core.FeedId;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
 import dev.feedstore.proto.v1.QueryRequest;
+import dev.feedstore.server.testing.Http;
 import dev.feedstore.server.testing.PostgresServer;
 import dev.feedstore.server.testing.ServerProcess;
+import dev.feedstore.server.testing.Streams;
 import dev.feedstore.server.testing.Wire;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import java.nio.file.Files;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,6 +56,20 @@ class PostgresJarIT {
   }
 
   @Test
+  void twoProcessesOnOneDatabaseServeOneDurableStream() throws Exception {
+    String url = PostgresServer.newDatabase();
+    Streams viaA = new Streams(Http.on(startWithHttp("a", url)));
+    Streams viaB = new Streams(Http.on(startWithHttp("b", url)));
+
+    assertEquals(201, viaA.create("chat/room-1", "text/plain", "hello ").statusCode());
+    HttpResponse<String> appended = viaB.append("chat/room-1", "text/plain", "world");
+    assertEquals(204, appended.statusCode(), appended.body());
+    HttpResponse<String> read = viaA.read("chat/room-1", "offset=-1");
+    assertEquals("hello world", read.body());
+    assertEquals(Streams.offset(appended), Streams.offset(read));
+  }
+
+  @Test
   void aDatabaseThatCannotBeReachedStopsTheStartWithOneLine() throws Exception {
     int closed = ServerProcess.freePort();
     ServerProcess server = ServerProcess.startOnPostgres(Files.createDirectories(dir.resolve("down")),
@@ -80,9 +97,16 @@ class PostgresJarIT {
     assertTrue(both.output().contains("--db and --postgres name two stores"), both.output());
   }
 
-  private FeedSyncGrpc.FeedSyncBlockingStub start(String name, String url) throws Exception {
+  /** Starts a process that also serves the HTTP API; returns its HTTP port once it serves. */
+  private int startWithHttp(String name, String url) throws Exception {
+    int httpPort = ServerProcess.freePort();
+    start(name, url, "--http-port", Integer.toString(httpPort));
+    return httpPort;
+  }
+
+  private FeedSyncGrpc.FeedSyncBlockingStub start(String name, String url, String... flags) throws Exception {
     int port = ServerProcess.freePort();
-    ServerProcess server = ServerProcess.startOnPostgres(Files.createDirectories(dir.resolve(name)), url, port);
+    ServerProcess server = ServerProcess.startOnPostgres(Files.createDirectories(dir.resolve(name)), url, port, flags);
     servers.add(server);
     ManagedChannel channel = Grpc.newChannelBuilderForAddress("127.0.0.1", port, InsecureChannelCredentials.create())
         .build();

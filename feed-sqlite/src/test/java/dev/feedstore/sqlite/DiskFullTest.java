@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.feedstore.core.Block;
 import dev.feedstore.core.FeedId;
+import dev.feedstore.core.Position;
 import dev.feedstore.core.ServerToken;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.StorageFaultException;
@@ -80,6 +81,47 @@ class DiskFullTest {
         store.probeWrite();
       }
     }
+  }
+
+  @Test
+  void positionsWhoseCommitTheFullDiskRefusedAreHandedOutAgainAfterTheLastCommittedOne() {
+    try (SmallDisk disk = SmallDisk.mount(dir, 8 << 20)) {
+      disk.reserve(4 << 20);
+      Path file = disk.dir().resolve("feeds.db");
+      FeedId feed = TestBlocks.feedId();
+      List<Block> committed = new ArrayList<>();
+      try (SqliteFeedStore store = SqliteFeedStore.open(file)) {
+        store.write(tx -> tx.feeds().create(SPACE, feed, Optional.empty()));
+        int refused = 0;
+        while (refused < 3) {
+          Block next = block(feed, committed.size());
+          try {
+            committed.add(store.write(tx -> claimAndInsert(tx, next)));
+          } catch (StorageFaultException e) {
+            assertFull(file, e);
+            refused++;
+          }
+          assertTrue(committed.size() < 1000, "the disk fills up");
+        }
+        assertEquals(committed.size(), store.read(tx -> tx.blocks().maxPosition(SPACE)).value(),
+            "the refused commits claimed nothing");
+
+        disk.release();
+        Block after = store.write(tx -> claimAndInsert(tx, block(feed, committed.size())));
+        assertEquals(committed.size() + 1, after.position().value(), "the first position no commit kept");
+        committed.add(after);
+      }
+      try (SqliteFeedStore reopened = SqliteFeedStore.open(file)) {
+        assertEquals(committed, reopened.read(tx -> tx.blocks().feed(SPACE, feed)));
+      }
+    }
+  }
+
+  /** Claims the next position of the space and stores the block there, as an authority's append does. */
+  private static Block claimAndInsert(dev.feedstore.core.store.StoreTransaction tx, Block block) {
+    Block positioned = block.withPosition(Position.of(tx.blocks().claimPositions(SPACE, 1).value() + 1));
+    tx.blocks().insert(SPACE, positioned);
+    return positioned;
   }
 
   /** Appends blocks of 32 KiB, one per transaction, until the disk is full; returns those committed. */

@@ -7,6 +7,7 @@ import dev.feedstore.core.store.AuthorityTransaction;
 import dev.feedstore.core.store.BlockLog;
 import dev.feedstore.core.store.FeedCatalog;
 import dev.feedstore.core.store.ServerTokens;
+import dev.feedstore.core.store.StreamCatalog;
 import dev.feedstore.core.store.Subscriptions;
 import dev.feedstore.core.store.UnknownFeedException;
 import java.sql.Connection;
@@ -43,6 +44,7 @@ final class PgTransaction implements AuthorityTransaction {
   private PgBlockLog blocks;
   private PgServerTokens serverTokens;
   private PgSubscriptions subscriptions;
+  private PgStreamCatalog streams;
 
   PgTransaction(Connection connection, boolean writable, PgStoreState state) {
     this.connection = connection;
@@ -80,6 +82,14 @@ final class PgTransaction implements AuthorityTransaction {
       subscriptions = new PgSubscriptions(this);
     }
     return subscriptions;
+  }
+
+  @Override
+  public StreamCatalog streams() {
+    if (streams == null) {
+      streams = new PgStreamCatalog(this);
+    }
+    return streams;
   }
 
   /** The private id of the space, if the database has it. */

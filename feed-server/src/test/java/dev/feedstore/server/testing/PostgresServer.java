@@ -42,10 +42,23 @@ public final class PostgresServer implements AutoCloseable {
   }
 
   public static PostgresServer on(String url, ServerSettings settings, Clock clock) {
+    return start(url, settings, clock, false);
+  }
+
+  /** A server on the database at {@code url} that also serves the HTTP API ({@link #http}). */
+  public static PostgresServer withHttp(String url) {
+    return start(url, ServerSettings.newBuilder().heartbeatMillis(3_600_000).build(), Clock.systemUTC(), true);
+  }
+
+  private static PostgresServer start(String url, ServerSettings settings, Clock clock, boolean http) {
     PostgresStore store = PostgresStore.open(EmbeddedDatabase.settings(url));
     try {
-      FeedServer server = FeedServer.newBuilder(store).settings(settings).clock(clock).address("127.0.0.1", 0)
-          .build().start();
+      FeedServer.Builder builder = FeedServer.newBuilder(store).settings(settings).clock(clock)
+          .address("127.0.0.1", 0);
+      if (http) {
+        builder.http("127.0.0.1", 0);
+      }
+      FeedServer server = builder.build().start();
       ManagedChannel channel = Grpc.newChannelBuilderForAddress("127.0.0.1", server.port(),
           InsecureChannelCredentials.create()).build();
       return new PostgresServer(url, store, server, channel);
@@ -57,6 +70,11 @@ public final class PostgresServer implements AutoCloseable {
 
   public FeedSyncGrpc.FeedSyncBlockingStub blocking() {
     return FeedSyncGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
+  }
+
+  /** The HTTP API of a server started {@link #withHttp}. */
+  public Http http() {
+    return Http.on(server.httpPort());
   }
 
   public FeedSyncGrpc.FeedSyncStub async() {

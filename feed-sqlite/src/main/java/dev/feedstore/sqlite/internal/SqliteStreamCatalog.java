@@ -5,10 +5,10 @@ import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.ProducerMark;
 import dev.feedstore.core.store.StreamCatalog;
 import dev.feedstore.core.store.StreamRecord;
+import dev.feedstore.core.store.StreamRecordRow;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -53,21 +53,15 @@ final class SqliteStreamCatalog implements StreamCatalog {
     Sql.update(tx, "INSERT INTO streams (space_id, name, generation, feed_id, content_type, created_at, ttl_seconds,"
             + " expires_at, touched_at, fork_of, base_position, fork_sub_offset, closed_position,"
             + " closed_by_producer, closed_by_epoch, closed_by_seq, stream_seq, state)"
-            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        r.spaceId().value(), r.name(), r.generation(), r.feedId().value(), r.contentType(), r.createdAtMillis(),
-        boxed(r.ttlSeconds()), boxed(r.expiresAtMillis()), r.touchedAtMillis(), boxed(r.forkOf()), r.basePosition(), r.forkSubOffset(), boxed(r.closedPosition()),
-        r.closedBy().map(ProducerMark::producerId).orElse(null), r.closedBy().map(ProducerMark::epoch).orElse(null),
-        r.closedBy().map(ProducerMark::seq).orElse(null), r.streamSeq().orElse(null), state(r.state()));
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", StreamRecordRow.withoutId(r));
     return Sql.longValue(tx, "SELECT last_insert_rowid()");
   }
 
   @Override
   public void update(StreamRecord r) {
     Sql.update(tx, "UPDATE streams SET touched_at = ?, closed_position = ?, closed_by_producer = ?,"
-            + " closed_by_epoch = ?, closed_by_seq = ?, stream_seq = ?, state = ? WHERE stream_private_id = ?",
-        r.touchedAtMillis(), boxed(r.closedPosition()),
-        r.closedBy().map(ProducerMark::producerId).orElse(null), r.closedBy().map(ProducerMark::epoch).orElse(null),
-        r.closedBy().map(ProducerMark::seq).orElse(null), r.streamSeq().orElse(null), state(r.state()), r.id());
+        + " closed_by_epoch = ?, closed_by_seq = ?, stream_seq = ?, state = ? WHERE stream_private_id = ?",
+        StreamRecordRow.changes(r));
   }
 
   @Override
@@ -116,26 +110,11 @@ final class SqliteStreamCatalog implements StreamCatalog {
   }
 
   private static StreamRecord record(ResultSet rs) throws SQLException {
-    String closedBy = rs.getString(15);
-    Optional<ProducerMark> closer = closedBy == null ? Optional.empty()
-        : Optional.of(new ProducerMark(closedBy, rs.getLong(16), rs.getLong(17)));
-    return new StreamRecord(rs.getLong(1), new SpaceId(rs.getString(2)), rs.getString(3), rs.getLong(4),
-        new FeedId(rs.getString(5)), rs.getString(6), rs.getLong(7), optional(rs, 8), optional(rs, 9), rs.getLong(10),
-        optional(rs, 11), rs.getLong(12), rs.getLong(13), optional(rs, 14), closer,
-        Optional.ofNullable(rs.getString(18)), StreamRecord.State.valueOf(rs.getString(19).toUpperCase(Locale.ROOT)));
-  }
-
-  private static OptionalLong optional(ResultSet rs, int column) throws SQLException {
-    long value = rs.getLong(column);
-    return rs.wasNull() ? OptionalLong.empty() : OptionalLong.of(value);
-  }
-
-  private static Long boxed(OptionalLong value) {
-    return value.isPresent() ? value.getAsLong() : null;
-  }
-
-  private static String state(StreamRecord.State state) {
-    return state.name().toLowerCase(Locale.ROOT);
+    Object[] row = new Object[StreamRecordRow.WIDTH];
+    for (int i = 0; i < row.length; i++) {
+      row[i] = rs.getObject(i + 1);
+    }
+    return StreamRecordRow.record(row);
   }
 
   private static <T> Optional<T> first(List<T> rows) {
