@@ -5,6 +5,8 @@
 # the build fails on any regression; a listed test that passes is reported, to take off the list.
 # Needs Node 20+ and npm; installs the suite with `npm ci` on first use.
 # Usage: feed-server/conformance/run.sh [path/to/feed-server.jar]
+# With CONFORMANCE_POSTGRES=jdbc:postgresql://... the server serves from that PostgreSQL database
+# (an empty one) instead of a fresh SQLite file.
 set -euo pipefail
 cd "$(dirname "$0")"
 jar="$(cd .. && pwd)/target/feed-server.jar"
@@ -19,7 +21,9 @@ if ! [ -d node_modules/@durable-streams/server-conformance-tests ]; then
 fi
 rm -rf target && mkdir -p target/db
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
-java -jar "$jar" --db target/db/feeds.db --port 0 --http-port "$port" --streams-long-poll-ms 3000 \
+store=(--db target/db/feeds.db)
+[ -n "${CONFORMANCE_POSTGRES:-}" ] && store=(--postgres "$CONFORMANCE_POSTGRES")
+java -jar "$jar" "${store[@]}" --port 0 --http-port "$port" --streams-long-poll-ms 3000 \
   --http-cors-origin '*' > target/server.log 2>&1 &
 server=$!
 trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true' EXIT
