@@ -82,6 +82,32 @@ class ReplicateSinceTest {
   }
 
   @Test
+  void aFeedAddedSinceATimeBelowTheReplicasCursorIsBackFilledFromThere() throws Exception {
+    try (LoopbackServer authority = new LoopbackServer(dir); Replicas replicas = new Replicas(dir)) {
+      Replica alice = replicas.open("alice");
+      FeedId feed = alice.createFeed(SPACE, Optional.empty(), Replication.fullHistory());
+      FeedId followed = alice.createFeed(SPACE, Optional.empty(), Replication.fullHistory());
+      replicas.append(alice, SPACE, feed, "early", 2);
+      sync(alice, authority);
+      long lastEarly = authority.blocks(SPACE).stream().mapToLong(b -> b.receivedAt().orElseThrow()).max().orElseThrow();
+      Instant since = Instant.ofEpochMilli(lastEarly + 1);
+      Await.until("the clock to pass " + since, () -> System.currentTimeMillis() >= since.toEpochMilli());
+      List<String> later = replicas.append(alice, SPACE, feed, "later", 3);
+      List<String> others = replicas.append(alice, SPACE, followed, "followed", 3);
+      sync(alice, authority);
+
+      Replica bob = replicas.open("bob");
+      bob.replicate(SPACE, followed, Replication.fullHistory());
+      sync(bob, authority); // bob's cursor is now past every block of feed
+      assertEquals(others, data(bob, followed));
+      bob.replicate(SPACE, feed, Replication.since(since));
+      sync(bob, authority);
+      assertEquals(later, data(bob, feed), "the blocks of feed received since the time, below bob's cursor");
+      assertEquals(others, data(bob, followed));
+    }
+  }
+
+  @Test
   void aTimeBeforeTheAuthoritysHistoryStartsAtItsBeginning() throws Exception {
     try (LoopbackServer authority = new LoopbackServer(dir); Replicas replicas = new Replicas(dir)) {
       Replica alice = replicas.open("alice");
