@@ -42,6 +42,17 @@ class ReplicateSinceTest {
     }
   }
 
+  /**
+   * The millisecond after the last receive time of the space, once the clock reached it, so that
+   * every block appended from now on is received at or after it.
+   */
+  private static Instant afterEverythingReceived(LoopbackServer authority) {
+    long last = authority.blocks(SPACE).stream().mapToLong(b -> b.receivedAt().orElseThrow()).max().orElseThrow();
+    Instant since = Instant.ofEpochMilli(last + 1);
+    Await.until("the clock to pass " + since, () -> System.currentTimeMillis() >= since.toEpochMilli());
+    return since;
+  }
+
   @Test
   void aReplicaFollowingSinceATimeHoldsExactlyTheBlocksReceivedFromThenAndEverythingNew() throws Exception {
     try (LoopbackServer authority = new LoopbackServer(dir); Replicas replicas = new Replicas(dir)) {
@@ -51,10 +62,7 @@ class ReplicateSinceTest {
       replicas.append(alice, SPACE, feed, "early", 3);
       replicas.append(alice, SPACE, elsewhere, "early elsewhere", 2);
       sync(alice, authority);
-      long lastEarly = authority.blocks(SPACE).stream().mapToLong(b -> b.receivedAt().orElseThrow()).max().orElseThrow();
-      Instant since = Instant.ofEpochMilli(lastEarly + 1);
-      // The blocks that follow must be received at or after the time: wait until the clock passed it.
-      Await.until("the clock to pass " + since, () -> System.currentTimeMillis() >= since.toEpochMilli());
+      Instant since = afterEverythingReceived(authority);
       List<String> later = new ArrayList<>(replicas.append(alice, SPACE, feed, "later", 4));
       List<String> laterElsewhere = replicas.append(alice, SPACE, elsewhere, "later elsewhere", 1);
       sync(alice, authority);
@@ -78,6 +86,30 @@ class ReplicateSinceTest {
       sync(alice, authority);
       sync(bob, authority);
       assertEquals(later, data(bob, feed), "then everything new, from its cursor");
+    }
+  }
+
+  @Test
+  void aFeedAddedSinceATimeBelowTheReplicasCursorIsBackFilledFromThere() throws Exception {
+    try (LoopbackServer authority = new LoopbackServer(dir); Replicas replicas = new Replicas(dir)) {
+      Replica alice = replicas.open("alice");
+      FeedId feed = alice.createFeed(SPACE, Optional.empty(), Replication.fullHistory());
+      FeedId followed = alice.createFeed(SPACE, Optional.empty(), Replication.fullHistory());
+      replicas.append(alice, SPACE, feed, "early", 2);
+      sync(alice, authority);
+      Instant since = afterEverythingReceived(authority);
+      List<String> later = replicas.append(alice, SPACE, feed, "later", 3);
+      List<String> others = replicas.append(alice, SPACE, followed, "followed", 3);
+      sync(alice, authority);
+
+      Replica bob = replicas.open("bob");
+      bob.replicate(SPACE, followed, Replication.fullHistory());
+      sync(bob, authority); // bob's cursor is now past every block of feed
+      assertEquals(others, data(bob, followed));
+      bob.replicate(SPACE, feed, Replication.since(since));
+      sync(bob, authority);
+      assertEquals(later, data(bob, feed), "the blocks of feed received since the time, below bob's cursor");
+      assertEquals(others, data(bob, followed));
     }
   }
 

@@ -8,6 +8,7 @@ import com.google.gson.JsonObject;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.server.testing.Http;
+import dev.feedstore.server.testing.SseReader;
 import dev.feedstore.server.testing.TestClock;
 import dev.feedstore.server.testing.TestServer;
 import dev.feedstore.server.testing.Wire;
@@ -73,6 +74,25 @@ class HttpReceiveTimeTest {
     assertEquals(List.of(1L), longs(millis, "position"));
     assertEquals(0, millis.get("start_cursor").getAsLong());
     assertEquals(1, millis.get("next").getAsLong());
+  }
+
+  @Test
+  void anEventStreamSinceATimeSendsTheBlocksReceivedFromThenAndWhatFollows() {
+    try (SseReader events = SseReader.open(http, "/v1/spaces/s/events?since=2026-03-01T10:30:00Z")) {
+      assertEquals("server-token", events.next().name());
+      List<Long> positions = events.positions(2);
+      assertEquals(List.of(3L, 4L), positions, "the blocks received at or after the time");
+      assertEquals("caught-up", events.next().name());
+      t.blocking().append(Wire.append("s", Wire.blocks(feed, "a", 4, 1)));
+      SseReader.Event live = events.next();
+      assertEquals("5", live.id());
+      assertEquals(SECOND.toEpochMilli(), live.json().get("received_at").getAsLong());
+    }
+    try (SseReader resumed = SseReader.open(http, "/v1/spaces/s/events?since=2026-03-01T10:30:00Z",
+        "Last-Event-ID", "4")) {
+      assertEquals("server-token", resumed.next().name());
+      assertEquals(List.of(5L), resumed.positions(1), "Last-Event-ID wins over since, as a reconnect sends it");
+    }
   }
 
   @Test

@@ -97,7 +97,11 @@ final class PullApplier {
     if (ticket.request().startTime().isPresent()) {
       // An authority that does not know receive times reads from the start and says nothing: then
       // the policy keeps everything rather than guess.
-      local.replication.resolveSince(ticket.request().startTime().getAsLong(), page.startCursor().orElse(Position.NONE));
+      Position start = page.startCursor().orElse(Position.NONE);
+      local.replication.resolveSince(ticket.request().startTime().getAsLong(), start);
+      // A start below what the replica pulled already (for other policies of the space) is back-filled.
+      SpaceSync.rewind(local.tx, local.space, start);
+      state = local.state();
     }
     // Skip the history that no policy wants: jump the cursor to just before the lowest start, but
     // never past a position the replica holds (the pulls that follow must vouch for it).

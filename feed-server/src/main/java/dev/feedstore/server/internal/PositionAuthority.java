@@ -232,9 +232,18 @@ public final class PositionAuthority {
   public QueryResult query(ReadRequest request) {
     ResolvedRead read = resolve(request);
     try {
-      Page page = store.read(tx -> PageReader.read(tx, request.spaceId(), read.scope(), read.cursor(),
-          request.limit(), settings.responseBytes(), read.cursor().isAssigned()));
-      return new QueryResult(page, read.space().token(), read.startCursor());
+      // A start time is resolved again in the page's own snapshot, so that a compaction between the
+      // two cannot leave the resolved cursor below the floor the page is read against.
+      record Read(Page page, Position cursor) {}
+      Read done = store.read(tx -> {
+        Position cursor = request.startTime().isPresent()
+            ? startCursor(tx, request.spaceId(), request.startTime().getAsLong())
+            : read.cursor();
+        return new Read(PageReader.read(tx, request.spaceId(), read.scope(), cursor, request.limit(),
+            settings.responseBytes(), cursor.isAssigned()), cursor);
+      });
+      return new QueryResult(done.page(), read.space().token(),
+          request.startTime().isPresent() ? OptionalLong.of(done.cursor().value()) : OptionalLong.empty());
     } finally {
       release(read);
     }
@@ -270,14 +279,18 @@ public final class PositionAuthority {
    * The cursor after which the space's blocks were received at or after {@code startTime}: the
    * highest position received before it, or the floor when that is higher (the blocks received
    * before the time may be gone, and so may some received after it: a read from the floor says so
-   * with its floor, as a read from cursor 0 does).
+   * with its floor, as a read from cursor 0 does). A Watch reads its first page in a later snapshot:
+   * a compaction past the cursor in between ends it with CURSOR_COMPACTED, as it ends any Watch
+   * whose catch-up a compaction overtakes.
    */
-  Position startCursor(SpaceId spaceId, long startTime) {
-    return store.read(tx -> {
-      Position before = tx.blocks().lastReceivedBefore(spaceId, startTime);
-      Position floor = tx.blocks().floor(spaceId).position();
-      return floor.isAfter(before) ? floor : before;
-    });
+  private Position startCursor(SpaceId spaceId, long startTime) {
+    return store.read(tx -> startCursor(tx, spaceId, startTime));
+  }
+
+  private static Position startCursor(AuthorityTransaction tx, SpaceId spaceId, long startTime) {
+    Position before = tx.blocks().lastReceivedBefore(spaceId, startTime);
+    Position floor = tx.blocks().floor(spaceId).position();
+    return floor.isAfter(before) ? floor : before;
   }
 
   /** Gives back the space of a {@link #resolve}d read. */
