@@ -28,7 +28,8 @@ public final class WirePages {
     return PullPage.ofQuery(blocks, response.getHasMore(), Position.of(response.getMaxPosition()), cursorBlock,
         new ServerToken(response.getServerToken()), namespaces(response.getFeedNamespacesMap()),
         response.hasCursorChain() ? OptionalLong.of(response.getCursorChain()) : OptionalLong.empty(),
-        response.hasLastChain() ? OptionalLong.of(response.getLastChain()) : OptionalLong.empty());
+        response.hasLastChain() ? OptionalLong.of(response.getLastChain()) : OptionalLong.empty(),
+        Position.of(response.getFloor()));
   }
 
   /**
@@ -49,7 +50,8 @@ public final class WirePages {
     return new PullPage(blocks, event.hasCaughtUp(), covered, Position.of(event.getMaxPosition()), first,
         cursorBlock, new ServerToken(event.getServerToken()), namespaces,
         event.hasCursorChain() ? OptionalLong.of(event.getCursorChain()) : OptionalLong.empty(),
-        event.hasLastChain() ? OptionalLong.of(event.getLastChain()) : OptionalLong.empty());
+        event.hasLastChain() ? OptionalLong.of(event.getLastChain()) : OptionalLong.empty(),
+        Position.of(event.getFloor()));
   }
 
   private static Map<FeedId, Namespace> namespaces(Map<String, String> wire) {

@@ -19,8 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Random schedules of offline writes, pushes and pulls through a faulty network, authority crashes,
- * rollbacks and swaps, replica restarts and restores from old backups, policy changes, and storage
+ * rollbacks and swaps, replica restarts and restores from old backups, policy changes, storage
  * faults (commits of the authority or of a replica failing as on a full disk or an I/O error),
+ * compactions of the authority's history and durable consumers that read and acknowledge,
  * against the real server and client code; after healing, sync must settle and every invariant must
  * hold.
  *
@@ -88,6 +89,22 @@ class SimulationTest {
         new Op.RestoreReplica(1, 0), new Op.Append(0, 0, "s5568-16"), new Op.Append(1, 0, "s5568-17"));
     assertEquals(List.of(), run(5568, ops, new Stats()));
   }
+
+  /**
+   * Schedules full of compactions and durable consumers: replicas that were away, restored from a
+   * backup or rolled back meet the floor, report the history they miss and sync on from it; and no
+   * compaction takes a block a durable consumer has not acknowledged. {@code
+   * -Dsim.retentionSchedules=N} (default 12) of them, from seed 2001, twice as long as the others
+   * (the authority needs history to compact).
+   */
+  @Test
+  void schedulesWithCompactionsAndDurableConsumersConvergeWithNothingSilentlyMissing() {
+    runSchedules(Long.getLong("sim.seed", RETENTION_SEEDS), Integer.getInteger("sim.retentionSchedules", 12),
+        (seed, length) -> ScheduleGenerator.generateWithRetention(seed, 2 * length));
+  }
+
+  /** The first seed of the retention schedules. */
+  private static final long RETENTION_SEEDS = 2_001;
 
   /** The first seed of the limit schedules: other schedules than the ones above. */
   private static final long LIMIT_SEEDS = 1_001;

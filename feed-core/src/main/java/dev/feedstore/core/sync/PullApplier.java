@@ -246,6 +246,7 @@ final class PullApplier {
   }
 
   private SpaceSync.Applied pulled(SyncState state, Position cursor, Optional<BlockKey> cursorBlock, int stored) {
+    skippedTo().ifPresent(local::recordHistoryGap);
     Position replayUntil = state.replayUntil();
     if (state.isReplaying() && (page.complete() || cursor.compareTo(replayUntil) >= 0)) {
       replayUntil = Position.NONE;
@@ -273,6 +274,8 @@ final class PullApplier {
    * the answer does not list at that position.
    */
   private List<Block> unconfirmed(Position cursor) {
+    // Below the floor the authority holds nothing to confirm: blocks there are kept as they are.
+    cursor = skippedTo().orElse(cursor);
     Position through = page.coveredThrough();
     if (!through.isAfter(cursor)) {
       return List.of();
@@ -305,6 +308,20 @@ final class PullApplier {
       }
       from = held.get(held.size() - 1).position();
     }
+  }
+
+  /**
+   * The authority's floor, when this answer started above it without having been asked to: only an
+   * answer to cursor 0 does (a cursor above 0 and below the floor is refused instead). Empty when the
+   * answer covers the positions up to the floor (it was read before a compaction).
+   */
+  private Optional<Position> skippedTo() {
+    Position floor = page.floor();
+    if (ticket.cursor().isAssigned() || !floor.isAssigned()) {
+      return Optional.empty();
+    }
+    boolean startsAbove = page.blocks().isEmpty() || page.blocks().get(0).position().isAfter(floor);
+    return startsAbove ? Optional.of(floor) : Optional.empty();
   }
 
   private SpaceSync.Applied restart(SyncStep.Kind kind, String detail) {

@@ -29,6 +29,8 @@ import java.util.OptionalLong;
  * @param namespaces the namespace of each feed among {@code blocks} that has one
  * @param cursorChain the authority's history chain at the request's cursor, when reported
  * @param lastChain the authority's history chain at the last block, when reported
+ * @param floor the authority's floor: it removed every position up to it ({@link Position#NONE}
+ *     when nothing); an answer to a cursor below it (only 0 gets one) starts above it
  */
 public record PullPage(
     List<Block> blocks,
@@ -40,8 +42,10 @@ public record PullPage(
     ServerToken serverToken,
     Map<FeedId, Namespace> namespaces,
     OptionalLong cursorChain,
-    OptionalLong lastChain) {
+    OptionalLong lastChain,
+    Position floor) {
   public PullPage {
+    Objects.requireNonNull(floor, "floor");
     Objects.requireNonNull(cursorChain, "cursorChain");
     Objects.requireNonNull(lastChain, "lastChain");
     blocks = List.copyOf(blocks);
@@ -69,11 +73,11 @@ public record PullPage(
    */
   public static PullPage ofQuery(List<Block> blocks, boolean hasMore, Position maxPosition,
       Optional<BlockKey> cursorBlock, ServerToken serverToken, Map<FeedId, Namespace> namespaces,
-      OptionalLong cursorChain, OptionalLong lastChain) {
+      OptionalLong cursorChain, OptionalLong lastChain, Position floor) {
     Position covered = hasMore
         ? (blocks.isEmpty() ? Position.NONE : blocks.get(blocks.size() - 1).position())
         : maxPosition;
     return new PullPage(blocks, !hasMore, covered, maxPosition, true, cursorBlock, serverToken, namespaces,
-        cursorChain, lastChain);
+        cursorChain, lastChain, floor);
   }
 }
