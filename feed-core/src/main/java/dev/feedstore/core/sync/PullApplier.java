@@ -86,6 +86,7 @@ final class PullApplier {
     }
     String evidence = rollbackEvidence(state);
     if (evidence != null) {
+      unpositionAtCursorIfTheAuthorityHoldsAnother(state.cursor());
       local.startReplay(state, page.maxPosition());
       return restart(SyncStep.Kind.ROLLED_BACK, evidence + "; replaying up to " + page.maxPosition());
     }
@@ -160,6 +161,23 @@ final class PullApplier {
       }
     }
     return null;
+  }
+
+  /**
+   * The authority reports another block at the cursor than the one the replica holds there: the
+   * replica's block lost that position, and is pushed again. The replay would find that out by
+   * itself, except at the authority's floor, where the block is no longer there to be compared:
+   * the key the authority kept with its floor is the only evidence.
+   */
+  private void unpositionAtCursorIfTheAuthorityHoldsAnother(Position cursor) {
+    if (!page.cursorBlockReported() || !cursor.isAssigned()) {
+      return;
+    }
+    Optional<Block> mine = local.at(cursor);
+    if (mine.isPresent() && !page.cursorBlock().equals(Optional.of(mine.get().key()))) {
+      local.tx.blocks().setPosition(local.space, mine.get().key(), Position.NONE);
+      local.changed.block(mine.get().key());
+    }
   }
 
   /** Reads {@link Held}; call only before the transaction changed anything in the space's blocks. */
