@@ -106,6 +106,22 @@ class SimulationTest {
   /** The first seed of the retention schedules. */
   private static final long RETENTION_SEEDS = 2_001;
 
+  /**
+   * A schedule found by the default run (seed 89): a replica met the floor while the authority's
+   * commits failed and moved its cursor up to it; the authority was then restored from a snapshot
+   * taken before the compaction, which holds that history again. A floor never goes down: the
+   * replica takes it as a rollback, replays, and pulls the history it had skipped.
+   */
+  @Test
+  void anAuthorityRestoredFromBeforeACompactionGivesBackTheHistoryAReplicaSkipped() {
+    List<Op> ops = List.of(new Op.Connect(0), new Op.Connect(1), new Op.Append(1, 0, "s89-0"),
+        new Op.Push(1, Fault.NONE), new Op.Pull(1, Fault.NONE), new Op.Append(0, 2, "s89-2"),
+        new Op.Push(0, Fault.FAIL_AFTER_COMMIT), new Op.SnapshotAuthority(), new Op.Compact(0),
+        new Op.StorageFault(1, true, dev.feedstore.core.store.StorageFaultException.Kind.FULL, 0, "s89-14"),
+        new Op.RollbackAuthority(0));
+    assertEquals(List.of(), run(89, ops, new Stats()));
+  }
+
   /** The first seed of the limit schedules: other schedules than the ones above. */
   private static final long LIMIT_SEEDS = 1_001;
 

@@ -122,6 +122,13 @@ final class PullApplier {
       return "rollback signal 4: the replica held position " + ticket.knownMax()
           + ", above the authority's highest position " + page.maxPosition();
     }
+    Position gap = local.tx.syncStates().historyGap(local.space);
+    if (page.cursorBlockReported() && gap.isAfter(page.floor())) {
+      // A floor never goes down: the authority was restored from before the compaction, and holds
+      // again history this replica skipped.
+      return "the authority's floor " + page.floor() + " is below the floor " + gap
+          + " this replica met: it was restored from before a compaction";
+    }
     if (page.cursorBlockReported() && cursor.isAssigned()) {
       // What the replica knows of the cursor: the key recorded with it, else the block it holds there.
       Optional<BlockKey> expected = state.cursorBlock().or(() -> local.at(cursor).map(Block::key));
