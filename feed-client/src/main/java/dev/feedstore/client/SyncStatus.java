@@ -20,6 +20,14 @@ import java.util.stream.Collectors;
  *   <li>{@link State#SYNCING}: work is left, and under way.
  * </ul>
  *
+ * <p>History the authority compacted before this replica pulled it is not a state: no retry brings
+ * it back. It is listed in {@link #historyUnavailable()}, whatever the state, for as long as the
+ * replica's policies need positions up to the floor (the replica remembers it in its file, across
+ * restarts; a policy that starts above the floor no longer needs it, a swap to another store forgets
+ * it). A replica with only such a gap and nothing else left is {@link State#SYNCED}: it holds every
+ * block of its policies above the floor, pushes, and follows the live tail. Check {@code
+ * historyUnavailable().isEmpty()} as well when "synced" must also mean "complete".
+ *
  * @param state the state
  * @param toPush unpositioned blocks of replicated feeds (refused ones included)
  * @param toPull an upper bound of positions between the cursors and the authority's highest
@@ -27,8 +35,11 @@ import java.util.stream.Collectors;
  * @param lastError the failure while offline or in a storage fault, or the first refusal, for display
  * @param refusals what the authority refuses and what that holds back (empty unless {@link
  *     State#REFUSED}, or offline after one)
+ * @param historyUnavailable per space, the history the replica's policies need that the authority
+ *     compacted before the replica pulled it (see above); empty when nothing is missing
  */
-public record SyncStatus(State state, long toPush, long toPull, Optional<String> lastError, List<Refusal> refusals) {
+public record SyncStatus(State state, long toPush, long toPull, Optional<String> lastError, List<Refusal> refusals,
+    List<HistoryGap> historyUnavailable) {
 
   public enum State {
     OFFLINE,
@@ -42,9 +53,15 @@ public record SyncStatus(State state, long toPush, long toPull, Optional<String>
     Objects.requireNonNull(state, "state");
     Objects.requireNonNull(lastError, "lastError");
     refusals = List.copyOf(refusals);
+    historyUnavailable = List.copyOf(historyUnavailable);
   }
 
-  /** A status without refusals. */
+  /** A status with no history unavailable. */
+  public SyncStatus(State state, long toPush, long toPull, Optional<String> lastError, List<Refusal> refusals) {
+    this(state, toPush, toPull, lastError, refusals, List.of());
+  }
+
+  /** A status without refusals, with no history unavailable. */
   public SyncStatus(State state, long toPush, long toPull, Optional<String> lastError) {
     this(state, toPush, toPull, lastError, List.of());
   }
@@ -57,6 +74,12 @@ public record SyncStatus(State state, long toPush, long toPull, Optional<String>
 
   @Override
   public String toString() {
+    String gaps = historyUnavailable.isEmpty() ? ""
+        : "; " + historyUnavailable.stream().map(HistoryGap::toString).collect(Collectors.joining("; "));
+    return stateText() + gaps;
+  }
+
+  private String stateText() {
     return switch (state) {
       case OFFLINE -> "offline" + (toPush > 0 ? " (" + toPush + " to push)" : "");
       case SYNCING -> "syncing (" + toPush + " to push, " + toPull + " to pull)";

@@ -7,10 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.proto.WireHeaders;
+import dev.feedstore.proto.v1.AckRequest;
 import dev.feedstore.proto.v1.CompactRequest;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
 import dev.feedstore.proto.v1.ListFeedsRequest;
+import dev.feedstore.proto.v1.ListSubscriptionsRequest;
 import dev.feedstore.proto.v1.QueryRequest;
+import dev.feedstore.proto.v1.SetRetentionRequest;
+import dev.feedstore.proto.v1.SubscribeRequest;
 import dev.feedstore.proto.v1.WatchEvent;
 import dev.feedstore.proto.v1.WatchRequest;
 import dev.feedstore.server.testing.EventRecorder;
@@ -98,6 +102,41 @@ class AccessTest {
 
     assertEquals(2, stub("admin-secret").compact(compact).getFloor());
     assertEquals(1, stub("admin-secret").query(QueryRequest.newBuilder().setSpaceId("a").build()).getBlocksCount());
+  }
+
+  @Test
+  void setRetentionNeedsAnAdminGrantForTheSpace() {
+    stub("admin-secret").append(Wire.append("a", Wire.blocks(feed, "x", 0, 3)));
+    SetRetentionRequest retain = SetRetentionRequest.newBuilder().setSpaceId("a").setBlocks(1).build();
+
+    assertDenied(Status.Code.PERMISSION_DENIED, "needs an admin grant for it", () -> stub("writer-secret").setRetention(retain));
+    assertDenied(Status.Code.PERMISSION_DENIED, "needs an admin grant for it", () -> stub("reader-secret").setRetention(retain));
+    assertDenied(Status.Code.PERMISSION_DENIED, "may not use space 'b'",
+        () -> stub("admin-secret").setRetention(retain.toBuilder().setSpaceId("b").build()));
+    assertEquals(3, stub("reader-secret").query(QueryRequest.newBuilder().setSpaceId("a").build()).getBlocksCount(),
+        "refused retentions removed nothing");
+
+    assertEquals(2, stub("admin-secret").setRetention(retain).getFloor());
+  }
+
+  @Test
+  void ackAndListSubscriptionsNeedATokenThatMayUseTheSpace() {
+    stub("writer-secret").append(Wire.append("a", Wire.blocks(feed, "x", 0, 2)));
+    String durable = stub("writer-secret").subscribe(SubscribeRequest.newBuilder().setSpaceId("a").addFeedIds(feed.value())
+        .setDurable(true).setName("worker").build()).getSubscriptionId();
+    AckRequest ack = AckRequest.newBuilder().setSpaceId("a").setSubscriptionId(durable).setUpTo(2).build();
+
+    assertDenied(Status.Code.UNAUTHENTICATED, "", () -> FeedSyncGrpc.newBlockingStub(channel).ack(ack));
+    assertDenied(Status.Code.UNAUTHENTICATED, "",
+        () -> FeedSyncGrpc.newBlockingStub(channel).listSubscriptions(ListSubscriptionsRequest.newBuilder().setSpaceId("a").build()));
+    assertDenied(Status.Code.PERMISSION_DENIED, "may not use space 'b'",
+        () -> stub("writer-secret").ack(ack.toBuilder().setSpaceId("b").build()));
+    assertDenied(Status.Code.PERMISSION_DENIED, "may not use space 'b'",
+        () -> stub("writer-secret").listSubscriptions(ListSubscriptionsRequest.newBuilder().setSpaceId("b").build()));
+    assertEquals(0, stub("reader-secret").listSubscriptions(ListSubscriptionsRequest.newBuilder().setSpaceId("a").build())
+        .getSubscriptions(0).getAcked(), "refused acknowledgements moved nothing");
+
+    assertEquals(2, stub("writer-secret").ack(ack).getAcked());
   }
 
   @Test

@@ -14,6 +14,7 @@ import dev.feedstore.core.sync.Authority;
 import dev.feedstore.core.sync.AuthorityException;
 import dev.feedstore.core.sync.AuthorityLimitException;
 import dev.feedstore.core.sync.AuthorityLimits;
+import dev.feedstore.core.sync.CompactedHistoryException;
 import dev.feedstore.core.sync.PullPage;
 import dev.feedstore.core.sync.PullRequest;
 import dev.feedstore.core.sync.SequenceConflictException;
@@ -37,6 +38,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
@@ -53,7 +55,8 @@ import java.util.regex.Pattern;
  *
  * <p>Failures become {@link AuthorityException}s: retryable for transport problems, deadlines,
  * {@code UNAVAILABLE} and the authority's own failures; an {@link AuthorityLimitException} for a
- * request over a limit; a {@link SequenceConflictException} for {@code ALREADY_EXISTS}; not
+ * request over a limit; a {@link SequenceConflictException} for {@code ALREADY_EXISTS}; a {@link
+ * CompactedHistoryException} for a cursor below the floor ({@code CURSOR_COMPACTED}); not
  * retryable for refusals (access, bad input, other limits), whose cause carries the status.
  */
 public final class GrpcAuthority implements Authority {
@@ -332,6 +335,12 @@ public final class GrpcAuthority implements Authority {
         }
       }
       return new SequenceConflictException(keys, message);
+    }
+    if (status.getCode() == Status.Code.FAILED_PRECONDITION) {
+      OptionalLong floor = WireErrors.compactedFloor(e);
+      if (floor.isPresent() && floor.getAsLong() > 0) {
+        return new CompactedHistoryException(message, Position.of(floor.getAsLong()), e);
+      }
     }
     return new AuthorityException(message, isOutage(status), e);
   }

@@ -1,5 +1,6 @@
 package dev.feedstore.client.internal;
 
+import dev.feedstore.client.HistoryGap;
 import dev.feedstore.client.Refusal;
 import dev.feedstore.client.SyncStatus;
 import dev.feedstore.core.BlockKey;
@@ -7,6 +8,7 @@ import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.StoreException;
 import dev.feedstore.core.sync.AuthorityException;
 import dev.feedstore.core.sync.AuthorityLimitException;
+import dev.feedstore.core.sync.CompactedHistoryException;
 import dev.feedstore.core.sync.PullPage;
 import dev.feedstore.core.sync.PullRequest;
 import dev.feedstore.core.sync.PullTicket;
@@ -68,7 +70,8 @@ public final class SessionLoop implements Runnable {
 
   private record Event(SpaceId space, WatchStream stream, WatchEvent event) implements Signal {}
 
-  private record Closed(SpaceId space, WatchStream stream, Status status) implements Signal {}
+  private record Closed(SpaceId space, WatchStream stream, Status status, StatusRuntimeException failure)
+      implements Signal {}
 
   private record Stop() implements Signal {}
 
@@ -304,6 +307,11 @@ public final class SessionLoop implements Runnable {
         log.debug("sync of {}: {}", sync.space(), over.getMessage());
         prefetch = null;
         continue;
+      } catch (CompactedHistoryException compacted) {
+        // Ask again from the floor: every block held is kept, the gap is reported in the status.
+        logStep(sync.space(), sync.applyCompacted(ticket.get(), compacted));
+        prefetch = null;
+        continue;
       }
       prefetch = next(request, page);
       SpaceSync.PullResult result = sync.applyPull(ticket.get(), page);
@@ -358,8 +366,8 @@ public final class SessionLoop implements Runnable {
       }
 
       @Override
-      public void onClose(WatchStream source, Status closeStatus) {
-        signals.add(new Closed(space, source, closeStatus));
+      public void onClose(WatchStream source, Status closeStatus, StatusRuntimeException failure) {
+        signals.add(new Closed(space, source, closeStatus, failure));
       }
     });
   }
@@ -392,6 +400,12 @@ public final class SessionLoop implements Runnable {
       if (stream != null && stream.stream == closed.stream()) {
         live.remove(closed.space());
         Status.Code code = closed.status().getCode();
+        if (code == Status.Code.FAILED_PRECONDITION
+            && GrpcAuthority.translate(closed.failure(), "watch") instanceof CompactedHistoryException compacted) {
+          // A compaction overtook the stream: resume from the floor; the cycle that follows catches up.
+          logStep(closed.space(), syncs.apply(closed.space()).applyCompacted(stream.ticket, compacted));
+          return true;
+        }
         if (code != Status.Code.CANCELLED) {
           log.info("watch of {} ended: {}", closed.space(), closed.status());
         }
@@ -448,7 +462,8 @@ public final class SessionLoop implements Runnable {
       refreshStatus(spaces.get(), version, error, state);
     } catch (StoreException unreadable) {
       // The store cannot be read either: report the fault with the counts last seen.
-      status.set(new SyncStatus(state, lastToPush, lastToPull, error, refusals.current()), version);
+      status.set(new SyncStatus(state, lastToPush, lastToPull, error, refusals.current(),
+          status.current().historyUnavailable()), version);
     }
   }
 
@@ -464,6 +479,7 @@ public final class SessionLoop implements Runnable {
     long toPull = 0;
     boolean synced = error.isEmpty();
     List<Refusal> refused = new ArrayList<>(refusals.current());
+    List<HistoryGap> gaps = new ArrayList<>();
     for (SpaceId space : refusals.recorded(SESSION, Refusal.Held.EVERYTHING) ? Set.<SpaceId>of() : replicated) {
       SpaceSync sync = syncs.apply(space);
       long pending = sync.pendingPush();
@@ -475,6 +491,7 @@ public final class SessionLoop implements Runnable {
       if (pending > 0) {
         refusedBlocks(sync).ifPresent(refused::add);
       }
+      sync.historyUnavailable().ifPresent(floor -> gaps.add(new HistoryGap(space, floor.value())));
     }
     lastToPush = toPush;
     lastToPull = toPull;
@@ -482,7 +499,7 @@ public final class SessionLoop implements Runnable {
         ? failed
         : !refused.isEmpty() ? SyncStatus.State.REFUSED : synced ? SyncStatus.State.SYNCED : SyncStatus.State.SYNCING;
     Optional<String> shown = error.isPresent() || refused.isEmpty() ? error : Optional.of(refused.get(0).toString());
-    status.set(new SyncStatus(state, toPush, toPull, shown, refused), version);
+    status.set(new SyncStatus(state, toPush, toPull, shown, refused, gaps), version);
   }
 
   /** The blocks of a space that push leaves out as larger than the authority accepts, as one refusal. */

@@ -38,7 +38,8 @@ public final class StatusTracker {
       if (!current.isSynced()) {
         return;
       }
-      status = new SyncStatus(SyncStatus.State.SYNCING, current.toPush() + 1, current.toPull(), current.lastError());
+      status = new SyncStatus(SyncStatus.State.SYNCING, current.toPush() + 1, current.toPull(), current.lastError(),
+          List.of(), current.historyUnavailable());
     }
     set(status);
   }

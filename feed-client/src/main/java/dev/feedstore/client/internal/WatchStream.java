@@ -4,6 +4,7 @@ import dev.feedstore.proto.v1.FeedSyncGrpc;
 import dev.feedstore.proto.v1.WatchEvent;
 import dev.feedstore.proto.v1.WatchRequest;
 import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientResponseObserver;
 
@@ -17,8 +18,12 @@ public final class WatchStream {
   public interface Handler {
     void onEvent(WatchStream stream, WatchEvent event);
 
-    /** The stream ended; {@code status} is OK only if the server completed it. */
-    void onClose(WatchStream stream, Status status);
+    /**
+     * The stream ended; {@code status} is OK only if the server completed it. {@code failure} is
+     * what the call failed with (with the status details: {@link GrpcAuthority#translate} reads
+     * them), null when the server completed it.
+     */
+    void onClose(WatchStream stream, Status status, StatusRuntimeException failure);
   }
 
   private volatile ClientCallStreamObserver<WatchRequest> call;
@@ -46,12 +51,12 @@ public final class WatchStream {
         if (status.getCode() == Status.Code.NOT_FOUND) {
           onNotFound.run();
         }
-        handler.onClose(stream, status);
+        handler.onClose(stream, status, t instanceof StatusRuntimeException e ? e : status.asRuntimeException());
       }
 
       @Override
       public void onCompleted() {
-        handler.onClose(stream, Status.OK);
+        handler.onClose(stream, Status.OK, null);
       }
     });
     return stream;

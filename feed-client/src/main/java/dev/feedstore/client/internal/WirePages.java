@@ -28,7 +28,8 @@ public final class WirePages {
     PullPage page = PullPage.ofQuery(blocks, response.getHasMore(), Position.of(response.getMaxPosition()),
         cursorBlock, new ServerToken(response.getServerToken()), namespaces(response.getFeedNamespacesMap()),
         response.hasCursorChain() ? OptionalLong.of(response.getCursorChain()) : OptionalLong.empty(),
-        response.hasLastChain() ? OptionalLong.of(response.getLastChain()) : OptionalLong.empty());
+        response.hasLastChain() ? OptionalLong.of(response.getLastChain()) : OptionalLong.empty(),
+        Position.of(response.getFloor()));
     return response.hasStartCursor()
         ? page.startingAt(WireMapping.in("start_cursor", () -> Position.of(response.getStartCursor())))
         : page;
@@ -52,7 +53,8 @@ public final class WirePages {
     PullPage page = new PullPage(blocks, event.hasCaughtUp(), covered, Position.of(event.getMaxPosition()), first,
         cursorBlock, new ServerToken(event.getServerToken()), namespaces,
         event.hasCursorChain() ? OptionalLong.of(event.getCursorChain()) : OptionalLong.empty(),
-        event.hasLastChain() ? OptionalLong.of(event.getLastChain()) : OptionalLong.empty());
+        event.hasLastChain() ? OptionalLong.of(event.getLastChain()) : OptionalLong.empty(),
+        Position.of(event.getFloor()));
     return event.hasStartCursor()
         ? page.startingAt(WireMapping.in("start_cursor", () -> Position.of(event.getStartCursor())))
         : page;

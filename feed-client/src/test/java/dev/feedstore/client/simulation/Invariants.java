@@ -18,23 +18,31 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
-/** The properties every schedule must end with, after healing and settling. */
+/**
+ * The properties every schedule must end with, after healing and settling. With compactions: every
+ * replica holds every block of its policy range above the authority's floor, or reports
+ * historyUnavailable; no block below the floor is silently missing; and no compaction took a block
+ * a durable consumer had not acknowledged, so each was delivered every block of its scope.
+ */
 final class Invariants {
   private Invariants() {}
 
   static List<String> check(World world) {
     List<String> violations = new ArrayList<>(world.limitViolations);
+    violations.addAll(world.holdViolations);
     SpaceId space = World.SPACE;
     FeedStore authority = world.authorityStore();
     List<Block> all = authority.read(tx -> tx.blocks().after(space, Scope.WHOLE_SPACE, Position.NONE, Integer.MAX_VALUE));
+    long floor = world.floor().value();
 
-    // 3. The authority's positions are unique, dense and strictly increasing; every block has one.
+    // 3. The authority's positions above its floor are unique, dense and strictly increasing; every block has one.
     for (int i = 0; i < all.size(); i++) {
-      if (all.get(i).position().value() != i + 1) {
-        violations.add("authority: position " + (i + 1) + " holds " + all.get(i));
+      if (all.get(i).position().value() != floor + i + 1) {
+        violations.add("authority: position " + (floor + i + 1) + " holds " + all.get(i));
         break;
       }
     }
+    consumersSawEverything(world, all, violations);
     long unpositioned = authority.read(tx -> tx.blocks().countUnpositioned(space, Scope.WHOLE_SPACE));
     if (unpositioned > 0) {
       violations.add("authority: " + unpositioned + " unpositioned blocks");
@@ -68,6 +76,8 @@ final class Invariants {
           Block there = byData.get(block.data().toStringUtf8());
           if (!block.isPositioned()) {
             violations.add("r" + r + ": " + block + " is still unpositioned");
+          } else if (there == null && block.position().value() <= floor) {
+            // compacted on the authority: the replica keeps it
           } else if (there == null) {
             violations.add("r" + r + ": " + block + " is not on the authority");
           } else if (!there.equals(block)) {
@@ -83,9 +93,37 @@ final class Invariants {
             violations.add("r" + r + " (from " + from.get() + ") misses " + block);
           }
         }
+        // 4. A compacted block of the policy's range that the replica does not hold is reported.
+        Set<String> localData = new HashSet<>();
+        local.forEach(b -> localData.add(b.data().toStringUtf8()));
+        Optional<Position> gap = replica.sync(space).historyUnavailable();
+        for (Block removed : world.compacted) {
+          long position = removed.position().value();
+          if (removed.feedId().equals(feed) && position <= floor && position >= from.get()
+              && !localData.contains(removed.data().toStringUtf8())
+              && (gap.isEmpty() || gap.get().value() < position)) {
+            violations.add("r" + r + " (from " + from.get() + ") silently misses compacted " + removed
+                + " (history unavailable: " + gap + ")");
+          }
+        }
       }
     }
     return violations;
+  }
+
+  /** 5. Each durable consumer was delivered every block of its scope the authority holds. */
+  private static void consumersSawEverything(World world, List<Block> all, List<String> violations) {
+    world.drainConsumers();
+    for (int c = 0; c < world.consumers.length; c++) {
+      for (Block block : all) {
+        int feed = java.util.Arrays.asList(world.feeds).indexOf(block.feedId());
+        String entry = DurableConsumer.entry(block.position().value(), block.feedId().value(),
+            block.actorId().value(), block.key().sequence().value());
+        if (World.namespaceOf(feed).equals(World.SHARED) && !world.consumers[c].delivered.contains(entry)) {
+          violations.add("durable consumer c" + c + " was never delivered " + block);
+        }
+      }
+    }
   }
 
   /** Where the replica's policy starts the feed, or empty if it does not replicate it. */

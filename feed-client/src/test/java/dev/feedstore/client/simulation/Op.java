@@ -60,6 +60,15 @@ sealed interface Op {
    */
   record SetAuthorityLimits(int choice, boolean announce) implements Op {}
 
+  /**
+   * Compacts the authority's history up to its highest position less {@code keep} (as far as the
+   * durable subscriptions' holds allow).
+   */
+  record Compact(int keep) implements Op {}
+
+  /** The {@code consumer}-th durable consumer reads a page from its acknowledged position and acknowledges it. */
+  record Consume(int consumer) implements Op {}
+
   /** Changes how the replica replicates a feed (or the namespace of feeds 0 and 1). */
   record SetPolicy(int replica, int feed, PolicyKind policy, long from) implements Op {}
 

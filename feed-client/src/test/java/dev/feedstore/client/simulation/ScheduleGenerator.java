@@ -15,7 +15,15 @@ final class ScheduleGenerator {
   private ScheduleGenerator() {}
 
   static List<Op> generate(long seed, int length) {
-    return generate(seed, length, false);
+    return generate(seed, length, false, 3, 8);
+  }
+
+  /**
+   * Like {@link #generate(long, int)}, with many more compactions and durable consumers' reads
+   * (drawn from their own stream): replicas fall below the floor often.
+   */
+  static List<Op> generateWithRetention(long seed, int length) {
+    return generate(seed, length, false, 12, 30);
   }
 
   /**
@@ -24,12 +32,19 @@ final class ScheduleGenerator {
    * Op.AppendLarge}), drawn from a stream of their own between the usual ones.
    */
   static List<Op> generateWithLimits(long seed, int length) {
-    return generate(seed, length, true);
+    return generate(seed, length, true, 3, 8);
   }
 
-  private static List<Op> generate(long seed, int length, boolean withLimits) {
+  /**
+   * @param compactPercent how often (of 100) a compaction comes between two usual operations
+   * @param consumePercent how often a durable consumer's read does
+   */
+  private static List<Op> generate(long seed, int length, boolean withLimits, int compactPercent,
+      int consumePercent) {
     Random random = new Random(seed);
     Random limits = new Random(seed * 31 + 17);
+    // Compactions and durable consumers come from a stream of their own, between the usual operations.
+    Random retention = new Random(seed * 37 + 11);
     List<Op> ops = new ArrayList<>();
     int appended = 0;
     for (int replica = 0; replica < REPLICAS; replica++) {
@@ -43,6 +58,12 @@ final class ScheduleGenerator {
       } else if (limitsRoll < 8) {
         ops.add(new Op.AppendLarge(limits.nextInt(REPLICAS), limits.nextInt(FEEDS), "s" + seed + "-" + (appended++),
             LARGE_BLOCKS[limits.nextInt(LARGE_BLOCKS.length)]));
+      }
+      int retentionRoll = retention.nextInt(100);
+      if (retentionRoll < compactPercent) {
+        ops.add(new Op.Compact(retention.nextInt(3)));
+      } else if (retentionRoll < compactPercent + consumePercent) {
+        ops.add(new Op.Consume(retention.nextInt(World.CONSUMERS)));
       }
       int roll = random.nextInt(1000);
       if (roll < 220) {

@@ -19,8 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Random schedules of offline writes, pushes and pulls through a faulty network, authority crashes,
- * rollbacks and swaps, replica restarts and restores from old backups, policy changes, and storage
+ * rollbacks and swaps, replica restarts and restores from old backups, policy changes, storage
  * faults (commits of the authority or of a replica failing as on a full disk or an I/O error),
+ * compactions of the authority's history and durable consumers that read and acknowledge,
  * against the real server and client code; after healing, sync must settle and every invariant must
  * hold.
  *
@@ -87,6 +88,38 @@ class SimulationTest {
         new Op.Pull(2, Fault.NONE), new Op.RollbackAuthority(6), new Op.SetPolicy(2, 2, Op.PolicyKind.FROM, 6),
         new Op.RestoreReplica(1, 0), new Op.Append(0, 0, "s5568-16"), new Op.Append(1, 0, "s5568-17"));
     assertEquals(List.of(), run(5568, ops, new Stats()));
+  }
+
+  /**
+   * Schedules full of compactions and durable consumers: replicas that were away, restored from a
+   * backup or rolled back meet the floor, report the history they miss and sync on from it; and no
+   * compaction takes a block a durable consumer has not acknowledged. {@code
+   * -Dsim.retentionSchedules=N} (default 12) of them, from seed 2001, twice as long as the others
+   * (the authority needs history to compact).
+   */
+  @Test
+  void schedulesWithCompactionsAndDurableConsumersConvergeWithNothingSilentlyMissing() {
+    runSchedules(Long.getLong("sim.seed", RETENTION_SEEDS), Integer.getInteger("sim.retentionSchedules", 12),
+        (seed, length) -> ScheduleGenerator.generateWithRetention(seed, 2 * length));
+  }
+
+  /** The first seed of the retention schedules. */
+  private static final long RETENTION_SEEDS = 2_001;
+
+  /**
+   * A schedule found by the default run (seed 89): a replica met the floor while the authority's
+   * commits failed and moved its cursor up to it; the authority was then restored from a snapshot
+   * taken before the compaction, which holds that history again. A floor never goes down: the
+   * replica takes it as a rollback, replays, and pulls the history it had skipped.
+   */
+  @Test
+  void anAuthorityRestoredFromBeforeACompactionGivesBackTheHistoryAReplicaSkipped() {
+    List<Op> ops = List.of(new Op.Connect(0), new Op.Connect(1), new Op.Append(1, 0, "s89-0"),
+        new Op.Push(1, Fault.NONE), new Op.Pull(1, Fault.NONE), new Op.Append(0, 2, "s89-2"),
+        new Op.Push(0, Fault.FAIL_AFTER_COMMIT), new Op.SnapshotAuthority(), new Op.Compact(0),
+        new Op.StorageFault(1, true, dev.feedstore.core.store.StorageFaultException.Kind.FULL, 0, "s89-14"),
+        new Op.RollbackAuthority(0));
+    assertEquals(List.of(), run(89, ops, new Stats()));
   }
 
   /** The first seed of the limit schedules: other schedules than the ones above. */

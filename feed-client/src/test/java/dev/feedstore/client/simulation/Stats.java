@@ -11,6 +11,9 @@ final class Stats {
   final Map<String, Long> steps = new TreeMap<>();
   final Map<String, Long> storageFaults = new TreeMap<>();
   long failedCommits;
+  /** Blocks compactions removed, and the compactions that removed any. */
+  long compactedBlocks;
+  long compactions;
   long schedules;
 
   void op(Op op) {
@@ -36,6 +39,7 @@ final class Stats {
   public String toString() {
     return "schedules=" + schedules + "\n  operations " + ops + "\n  network faults " + faults
         + "\n  storage faults " + storageFaults + ", commits they failed " + failedCommits
-        + "\n  sync outcomes " + steps;
+        + "\n  sync outcomes " + steps + "\n  compactions that removed blocks " + compactions + ", blocks removed "
+        + compactedBlocks;
   }
 }

@@ -10,11 +10,14 @@ import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Namespace;
 import dev.feedstore.core.Position;
 import dev.feedstore.core.Replication;
+import dev.feedstore.core.Scope;
 import dev.feedstore.core.SpaceId;
+import dev.feedstore.core.store.FeedStore;
 import dev.feedstore.core.store.StorageFaultException;
 import dev.feedstore.core.sync.AppendReply;
 import dev.feedstore.core.sync.AuthorityException;
 import dev.feedstore.core.sync.AuthorityLimitException;
+import dev.feedstore.core.sync.CompactedHistoryException;
 import dev.feedstore.core.sync.PullPage;
 import dev.feedstore.core.sync.PullTicket;
 import dev.feedstore.core.sync.PushBatch;
@@ -26,7 +29,12 @@ import dev.feedstore.server.FeedServer;
 import dev.feedstore.server.ServerSettings;
 import dev.feedstore.sqlite.SqliteFeedStore;
 import dev.feedstore.sqlite.SqliteSettings;
+import dev.feedstore.proto.v1.CompactRequest;
+import dev.feedstore.proto.v1.DurableSubscription;
+import dev.feedstore.proto.v1.FeedSyncGrpc;
+import dev.feedstore.proto.v1.ListSubscriptionsRequest;
 import io.grpc.ManagedChannel;
+import io.grpc.StatusRuntimeException;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
 import java.io.IOException;
@@ -87,6 +95,14 @@ final class World implements AutoCloseable {
   /** Requests refused twice over the same limit by one incarnation of the authority. */
   final List<String> limitViolations = new ArrayList<>();
 
+  /** How many durable consumers a world has. */
+  static final int CONSUMERS = 2;
+  final DurableConsumer[] consumers = new DurableConsumer[CONSUMERS];
+  /** Every block a compaction removed (as the authority held it just before), in removal order. */
+  final List<Block> compacted = new ArrayList<>();
+  /** Compactions that removed a position a durable subscription had not acknowledged. */
+  final List<String> holdViolations = new ArrayList<>();
+
   final Replica[] replicas = new Replica[ScheduleGenerator.REPLICAS];
   /** Each replica's store as the replica sees it, whose commits can be made to fail. */
   private final FaultyFeedStore[] replicaFaults = new FaultyFeedStore[ScheduleGenerator.REPLICAS];
@@ -105,6 +121,9 @@ final class World implements AutoCloseable {
       feeds[i] = FeedId.generate(Clock.offset(CLOCK, Duration.ofMillis(i)), random);
     }
     startAuthority();
+    for (int c = 0; c < CONSUMERS; c++) {
+      consumers[c] = new DurableConsumer("c" + c);
+    }
     for (int r = 0; r < replicas.length; r++) {
       replicas[r] = openReplica(r);
       backups.add(new ArrayList<>());
@@ -198,6 +217,13 @@ final class World implements AutoCloseable {
         replicas[r] = openReplica(r);
         held.get(r).clear();
       }
+    } else if (op instanceof Op.Compact compact) {
+      compact(compact.keep());
+    } else if (op instanceof Op.Consume consume) {
+      // A few pages: a consumer that keeps up lets compactions through.
+      for (int page = 0; page < 4 && server != null && !consumers[consume.consumer()].consume(channel); page++) {
+        // next page
+      }
     } else if (op instanceof Op.SetPolicy policy) {
       setPolicy(policy);
     } else if (op instanceof Op.StorageFault fault) {
@@ -266,6 +292,58 @@ final class World implements AutoCloseable {
     }
   }
 
+  /**
+   * Compacts up to the authority's highest position less {@code keep}, remembering what it removed;
+   * a compaction that removes a position above a live durable subscription's acknowledged position
+   * is a violation.
+   */
+  private void compact(int keep) {
+    if (server == null) {
+      return;
+    }
+    FeedStore store = authorityStore;
+    long upTo = store.read(tx -> tx.blocks().maxPosition(SPACE)).value() - keep;
+    if (upTo < 1) {
+      return;
+    }
+    List<Block> before = store.read(tx -> tx.blocks().after(SPACE, Scope.WHOLE_SPACE, Position.NONE, Integer.MAX_VALUE));
+    long held;
+    long floor;
+    try {
+      held = FeedSyncGrpc.newBlockingStub(channel).listSubscriptions(ListSubscriptionsRequest.newBuilder()
+          .setRequestId("sim").setSpaceId(SPACE.value()).build()).getSubscriptionsList().stream()
+          .filter(d -> !d.getExpired()).mapToLong(DurableSubscription::getAcked).min().orElse(Long.MAX_VALUE);
+      floor = FeedSyncGrpc.newBlockingStub(channel).compact(CompactRequest.newBuilder().setRequestId("sim")
+          .setSpaceId(SPACE.value()).setUpTo(upTo).build()).getFloor();
+    } catch (StatusRuntimeException e) {
+      return;
+    }
+    if (floor > held) {
+      holdViolations.add("compaction up to " + upTo + " raised the floor to " + floor
+          + ", above the acknowledged position " + held + " of a live durable subscription");
+    }
+    int removed = compacted.size();
+    before.stream().filter(b -> b.position().value() <= floor).forEach(compacted::add);
+    if (compacted.size() > removed) {
+      stats.compactions++;
+      stats.compactedBlocks += compacted.size() - removed;
+    }
+  }
+
+  /** The authority's floor now. */
+  Position floor() {
+    return authorityStore.read(tx -> tx.blocks().floor(SPACE)).position();
+  }
+
+  /** Every durable consumer reads until it has nothing more (or gives up after many pages). */
+  void drainConsumers() {
+    for (DurableConsumer consumer : consumers) {
+      for (int i = 0; i < 10_000 && !consumer.consume(channel); i++) {
+        // keep reading
+      }
+    }
+  }
+
   /** One push step through a network that may fail or duplicate. */
   void push(int r, Fault fault) {
     SpaceSync sync = replicas[r].sync(SPACE);
@@ -320,6 +398,11 @@ final class World implements AutoCloseable {
     } catch (AuthorityLimitException over) {
       refusedOver(over);
       record(new SyncStep(SyncStep.Kind.OVER_LIMIT, 0, over.getMessage()));
+      return false;
+    } catch (CompactedHistoryException compacted) {
+      if (fault != Fault.FAIL_AFTER_COMMIT) {
+        record(sync.applyCompacted(ticket.get(), compacted));
+      }
       return false;
     } catch (AuthorityException unreachable) {
       return false;

@@ -3,6 +3,7 @@ package dev.feedstore.client.testing;
 import dev.feedstore.client.Replica;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.sync.Authority;
+import dev.feedstore.core.sync.CompactedHistoryException;
 import dev.feedstore.core.sync.PullPage;
 import dev.feedstore.core.sync.PullTicket;
 import dev.feedstore.core.sync.SpaceSync;
@@ -52,7 +53,12 @@ public final class SyncDriver {
     if (ticket.isEmpty()) {
       return new PullOutcome(record(new SyncStep(SyncStep.Kind.IDLE, 0, "nothing replicated")), true);
     }
-    PullPage page = authority.pull(ticket.get().request());
+    PullPage page;
+    try {
+      page = authority.pull(ticket.get().request());
+    } catch (CompactedHistoryException compacted) {
+      return new PullOutcome(record(sync.applyCompacted(ticket.get(), compacted)), false);
+    }
     SyncStep step = record(sync.applyPull(ticket.get(), page).step());
     return new PullOutcome(step, page.complete());
   }

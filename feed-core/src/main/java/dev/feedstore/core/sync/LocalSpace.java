@@ -22,6 +22,8 @@ final class LocalSpace {
   final SpaceId space;
   final ReplicationView replication;
   final ChangeSet changed = new ChangeSet();
+  /** The floor this transaction recorded as a new history gap that the policies need; null if none. */
+  Position historyUnavailable;
 
   LocalSpace(StoreTransaction tx, SpaceId space) {
     this.tx = tx;
@@ -76,7 +78,30 @@ final class LocalSpace {
       markAllReplicatedFeedsChanged();
     }
     replication.restartStartsAfterSwap();
+    // The gap was in the replaced store's history; the new store's floor is met afresh.
+    tx.syncStates().putHistoryGap(space, Position.NONE);
     save(new SyncState(Position.NONE, Optional.empty(), Optional.of(token), Position.NONE));
+  }
+
+  /**
+   * The authority's {@code floor} was above the cursor: history the replica never pulled is gone.
+   * Records it as the space's history gap (the highest such floor is kept), and notes it for the
+   * listeners when the policies need positions up to it.
+   */
+  void recordHistoryGap(Position floor) {
+    if (!floor.isAfter(tx.syncStates().historyGap(space))) {
+      return;
+    }
+    tx.syncStates().putHistoryGap(space, floor);
+    if (replication.needsUpTo(floor)) {
+      historyUnavailable = floor;
+    }
+  }
+
+  /** The history gap, if the replication policies need positions in it; empty otherwise. */
+  Optional<Position> historyUnavailable() {
+    Position gap = tx.syncStates().historyGap(space);
+    return gap.isAssigned() && replication.needsUpTo(gap) ? Optional.of(gap) : Optional.empty();
   }
 
   /**
@@ -93,12 +118,15 @@ final class LocalSpace {
    * A rollback: the authority lost blocks it had acknowledged and may re-issue their positions.
    * Positions above {@code maxPosition} are cleared (their blocks will be pushed again), the cursor
    * goes to the start, and the replay runs until {@code maxPosition}; while it runs, the positions
-   * the authority hands out win over the replica's. With {@link SyncState#REPLAY_BOUND_UNKNOWN}
+   * the authority hands out win over the replica's. The history gap is forgotten: the replay
+   * records the floor of the authority's history as it is now. With {@link SyncState#REPLAY_BOUND_UNKNOWN}
    * nothing is cleared until the first pull tells the authority's highest position.
    */
   void startReplay(SyncState state, Position maxPosition) {
     // The chains recorded with the blocks are the old history's: the replay records the new one's.
     tx.blocks().forgetChains(space);
+    // So was the history gap: the replay meets the authority's floor again from the start.
+    tx.syncStates().putHistoryGap(space, Position.NONE);
     Position until = maxPosition;
     if (!maxPosition.equals(SyncState.REPLAY_BOUND_UNKNOWN)) {
       clearAbove(maxPosition);

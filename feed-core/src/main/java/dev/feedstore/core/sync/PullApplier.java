@@ -86,6 +86,7 @@ final class PullApplier {
     }
     String evidence = rollbackEvidence(state);
     if (evidence != null) {
+      unpositionAtCursorIfTheAuthorityHoldsAnother(state.cursor());
       local.startReplay(state, page.maxPosition());
       return restart(SyncStep.Kind.ROLLED_BACK, evidence + "; replaying up to " + page.maxPosition());
     }
@@ -130,6 +131,13 @@ final class PullApplier {
       return "rollback signal 4: the replica held position " + ticket.knownMax()
           + ", above the authority's highest position " + page.maxPosition();
     }
+    Position gap = local.tx.syncStates().historyGap(local.space);
+    if (page.cursorBlockReported() && gap.isAfter(page.floor())) {
+      // A floor never goes down: the authority was restored from before the compaction, and holds
+      // again history this replica skipped.
+      return "the authority's floor " + page.floor() + " is below the floor " + gap
+          + " this replica met: it was restored from before a compaction";
+    }
     if (page.cursorBlockReported() && cursor.isAssigned()) {
       // What the replica knows of the cursor: the key recorded with it, else the block it holds there.
       Optional<BlockKey> expected = state.cursorBlock().or(() -> local.at(cursor).map(Block::key));
@@ -169,6 +177,23 @@ final class PullApplier {
       }
     }
     return null;
+  }
+
+  /**
+   * The authority reports another block at the cursor than the one the replica holds there: the
+   * replica's block lost that position, and is pushed again. The replay would find that out by
+   * itself, except at the authority's floor, where the block is no longer there to be compared:
+   * the key the authority kept with its floor is the only evidence.
+   */
+  private void unpositionAtCursorIfTheAuthorityHoldsAnother(Position cursor) {
+    if (!page.cursorBlockReported() || !cursor.isAssigned()) {
+      return;
+    }
+    Optional<Block> mine = local.at(cursor);
+    if (mine.isPresent() && !page.cursorBlock().equals(Optional.of(mine.get().key()))) {
+      local.tx.blocks().setPosition(local.space, mine.get().key(), Position.NONE);
+      local.changed.block(mine.get().key());
+    }
   }
 
   /** Reads {@link Held}; call only before the transaction changed anything in the space's blocks. */
@@ -255,6 +280,7 @@ final class PullApplier {
   }
 
   private SpaceSync.Applied pulled(SyncState state, Position cursor, Optional<BlockKey> cursorBlock, int stored) {
+    skippedTo().ifPresent(local::recordHistoryGap);
     Position replayUntil = state.replayUntil();
     if (state.isReplaying() && (page.complete() || cursor.compareTo(replayUntil) >= 0)) {
       replayUntil = Position.NONE;
@@ -282,6 +308,8 @@ final class PullApplier {
    * the answer does not list at that position.
    */
   private List<Block> unconfirmed(Position cursor) {
+    // Below the floor the authority holds nothing to confirm: blocks there are kept as they are.
+    cursor = skippedTo().orElse(cursor);
     Position through = page.coveredThrough();
     if (!through.isAfter(cursor)) {
       return List.of();
@@ -314,6 +342,20 @@ final class PullApplier {
       }
       from = held.get(held.size() - 1).position();
     }
+  }
+
+  /**
+   * The authority's floor, when this answer started above it without having been asked to: only an
+   * answer to cursor 0 does (a cursor above 0 and below the floor is refused instead). Empty when the
+   * answer covers the positions up to the floor (it was read before a compaction).
+   */
+  private Optional<Position> skippedTo() {
+    Position floor = page.floor();
+    if (ticket.cursor().isAssigned() || !floor.isAssigned()) {
+      return Optional.empty();
+    }
+    boolean startsAbove = page.blocks().isEmpty() || page.blocks().get(0).position().isAfter(floor);
+    return startsAbove ? Optional.of(floor) : Optional.empty();
   }
 
   private SpaceSync.Applied restart(SyncStep.Kind kind, String detail) {

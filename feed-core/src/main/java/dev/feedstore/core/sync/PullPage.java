@@ -29,6 +29,8 @@ import java.util.OptionalLong;
  * @param namespaces the namespace of each feed among {@code blocks} that has one
  * @param cursorChain the authority's history chain at the request's cursor, when reported
  * @param lastChain the authority's history chain at the last block, when reported
+ * @param floor the authority's floor: it removed every position up to it ({@link Position#NONE}
+ *     when nothing); an answer to a cursor below it (only 0 gets one) starts above it
  * @param startCursor the cursor the request's start time resolved to, when it had one
  */
 public record PullPage(
@@ -42,8 +44,10 @@ public record PullPage(
     Map<FeedId, Namespace> namespaces,
     OptionalLong cursorChain,
     OptionalLong lastChain,
+    Position floor,
     Optional<Position> startCursor) {
   public PullPage {
+    Objects.requireNonNull(floor, "floor");
     Objects.requireNonNull(startCursor, "startCursor");
     Objects.requireNonNull(cursorChain, "cursorChain");
     Objects.requireNonNull(lastChain, "lastChain");
@@ -69,15 +73,15 @@ public record PullPage(
   /** A page that was not read from a start time. */
   public PullPage(List<Block> blocks, boolean complete, Position coveredThrough, Position maxPosition,
       boolean cursorBlockReported, Optional<BlockKey> cursorBlock, ServerToken serverToken,
-      Map<FeedId, Namespace> namespaces, OptionalLong cursorChain, OptionalLong lastChain) {
+      Map<FeedId, Namespace> namespaces, OptionalLong cursorChain, OptionalLong lastChain, Position floor) {
     this(blocks, complete, coveredThrough, maxPosition, cursorBlockReported, cursorBlock, serverToken, namespaces,
-        cursorChain, lastChain, Optional.empty());
+        cursorChain, lastChain, floor, Optional.empty());
   }
 
   /** The same page, read from a start time that the authority resolved to {@code cursor}. */
   public PullPage startingAt(Position cursor) {
     return new PullPage(blocks, complete, coveredThrough, maxPosition, cursorBlockReported, cursorBlock, serverToken,
-        namespaces, cursorChain, lastChain, Optional.of(cursor));
+        namespaces, cursorChain, lastChain, floor, Optional.of(cursor));
   }
 
   /**
@@ -86,11 +90,11 @@ public record PullPage(
    */
   public static PullPage ofQuery(List<Block> blocks, boolean hasMore, Position maxPosition,
       Optional<BlockKey> cursorBlock, ServerToken serverToken, Map<FeedId, Namespace> namespaces,
-      OptionalLong cursorChain, OptionalLong lastChain) {
+      OptionalLong cursorChain, OptionalLong lastChain, Position floor) {
     Position covered = hasMore
         ? (blocks.isEmpty() ? Position.NONE : blocks.get(blocks.size() - 1).position())
         : maxPosition;
     return new PullPage(blocks, !hasMore, covered, maxPosition, true, cursorBlock, serverToken, namespaces,
-        cursorChain, lastChain);
+        cursorChain, lastChain, floor);
   }
 }

@@ -127,6 +127,23 @@ final class ReplicationView {
     return Position.of(lowest);
   }
 
+  /**
+   * True when some policy wants a position at or below {@code position}: a namespace (whose feeds are
+   * replicated in full), or a policy that starts there or lower. A live tail not resolved yet wants
+   * only what comes next.
+   */
+  boolean needsUpTo(Position position) {
+    if (!namespaces.isEmpty()) {
+      return true;
+    }
+    for (Replication policy : concat(feeds.values(), spacePolicy)) {
+      if (policy instanceof Replication.From from && !from.from().isAfter(position)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private static List<Replication> concat(java.util.Collection<Replication> policies, Replication more) {
     List<Replication> all = new java.util.ArrayList<>(policies);
     all.add(more);

@@ -157,8 +157,51 @@ public final class SpaceSync {
       page = authority.pull(ticket.get().request());
     } catch (AuthorityLimitException over) {
       return overLimit(over);
+    } catch (CompactedHistoryException compacted) {
+      return applyCompacted(ticket.get(), compacted);
     }
     return applyPull(ticket.get(), page).step();
+  }
+
+  /**
+   * The authority refused the pull of {@code ticket} because it compacted the history after its
+   * cursor. In one local transaction the cursor moves up to the authority's floor (the answer there
+   * says which block the authority kept at the floor, and its history chain, which the following
+   * pulls check as at any cursor), every block the replica holds is kept, and the floor is recorded
+   * as the space's history gap: {@link #historyUnavailable()} reports it for as long as the
+   * replication policies need positions up to it, and the listener is told. Pulls go on from the
+   * floor. A refusal of a request made from state that changed meanwhile is {@link
+   * SyncStep.Kind#STALE} and changes nothing.
+   */
+  public SyncStep applyCompacted(PullTicket ticket, CompactedHistoryException compacted) {
+    applyLock.lock();
+    try {
+      Position floor = compacted.floor();
+      Applied applied = store.writeRelaxed(tx -> {
+        LocalSpace local = new LocalSpace(tx, space);
+        SyncState state = local.state();
+        if (ticket.epoch() != epoch.get() || ticket.probe() || !state.cursor().equals(ticket.cursor())) {
+          return new Applied(SyncStep.of(SyncStep.Kind.STALE, "the state changed while the pull was out"), local,
+              Position.NONE);
+        }
+        if (!floor.isAfter(state.cursor())) {
+          throw new AuthorityException("the authority refused cursor " + state.cursor() + " as below its floor "
+              + floor + ", which is not above it", false, compacted);
+        }
+        local.recordHistoryGap(floor);
+        local.save(state.withCursor(floor, Optional.empty()));
+        return new Applied(SyncStep.of(SyncStep.Kind.RESUMED_AT_FLOOR, "the authority compacted its history up to "
+            + floor + ", above the cursor " + state.cursor() + ": pulling on from the floor, keeping every block"
+            + " held"), local, floor);
+      });
+      if (applied.step.kind() == SyncStep.Kind.RESUMED_AT_FLOOR) {
+        epoch.incrementAndGet();
+      }
+      notify(applied.local);
+      return applied.step;
+    } finally {
+      applyLock.unlock();
+    }
   }
 
   // ---------------------------------------------------------------- push
@@ -464,6 +507,19 @@ public final class SpaceSync {
     if (!local.changed.isEmpty()) {
       listener.feedsChanged(space, local.changed.toChanges());
     }
+    if (local.historyUnavailable != null) {
+      listener.historyUnavailable(space, local.historyUnavailable);
+    }
+  }
+
+  /**
+   * The authority's floor up to which this replica's history may miss blocks its replication
+   * policies need: the authority compacted them before the replica pulled them. Empty when nothing
+   * is missing, or when no policy needs positions that low any more (the gap is kept in the file,
+   * and reported again if a policy comes to need it). A swap to another store forgets it.
+   */
+  public Optional<Position> historyUnavailable() {
+    return store.read(tx -> new LocalSpace(tx, space).historyUnavailable());
   }
 
   /** The outcome of an apply and the transaction's view (for its changed feeds). */

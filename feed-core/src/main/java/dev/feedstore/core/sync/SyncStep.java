@@ -38,7 +38,13 @@ public record SyncStep(Kind kind, int blocks, String detail) {
      * The authority refused a request as over one of its limits; the limits are narrowed and the
      * next request, smaller, may be made at once.
      */
-    OVER_LIMIT
+    OVER_LIMIT,
+    /**
+     * The history after the cursor was compacted on the authority: the cursor moved up to the
+     * authority's floor, every block held was kept, and what the replica's policies needed below the
+     * floor is reported as unavailable ({@link SpaceSync#historyUnavailable()}).
+     */
+    RESUMED_AT_FLOOR
   }
 
   static SyncStep of(Kind kind, int blocks, String detail) {
@@ -51,9 +57,11 @@ public record SyncStep(Kind kind, int blocks, String detail) {
 
   /**
    * True when the step changed the replica's positions or cursor wholesale (swap, rollback, verify)
-   * or moved the cursor back (a block set aside): streams must start again from the stored state.
+   * or moved the cursor back (a block set aside) or up to the authority's floor: streams must start
+   * again from the stored state.
    */
   public boolean restarted() {
-    return kind == Kind.SWAPPED || kind == Kind.ROLLED_BACK || kind == Kind.VERIFYING || kind == Kind.SET_ASIDE;
+    return kind == Kind.SWAPPED || kind == Kind.ROLLED_BACK || kind == Kind.VERIFYING || kind == Kind.SET_ASIDE
+        || kind == Kind.RESUMED_AT_FLOOR;
   }
 }

@@ -13,8 +13,14 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
-/** {@link SyncStates} in the {@code sync_state} table (read and written on every sync step). */
+/**
+ * {@link SyncStates} in the {@code sync_state} table (read and written on every sync step). The
+ * history gap is kept in the floor column of the space's row: on an authority it is what retention
+ * removed; a replica removes nothing itself, and records there the authority's floor it was below.
+ */
 final class SqliteSyncStates implements SyncStates {
+  private static final String GAP = "SELECT floor_position FROM spaces WHERE space_private_id = ?";
+  private static final String PUT_GAP = "UPDATE spaces SET floor_position = ? WHERE space_private_id = ?";
   private static final String GET = "SELECT cursor, cursor_feed_id, cursor_actor_id, cursor_sequence, server_token,"
       + " replay_until, cursor_chain FROM sync_state WHERE space_private_id = ?";
   private static final String PUT = "INSERT INTO sync_state (space_private_id, cursor, cursor_feed_id,"
@@ -67,5 +73,15 @@ final class SqliteSyncStates implements SyncStates {
         state.serverToken().map(ServerToken::value).orElse(null),
         state.replayUntil().value(),
         state.cursorChain().isPresent() ? (Object) state.cursorChain().getAsLong() : null);
+  }
+
+  @Override
+  public Position historyGap(SpaceId spaceId) {
+    return tx.findSpace(spaceId).map(space -> Sql.longValue(tx, GAP, space)).map(Position::of).orElse(Position.NONE);
+  }
+
+  @Override
+  public void putHistoryGap(SpaceId spaceId, Position floor) {
+    Sql.update(tx, PUT_GAP, floor.value(), tx.space(spaceId));
   }
 }
