@@ -166,6 +166,7 @@ final class LiveFollower implements SpaceTail.Watcher {
     knownMax = Math.max(knownMax, committed);
     if (scanned < committed) {
       SpaceTail.Slice slice = tail.read(scanned, batchBlocks, batchBytes);
+      knownMax = Math.max(knownMax, slice.committed()); // streams that read the same slice send the same head
       if (slice.behind() || slice.entries().isEmpty()) {
         sendPage(authority.readPage(read.space().spaceId(), read.scope(), Position.of(scanned), batchBlocks, batchBytes,
             false));
