@@ -46,12 +46,21 @@ final class GrpcWatchSink implements LiveSink {
 
   @Override
   public void history(Head head, Page page) {
+    send(historyFrame(head, page));
+  }
+
+  @Override
+  public void sharedHistory(Head head, Page page, SharedFrames frames) {
+    send(frames.frame(requestId, head, List.of(), () -> historyFrame(head, page)));
+  }
+
+  private WatchFrame historyFrame(Head head, Page page) {
     BlockBatch.Builder batch = BlockBatch.newBuilder();
     for (Block block : page.blocks()) {
       batch.addBlocks(WireMapping.toWire(block));
     }
     page.namespaces().forEach((feed, ns) -> batch.putFeedNamespaces(feed.value(), ns.value()));
-    send(WatchFrame.of(event(head).setBlocks(batch).build()));
+    return WatchFrame.of(event(head).setBlocks(batch).build());
   }
 
   @Override

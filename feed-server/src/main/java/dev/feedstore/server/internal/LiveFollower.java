@@ -168,8 +168,7 @@ final class LiveFollower implements SpaceTail.Watcher {
       SpaceTail.Slice slice = tail.read(scanned, batchBlocks, batchBytes);
       knownMax = Math.max(knownMax, slice.committed()); // streams that read the same slice send the same head
       if (slice.behind() || slice.entries().isEmpty()) {
-        sendPage(authority.readPage(read.space().spaceId(), read.scope(), Position.of(scanned), batchBlocks, batchBytes,
-            false));
+        sendStored();
         return true;
       }
       sendEntries(slice.entries());
@@ -194,14 +193,40 @@ final class LiveFollower implements SpaceTail.Watcher {
     return false;
   }
 
+  /**
+   * Sends what follows {@code scanned} from storage: a stream of the whole space takes the page the
+   * streams behind at the same point share ({@link SharedPages}); a selection reads its own.
+   */
+  private void sendStored() {
+    long after = scanned;
+    if (read.scope() instanceof Scope.WholeSpace) {
+      SharedPages.Shared shared = read.space().tail().pages().page(after, batchBlocks, batchBytes,
+          () -> authority.readPage(read.space().spaceId(), read.scope(), Position.of(after), batchBlocks, batchBytes,
+              false));
+      sendPage(shared.page(), shared.frames());
+    } else {
+      sendPage(authority.readPage(read.space().spaceId(), read.scope(), Position.of(after), batchBlocks, batchBytes,
+          false), null);
+    }
+  }
+
   private void sendPage(Page page) {
+    sendPage(page, null);
+  }
+
+  /** Sends a page read from storage; {@code frames} holds its frames when other streams send it too, else null. */
+  private void sendPage(Page page, SharedFrames frames) {
     knownMax = Math.max(knownMax, page.maxPosition().value());
     read.space().raiseFloor(page.floor().value());
     scanned = page.scannedTo(scanned);
     if (page.blocks().isEmpty()) {
       return;
     }
-    sink.history(head(page.lastChain()), page);
+    if (frames == null) {
+      sink.history(head(page.lastChain()), page);
+    } else {
+      sink.sharedHistory(head(page.lastChain()), page, frames);
+    }
     sent(true);
   }
 

@@ -33,12 +33,13 @@ final class SharedFrames {
   private final AtomicReferenceArray<Built> slots = new AtomicReferenceArray<>(SLOTS);
 
   /**
-   * The frame of {@code entries} (not empty, ending at this entry) with the event fields of {@code
-   * requestId} and {@code head}: the one built before when it matches, else what {@code build}
-   * makes, kept for the next stream.
+   * The frame of {@code entries} with the event fields of {@code requestId} and {@code head}: the
+   * one built before when it matches, else what {@code build} makes, kept for the next stream.
+   * {@code entries} are the batch's blocks when these frames belong to the tail entry the batch ends
+   * at, or empty when they belong to one page ({@link SharedPages}), whose blocks are always the same.
    */
   WatchFrame frame(String requestId, LiveSink.Head head, List<TailEntry> entries, Supplier<WatchFrame> build) {
-    int slot = (int) (entries.get(0).position() & (SLOTS - 1));
+    int slot = entries.isEmpty() ? 0 : (int) (entries.get(0).position() & (SLOTS - 1));
     Built last = slots.get(slot);
     if (last != null && last.matches(requestId, head, entries)) {
       return last.frame();
