@@ -36,7 +36,8 @@ final class SharedPages {
    * the one read before when there is one, else what {@code read} reads, kept for other streams.
    */
   Shared page(long after, int maxBlocks, long maxBytes, Supplier<Page> read) {
-    int slot = (int) Math.floorMod(after, (long) SLOTS);
+    // Pages start at multiples of the batch size: spread them by a hash, not by the low bits.
+    int slot = (int) ((after * 0x9E3779B97F4A7C15L) >>> 61);
     Shared last = slots.get(slot);
     if (last != null && last.answers(after, maxBlocks, maxBytes)) {
       return last;
