@@ -7,6 +7,7 @@ import dev.feedstore.proto.v1.WatchEvent;
 import io.grpc.Drainable;
 import io.grpc.KnownLength;
 import io.grpc.MethodDescriptor;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -36,22 +37,23 @@ final class WatchFrame {
     @Override
     public WatchFrame parse(InputStream stream) {
       try {
-        return new WatchFrame(ByteString.readFrom(stream));
+        return new WatchFrame(stream.readAllBytes());
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
     }
   };
 
-  private final ByteString bytes;
+  /** Not changed once made; handed out read-only only. */
+  private final byte[] bytes;
 
-  private WatchFrame(ByteString bytes) {
+  private WatchFrame(byte[] bytes) {
     this.bytes = Objects.requireNonNull(bytes, "bytes");
   }
 
   /** An event encoded whole. */
   static WatchFrame of(WatchEvent event) {
-    return new WatchFrame(event.toByteString());
+    return new WatchFrame(event.toByteArray());
   }
 
   /**
@@ -84,20 +86,21 @@ final class WatchFrame {
       field.copyTo(frame, offset);
       offset += field.size();
     }
-    return new WatchFrame(UnsafeByteOperations.unsafeWrap(frame));
+    return new WatchFrame(frame);
   }
 
+  /** The frame's bytes, read-only. */
   ByteString bytes() {
-    return bytes;
+    return UnsafeByteOperations.unsafeWrap(bytes);
   }
 
   /** A frame as gRPC reads it: of known length, drained straight into the transport's buffers. */
   private static final class FrameStream extends InputStream implements KnownLength, Drainable {
-    private final ByteString bytes;
+    private final byte[] bytes;
     private InputStream reading;
     private boolean drained;
 
-    FrameStream(ByteString bytes) {
+    FrameStream(byte[] bytes) {
       this.bytes = bytes;
     }
 
@@ -107,8 +110,9 @@ final class WatchFrame {
         throw new IllegalStateException("a frame is read once");
       }
       drained = true;
-      bytes.writeTo(target);
-      return bytes.size();
+      // Straight from the array: ByteString.writeTo would copy it first, for every stream sent to.
+      target.write(bytes);
+      return bytes.length;
     }
 
     @Override
@@ -116,7 +120,7 @@ final class WatchFrame {
       if (drained) {
         return 0;
       }
-      return reading == null ? bytes.size() : reading.available();
+      return reading == null ? bytes.length : reading.available();
     }
 
     @Override
@@ -131,7 +135,7 @@ final class WatchFrame {
 
     private InputStream input() {
       if (reading == null) {
-        reading = bytes.newInput();
+        reading = new ByteArrayInputStream(bytes);
       }
       return reading;
     }
