@@ -71,6 +71,11 @@ public final class BenchMain implements Callable<Integer> {
   @Option(names = "--server-jvm", split = " ", paramLabel = "ARGS", description = "Options of the server's JVM.")
   List<String> serverJvm = new ArrayList<>();
 
+  @Option(names = "--server-cpus", paramLabel = "N",
+      description = "Run the server's JVM on the first N CPUs only (taskset -c 0-(N-1) and"
+          + " -XX:ActiveProcessorCount=N): what a slow host looks like.")
+  Integer serverCpus;
+
   @Option(names = "--warmup-s", paramLabel = "S",
       description = "Warm-up before the first case (default 30, 8 with --quick).")
   Double warmup;
@@ -102,6 +107,7 @@ public final class BenchMain implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    CpuLimit cpuLimit = CpuLimit.of(serverCpus, inProcess);
     boolean temporary = dir == null;
     Path workDir = temporary ? Files.createTempDirectory("feed-bench") : Files.createDirectories(dir);
     BenchOptions options = new BenchOptions(workDir, inProcess, serverJvm, appendBatches,
@@ -120,7 +126,7 @@ public final class BenchMain implements Callable<Integer> {
         status |= part(null, () -> new PostgresBench(options, table).run(or(pgWatchBlocks, quick ? 500 : 3_000),
             warmup != null ? warmup : quick ? 8 : 30));
       } else {
-        status |= sqliteParts(options, table);
+        status |= sqliteParts(options, table, cpuLimit);
       }
     } finally {
       if (temporary && !keep) {
@@ -133,7 +139,7 @@ public final class BenchMain implements Callable<Integer> {
         "java " + System.getProperty("java.version") + ", " + Runtime.getRuntime().availableProcessors() + " cores, "
             + System.getProperty("os.name") + " " + System.getProperty("os.arch") + ", bench max heap "
             + Math.round(Heap.mib(Heap.max())) + " MiB, server " + (inProcess ? "in this JVM" : "in a child JVM "
-            + serverJvm),
+            + serverJvm + " on " + cpuLimit),
         "store " + store + ", parts " + (store == Store.postgres ? "pg.*" : only) + (quick ? ", --quick" : "")
             + "; load average (1, 5, 15 min) at start " + loadBefore
             + ", at end " + loadAverage() + " (other processes on the machine skew every figure)");
@@ -147,9 +153,9 @@ public final class BenchMain implements Callable<Integer> {
   }
 
   /** The SQLite parts of {@code --only}, on one server that serves them all. */
-  private int sqliteParts(BenchOptions options, ResultTable table) throws Exception {
+  private int sqliteParts(BenchOptions options, ResultTable table, CpuLimit cpuLimit) throws Exception {
     int status = 0;
-    try (BenchServer server = BenchServer.start(options.dir().resolve("warm-up.db"), inProcess, serverJvm)) {
+    try (BenchServer server = BenchServer.start(options.dir().resolve("warm-up.db"), inProcess, cpuLimit, serverJvm)) {
       BenchOptions run = options.withServer(server);
       WarmUp.run(run, warmup != null ? warmup : quick ? 8 : 30);
       status |= part(Part.checksum,

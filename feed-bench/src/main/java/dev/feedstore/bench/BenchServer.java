@@ -26,9 +26,12 @@ import java.util.concurrent.TimeUnit;
  */
 abstract class BenchServer implements AutoCloseable {
 
-  /** Starts a server over the database {@code db} (created if missing). */
-  static BenchServer start(Path db, boolean inProcess, List<String> jvmArgs) {
-    return inProcess ? new InProcess(db) : new Child(db, jvmArgs);
+  /**
+   * Starts a server over the database {@code db} (created if missing): in this JVM, or in a child JVM
+   * with {@code jvmArgs} on the CPUs {@code limit} allows.
+   */
+  static BenchServer start(Path db, boolean inProcess, CpuLimit limit, List<String> jvmArgs) {
+    return inProcess ? new InProcess(db) : new Child(db, limit, jvmArgs);
   }
 
   abstract int port();
@@ -155,10 +158,10 @@ abstract class BenchServer implements AutoCloseable {
     private int port;
     private int httpPort;
 
-    Child(Path db, List<String> jvmArgs) {
-      List<String> command = new ArrayList<>();
+    Child(Path db, CpuLimit limit, List<String> jvmArgs) {
+      List<String> command = new ArrayList<>(limit.launcher());
       command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-      command.addAll(jvmArgs);
+      command.addAll(limit.jvmArgs(jvmArgs));
       command.add("-cp");
       command.add(System.getProperty("java.class.path"));
       command.add(ServerProcess.class.getName());

@@ -87,7 +87,8 @@ final class StreamMeasure {
     Histogram histogram = recorder.getIntervalHistogram();
     Histogram acks = appender.acks.getIntervalHistogram();
     double elapsed = (System.nanoTime() - cpuAtStart[2]) / 1e9;
-    double serverCores = (server.cpuNanos() - cpuAtStart[0]) / 1e9 / elapsed;
+    long serverCpu = server.cpuNanos() - cpuAtStart[0];
+    double serverCores = serverCpu / 1e9 / elapsed;
     double clientCores = (Heap.processCpuNanos() - cpuAtStart[1]) / 1e9 / elapsed;
     long[] peaks = server.peaks();
     long heapAfter = server.usedHeapAfterGc();
@@ -99,6 +100,9 @@ final class StreamMeasure {
     table.add(prefix + ".p99.9", histogram.getValueAtPercentile(99.9) / 1000.0, "ms");
     table.add(prefix + ".max", histogram.getMaxValue() / 1000.0, "ms");
     table.add(prefix + ".undelivered", missing, "blocks", ResultTable.Target.atMost(0, "blocks"));
+    long deliveries = histogram.getTotalCount();
+    double cpuPerDelivery = deliveries == 0 ? 0 : serverCpu / 1000.0 / deliveries;
+    table.add(prefix + ".server_cpu_per_delivery", cpuPerDelivery, "us");
     table.add(prefix + ".server_heap_after_gc", Heap.mib(heapAfter), "MiB");
     table.add(prefix + ".server_heap_peak_after_gc", Heap.mib(peaks[1]), "MiB");
     table.add(prefix + ".server_heap_peak_used", Heap.mib(peaks[0]), "MiB");
@@ -106,12 +110,13 @@ final class StreamMeasure {
         + " one client appends " + options.fanoutRate() + " blocks/s in batches of " + batch + " (" + options.fanoutSeconds()
         + " s measured after " + options.fanoutWarmupSeconds() + " s); delay from when an append was due to when each"
         + " stream receives its blocks (" + histogram.getTotalCount() + " deliveries); server heap after GC at the end"
-        + " with the streams open, and its peaks while measuring");
+        + " with the streams open, and its peaks while measuring; the server process's CPU time from the end of the"
+        + " warm-up until every block was delivered (appends included) per delivered (block, stream)");
     Progress.say(prefix + ": p50 %.1f ms, p99 %.1f ms, max %.1f ms, %d undelivered, server heap %.1f MiB (peak after GC"
-            + " %.1f); CPU while measuring: server %.2f cores, watchers' JVM %.2f cores; append answered p50 %.1f ms,"
+            + " %.1f); CPU while measuring: server %.2f cores (%.2f us per delivery), watchers' JVM %.2f cores; append answered p50 %.1f ms,"
             + " p99 %.1f ms after it was due",
         histogram.getValueAtPercentile(50) / 1000.0, histogram.getValueAtPercentile(99) / 1000.0,
-        histogram.getMaxValue() / 1000.0, missing, Heap.mib(heapAfter), Heap.mib(peaks[1]), serverCores, clientCores,
+        histogram.getMaxValue() / 1000.0, missing, Heap.mib(heapAfter), Heap.mib(peaks[1]), serverCores, cpuPerDelivery, clientCores,
         acks.getValueAtPercentile(50) / 1000.0, acks.getValueAtPercentile(99) / 1000.0);
   }
 }

@@ -28,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 class FlowControlTest {
   private static final int BLOCKS = 20_000;
   private static final int BLOCK_BYTES = 1024;
+  private static final int BEHIND_BLOCKS = 3_000;
 
   @TempDir Path dir;
   TestServer t;
@@ -49,6 +50,56 @@ class FlowControlTest {
   void aStalledWatcherOverLoopbackDoesNotGrowTheHeapAndThenGetsEverythingInOrder() {
     t = TestServer.on(dir.resolve("feeds.db")).settings(settings()).loopback().start();
     stalledWatcherReceivesEverythingWithoutHeapGrowth("loopback");
+  }
+
+  /**
+   * Streams that fell behind the recent blocks the server holds, together, share the pages they
+   * read from storage: each still gets every block once, in order, with its own request id.
+   */
+  @Test
+  void streamsThatFellBehindTogetherEachGetEveryBlockOnceInOrder() {
+    t = TestServer.on(dir.resolve("feeds.db")).settings(ServerSettings.newBuilder().heartbeatMillis(3_600_000)
+        .tailBlocks(64).watchBatchBlocks(50).build()).loopback().start();
+    FeedId feed = TestBlocks.feedId();
+    FeedId other = TestBlocks.feedId();
+    // 3 MB to each stream: more than its flow-control window, so that it falls behind the tail.
+    ByteString data = ByteString.copyFrom(TestBlocks.bytes(BLOCK_BYTES).toByteArray());
+    t.appendRange(feed, 0, 10, data);
+    List<ManualWatch> calls = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      WatchRequest.Builder request = WatchRequest.newBuilder().setSpaceId("s").setCursor(10).setRequestId("r" + i);
+      ManualWatch call = ManualWatch.start(t.channel, request.build());
+      call.request(1); // caught up, then nothing more until the blocks are far behind
+      calls.add(call);
+    }
+    for (ManualWatch call : calls) {
+      Await.until("caught up", () -> !call.received().isEmpty());
+      assertTrue(call.received().peek().hasCaughtUp());
+    }
+    // Two feeds interleaved, so that the pages have blocks of both.
+    for (int i = 0; i < BEHIND_BLOCKS / 100; i++) {
+      t.appendRange(feed, 10 + i * 50, 50, data);
+      t.appendRange(other, i * 50, 50, data);
+    }
+
+    calls.forEach(call -> call.request(Integer.MAX_VALUE));
+
+    for (int i = 0; i < calls.size(); i++) {
+      ManualWatch call = calls.get(i);
+      List<Long> positions = new ArrayList<>();
+      Await.until("every block reached stream " + i, () -> {
+        positions.clear();
+        for (WatchEvent event : call.received()) {
+          event.getBlocks().getBlocksList().forEach(b -> positions.add(b.getPosition()));
+        }
+        return positions.size() >= BEHIND_BLOCKS;
+      });
+      assertEquals(WatchTest.range(11, 10 + BEHIND_BLOCKS), positions,
+          "stream " + i + ": everything, once, in order");
+      String requestId = "r" + i;
+      call.received().forEach(event -> assertEquals(requestId, event.getRequestId()));
+      call.cancel();
+    }
   }
 
   private static ServerSettings settings() {

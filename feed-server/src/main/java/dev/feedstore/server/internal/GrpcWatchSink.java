@@ -17,7 +17,8 @@ import java.util.Set;
 
 /**
  * A Watch call as a {@link LiveSink}: each event a {@code WatchEvent} echoing the request id, live
- * blocks sent as the bytes they were encoded to once ({@link WatchFrame}), readiness from gRPC's
+ * blocks sent as the bytes they were encoded to once ({@link WatchFrame}), in a frame that streams
+ * sending the same batch with the same fields share ({@link SharedFrames}), readiness from gRPC's
  * flow control, and the end as the status of its reason ({@link Failures}). Used from the
  * follower's drain only, as {@link LiveSink} says.
  */
@@ -45,16 +46,30 @@ final class GrpcWatchSink implements LiveSink {
 
   @Override
   public void history(Head head, Page page) {
+    send(historyFrame(head, page));
+  }
+
+  @Override
+  public void sharedHistory(Head head, Page page, SharedFrames frames) {
+    send(frames.frame(requestId, head, List.of(), () -> historyFrame(head, page)));
+  }
+
+  private WatchFrame historyFrame(Head head, Page page) {
     BlockBatch.Builder batch = BlockBatch.newBuilder();
     for (Block block : page.blocks()) {
       batch.addBlocks(WireMapping.toWire(block));
     }
     page.namespaces().forEach((feed, ns) -> batch.putFeedNamespaces(feed.value(), ns.value()));
-    send(WatchFrame.of(event(head).setBlocks(batch).build()));
+    return WatchFrame.of(event(head).setBlocks(batch).build());
   }
 
   @Override
   public void live(Head head, List<TailEntry> entries) {
+    send(entries.get(entries.size() - 1).frames().frame(requestId, head, entries, () -> frame(head, entries)));
+  }
+
+  /** The event of {@code head} with the batch of {@code entries}, from their shared encodings. */
+  private WatchFrame frame(Head head, List<TailEntry> entries) {
     List<ByteString> fields = new ArrayList<>(entries.size());
     Set<FeedId> named = new HashSet<>();
     List<ByteString> namespaces = new ArrayList<>();
@@ -65,7 +80,7 @@ final class GrpcWatchSink implements LiveSink {
       }
     }
     fields.addAll(namespaces);
-    send(WatchFrame.withBatch(event(head).build(), fields));
+    return WatchFrame.withBatch(event(head).build(), fields);
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.feedstore.server.internal;
 
 import dev.feedstore.core.BlockKey;
+import dev.feedstore.core.CursorCompactedException;
 import dev.feedstore.core.Position;
 import dev.feedstore.core.Scope;
 import java.util.ArrayList;
@@ -165,10 +166,10 @@ final class LiveFollower implements SpaceTail.Watcher {
     long committed = tail.committed();
     knownMax = Math.max(knownMax, committed);
     if (scanned < committed) {
-      SpaceTail.Slice slice = tail.read(scanned, batchBlocks, batchBytes);
+      SpaceTail.Slice slice = tail.read(scanned, blocksToRead(committed), batchBytes);
+      knownMax = Math.max(knownMax, slice.committed()); // streams that read the same slice send the same head
       if (slice.behind() || slice.entries().isEmpty()) {
-        sendPage(authority.readPage(read.space().spaceId(), read.scope(), Position.of(scanned), batchBlocks, batchBytes,
-            false));
+        sendStored();
         return true;
       }
       sendEntries(slice.entries());
@@ -193,14 +194,74 @@ final class LiveFollower implements SpaceTail.Watcher {
     return false;
   }
 
+  /**
+   * How many blocks to read from the tail after {@code scanned}: a whole batch, except that a stream
+   * more than a batch behind reads up to the next multiple of the batch size only, so that streams
+   * that fell behind at different points soon send the same batches and share their frames.
+   */
+  private int blocksToRead(long committed) {
+    if (committed - scanned <= batchBlocks) {
+      return batchBlocks;
+    }
+    return (int) (batchBlocks - Math.floorMod(scanned, (long) batchBlocks));
+  }
+
+  /**
+   * Sends what follows {@code scanned} from storage. A stream of the whole space takes the page
+   * that starts at the multiple of the batch size below it, which the streams behind in the same
+   * stretch share ({@link SharedPages}), and from there on reads pages that start at those
+   * multiples, shared too; a selection reads its own.
+   */
+  private void sendStored() {
+    long after = scanned;
+    if (!(read.scope() instanceof Scope.WholeSpace)) {
+      sendPage(readStored(after), null);
+      return;
+    }
+    long aligned = after - Math.floorMod(after, (long) batchBlocks);
+    // Not from 0, which reads from the floor: that would skip history compacted past this stream.
+    if (aligned > 0 && aligned < after) {
+      Page page = alignedPage(aligned);
+      if (page != null && (!page.hasMore() || page.blocks().get(page.blocks().size() - 1).position().value() > after)) {
+        sendPage(page.after(after), null);
+        return;
+      }
+    }
+    SharedPages.Shared own = read.space().tail().pages().page(after, batchBlocks, batchBytes, () -> readStored(after));
+    sendPage(own.page(), own.frames());
+  }
+
+  /** The shared page after {@code aligned}, or null when compaction removed what follows it. */
+  private Page alignedPage(long aligned) {
+    try {
+      return read.space().tail().pages().page(aligned, batchBlocks, batchBytes, () -> readStored(aligned)).page();
+    } catch (CursorCompactedException e) {
+      return null; // this stream's own read says whether it is compacted past too
+    }
+  }
+
+  private Page readStored(long after) {
+    return authority.readPage(read.space().spaceId(), read.scope(), Position.of(after), batchBlocks, batchBytes,
+        false);
+  }
+
   private void sendPage(Page page) {
+    sendPage(page, null);
+  }
+
+  /** Sends a page read from storage; {@code frames} holds its frames when other streams send it too, else null. */
+  private void sendPage(Page page, SharedFrames frames) {
     knownMax = Math.max(knownMax, page.maxPosition().value());
     read.space().raiseFloor(page.floor().value());
     scanned = page.scannedTo(scanned);
     if (page.blocks().isEmpty()) {
       return;
     }
-    sink.history(head(page.lastChain()), page);
+    if (frames == null) {
+      sink.history(head(page.lastChain()), page);
+    } else {
+      sink.sharedHistory(head(page.lastChain()), page, frames);
+    }
     sent(true);
   }
 

@@ -45,6 +45,14 @@ interface LiveSink {
   /** Blocks read from storage (history, or live blocks the shared tail no longer held): not empty. */
   void history(Head head, Page page);
 
+  /**
+   * {@link #history}, of a page other streams send too: a sink may build its event once for all of
+   * them in {@code frames}. By default, as {@link #history}.
+   */
+  default void sharedHistory(Head head, Page page, SharedFrames frames) {
+    history(head, page);
+  }
+
   /** Live blocks of the stream's scope from the shared tail, each encoded once for every stream: not empty. */
   void live(Head head, List<TailEntry> entries);
 

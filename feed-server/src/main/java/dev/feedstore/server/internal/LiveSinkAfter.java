@@ -35,6 +35,11 @@ final class LiveSinkAfter implements LiveSink {
   }
 
   @Override
+  public void sharedHistory(Head head, Page page, SharedFrames frames) {
+    sink.sharedHistory(head, page, frames);
+  }
+
+  @Override
   public void live(Head head, List<TailEntry> entries) {
     sink.live(head, entries);
   }

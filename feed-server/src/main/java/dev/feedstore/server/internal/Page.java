@@ -5,6 +5,7 @@ import dev.feedstore.core.BlockKey;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Namespace;
 import dev.feedstore.core.Position;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -26,6 +27,23 @@ import java.util.OptionalLong;
  */
 public record Page(List<Block> blocks, boolean hasMore, Position maxPosition, Optional<BlockKey> cursorBlock,
     Map<FeedId, Namespace> namespaces, OptionalLong cursorChain, OptionalLong lastChain, Position floor) {
+
+  /**
+   * This page without its blocks at or below {@code position} and the namespaces only they needed:
+   * what a read after {@code position} from the same snapshot returns, up to the same last block.
+   */
+  Page after(long position) {
+    List<Block> kept = blocks.stream().filter(b -> b.position().value() > position).toList();
+    Map<FeedId, Namespace> named = new HashMap<>();
+    for (Block block : kept) {
+      Namespace namespace = namespaces.get(block.feedId());
+      if (namespace != null) {
+        named.put(block.feedId(), namespace);
+      }
+    }
+    return new Page(kept, hasMore, maxPosition, cursorBlock, named, cursorChain, kept.isEmpty() ? OptionalLong.empty()
+        : lastChain, floor);
+  }
 
   /**
    * The position up to which the scope has been read completely: the last block's when more

@@ -65,7 +65,8 @@ public final class ServerCore implements AutoCloseable {
     this.storage = new StorageHealth(store, settings.writeProbeMillis());
     this.authority = new PositionAuthority(MonitoredStore.of(store, storage), settings, clock);
     this.principalLimits = new PrincipalLimits(settings, System::nanoTime, metrics);
-    this.watches = new Watches(authority, watchExecutor, failures, principalLimits, ticker, clock);
+    this.watches = new Watches(authority, new DrainQueue(watchExecutor, settings.watchThreads()), failures,
+        principalLimits, ticker, clock);
     this.streams = new DurableStreams(authority, new dev.feedstore.core.SpaceId(settings.streamsSpace()), clock,
         settings.feedsPerSpace());
     this.service = new FeedSyncService(authority, watches, rejections, failures, principalLimits);

@@ -46,6 +46,8 @@ final class SpaceTail {
    * #committed}.
    */
   private RecentBlocks recent;
+  /** Pages read from storage by streams behind {@link #recent}. */
+  private final SharedPages pages = new SharedPages();
 
   SpaceTail(long committed, int maxBlocks, long maxBytes) {
     this.committed = committed;
@@ -56,6 +58,11 @@ final class SpaceTail {
   /** The highest position committed in the space, as published. */
   long committed() {
     return committed;
+  }
+
+  /** Pages of the whole space read from storage, for the streams that fell behind the recent blocks. */
+  SharedPages pages() {
+    return pages;
   }
 
   int watcherCount() {
@@ -77,6 +84,7 @@ final class SpaceTail {
     synchronized (lock) {
       if (watchers.remove(watcher) && watchers.isEmpty()) {
         recent = null;
+        pages.clear();
       }
     }
   }
@@ -111,6 +119,7 @@ final class SpaceTail {
           }
           if (position != committed + 1) {
             recent.clear(); // a gap: what is held would no longer end at the committed position
+            pages.clear();
           }
           recent.add(TailEntry.of(block, namespaces.getOrDefault(block.feedId(), Optional.empty()),
               chains == null ? OptionalLong.empty() : OptionalLong.of(chains[i])));
@@ -118,6 +127,7 @@ final class SpaceTail {
         }
         if (highest > committed) {
           recent.clear();
+          pages.clear();
         }
       }
       committed = Math.max(committed, highest);
@@ -136,6 +146,7 @@ final class SpaceTail {
       if (highest != committed && recent != null) {
         recent.clear();
       }
+      pages.clear();
       committed = highest;
     }
   }

@@ -25,9 +25,11 @@ import java.util.OptionalLong;
  * @param bytes its size for byte budgets ({@link BlockSizes#of})
  * @param chain the history chain at the block's position, when known
  * @param event the block as a Server-Sent Event, made by the first stream that sends it
+ * @param frames the Watch frames of batches that end at this block, built by the first stream that
+ *     sends each
  */
 record TailEntry(long position, FeedId feedId, Optional<Namespace> namespace, ByteString blockField,
-    ByteString namespaceField, long bytes, OptionalLong chain, SseEvent.Shared event) {
+    ByteString namespaceField, long bytes, OptionalLong chain, SseEvent.Shared event, SharedFrames frames) {
 
   TailEntry {
     Objects.requireNonNull(feedId, "feedId");
@@ -36,6 +38,7 @@ record TailEntry(long position, FeedId feedId, Optional<Namespace> namespace, By
     Objects.requireNonNull(namespaceField, "namespaceField");
     Objects.requireNonNull(chain, "chain");
     Objects.requireNonNull(event, "event");
+    Objects.requireNonNull(frames, "frames");
   }
 
   /** The block itself, decoded from its wire encoding. */
@@ -59,6 +62,6 @@ record TailEntry(long position, FeedId feedId, Optional<Namespace> namespace, By
             .toByteString())
         .orElse(ByteString.EMPTY);
     return new TailEntry(positioned.position().value(), positioned.feedId(), namespace, blockField, namespaceField,
-        BlockSizes.of(positioned), chain, new SseEvent.Shared());
+        BlockSizes.of(positioned), chain, new SseEvent.Shared(), new SharedFrames());
   }
 }

@@ -1,0 +1,56 @@
+package dev.feedstore.server.internal;
+
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.Supplier;
+
+/**
+ * Pages of a whole space read from storage, shared by the streams that fell behind the space's
+ * recent blocks at the same point. When the server cannot keep up, a thousand streams of a space
+ * fall behind together; without this each would read the same blocks from storage and encode them
+ * on its own, so that falling behind would make every delivery dearer just when the server has the
+ * least to spare. With it a page is read once and its frames are built once ({@link SharedFrames}),
+ * and a stream that is behind gets whole pages, the cheapest deliveries there are.
+ *
+ * <p>A page is what storage held when it was read: a stream that takes it later sends what it would
+ * have sent had it read then, and reads what followed from the tail or storage afterwards. The
+ * pages are dropped when the space's positions move in a way the tail cannot follow (a rollback, a
+ * gap). A few slots, chosen by the position read after. Thread-safe and lock-free: racing streams
+ * may each read a page.
+ */
+final class SharedPages {
+  private static final int SLOTS = 8;
+
+  /**
+   * A page read after position {@code after} with the given bounds, and the frames built for it.
+   */
+  record Shared(long after, int maxBlocks, long maxBytes, Page page, SharedFrames frames) {
+    boolean answers(long otherAfter, int otherMaxBlocks, long otherMaxBytes) {
+      return after == otherAfter && maxBlocks == otherMaxBlocks && maxBytes == otherMaxBytes;
+    }
+  }
+
+  private final AtomicReferenceArray<Shared> slots = new AtomicReferenceArray<>(SLOTS);
+
+  /**
+   * The page of the whole space after {@code after}, at most {@code maxBlocks} and {@code maxBytes}:
+   * the one read before when there is one, else what {@code read} reads, kept for other streams.
+   */
+  Shared page(long after, int maxBlocks, long maxBytes, Supplier<Page> read) {
+    // Pages start at multiples of the batch size: spread them by a hash, not by the low bits.
+    int slot = (int) ((after * 0x9E3779B97F4A7C15L) >>> 61);
+    Shared last = slots.get(slot);
+    if (last != null && last.answers(after, maxBlocks, maxBytes)) {
+      return last;
+    }
+    Shared page = new Shared(after, maxBlocks, maxBytes, read.get(), new SharedFrames());
+    slots.set(slot, page);
+    return page;
+  }
+
+  /** Drops every page. */
+  void clear() {
+    for (int i = 0; i < SLOTS; i++) {
+      slots.set(i, null);
+    }
+  }
+}

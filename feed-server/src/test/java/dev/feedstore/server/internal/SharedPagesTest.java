@@ -1,0 +1,64 @@
+package dev.feedstore.server.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import dev.feedstore.core.Position;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class SharedPagesTest {
+  final SharedPages pages = new SharedPages();
+  final AtomicInteger reads = new AtomicInteger();
+
+  Page read() {
+    reads.incrementAndGet();
+    return new Page(List.of(), false, Position.of(10), Optional.empty(), Map.of(), OptionalLong.empty(),
+        OptionalLong.empty(), Position.NONE);
+  }
+
+  @Test
+  void aThousandStreamsBehindAtTheSamePointReadStorageOnce() {
+    SharedPages.Shared first = pages.page(5, 100, 1 << 20, this::read);
+    for (int stream = 0; stream < 999; stream++) {
+      assertSame(first, pages.page(5, 100, 1 << 20, this::read));
+    }
+    assertEquals(1, reads.get());
+  }
+
+  @Test
+  void anotherPointOrOtherBoundsReadTheirOwnPage() {
+    SharedPages.Shared first = pages.page(5, 100, 1 << 20, this::read);
+
+    assertNotSame(first, pages.page(6, 100, 1 << 20, this::read));
+    assertNotSame(first, pages.page(5, 10, 1 << 20, this::read));
+    assertEquals(3, reads.get());
+  }
+
+  @Test
+  void clearedPagesAreReadAgain() {
+    pages.page(5, 100, 1 << 20, this::read);
+
+    pages.clear();
+    pages.page(5, 100, 1 << 20, this::read);
+
+    assertEquals(2, reads.get());
+  }
+
+  @Test
+  void aRollbackTheTailFollowsDropsThePages() {
+    SpaceTail tail = new SpaceTail(10, 16, 1 << 20);
+    tail.register(() -> {});
+    tail.pages().page(5, 100, 1 << 20, this::read);
+
+    tail.resync(3);
+    tail.pages().page(5, 100, 1 << 20, this::read);
+
+    assertEquals(2, reads.get());
+  }
+}
