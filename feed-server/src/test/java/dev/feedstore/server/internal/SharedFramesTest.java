@@ -28,7 +28,7 @@ class SharedFramesTest {
 
   static LiveSink.Head head(long maxPosition) {
     return new LiveSink.Head(ServerToken.of("token-1"), maxPosition, Optional.empty(), OptionalLong.empty(),
-        OptionalLong.empty(), 0);
+        OptionalLong.empty(), 0, OptionalLong.empty());
   }
 
   WatchFrame frame(String requestId, LiveSink.Head head, List<TailEntry> batch) {
