@@ -29,6 +29,7 @@ class BenchSmokeTest {
     String table = String.join("\n", lines);
     for (String metric : List.of("append.one-feed.batch1 ", "append.interleaved.batch10 ", "catchup.rate ",
         "live.p99 ", "backlog.small.rate ", "backlog.large.mib_per_s ", "fanout.p99 ", "fanout.undelivered ",
+        "fanout.server_cpu_per_delivery ", "sse.fanout.server_cpu_per_delivery ",
         "idle.heap_per_stream ", "sse.fanout.p99 ", "sse.fanout.undelivered ", "sse.idle.heap_per_stream ",
         "checksum.crc32c ", "chain.link_256b ", "chain.link_1mib ", "fairness.query.p99.flooded ",
         "append.concurrent.c100.batch1.one-space ", "streams.append.http ", "streams.append.http_producer ",
