@@ -59,6 +59,9 @@ abstract class BenchServer implements AutoCloseable {
   /** CPU time the server's process used so far (the whole JVM when in process), in nanoseconds. */
   abstract long cpuNanos();
 
+  /** The part of {@link #cpuNanos} the server's JIT compiler threads used ({@link CompilerCpu}). */
+  abstract long compilerCpuNanos();
+
   @Override
   public abstract void close();
 
@@ -140,6 +143,11 @@ abstract class BenchServer implements AutoCloseable {
     }
 
     @Override
+    long compilerCpuNanos() {
+      return CompilerCpu.nanos();
+    }
+
+    @Override
     public void close() {
       if (server != null) {
         server.close();
@@ -214,6 +222,11 @@ abstract class BenchServer implements AutoCloseable {
     @Override
     long cpuNanos() {
       return Long.parseLong(ask("cpu", "cpu"));
+    }
+
+    @Override
+    long compilerCpuNanos() {
+      return Long.parseLong(ask("jit", "jit"));
     }
 
     @Override

@@ -14,7 +14,7 @@ import java.nio.file.Path;
  * The child JVM of {@link BenchServer.Child}: the position authority with its shipped settings on a
  * loopback port (and its HTTP API on another), answering on stdin: {@code open GROUP_BLOCKS FILE} (serve another database
  * file, in the same JVM, so that its compiled code stays warm, with {@code append-group-blocks} GROUP_BLOCKS), {@code heap}, {@code reset}, {@code peaks}, {@code
- * cpu}, {@code quit}. Its heap is measured apart from the clients'.
+ * cpu}, {@code jit} (its compiler threads' CPU), {@code quit}. Its heap is measured apart from the clients'.
  */
 public final class ServerProcess {
   private static SqliteFeedStore store;
@@ -42,6 +42,7 @@ public final class ServerProcess {
           }
           case "peaks" -> System.out.println("peaks " + Heap.peakUsed() + " " + Heap.peakAfterGc());
           case "cpu" -> System.out.println("cpu " + Heap.processCpuNanos());
+          case "jit" -> System.out.println("jit " + CompilerCpu.nanos());
           case "quit" -> {
             close();
             System.out.println("bye");
