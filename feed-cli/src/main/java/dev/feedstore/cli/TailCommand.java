@@ -5,6 +5,7 @@ import dev.feedstore.proto.v1.QueryRequest;
 import dev.feedstore.proto.v1.SubscribeRequest;
 import dev.feedstore.proto.v1.SubscribeResponse;
 import dev.feedstore.proto.v1.WatchRequest;
+import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
@@ -24,7 +25,8 @@ import picocli.CommandLine.Model.CommandSpec;
  */
 @Command(name = "tail", sortOptions = false, usageHelpWidth = 100,
     description = {"Follows a space (or some feeds, or a namespace) live: prints blocks as they commit until"
-        + " interrupted (Ctrl-C). Starts from now unless --from is given (--from 0: the whole history first).",
+        + " interrupted (Ctrl-C). Starts from now unless --from is given (--from 0: the whole history first)"
+        + " or --since (the blocks the server received from that time on first).",
         "Example: feedctl tail --space demo --namespace notes --json"})
 final class TailCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -39,6 +41,12 @@ final class TailCommand implements Callable<Integer> {
       description = "Cursor: start after this position (0: the whole history). Default: the space's highest"
           + " position now, so only new blocks are printed.")
   Long from;
+
+  @Option(names = "--since", paramLabel = "TIME", converter = StartTime.class,
+      description = "Start with the blocks the server received at or after TIME (ISO-8601 with a zone, e.g."
+          + " 2026-12-02T09:30:00Z, or Unix milliseconds), on the server's clock; a time before the space's"
+          + " retained history starts at its oldest block. Not with --from or --durable.")
+  Instant since;
 
   @Option(names = "--count", paramLabel = "N", description = "Exit after printing N blocks.")
   Long count;
@@ -74,6 +82,9 @@ final class TailCommand implements Callable<Integer> {
     if (count != null) {
       Checks.atLeast("--count", count, 1);
     }
+    if (since != null && from != null) {
+      throw new CliException("--since and --from both say where to start: give one", FeedCtl.Exit.USAGE);
+    }
     checkDurable();
     Printer printer = output.printer(spec.commandLine().getOut(), spec.commandLine().getErr());
     try (Authority authority = server.connect()) {
@@ -81,8 +92,9 @@ final class TailCommand implements Callable<Integer> {
         followDurable(authority, printer);
         return FeedCtl.Exit.OK;
       }
-      long cursor = from != null ? from : highestPosition(authority);
-      printer.remark("tailing space " + space + " after position " + cursor + " on " + server.server);
+      long cursor = from != null ? from : since != null ? positionBefore(authority, since) : highestPosition(authority);
+      printer.remark("tailing space " + space + (since != null ? " from " + since : "") + " after position " + cursor
+          + " on " + server.server);
       WatchRequest.Builder scopeRequest = WatchRequest.newBuilder().setSpaceId(space.value())
           .addAllFeedIds(ScopeOptions.feedIds(scope));
       ScopeOptions.namespace(scope).ifPresent(scopeRequest::setNamespace);
@@ -98,6 +110,10 @@ final class TailCommand implements Callable<Integer> {
         throw new CliException("--ack-within-ms is for a durable tail: give --durable NAME too", FeedCtl.Exit.USAGE);
       }
       return;
+    }
+    if (since != null) {
+      throw new CliException("--since cannot be given with --durable, which starts after the subscription's"
+          + " acknowledged position", FeedCtl.Exit.USAGE);
     }
     if (from != null) {
       throw new CliException("--from cannot be given with --durable, which starts after the subscription's"
@@ -128,6 +144,20 @@ final class TailCommand implements Callable<Integer> {
         Optional.ofNullable(count), heartbeats, reconnect)
         .durable(subscribed.getSubscriptionId())
         .follow(subscribed.getAcked());
+  }
+
+  /**
+   * The cursor a start time resolves to on the server: the highest position it received before
+   * {@code time} (a one-block Query with {@code start_time}).
+   */
+  private long positionBefore(Authority authority, Instant time) {
+    dev.feedstore.proto.v1.QueryResponse answer = authority.query(QueryRequest.newBuilder().setSpaceId(space.value())
+        .setStartTime(time.toEpochMilli()).setLimit(1));
+    if (!answer.hasStartCursor()) {
+      throw new CliException("the server at " + server.server + " does not resolve start times (it keeps no receive"
+          + " times): use --from POSITION", FeedCtl.Exit.REFUSED);
+    }
+    return answer.getStartCursor();
   }
 
   /** The space's highest position, from a one-block Query. */

@@ -59,6 +59,37 @@ class TailTest {
   }
 
   @Test
+  void tailSinceATimeStartsWithTheBlocksReceivedFromThenOnAndRefusesABadTime() throws Exception {
+    append("a");
+    append("b", "c");
+    List<Map<String, Object>> stored = JsonLines.parse(
+        Cli.run("read", "--server", server.address(), "--space", "demo", "--json").lines());
+    assertEquals(List.of("old", "a", "b", "c"), stored.stream().map(b -> b.get("data")).toList());
+    long since = ((Number) stored.get(2).get("received_at")).longValue();
+    List<Object> expected = stored.stream()
+        .filter(b -> ((Number) b.get("received_at")).longValue() >= since).map(b -> b.get("data")).toList();
+    assertTrue(expected.containsAll(List.of("b", "c")), expected.toString());
+
+    Cli.Result result = Cli.run("tail", "--server", server.address(), "--space", "demo", "--since",
+        java.time.Instant.ofEpochMilli(since).toString(), "--count", String.valueOf(expected.size()), "--json");
+    assertEquals(0, result.exit(), result.toString());
+    assertEquals(expected, data(blocks(result)), "the blocks received at or after the time, in position order");
+    assertTrue(result.err().startsWith("tailing space demo from " + java.time.Instant.ofEpochMilli(since)),
+        result.err());
+
+    Cli.Result millis = Cli.run("tail", "--server", server.address(), "--space", "demo", "--since", "0",
+        "--count", "4", "--json");
+    assertEquals(List.of("old", "a", "b", "c"), data(blocks(millis)), "Unix milliseconds; 0 is the whole history");
+
+    Cli.Result bad = Cli.run("tail", "--server", server.address(), "--space", "demo", "--since", "yesterday");
+    assertEquals(2, bad.exit(), bad.toString());
+    assertTrue(bad.err().contains("was 'yesterday'"), bad.err());
+    Cli.Result both = Cli.run("tail", "--server", server.address(), "--space", "demo", "--since", "0", "--from", "1");
+    assertEquals(2, both.exit(), both.toString());
+    assertTrue(both.err().contains("--since and --from"), both.err());
+  }
+
+  @Test
   void aDurableTailResumesAfterWhatItAcknowledgedAndTheListShowsItsLag() throws Exception {
     Cli.Result first = Cli.run("tail", "--server", server.address(), "--space", "demo", "--namespace", "notes",
         "--durable", "worker", "--count", "1", "--json");
