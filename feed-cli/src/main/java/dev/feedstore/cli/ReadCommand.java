@@ -4,6 +4,7 @@ import dev.feedstore.core.SpaceId;
 import dev.feedstore.proto.v1.Block;
 import dev.feedstore.proto.v1.QueryRequest;
 import dev.feedstore.proto.v1.QueryResponse;
+import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
@@ -27,9 +28,14 @@ final class ReadCommand implements Callable<Integer> {
   @ArgGroup(exclusive = true, multiplicity = "0..1")
   ScopeOptions scope;
 
-  @Option(names = {"--from", "--after"}, paramLabel = "POSITION", defaultValue = "0",
-      description = "Cursor: print blocks after this position (default: ${DEFAULT-VALUE}, from the start).")
-  long from;
+  @Option(names = {"--from", "--after"}, paramLabel = "POSITION",
+      description = "Cursor: print blocks after this position (default: 0, from the start).")
+  Long from;
+
+  @Option(names = "--since", paramLabel = "TIME", converter = StartTime.class,
+      description = "Print the blocks the server received at or after TIME (ISO-8601 with a zone, e.g."
+          + " 2026-12-02T09:30:00Z, or Unix milliseconds), on the server's clock. Not with --from.")
+  Instant since;
 
   @Option(names = "--limit", paramLabel = "N", description = "Print at most N blocks (default: all).")
   Long limit;
@@ -43,16 +49,24 @@ final class ReadCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Checks.atLeast("--from", from, 0);
+    if (from != null) {
+      Checks.atLeast("--from", from, 0);
+    }
+    StartCursor.checkOne(since, from);
     Checks.atLeast("--page-size", pageSize, 0);
     if (limit != null) {
       Checks.atLeast("--limit", limit, 0);
     }
     Printer printer = output.printer(spec.commandLine().getOut(), spec.commandLine().getErr());
     long printed = 0;
-    long cursor = from;
+    long start = from != null ? from : 0;
+    long cursor = start;
     long maxPosition = 0;
     try (Authority authority = server.connect()) {
+      if (since != null) {
+        start = StartCursor.of(authority, space, since, server.server);
+        cursor = start;
+      }
       while (limit == null || printed < limit) {
         QueryRequest.Builder request = QueryRequest.newBuilder().setSpaceId(space.value()).setCursor(cursor)
             .setLimit(pageSize).addAllFeedIds(ScopeOptions.feedIds(scope));
@@ -72,7 +86,7 @@ final class ReadCommand implements Callable<Integer> {
         }
       }
     }
-    printer.remark(printed + " block(s) after position " + from + "; the space's highest position is " + maxPosition);
+    printer.remark(printed + " block(s) after position " + start + "; the space's highest position is " + maxPosition);
     return FeedCtl.Exit.OK;
   }
 }

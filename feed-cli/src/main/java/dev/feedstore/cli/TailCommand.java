@@ -82,9 +82,7 @@ final class TailCommand implements Callable<Integer> {
     if (count != null) {
       Checks.atLeast("--count", count, 1);
     }
-    if (since != null && from != null) {
-      throw new CliException("--since and --from both say where to start: give one", FeedCtl.Exit.USAGE);
-    }
+    StartCursor.checkOne(since, from);
     checkDurable();
     Printer printer = output.printer(spec.commandLine().getOut(), spec.commandLine().getErr());
     try (Authority authority = server.connect()) {
@@ -92,7 +90,7 @@ final class TailCommand implements Callable<Integer> {
         followDurable(authority, printer);
         return FeedCtl.Exit.OK;
       }
-      long cursor = from != null ? from : since != null ? positionBefore(authority, since) : highestPosition(authority);
+      long cursor = from != null ? from : since != null ? StartCursor.of(authority, space, since, server.server) : highestPosition(authority);
       printer.remark("tailing space " + space + (since != null ? " from " + since : "") + " after position " + cursor
           + " on " + server.server);
       WatchRequest.Builder scopeRequest = WatchRequest.newBuilder().setSpaceId(space.value())
@@ -144,20 +142,6 @@ final class TailCommand implements Callable<Integer> {
         Optional.ofNullable(count), heartbeats, reconnect)
         .durable(subscribed.getSubscriptionId())
         .follow(subscribed.getAcked());
-  }
-
-  /**
-   * The cursor a start time resolves to on the server: the highest position it received before
-   * {@code time} (a one-block Query with {@code start_time}).
-   */
-  private long positionBefore(Authority authority, Instant time) {
-    dev.feedstore.proto.v1.QueryResponse answer = authority.query(QueryRequest.newBuilder().setSpaceId(space.value())
-        .setStartTime(time.toEpochMilli()).setLimit(1));
-    if (!answer.hasStartCursor()) {
-      throw new CliException("the server at " + server.server + " does not resolve start times (it keeps no receive"
-          + " times): use --from POSITION", FeedCtl.Exit.REFUSED);
-    }
-    return answer.getStartCursor();
   }
 
   /** The space's highest position, from a one-block Query. */

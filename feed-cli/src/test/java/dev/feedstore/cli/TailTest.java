@@ -59,7 +59,7 @@ class TailTest {
   }
 
   @Test
-  void tailSinceATimeStartsWithTheBlocksReceivedFromThenOnAndRefusesABadTime() throws Exception {
+  void tailAndReadSinceATimeStartWithTheBlocksReceivedFromThenOnAndRefuseABadTime() throws Exception {
     append("a");
     append("b", "c");
     List<Map<String, Object>> stored = JsonLines.parse(
@@ -77,6 +77,12 @@ class TailTest {
     assertTrue(result.err().startsWith("tailing space demo from " + java.time.Instant.ofEpochMilli(since)),
         result.err());
 
+    Cli.Result read = Cli.run("read", "--server", server.address(), "--space", "demo", "--since", String.valueOf(since),
+        "--json");
+    assertEquals(0, read.exit(), read.toString());
+    assertEquals(expected, JsonLines.parse(read.lines()).stream().map(b -> b.get("data")).toList(),
+        "read --since: the same blocks, then it exits");
+
     Cli.Result millis = Cli.run("tail", "--server", server.address(), "--space", "demo", "--since", "0",
         "--count", "4", "--json");
     assertEquals(List.of("old", "a", "b", "c"), data(blocks(millis)), "Unix milliseconds; 0 is the whole history");
@@ -87,6 +93,8 @@ class TailTest {
     Cli.Result both = Cli.run("tail", "--server", server.address(), "--space", "demo", "--since", "0", "--from", "1");
     assertEquals(2, both.exit(), both.toString());
     assertTrue(both.err().contains("--since and --from"), both.err());
+    Cli.Result readBoth = Cli.run("read", "--server", server.address(), "--space", "demo", "--since", "0", "--from", "0");
+    assertEquals(2, readBoth.exit(), readBoth.toString());
   }
 
   @Test
