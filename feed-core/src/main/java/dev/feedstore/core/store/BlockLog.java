@@ -181,9 +181,16 @@ public interface BlockLog {
   /**
    * The lowest position above the floor whose block was received at or after {@code timestampMillis}
    * (its {@link Block#receivedAt()}, the authority's clock, not the author's), if any block was.
+   *
+   * <p>Derived from {@link #lastReceivedBefore}, the {@link #floor} and {@link #maxPosition}: receive
+   * times do not decrease with positions, so the blocks received before the time are the ones up to
+   * the larger of the first two, and an authority's positions above the floor have no gaps, so the
+   * next one is the answer while it is held. (Were there a gap there, the answer would fall in it,
+   * with still exactly the blocks received before the time below it.)
    */
-  default java.util.Optional<Position> firstSince(SpaceId spaceId, long timestampMillis) {
-    return java.util.Optional.empty();
+  default Optional<Position> firstSince(SpaceId spaceId, long timestampMillis) {
+    long before = Math.max(lastReceivedBefore(spaceId, timestampMillis).value(), floor(spaceId).position().value());
+    return before < maxPosition(spaceId).value() ? Optional.of(Position.of(before + 1)) : Optional.empty();
   }
 
   /**

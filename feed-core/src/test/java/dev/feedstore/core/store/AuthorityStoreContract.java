@@ -767,6 +767,25 @@ public abstract class AuthorityStoreContract<S extends AuthorityStore<?>> {
     assertEquals(Optional.of(Position.of(4)), store.read(tx -> tx.blocks().firstSince(SPACE, 0)));
   }
 
+  @Test
+  void firstSinceFindsNothingWhereTheSpaceHoldsNoBlocks() {
+    assertEquals(Optional.empty(), store.read(tx -> tx.blocks().firstSince(OTHER_SPACE, 0)), "a space never stored");
+    store.write(tx -> {
+      tx.blocks().setRetention(OTHER_SPACE, Optional.of(Retention.of(1, 0, 0)));
+      return null;
+    });
+    assertEquals(Optional.empty(), store.read(tx -> tx.blocks().firstSince(OTHER_SPACE, 0)), "a space with no blocks");
+
+    FeedId feed = createFeed(SPACE, Optional.empty());
+    for (int i = 0; i < 3; i++) {
+      insert(SPACE, positioned(feed, "a", i, i + 1).withReceivedAt(100L * (i + 1)));
+    }
+    store.write(tx -> tx.blocks().compact(SPACE, Position.of(3), 10));
+    assertEquals(Optional.empty(), store.read(tx -> tx.blocks().firstSince(SPACE, 0)), "every block removed");
+    assertEquals(Position.of(3), store.read(tx -> tx.blocks().retentionCut(SPACE, Retention.of(0, 1, 0), 1_000)),
+        "nothing above the floor to let go of");
+  }
+
   protected List<Block> readAfter(Scope scope, long cursor, int limit) {
     return store.read(tx -> tx.blocks().after(SPACE, scope, Position.of(cursor), limit));
   }

@@ -245,11 +245,6 @@ final class PgBlockLog implements BlockLog {
   }
 
   @Override
-  public Optional<Position> firstSince(SpaceId spaceId, long timestampMillis) {
-    return floors.firstSince(spaceId, timestampMillis);
-  }
-
-  @Override
   public Position lastBeyondBytes(SpaceId spaceId, long bytes) {
     return floors.lastBeyondBytes(spaceId, bytes);
   }

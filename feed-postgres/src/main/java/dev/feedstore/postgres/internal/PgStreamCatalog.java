@@ -5,11 +5,9 @@ import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.ProducerMark;
 import dev.feedstore.core.store.StreamCatalog;
 import dev.feedstore.core.store.StreamRecord;
+import dev.feedstore.core.store.StreamRecordColumns;
 import dev.feedstore.core.store.StreamRecordRow;
 import dev.feedstore.core.store.UniquenessViolationException;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -32,6 +30,8 @@ final class PgStreamCatalog implements StreamCatalog {
   private static final String COLUMNS = "stream_private_id, space_id, name, generation, feed_id, content_type,"
       + " created_at, ttl_seconds, expires_at, touched_at, fork_of, base_position, fork_sub_offset, closed_position,"
       + " closed_by_producer, closed_by_epoch, closed_by_seq, stream_seq, state";
+  /** A row of {@link #COLUMNS} as its record. */
+  private static final Sql.Row<StreamRecord> RECORD = rs -> StreamRecordColumns.read(rs::getObject);
   private static final String LOCK_STREAM = "SELECT pg_advisory_xact_lock(hashtextextended(?, 11))";
   private static final String LOCK_SPACE = "SELECT pg_advisory_xact_lock(hashtextextended(?, 13))";
   private static final String FIND = "SELECT " + COLUMNS + " FROM streams WHERE space_id = ? AND name = ?"
@@ -64,18 +64,18 @@ final class PgStreamCatalog implements StreamCatalog {
     if (tx.writable) {
       lock(spaceId, name);
     }
-    return first(Sql.list(tx.connection, FIND, PgStreamCatalog::record, spaceId.value(), name));
+    return Sql.list(tx.connection, FIND, RECORD, spaceId.value(), name).stream().findFirst();
   }
 
   @Override
   public Optional<StreamRecord> get(long id) {
-    Optional<StreamRecord> record = first(Sql.list(tx.connection, GET, PgStreamCatalog::record, id));
+    Optional<StreamRecord> record = Sql.list(tx.connection, GET, RECORD, id).stream().findFirst();
     if (record.isEmpty() || !tx.writable) {
       return record;
     }
     // Locked as find locks it, then read again: the first read may predate the holder's commit.
     lock(record.get().spaceId(), record.get().name());
-    return first(Sql.list(tx.connection, GET, PgStreamCatalog::record, id));
+    return Sql.list(tx.connection, GET, RECORD, id).stream().findFirst();
   }
 
   /** Waits for, then holds until this transaction ends, the lock of the stream of this name. */
@@ -122,8 +122,8 @@ final class PgStreamCatalog implements StreamCatalog {
 
   @Override
   public Optional<ProducerMark> producer(long streamId, String producerId) {
-    return first(Sql.list(tx.connection, PRODUCER, rs -> new ProducerMark(producerId, rs.getLong(1), rs.getLong(2)),
-        streamId, producerId));
+    return Sql.list(tx.connection, PRODUCER, rs -> new ProducerMark(producerId, rs.getLong(1), rs.getLong(2)),
+        streamId, producerId).stream().findFirst();
   }
 
   @Override
@@ -147,17 +147,5 @@ final class PgStreamCatalog implements StreamCatalog {
         + " ON f.feed_private_id = b.feed_private_id JOIN spaces s ON s.space_private_id = f.space_private_id"
         + " WHERE s.space_id = ? AND f.feed_id = ?", spaceId.value(), feedId.value());
     return max == null ? OptionalLong.empty() : OptionalLong.of(max);
-  }
-
-  private static StreamRecord record(ResultSet rs) throws SQLException {
-    Object[] row = new Object[StreamRecordRow.WIDTH];
-    for (int i = 0; i < row.length; i++) {
-      row[i] = rs.getObject(i + 1);
-    }
-    return StreamRecordRow.record(row);
-  }
-
-  private static <T> Optional<T> first(List<T> rows) {
-    return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
   }
 }

@@ -474,11 +474,6 @@ final class SqliteBlockLog implements ReplicaBlockLog {
   }
 
   @Override
-  public Optional<Position> firstSince(SpaceId spaceId, long timestampMillis) {
-    return floors.firstSince(spaceId, timestampMillis);
-  }
-
-  @Override
   public Position lastBeyondBytes(SpaceId spaceId, long bytes) {
     return floors.lastBeyondBytes(spaceId, bytes);
   }

@@ -30,13 +30,7 @@ final class SqliteFloors {
       + " WHERE space_private_id = ?";
   private static final String SET_RETENTION = "UPDATE spaces SET retain_blocks = ?, retain_age_ms = ?, retain_bytes = ?"
       + " WHERE space_private_id = ?";
-  /**
-   * The first block received at or after a time (it and every block after it are within an age):
-   * one step along the index on (space, receive time, position).
-   */
-  private static final String FIRST_SINCE = "SELECT position FROM blocks WHERE space_private_id = ?"
-      + " AND position > ? AND received_at >= ? ORDER BY received_at, position LIMIT 1";
-  /** The last block received before a time, the same way down. */
+  /** The last block received before a time: one step down the index on (space, receive time, position). */
   private static final String LAST_BEFORE_TIME = "SELECT position FROM blocks WHERE space_private_id = ?"
       + " AND received_at < ? AND position IS NOT NULL ORDER BY received_at DESC, position DESC LIMIT 1";
   /** The highest block at which the data of it and every block above it is more than a size. */
@@ -114,11 +108,6 @@ final class SqliteFloors {
     Sql.update(tx, SET_RETENTION, retention.map(r -> r.blocks().orElse(0)).orElse(null),
         retention.map(r -> r.ageMillis().orElse(0)).orElse(null), retention.map(r -> r.bytes().orElse(0)).orElse(null),
         space);
-  }
-
-  Optional<Position> firstSince(SpaceId spaceId, long timestampMillis) {
-    return tx.findSpace(spaceId).map(space -> Sql.longValue(tx, FIRST_SINCE, space, floor(spaceId).position().value(),
-        timestampMillis)).map(Position::of);
   }
 
   Position lastReceivedBefore(SpaceId spaceId, long receivedAtMillis) {

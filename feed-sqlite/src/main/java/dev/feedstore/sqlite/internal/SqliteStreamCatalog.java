@@ -5,10 +5,8 @@ import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.ProducerMark;
 import dev.feedstore.core.store.StreamCatalog;
 import dev.feedstore.core.store.StreamRecord;
+import dev.feedstore.core.store.StreamRecordColumns;
 import dev.feedstore.core.store.StreamRecordRow;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -22,6 +20,8 @@ final class SqliteStreamCatalog implements StreamCatalog {
   private static final String COLUMNS = "stream_private_id, space_id, name, generation, feed_id, content_type,"
       + " created_at, ttl_seconds, expires_at, touched_at, fork_of, base_position, fork_sub_offset, closed_position,"
       + " closed_by_producer, closed_by_epoch, closed_by_seq, stream_seq, state";
+  /** A row of {@link #COLUMNS} as its record. */
+  private static final Sql.Row<StreamRecord> RECORD = rs -> StreamRecordColumns.read(rs::getObject);
 
   private final SqliteTransaction tx;
 
@@ -31,14 +31,14 @@ final class SqliteStreamCatalog implements StreamCatalog {
 
   @Override
   public Optional<StreamRecord> find(SpaceId spaceId, String name) {
-    return first(Sql.list(tx, "SELECT " + COLUMNS + " FROM streams WHERE space_id = ? AND name = ? AND state <> 'gone'",
-        SqliteStreamCatalog::record, spaceId.value(), name));
+    return Sql.list(tx, "SELECT " + COLUMNS + " FROM streams WHERE space_id = ? AND name = ? AND state <> 'gone'",
+        RECORD, spaceId.value(), name).stream().findFirst();
   }
 
   @Override
   public Optional<StreamRecord> get(long id) {
-    return first(Sql.list(tx, "SELECT " + COLUMNS + " FROM streams WHERE stream_private_id = ?",
-        SqliteStreamCatalog::record, id));
+    return Sql.list(tx, "SELECT " + COLUMNS + " FROM streams WHERE stream_private_id = ?",
+        RECORD, id).stream().findFirst();
   }
 
   @Override
@@ -76,9 +76,9 @@ final class SqliteStreamCatalog implements StreamCatalog {
 
   @Override
   public Optional<ProducerMark> producer(long streamId, String producerId) {
-    return first(Sql.list(tx, "SELECT epoch, last_seq FROM stream_producers WHERE stream_private_id = ?"
+    return Sql.list(tx, "SELECT epoch, last_seq FROM stream_producers WHERE stream_private_id = ?"
         + " AND producer_id = ?", rs -> new ProducerMark(producerId, rs.getLong(1), rs.getLong(2)), streamId,
-        producerId));
+        producerId).stream().findFirst();
   }
 
   @Override
@@ -107,17 +107,5 @@ final class SqliteStreamCatalog implements StreamCatalog {
         + " b.feed_private_id JOIN spaces s ON s.space_private_id = f.space_private_id WHERE s.space_id = ?"
         + " AND f.feed_id = ?", spaceId.value(), feedId.value());
     return max == null ? OptionalLong.empty() : OptionalLong.of(max);
-  }
-
-  private static StreamRecord record(ResultSet rs) throws SQLException {
-    Object[] row = new Object[StreamRecordRow.WIDTH];
-    for (int i = 0; i < row.length; i++) {
-      row[i] = rs.getObject(i + 1);
-    }
-    return StreamRecordRow.record(row);
-  }
-
-  private static <T> Optional<T> first(List<T> rows) {
-    return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
   }
 }
