@@ -13,15 +13,16 @@ import java.util.Set;
 
 /**
  * Commits a group of appends formed by the {@link AppendQueue} in one write transaction of the
- * store: one commit, so one fsync, for the whole group, whatever the store. Each append still runs
- * its own {@link AppendWork} in that transaction, so it gets its own positions, consecutive in its
- * space, claimed from the space's counter after those of the appends before it in the group; the
- * appends of one space keep their arrival order. The group is ordered by space id, so a
- * transaction takes the counter rows of its spaces in one global order and two authorities sharing
- * a store (PostgreSQL) cannot deadlock on them.
+ * store: one commit, so one fsync, for the whole group, whatever the store. The appends of one space
+ * run together ({@link SpaceRun}), sharing their statements, and each still gets its own positions,
+ * consecutive in its space, after those of the appends before it in the group; the appends of one
+ * space keep their arrival order. The group is ordered by space id, so a transaction takes the
+ * counter rows of its spaces in one global order and two authorities sharing a store (PostgreSQL)
+ * cannot deadlock on them.
  *
- * <p>Each append is all or nothing on its own. If one append's work fails (a sequence conflict, a
- * limit, keys stored already), the transaction rolls back and the group runs again without it; the
+ * <p>Each append is all or nothing on its own. If the work fails for one append (a sequence
+ * conflict, a limit, keys stored already: {@link SpaceRun#culprit} names it; a step its space's
+ * appends share counts as the first one's), the transaction rolls back and the group runs again without it; the
  * appends set aside run after the group, each in a transaction of its own, exactly as a lone
  * append does, which gives them their own answer (their error, or positions after the group's). A
  * failure of the storage itself ({@link StorageFaultException}: disk full, read-only file, I/O
@@ -79,7 +80,7 @@ final class AppendGroup implements AppendQueue.Committer {
           attempt.forEach(append -> append.failed(e));
           together = List.of();
         } else {
-          aside.add(new Aside(attempt.get(failing[0]), e instanceof AppendWork.NotAllNew));
+          aside.add(new Aside(attempt.get(failing[0]), e instanceof SpaceRun.NotAllNew));
           together = new ArrayList<>(attempt);
           together.remove(failing[0]);
         }
@@ -99,17 +100,29 @@ final class AppendGroup implements AppendQueue.Committer {
     return () -> published.forEach(space -> space.tail().signalWatchers());
   }
 
-  /** Runs each append's work in one transaction; on a failure notes whose it was and rethrows it unchanged. */
+  /**
+   * Runs the appends in one transaction, those of one space together; on a failure notes whose it
+   * was and rethrows it unchanged.
+   */
   private List<AppendWork.Outcome> runAll(AuthorityTransaction tx, List<PendingAppend> appends, int[] failing,
       long now) {
     List<AppendWork.Outcome> outcomes = new ArrayList<>(appends.size());
-    for (int i = 0; i < appends.size(); i++) {
+    int start = 0;
+    while (start < appends.size()) {
+      SpaceState space = appends.get(start).space();
+      int end = start + 1;
+      while (end < appends.size() && appends.get(end).space().spaceId().equals(space.spaceId())) {
+        end++;
+      }
+      SpaceRun run = new SpaceRun(space.spaceId(), appends.subList(start, end), settings.feedsPerSpace(), now);
       try {
-        outcomes.add(admitted(appends.get(i), true, now).run(tx));
+        spaces.admit(tx, space);
+        outcomes.addAll(run.run(tx));
       } catch (RuntimeException e) {
-        failing[0] = i;
+        failing[0] = start + run.culprit();
         throw e;
       }
+      start = end;
     }
     return outcomes;
   }
@@ -119,25 +132,23 @@ final class AppendGroup implements AppendQueue.Committer {
    * are stored already, block by block.
    */
   private AppendWork.Outcome alone(PendingAppend append, boolean careful, long now) {
+    SpaceState space = append.space();
     if (!careful) {
       try {
-        return store.write(admitted(append, true, now));
-      } catch (AppendWork.NotAllNew e) {
+        return store.write(tx -> {
+          spaces.admit(tx, space);
+          return new SpaceRun(space.spaceId(), List.of(append), settings.feedsPerSpace(), now).run(tx).get(0);
+        });
+      } catch (SpaceRun.NotAllNew e) {
         // Re-pushed blocks: the optimistic transaction rolled back; store them one by one.
       }
     }
-    return store.write(admitted(append, false, now));
-  }
-
-  /** The append's work, after storing its space in the same transaction if the store does not hold it yet. */
-  private AuthorityStore.Work<AuthorityTransaction, AppendWork.Outcome> admitted(PendingAppend append,
-      boolean optimistic, long now) {
-    AppendWork work = new AppendWork(append.space().spaceId(), append.namespace(), append.blocks(), optimistic,
-        settings.feedsPerSpace(), now);
-    return tx -> {
-      spaces.admit(tx, append.space());
+    AppendWork work = new AppendWork(space.spaceId(), append.namespace(), append.blocks(), settings.feedsPerSpace(),
+        now);
+    return store.write(tx -> {
+      spaces.admit(tx, space);
       return work.run(tx);
-    };
+    });
   }
 
   /** After the append's transaction committed: settles it and records its blocks in the space's tail. */

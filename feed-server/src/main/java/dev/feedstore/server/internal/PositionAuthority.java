@@ -30,7 +30,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * scopes, ListFeeds lists feeds. Every answer carries the space's server token.
  *
  * <p>The position counter of each space lives in the store, claimed by the append's own
- * transaction ({@link AppendWork}), so a failed transaction burns no position and any number of
+ * transaction ({@link SpaceRun}, {@link AppendWork}), so a failed transaction burns no position and any number of
  * authorities may write to one store: nothing they keep in memory decides a position.
  *
  * <p>Thread-safe. Appends are committed in groups, one group at a time in this process (and the
@@ -196,7 +196,7 @@ public final class PositionAuthority {
               throw new IllegalStateException("a space work appends once");
             }
             spaces.admit(tx, space);
-            AppendWork.Outcome done = new AppendWork(spaceId, Optional.empty(), blocks, false,
+            AppendWork.Outcome done = new AppendWork(spaceId, Optional.empty(), blocks,
                 settings.feedsPerSpace(), clock.millis()).run(tx);
             outcome.add(done);
             return done.positions();

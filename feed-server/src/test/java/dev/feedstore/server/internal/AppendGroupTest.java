@@ -14,6 +14,7 @@ import dev.feedstore.core.testing.Await;
 import dev.feedstore.core.testing.FaultyFeedStore;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.server.ServerSettings;
+import dev.feedstore.server.testing.CountingFeedStore;
 import dev.feedstore.server.testing.GatedFeedStore;
 import dev.feedstore.sqlite.SqliteFeedStore;
 import java.nio.file.Path;
@@ -44,6 +45,7 @@ class AppendGroupTest {
 
   @TempDir Path dir;
   FaultyFeedStore faulty;
+  CountingFeedStore counting;
   GatedFeedStore store;
   PositionAuthority authority;
   final ExecutorService callers = Executors.newCachedThreadPool();
@@ -55,7 +57,8 @@ class AppendGroupTest {
 
   void start(ServerSettings settings) {
     faulty = new FaultyFeedStore(SqliteFeedStore.open(dir.resolve("feeds.db")), dir.resolve("feeds.db"));
-    store = new GatedFeedStore(faulty);
+    counting = new CountingFeedStore(faulty);
+    store = new GatedFeedStore(counting);
     authority = new PositionAuthority(store, settings, Clock.systemUTC());
   }
 
@@ -264,6 +267,139 @@ class AppendGroupTest {
       assertArrayEquals(new long[] {1}, append(space, TestBlocks.block(TestBlocks.feedId(), "next", 0)).positions(),
           "space " + space.value() + " starts at 1: the group claimed no position");
     }
+  }
+
+  @Test
+  void oneSpacesAppendsInAGroupShareTheirStatementsAndTakeDensePositionsInArrivalOrder() throws Exception {
+    Future<AppendResult> first = held(SPACE, TestBlocks.block(TestBlocks.feedId(), "first", 0));
+    List<Future<AppendResult>> calls = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      calls.add(submit(SPACE, List.of(TestBlocks.block(TestBlocks.feedId(), "c" + i, 0))));
+      awaitWaiting(i + 1);
+    }
+    store.open();
+
+    assertArrayEquals(new long[] {1}, first.get(30, TimeUnit.SECONDS).positions());
+    for (int i = 0; i < calls.size(); i++) {
+      assertArrayEquals(new long[] {i + 2}, calls.get(i).get(30, TimeUnit.SECONDS).positions(),
+          "append " + i + " takes the next position in arrival order");
+    }
+    assertEquals(11, maxPosition(SPACE));
+    assertEquals(2, store.writes(), "the ten waiting appends were committed in one transaction");
+    for (String statement : List.of("FeedCatalog.namespaces", "FeedCatalog.count",
+        "BlockLog.claimPositions", "BlockLog.stampReceipt", "BlockLog.insertAll")) {
+      assertEquals(2, counting.calls(statement), statement + ": once for the held append, once for the group");
+    }
+  }
+
+  @Test
+  void aConflictingOneBlockAppendInAMergedGroupFailsAloneAndTheOthersKeepTheirOrder() throws Exception {
+    FeedId shared = TestBlocks.feedId();
+    append(SPACE, TestBlocks.block(shared, "a", 0, "one"));
+    Future<AppendResult> first = held(SPACE, TestBlocks.block(TestBlocks.feedId(), "first", 0));
+    List<Future<AppendResult>> good = new ArrayList<>();
+    Future<AppendResult> conflicting = null;
+    for (int i = 0; i < 5; i++) {
+      if (i == 2) {
+        conflicting = submit(SPACE, List.of(TestBlocks.block(shared, "a", 0, "two")));
+      } else {
+        good.add(submit(SPACE, List.of(TestBlocks.block(TestBlocks.feedId(), "g" + i, 0))));
+      }
+      awaitWaiting(i + 1);
+    }
+    store.open();
+
+    first.get(30, TimeUnit.SECONDS);
+    Future<AppendResult> refusedCall = conflicting;
+    ExecutionException refused = Assertions.assertThrows(ExecutionException.class,
+        () -> refusedCall.get(30, TimeUnit.SECONDS));
+    AppendConflictException conflict = assertInstanceOf(AppendConflictException.class, refused.getCause());
+    assertEquals(List.of(TestBlocks.key(shared, "a", 0)), conflict.keys());
+    for (int i = 0; i < good.size(); i++) {
+      assertArrayEquals(new long[] {i + 3}, good.get(i).get(30, TimeUnit.SECONDS).positions(),
+          "the other appends commit densely, in arrival order");
+    }
+    assertEquals(6, maxPosition(SPACE));
+  }
+
+  @Test
+  void aKeyAppendedTwiceInOneGroupGetsTheFirstAppendsPosition() throws Exception {
+    Future<AppendResult> first = held(SPACE, TestBlocks.block(TestBlocks.feedId(), "first", 0));
+    Block pushed = TestBlocks.block(TestBlocks.feedId(), "p", 0);
+    Future<AppendResult> original = submit(SPACE, List.of(pushed));
+    awaitWaiting(1);
+    Future<AppendResult> between = submit(SPACE, List.of(TestBlocks.block(TestBlocks.feedId(), "b", 0)));
+    awaitWaiting(2);
+    Future<AppendResult> retried = submit(SPACE, List.of(pushed));
+    awaitWaiting(3);
+    Future<AppendResult> after = submit(SPACE, List.of(TestBlocks.block(TestBlocks.feedId(), "c", 0)));
+    awaitWaiting(4);
+    store.open();
+
+    first.get(30, TimeUnit.SECONDS);
+    assertArrayEquals(new long[] {2}, original.get(30, TimeUnit.SECONDS).positions());
+    assertArrayEquals(new long[] {3}, between.get(30, TimeUnit.SECONDS).positions());
+    assertArrayEquals(new long[] {2}, retried.get(30, TimeUnit.SECONDS).positions(), "the stored block's position");
+    assertArrayEquals(new long[] {4}, after.get(30, TimeUnit.SECONDS).positions());
+    assertEquals(4, maxPosition(SPACE), "the retried block was stored once and claimed no position");
+  }
+
+  @Test
+  void theFirstAppendOfAGroupWhoseFeedsCrossTheLimitIsRefusedNamingTheSetting() throws Exception {
+    store.close();
+    start(ServerSettings.DEFAULTS.toBuilder().feedsPerSpace(4).build());
+    FeedId firstFeed = TestBlocks.feedId();
+    Future<AppendResult> first = held(SPACE, TestBlocks.block(firstFeed, "first", 0));
+    Future<AppendResult> one = submit(SPACE, List.of(TestBlocks.block(TestBlocks.feedId(), "one", 0)));
+    awaitWaiting(1);
+    Future<AppendResult> two = submit(SPACE, List.of(TestBlocks.block(TestBlocks.feedId(), "two", 0)));
+    awaitWaiting(2);
+    Future<AppendResult> three = submit(SPACE, List.of(TestBlocks.block(TestBlocks.feedId(), "three", 0),
+        TestBlocks.block(TestBlocks.feedId(), "three", 0)));
+    awaitWaiting(3);
+    Future<AppendResult> existing = submit(SPACE, List.of(TestBlocks.block(firstFeed, "first", 1)));
+    awaitWaiting(4);
+    store.open();
+
+    first.get(30, TimeUnit.SECONDS);
+    assertArrayEquals(new long[] {2}, one.get(30, TimeUnit.SECONDS).positions());
+    assertArrayEquals(new long[] {3}, two.get(30, TimeUnit.SECONDS).positions());
+    assertArrayEquals(new long[] {4}, existing.get(30, TimeUnit.SECONDS).positions(),
+        "an append to a feed the space has fits after the refused one");
+    ExecutionException refused = Assertions.assertThrows(ExecutionException.class,
+        () -> three.get(30, TimeUnit.SECONDS));
+    LimitExceededException limit = assertInstanceOf(LimitExceededException.class, refused.getCause());
+    assertEquals(ServerSettings.Key.FEEDS_PER_SPACE, limit.limitKey());
+    assertEquals(5, limit.actual(), "three feeds stored and the two this append creates");
+    assertEquals(4, maxPosition(SPACE));
+  }
+
+  @Test
+  void oneBlockAppendsToTwoSpacesInAGroupRunOncePerSpaceEachInArrivalOrder() throws Exception {
+    Future<AppendResult> first = held(SpaceId.of("zero"), TestBlocks.block(TestBlocks.feedId(), "first", 0));
+    List<SpaceId> spaces = List.of(SpaceId.of("b"), SpaceId.of("a"));
+    List<Future<AppendResult>> calls = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      calls.add(submit(spaces.get(i % 2), List.of(TestBlocks.block(TestBlocks.feedId(), "m" + i, 0))));
+      awaitWaiting(i + 1);
+    }
+    store.open();
+
+    first.get(30, TimeUnit.SECONDS);
+    for (int i = 0; i < calls.size(); i++) {
+      assertArrayEquals(new long[] {i / 2 + 1}, calls.get(i).get(30, TimeUnit.SECONDS).positions(),
+          "space " + spaces.get(i % 2).value() + ": positions in the order its appends arrived");
+    }
+    for (SpaceId space : spaces) {
+      assertEquals(4, maxPosition(space));
+    }
+    assertEquals(2, store.writes());
+    assertEquals(3, counting.calls("BlockLog.claimPositions"), "once for the held append, once per space of the group");
+    assertEquals(3, counting.calls("BlockLog.insertAll"), "once for the held append, once per space of the group");
+  }
+
+  private void awaitWaiting(int appends) {
+    Await.until(appends + " appends waiting", () -> authority.waitingAppends() == appends);
   }
 
   /** Starts an append whose transaction waits at the store's gate, and waits until it does. */

@@ -2,13 +2,25 @@ package dev.feedstore.server.testing;
 
 import dev.feedstore.core.store.FeedStore;
 import dev.feedstore.core.store.StoreTransaction;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** A store that counts its transactions, to show which work reads storage. Thread-safe. */
+/**
+ * A store that counts its transactions, to show which work reads storage, and the calls its write
+ * transactions make to the views of a transaction ({@code tx.blocks().claimPositions(...)} counts as
+ * {@code "BlockLog.claimPositions"}, named by the interface that declares the method), to show how many statements some work needed. Thread-safe. Closing it
+ * closes the store it wraps.
+ */
 public final class CountingFeedStore implements FeedStore {
   private final FeedStore store;
   private final AtomicLong reads = new AtomicLong();
   private final AtomicLong writes = new AtomicLong();
+  private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
 
   public CountingFeedStore(FeedStore store) {
     this.store = store;
@@ -22,6 +34,12 @@ public final class CountingFeedStore implements FeedStore {
     return writes.get();
   }
 
+  /** Calls made so far by write transactions to a method of the views, as {@code Interface.method}. */
+  public int calls(String method) {
+    AtomicInteger count = calls.get(method);
+    return count == null ? 0 : count.get();
+  }
+
   @Override
   public <T> T read(Work<? super StoreTransaction, T> work) {
     reads.incrementAndGet();
@@ -31,7 +49,7 @@ public final class CountingFeedStore implements FeedStore {
   @Override
   public <T> T write(Work<? super StoreTransaction, T> work) {
     writes.incrementAndGet();
-    return store.write(work);
+    return store.write(tx -> work.run(counted(tx)));
   }
 
   /** Not counted: the server probes on its own schedule. */
@@ -43,5 +61,28 @@ public final class CountingFeedStore implements FeedStore {
   @Override
   public void close() {
     store.close();
+  }
+
+  private StoreTransaction counted(StoreTransaction tx) {
+    return (StoreTransaction) Proxy.newProxyInstance(getClass().getClassLoader(),
+        new Class<?>[] {StoreTransaction.class}, (proxy, method, args) -> {
+          Object view = invoke(tx, method, args);
+          Class<?> type = method.getReturnType();
+          if (!type.isInterface() || view == null) {
+            return view;
+          }
+          return Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {type}, (p, m, a) -> {
+            calls.computeIfAbsent(m.getDeclaringClass().getSimpleName() + "." + m.getName(), name -> new AtomicInteger()).incrementAndGet();
+            return invoke(view, m, a);
+          });
+        });
+  }
+
+  private static Object invoke(Object target, Method method, Object[] args) throws Throwable {
+    try {
+      return method.invoke(target, args);
+    } catch (InvocationTargetException e) {
+      throw e.getCause();
+    }
   }
 }
