@@ -60,6 +60,8 @@ final class LiveFollower implements SpaceTail.Watcher {
   private boolean sentSinceHeartbeat;
   private Optional<BlockKey> cursorBlock = Optional.empty();
   private OptionalLong cursorChain = OptionalLong.empty();
+  /** The cursor the stream's start time resolved to, known from its first page on. */
+  private OptionalLong startCursor = OptionalLong.empty();
 
   LiveFollower(ResolvedRead read, PositionAuthority authority, LiveSink sink, Executor executor,
       RateLimitedLog failures, String principal, Consumer<LiveFollower> onRelease) {
@@ -155,8 +157,10 @@ final class LiveFollower implements SpaceTail.Watcher {
   private boolean sendNext() {
     if (!historyStarted) {
       historyStarted = true;
-      Page page = authority.readPage(read.space().spaceId(), read.scope(), read.cursor(), batchBlocks, batchBytes,
-          read.cursor().isAssigned());
+      PositionAuthority.StartPage start = authority.startPage(read, batchBlocks, batchBytes);
+      Page page = start.page();
+      scanned = start.cursor().value();
+      startCursor = start.startCursor();
       cursorBlock = page.cursorBlock();
       cursorChain = page.cursorChain();
       sendPage(page);
@@ -288,7 +292,7 @@ final class LiveFollower implements SpaceTail.Watcher {
   private LiveSink.Head head(OptionalLong lastChain) {
     return new LiveSink.Head(read.space().token(), knownMax,
         firstEventSent ? Optional.empty() : cursorBlock, firstEventSent ? OptionalLong.empty() : cursorChain,
-        lastChain, read.space().floor(), firstEventSent ? OptionalLong.empty() : read.startCursor());
+        lastChain, read.space().floor(), firstEventSent ? OptionalLong.empty() : startCursor);
   }
 
   private void sent(boolean notHeartbeat) {

@@ -232,61 +232,66 @@ public final class PositionAuthority {
   public QueryResult query(ReadRequest request) {
     ResolvedRead read = resolve(request);
     try {
-      // A start time is resolved again in the page's own snapshot, so that a compaction between the
-      // two cannot leave the resolved cursor below the floor the page is read against.
-      record Read(Page page, Position cursor) {}
-      Read done = store.read(tx -> {
-        Position cursor = request.startTime().isPresent()
-            ? startCursor(tx, request.spaceId(), request.startTime().getAsLong())
-            : read.cursor();
-        return new Read(PageReader.read(tx, request.spaceId(), read.scope(), cursor, request.limit(),
-            settings.responseBytes(), cursor.isAssigned()), cursor);
-      });
-      return new QueryResult(done.page(), read.space().token(),
-          request.startTime().isPresent() ? OptionalLong.of(done.cursor().value()) : OptionalLong.empty());
+      StartPage start = startPage(read, request.limit(), settings.responseBytes());
+      return new QueryResult(start.page(), read.space().token(), start.startCursor());
     } finally {
       release(read);
     }
   }
 
   /**
+   * The first page of a read and the cursor it was read after.
+   *
+   * @param startCursor the cursor the read's start time resolved to, which the answer reports;
+   *     empty when the read did not start at a time
+   */
+  record StartPage(Page page, Position cursor, OptionalLong startCursor) {}
+
+  /**
+   * Reads the first page of a {@link #resolve}d read, a Query's only one or a live stream's first,
+   * from one snapshot of the store. A start time is resolved to its cursor ({@link #startCursor}) in
+   * that same snapshot, so a compaction that runs meanwhile cannot leave the cursor below the floor
+   * the page is read against: the read then starts at the new floor.
+   */
+  StartPage startPage(ResolvedRead read, int maxBlocks, long maxBytes) {
+    SpaceId spaceId = read.space().spaceId();
+    return store.read(tx -> {
+      Position cursor = read.startTime().isPresent() ? startCursor(tx, spaceId, read.startTime().getAsLong())
+          : read.cursor();
+      Page page = PageReader.read(tx, spaceId, read.scope(), cursor, maxBlocks, maxBytes, cursor.isAssigned());
+      return new StartPage(page, cursor,
+          read.startTime().isPresent() ? OptionalLong.of(cursor.value()) : OptionalLong.empty());
+    });
+  }
+
+  /**
    * Resolves the scope and cursor of a Query or Watch: looks up (and slides) a subscription, loads
    * the space, takes a durable subscription's acknowledged position as the cursor when asked {@code
-   * from_ack}, resolves a start time to the cursor before the first block received at or after it
-   * ({@link #startCursor}), and takes the cursor as 0 when the caller's expected token is not the
-   * space's. The caller {@link #release}s the read when done with it.
+   * from_ack}, leaves a start time for the first page to resolve ({@link #startPage}), and takes the
+   * cursor as 0 when the caller's expected token is not the space's. The caller {@link #release}s
+   * the read when done with it.
    */
   ResolvedRead resolve(ReadRequest request) {
     Optional<String> subscriptionId = request.scope().subscriptionId();
     Optional<Subscription> subscription = subscriptionId.map(id -> subscriptions.use(id, request.spaceId(),
         request.fromAck()));
     Scope scope = subscription.isPresent() ? subscription.get().scope() : request.scope().direct();
-    // The acknowledged position comes from the store that serves the space, so it needs no token check.
-    OptionalLong startCursor = request.startTime().isPresent()
-        ? OptionalLong.of(startCursor(request.spaceId(), request.startTime().getAsLong()).value())
-        : OptionalLong.empty();
     Position cursor = request.fromAck()
         ? Position.of(subscription.orElseThrow().durable().orElseThrow().acked())
-        : startCursor.isPresent() ? Position.of(startCursor.getAsLong()) : request.cursor();
+        : request.cursor();
     SpaceState space = spaces.acquire(request.spaceId());
     // A cursor this store computed (an acknowledged position, a start time) needs no token check.
-    boolean otherStore = !request.fromAck() && startCursor.isEmpty() && request.expectedToken().isPresent()
+    boolean otherStore = !request.fromAck() && request.startTime().isEmpty() && request.expectedToken().isPresent()
         && !request.expectedToken().get().equals(space.token().value());
-    return new ResolvedRead(space, scope, otherStore ? Position.NONE : cursor, subscriptionId, startCursor);
+    return new ResolvedRead(space, scope, otherStore ? Position.NONE : cursor, subscriptionId, request.startTime());
   }
 
   /**
    * The cursor after which the space's blocks were received at or after {@code startTime}: the
    * highest position received before it, or the floor when that is higher (the blocks received
    * before the time may be gone, and so may some received after it: a read from the floor says so
-   * with its floor, as a read from cursor 0 does). A Watch reads its first page in a later snapshot:
-   * a compaction past the cursor in between ends it with CURSOR_COMPACTED, as it ends any Watch
-   * whose catch-up a compaction overtakes.
+   * with its floor, as a read from cursor 0 does).
    */
-  private Position startCursor(SpaceId spaceId, long startTime) {
-    return store.read(tx -> startCursor(tx, spaceId, startTime));
-  }
-
   private static Position startCursor(AuthorityTransaction tx, SpaceId spaceId, long startTime) {
     Position before = tx.blocks().lastReceivedBefore(spaceId, startTime);
     Position floor = tx.blocks().floor(spaceId).position();
