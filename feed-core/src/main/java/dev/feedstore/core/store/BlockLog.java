@@ -189,8 +189,20 @@ public interface BlockLog {
    * with still exactly the blocks received before the time below it.)
    */
   default Optional<Position> firstSince(SpaceId spaceId, long timestampMillis) {
-    long before = Math.max(lastReceivedBefore(spaceId, timestampMillis).value(), floor(spaceId).position().value());
+    long before = startAfter(spaceId, timestampMillis).value();
     return before < maxPosition(spaceId).value() ? Optional.of(Position.of(before + 1)) : Optional.empty();
+  }
+
+  /**
+   * The cursor after which the space holds exactly its blocks received at or after {@code
+   * receivedAtMillis}: the larger of {@link #lastReceivedBefore} and the {@link #floor} (the blocks
+   * received before the time may be gone, and so may some received after it, which a read from the
+   * floor says with its floor). What a read that starts at a time reads after.
+   */
+  default Position startAfter(SpaceId spaceId, long receivedAtMillis) {
+    Position before = lastReceivedBefore(spaceId, receivedAtMillis);
+    Position floor = floor(spaceId).position();
+    return floor.isAfter(before) ? floor : before;
   }
 
   /**

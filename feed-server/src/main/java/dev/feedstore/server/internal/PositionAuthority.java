@@ -249,14 +249,15 @@ public final class PositionAuthority {
 
   /**
    * Reads the first page of a {@link #resolve}d read, a Query's only one or a live stream's first,
-   * from one snapshot of the store. A start time is resolved to its cursor ({@link #startCursor}) in
+   * from one snapshot of the store. A start time is resolved to its cursor ({@link
+   * dev.feedstore.core.store.BlockLog#startAfter}) in
    * that same snapshot, so a compaction that runs meanwhile cannot leave the cursor below the floor
    * the page is read against: the read then starts at the new floor.
    */
   StartPage startPage(ResolvedRead read, int maxBlocks, long maxBytes) {
     SpaceId spaceId = read.space().spaceId();
     return store.read(tx -> {
-      Position cursor = read.startTime().isPresent() ? startCursor(tx, spaceId, read.startTime().getAsLong())
+      Position cursor = read.startTime().isPresent() ? tx.blocks().startAfter(spaceId, read.startTime().getAsLong())
           : read.cursor();
       Page page = PageReader.read(tx, spaceId, read.scope(), cursor, maxBlocks, maxBytes, cursor.isAssigned());
       return new StartPage(page, cursor,
@@ -284,18 +285,6 @@ public final class PositionAuthority {
     boolean otherStore = !request.fromAck() && request.startTime().isEmpty() && request.expectedToken().isPresent()
         && !request.expectedToken().get().equals(space.token().value());
     return new ResolvedRead(space, scope, otherStore ? Position.NONE : cursor, subscriptionId, request.startTime());
-  }
-
-  /**
-   * The cursor after which the space's blocks were received at or after {@code startTime}: the
-   * highest position received before it, or the floor when that is higher (the blocks received
-   * before the time may be gone, and so may some received after it: a read from the floor says so
-   * with its floor, as a read from cursor 0 does).
-   */
-  private static Position startCursor(AuthorityTransaction tx, SpaceId spaceId, long startTime) {
-    Position before = tx.blocks().lastReceivedBefore(spaceId, startTime);
-    Position floor = tx.blocks().floor(spaceId).position();
-    return floor.isAfter(before) ? floor : before;
   }
 
   /** Gives back the space of a {@link #resolve}d read. */
