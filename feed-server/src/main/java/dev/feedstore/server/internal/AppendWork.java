@@ -80,8 +80,8 @@ final class AppendWork implements AuthorityStore.Work<AuthorityTransaction, Appe
     return careful(tx, namespaces);
   }
 
-  /** The history chain at the position before {@code next}, if it is known. */
-  private OptionalLong chainBefore(AuthorityTransaction tx, long next) {
+  /** The history chain of the space at the position before {@code next}, if it is known. */
+  static OptionalLong chainBefore(AuthorityTransaction tx, SpaceId spaceId, long next) {
     return next == 1 ? OptionalLong.of(HistoryChain.START) : tx.blocks().chainAt(spaceId, Position.of(next - 1));
   }
 
@@ -93,7 +93,7 @@ final class AppendWork implements AuthorityStore.Work<AuthorityTransaction, Appe
     long[] positions = new long[blocks.size()];
     List<Block> added = new ArrayList<>();
     List<BlockKey> conflicts = new ArrayList<>();
-    OptionalLong chain = chainBefore(tx, next);
+    OptionalLong chain = chainBefore(tx, spaceId, next);
     List<Long> chains = new ArrayList<>();
     for (int i = 0; i < blocks.size(); i++) {
       Block offered = blocks.get(i).withPosition(Position.of(next)).withReceivedAt(receivedAt);

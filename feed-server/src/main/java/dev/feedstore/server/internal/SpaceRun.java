@@ -111,8 +111,7 @@ final class SpaceRun {
 
   /** The history chain at each offered block, null when the chain before them is not known (a file from before chains). */
   private long[] chains(AuthorityTransaction tx, long next, List<Block> offered) {
-    OptionalLong previous = next == 1 ? OptionalLong.of(HistoryChain.START)
-        : tx.blocks().chainAt(spaceId, Position.of(next - 1));
+    OptionalLong previous = AppendWork.chainBefore(tx, spaceId, next);
     if (previous.isEmpty()) {
       return null;
     }
