@@ -8,8 +8,11 @@ import dev.feedstore.server.internal.JwtAccess;
 import dev.feedstore.server.internal.ServerCore;
 import dev.feedstore.server.internal.TlsIdentity;
 import io.grpc.InsecureServerCredentials;
+import io.grpc.Metadata;
 import io.grpc.Server;
 import io.grpc.ServerBuilder;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallExecutorSupplier;
 import io.grpc.ServerCredentials;
 import io.grpc.TlsServerCredentials;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
@@ -27,6 +30,7 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
 import java.util.Properties;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -380,6 +384,9 @@ public final class FeedServer implements AutoCloseable {
       return this;
     }
 
+    /** The full name of the Append method, which runs on the transport's threads ({@link #build}). */
+    private static final String APPEND = FeedSyncGrpc.getAppendMethod().getFullMethodName();
+
     /** The server, not started yet. */
     @SuppressWarnings("deprecation") // v1alpha reflection too, for grpcurl and tools that only speak it
     public FeedServer build() {
@@ -404,8 +411,21 @@ public final class FeedServer implements AutoCloseable {
         health.setStatus("", status);
         health.setStatus(FeedSyncGrpc.SERVICE_NAME, status);
       });
-      builder.executor(core.requestExecutor())
-          .maxInboundMessageSize(settings.maxMessageBytes())
+      if (authenticator.mayBlock()) {
+        builder.executor(core.requestExecutor());
+      } else {
+        // Appends block on nothing (FeedSyncService moves those that may to the request executor),
+        // so they run on the transport's threads, one hand-off between threads less per call; gRPC
+        // finds a call's method on the default executor, so that is the transport's thread too, and
+        // every other call moves to the request executor from there.
+        builder.directExecutor().callExecutor(new ServerCallExecutorSupplier() {
+          @Override
+          public <Q, R> Executor getExecutor(ServerCall<Q, R> call, Metadata headers) {
+            return call.getMethodDescriptor().getFullMethodName().equals(APPEND) ? null : core.requestExecutor();
+          }
+        });
+      }
+      builder.maxInboundMessageSize(settings.maxMessageBytes())
           .addService(core.feedSync())
           .addService(health.getHealthService())
           .addService(ProtoReflectionServiceV1.newInstance())

@@ -4,23 +4,26 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Gathers the appends that arrive while a group is being committed into the next group. There is no
- * timer: an append that finds no group in flight is committed at once, by the thread that submits
- * it, as a group of one, so a lone writer waits for nothing but its own commit. Appends that arrive
- * meanwhile are queued in arrival order and their threads return at once ({@link #submit}), so a
- * waiting append holds no request thread and a group is not bounded by the server's threads. The
- * committing thread, once its group is settled and its appends told, takes the oldest queued
- * appends that fit in {@code append-group-blocks} (the first one always fits) as the next group,
- * until the queue is empty.
+ * Gathers the appends that arrive while a group is being committed into the next group, and
+ * commits the groups on an executor of their own ({@code commits}), so the thread that submits an
+ * append (a transport's event loop, a request thread) never waits for the store. There is no timer:
+ * an append that finds no group in flight starts a commit at once, as a group of one, so a lone
+ * writer waits for nothing but its own commit. Appends that arrive meanwhile are queued in arrival
+ * order; the commit, once its group is settled and its appends told, takes the oldest queued appends
+ * that fit in {@code append-group-blocks} (the first one always fits) as the next group, until the
+ * queue is empty.
  *
  * <p>One group is in flight at a time, so groups commit (and are published to the live tails) in
- * the order they were formed.
+ * the order they were formed. Appends submitted once {@code commits} refuses work (the server is
+ * stopping) fail with {@link ShuttingDownException}; those queued before it still commit.
  *
- * <p>Thread-safe. {@link #submit} may run the commits of other callers' appends before it returns;
- * {@link #append} blocks until the append is settled, and is not interruptible.
+ * <p>Thread-safe. {@link #submit} returns at once (with {@code commits} a direct executor, after
+ * committing); {@link #append} blocks until the append is settled, and is not interruptible.
  */
 final class AppendQueue {
   /** Commits a formed group. */
@@ -37,19 +40,24 @@ final class AppendQueue {
 
   private final Committer committer;
   private final int groupBlocks;
+  private final Executor commits;
   private final ReentrantLock lock = new ReentrantLock();
   /** Guarded by lock: the appends waiting for the next group, oldest first. */
   private final ArrayDeque<Waiter> waiting = new ArrayDeque<>();
-  /** Guarded by lock: whether a thread is committing groups (then appends are queued). */
+  /** Guarded by lock: whether groups are being committed or about to be (then appends are queued). */
   private boolean committing;
   /** Guarded by lock: groups formed so far, and the appends they held. */
   private long groups;
   private long groupedAppends;
 
-  /** @param groupBlocks the most blocks a group gathers from waiting appends ({@code append-group-blocks}) */
-  AppendQueue(Committer committer, int groupBlocks) {
+  /**
+   * @param groupBlocks the most blocks a group gathers from waiting appends ({@code append-group-blocks})
+   * @param commits where groups are committed, one run at a time
+   */
+  AppendQueue(Committer committer, int groupBlocks, Executor commits) {
     this.committer = committer;
     this.groupBlocks = groupBlocks;
+    this.commits = commits;
   }
 
   /** How many appends wait for the next group now. */
@@ -101,13 +109,12 @@ final class AppendQueue {
   }
 
   /**
-   * Commits the append now if no group is in flight (then also the groups of appends queued
-   * meanwhile, before returning), or queues it for the next group and returns at once. {@code
-   * settled} runs once the append is settled, on the thread that committed it; it must not block,
-   * and what it throws is ignored.
+   * Queues the append for the next group, and starts committing groups on {@code commits} if none
+   * is in flight; returns at once. {@code settled} runs once the append is settled, on the thread
+   * that committed it (or on this one, when the append is refused); it must not block, and what it
+   * throws is ignored.
    */
   void submit(PendingAppend append, Runnable settled) {
-    List<Waiter> group;
     lock.lock();
     try {
       waiting.add(new Waiter(append, settled));
@@ -115,30 +122,38 @@ final class AppendQueue {
         return;
       }
       committing = true;
-      group = formGroup();
     } finally {
       lock.unlock();
     }
+    try {
+      commits.execute(this::commitWaiting);
+    } catch (RejectedExecutionException e) {
+      refuseWaiting();
+    }
+  }
+
+  /** Commits groups of the waiting appends, oldest first, until none waits. */
+  private void commitWaiting() {
     boolean handedBack = false;
     try {
-      while (group != null) {
-        Runnable after = commit(group);
-        for (Waiter waiter : group) {
-          quietly(waiter.settled());
-        }
-        quietly(after);
+      while (true) {
+        List<Waiter> group;
         lock.lock();
         try {
           if (waiting.isEmpty()) {
             committing = false;
             handedBack = true;
-            group = null;
-          } else {
-            group = formGroup();
+            return;
           }
+          group = formGroup();
         } finally {
           lock.unlock();
         }
+        Runnable after = commit(group);
+        for (Waiter waiter : group) {
+          quietly(waiter.settled());
+        }
+        quietly(after);
       }
     } finally {
       if (!handedBack) {
@@ -150,6 +165,23 @@ final class AppendQueue {
           lock.unlock();
         }
       }
+    }
+  }
+
+  /** The executor takes no more commits: fails every waiting append, as the server is stopping. */
+  private void refuseWaiting() {
+    List<Waiter> refused;
+    lock.lock();
+    try {
+      refused = new ArrayList<>(waiting);
+      waiting.clear();
+      committing = false;
+    } finally {
+      lock.unlock();
+    }
+    for (Waiter waiter : refused) {
+      waiter.append().failed(new ShuttingDownException());
+      quietly(waiter.settled());
     }
   }
 

@@ -50,6 +50,11 @@ public final class Authenticator {
     jwt.ifPresent(JwtAccess::reload);
   }
 
+  /** Whether {@link #authenticate} may block: it checks JWTs against the keys of a JWKS URL. */
+  public boolean mayBlock() {
+    return jwt.filter(JwtAccess::fetchesKeys).isPresent();
+  }
+
   /**
    * The caller that sends {@code header} (null when the call has none) from {@code host}.
    */

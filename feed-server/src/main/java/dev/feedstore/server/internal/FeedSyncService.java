@@ -42,6 +42,8 @@ import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.util.Arrays;
 import java.util.Optional;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Supplier;
 
 /**
@@ -50,20 +52,29 @@ import java.util.function.Supplier;
  * ({@link Failures}). Rejected requests are logged at a bounded rate; the server's own failures
  * are logged with their cause, also at a bounded rate.
  *
- * <p>Thread-safe. Handlers block on the store, so they run on the server's request executor; an
- * Append that waits for the group in flight holds no thread, and is answered from the thread that
- * commits its group ({@link AppendQueue}).
+ * <p>Thread-safe. Handlers block on the store, so they run on the server's request executor, but
+ * for Append, which may run on the transport's own threads ({@link FeedServer} puts it there when
+ * authenticating a caller cannot block): an Append blocks on nothing but to load a space this
+ * process has not served yet, and that Append, or one larger than {@value #INLINE_APPEND_BYTES}
+ * bytes, moves to the request executor first. An Append then waits for its group holding no
+ * thread, and is answered from the thread that commits its group ({@link AppendQueue}).
  */
 public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
+  /** The largest Append (serialized) that is checked and decoded on the thread it arrived on. */
+  static final int INLINE_APPEND_BYTES = 64 * 1024;
+
   private final PositionAuthority authority;
   private final Watches watches;
   private final ServerSettings settings;
   private final RateLimitedLog rejections;
   private final RateLimitedLog failures;
   private final PrincipalLimits principals;
+  /** The server's request executor, for the Appends that may block ({@link #append}). */
+  private final Executor requests;
 
   FeedSyncService(PositionAuthority authority, Watches watches, RateLimitedLog rejections, RateLimitedLog failures,
-      PrincipalLimits principals) {
+      PrincipalLimits principals, Executor requests) {
+    this.requests = requests;
     this.principals = principals;
     this.authority = authority;
     this.watches = watches;
@@ -74,6 +85,32 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
 
   @Override
   public void append(AppendRequest request, StreamObserver<AppendResponse> responses) {
+    if (!mayBlock(request)) {
+      appendNow(request, responses);
+      return;
+    }
+    try {
+      requests.execute(Context.current().wrap(() -> appendNow(request, responses)));
+    } catch (RejectedExecutionException e) {
+      responses.onError(reject("Append", request.getSpaceId(), request.getRequestId(), new ShuttingDownException()));
+    }
+  }
+
+  /** Whether the Append is large or may read the store to load its space; an invalid space id reads nothing. */
+  private boolean mayBlock(AppendRequest request) {
+    if (request.getSerializedSize() > INLINE_APPEND_BYTES) {
+      return true;
+    }
+    SpaceId spaceId;
+    try {
+      spaceId = WireMapping.spaceId(request.getSpaceId());
+    } catch (RuntimeException e) {
+      return false; // refused by appendNow without the store
+    }
+    return !authority.appendsWithoutReading(spaceId);
+  }
+
+  private void appendNow(AppendRequest request, StreamObserver<AppendResponse> responses) {
     String spaceId = request.getSpaceId();
     String requestId = request.getRequestId();
     try {

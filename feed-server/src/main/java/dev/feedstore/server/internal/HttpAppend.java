@@ -66,12 +66,18 @@ final class HttpAppend {
       AppendRequest request = parse(body, space, feed);
       long bytes = request.getBlocksList().stream().mapToLong(block -> block.getData().size()).sum();
       core.principalLimits().admitAppend(caller.principal(), bytes);
-      AppendResult result = core.authority().append(WireRequests.append(request, core.settings().limits()));
-      core.metrics().appended(result.positions().length);
-      exchange.json(200, Json.object()
-          .raw("positions", Arrays.toString(result.positions()).replace(" ", ""))
-          .field("server_token", result.token().value())
-          .end());
+      // Answered from the thread that commits the append's group: no thread waits for it meanwhile.
+      core.authority().append(WireRequests.append(request, core.settings().limits()), (result, failure) -> {
+        if (failure != null) {
+          exchange.fail(failure);
+          return;
+        }
+        core.metrics().appended(result.positions().length);
+        exchange.json(200, Json.object()
+            .raw("positions", Arrays.toString(result.positions()).replace(" ", ""))
+            .field("server_token", result.token().value())
+            .end());
+      });
     } catch (RuntimeException e) {
       exchange.fail(e);
     }

@@ -74,6 +74,11 @@ public final class JwtAccess {
     processor.set(next);
   }
 
+  /** Whether checking a token may wait on the network: the keys come from a JWKS URL. */
+  boolean fetchesKeys() {
+    return settings.jwks().filter(jwks -> jwks.startsWith("https://") || jwks.startsWith("http://")).isPresent();
+  }
+
   private JWKSource<SecurityContext> keys() {
     if (settings.hmacSecret().isPresent()) {
       Path file = settings.hmacSecret().get();
@@ -85,7 +90,7 @@ public final class JwtAccess {
       return new ImmutableSecret<>(secret);
     }
     String jwks = settings.jwks().get();
-    if (jwks.startsWith("https://") || jwks.startsWith("http://")) {
+    if (fetchesKeys()) {
       try {
         return JWKSourceBuilder.<SecurityContext>create(URI.create(jwks).toURL()).build();
       } catch (MalformedURLException | IllegalArgumentException e) {

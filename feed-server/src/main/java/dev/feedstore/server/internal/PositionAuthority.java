@@ -22,6 +22,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.BiConsumer;
 import java.util.OptionalLong;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -34,14 +37,21 @@ import java.util.concurrent.locks.ReentrantLock;
  * authorities may write to one store: nothing they keep in memory decides a position.
  *
  * <p>Thread-safe. Appends are committed in groups, one group at a time in this process (and the
- * store serializes them across processes); everything else runs concurrently. All methods block on the store.
+ * store serializes them across processes), on a thread the authority owns until {@link #close};
+ * everything else runs concurrently. All methods block on the store, but for the asynchronous
+ * append.
  */
 public final class PositionAuthority {
   private final AuthorityStore<?> store;
   private final ServerSettings settings;
   private final Spaces spaces;
   private final SubscriptionBook subscriptions;
+  /** How long the committing thread stays without work before it ends (a new one starts with the next append). */
+  private static final long IDLE_COMMITTER_SECONDS = 60;
+
   private final AppendQueue appends;
+  /** The thread that commits the groups of appends ({@link AppendQueue}). */
+  private final ThreadPoolExecutor committer;
   private final Compaction compaction;
   private final Clock clock;
   /**
@@ -60,6 +70,9 @@ public final class PositionAuthority {
     this.compaction = new Compaction(store, subscriptions.retentionHolds());
     this.clock = clock;
     AppendGroup group = new AppendGroup(store, spaces, settings, clock);
+    this.committer = new ThreadPoolExecutor(1, 1, IDLE_COMMITTER_SECONDS, TimeUnit.SECONDS,
+        new LinkedBlockingQueue<>(), new NamedThreads("feed-commit"));
+    committer.allowCoreThreadTimeOut(true);
     this.appends = new AppendQueue(appendGroup -> {
       publishing.lock();
       try {
@@ -67,7 +80,31 @@ public final class PositionAuthority {
       } finally {
         publishing.unlock();
       }
-    }, settings.appendGroupBlocks());
+    }, settings.appendGroupBlocks(), committer);
+  }
+
+  /**
+   * Stops committing appends: those queued already are committed (waiting up to {@code waitMillis}
+   * for them), those submitted later fail with {@link ShuttingDownException}. Does not close the
+   * store. Idempotent.
+   */
+  public void close(long waitMillis) {
+    committer.shutdown();
+    try {
+      committer.awaitTermination(waitMillis, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * Whether an append to the space starts without reading the store: the store holds the space
+   * and this process has loaded it (then it stays loaded), so {@link #append(AppendCommand,
+   * BiConsumer)} may be called from a thread that must not block.
+   */
+  boolean appendsWithoutReading(SpaceId spaceId) {
+    SpaceState state = spaces.inMemory(spaceId);
+    return state != null && state.stored();
   }
 
   ServerSettings settings() {
@@ -103,8 +140,9 @@ public final class PositionAuthority {
   /**
    * As {@link #append(AppendCommand)}, without holding the caller's thread while the append waits
    * for a group: {@code done} gets the result, or the failure, once the append's transaction is
-   * durable (or failed), on the thread that committed it, which may be this one before this method
-   * returns. {@code done} must not block.
+   * durable (or failed), on the thread that committed it (or on this one, before this method
+   * returns, when the authority is closed). {@code done} must not block. Reads the store only to
+   * load a space this process has not served yet ({@link #appendsWithoutReading}).
    *
    * @throws InvalidValueException if two blocks share a key but not their content (then {@code
    *     done} is not called)

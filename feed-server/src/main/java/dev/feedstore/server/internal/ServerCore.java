@@ -69,7 +69,7 @@ public final class ServerCore implements AutoCloseable {
         principalLimits, ticker, clock);
     this.streams = new DurableStreams(authority, new dev.feedstore.core.SpaceId(settings.streamsSpace()), clock,
         settings.feedsPerSpace());
-    this.service = new FeedSyncService(authority, watches, rejections, failures, principalLimits);
+    this.service = new FeedSyncService(authority, watches, rejections, failures, principalLimits, rpcExecutor);
     this.retention = new RetentionRunner(authority, failures, settings.retentionIntervalMillis());
     metrics.gauge("feedstore_watch_streams", "Live streams open (gRPC Watch and Server-Sent Events).",
         watches::openCount);
@@ -242,7 +242,7 @@ public final class ServerCore implements AutoCloseable {
     watches.closeAll(new ShuttingDownException());
   }
 
-  /** Stops the ticker and the executors, waiting briefly for running work. */
+  /** Stops the ticker, the executors and the authority's committing thread, waiting briefly for running work. */
   @Override
   public void close() {
     store.listen(null);
@@ -259,5 +259,6 @@ public final class ServerCore implements AutoCloseable {
     }
     watchExecutor.shutdownNow();
     rpcExecutor.shutdownNow();
+    authority.close(TimeUnit.SECONDS.toMillis(5));
   }
 }

@@ -1,22 +1,32 @@
 package dev.feedstore.server.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.feedstore.core.ServerToken;
 import dev.feedstore.core.SpaceId;
+import dev.feedstore.core.testing.Await;
 import dev.feedstore.core.testing.TestBlocks;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
  * The queue's own rules, with a committer that records what it is given: queued appends form the
- * next group in arrival order within the block budget, and neither a committer that throws nor a
- * caller whose answer fails stops the appends behind them.
+ * next group in arrival order within the block budget, neither a committer that throws nor a
+ * caller whose answer fails stops the appends behind them, groups are committed on the queue's
+ * executor and never on the submitting thread, and an executor that takes no more work fails the
+ * appends that wait.
  */
 class AppendQueueTest {
   final SpaceState space = new SpaceState(SpaceId.of("s"), ServerToken.random(), new SpaceTail(0, 10, 1 << 20), true);
@@ -38,7 +48,7 @@ class AppendQueueTest {
       }
       group.forEach(this::settle);
       return () -> { };
-    }, 5);
+    }, 5, Runnable::run);
 
     PendingAppend first = append(1);
     queue[0].submit(first, () -> { });
@@ -60,7 +70,7 @@ class AppendQueueTest {
       }
       group.forEach(this::settle);
       return () -> { };
-    }, 1000);
+    }, 1000, Runnable::run);
     PendingAppend first = append(1);
     queue.append(first);
     assertSame(broken, assertThrows(IllegalStateException.class, first::outcome));
@@ -82,11 +92,79 @@ class AppendQueueTest {
       }
       group.forEach(this::settle);
       return () -> { };
-    }, 1000);
+    }, 1000, Runnable::run);
     queue[0].submit(append(1), () -> {
       throw new IllegalStateException("the client went away");
     });
     assertEquals(List.of(behind), told);
+  }
+
+  @Test
+  void groupsAreCommittedOnTheExecutorAndSubmitReturnsWhileTheCommitWaits() throws Exception {
+    ExecutorService commits = Executors.newSingleThreadExecutor(runnable -> new Thread(runnable, "test-commit"));
+    try {
+      CountDownLatch release = new CountDownLatch(1);
+      List<String> committingThreads = new CopyOnWriteArrayList<>();
+      AppendQueue queue = new AppendQueue(group -> {
+        committingThreads.add(Thread.currentThread().getName());
+        groups.add(group);
+        await(release);
+        group.forEach(this::settle);
+        return () -> { };
+      }, 1000, commits);
+      List<String> toldOn = new CopyOnWriteArrayList<>();
+      PendingAppend first = append(1);
+      queue.submit(first, () -> toldOn.add(Thread.currentThread().getName()));
+      // The first group's commit waits for the latch; submitting more neither waits nor commits here.
+      Await.until("the first group is committing", Duration.ofSeconds(10), () -> committingThreads.size() == 1);
+      PendingAppend second = append(1);
+      PendingAppend third = append(2);
+      queue.submit(second, () -> toldOn.add(Thread.currentThread().getName()));
+      queue.submit(third, () -> toldOn.add(Thread.currentThread().getName()));
+      assertEquals(2, queue.waiting());
+      assertFalse(first.settled());
+      release.countDown();
+      Await.until("all three appends are told", Duration.ofSeconds(10), () -> toldOn.size() == 3);
+      assertEquals(List.of(List.of(first), List.of(second, third)), groups);
+      assertEquals(List.of("test-commit", "test-commit"), committingThreads);
+      assertEquals(List.of("test-commit", "test-commit", "test-commit"), toldOn);
+    } finally {
+      commits.shutdownNow();
+    }
+  }
+
+  @Test
+  void anExecutorThatTakesNoMoreWorkFailsTheAppendAsShuttingDown() {
+    ExecutorService commits = Executors.newSingleThreadExecutor();
+    commits.shutdown();
+    AppendQueue queue = new AppendQueue(group -> {
+      groups.add(group);
+      group.forEach(this::settle);
+      return () -> { };
+    }, 1000, commits);
+    PendingAppend refused = append(1);
+    List<PendingAppend> told = new ArrayList<>();
+    queue.submit(refused, () -> told.add(refused));
+    assertEquals(List.of(refused), told);
+    assertThrows(ShuttingDownException.class, refused::outcome);
+    assertEquals(List.of(), groups);
+    assertEquals(0, queue.waiting());
+
+    // A blocking append is refused the same way, and returns.
+    PendingAppend blocking = append(1);
+    queue.append(blocking);
+    assertThrows(ShuttingDownException.class, blocking::outcome);
+  }
+
+  private static void await(CountDownLatch latch) {
+    try {
+      if (!latch.await(30, TimeUnit.SECONDS)) {
+        throw new IllegalStateException("the test never released the commit");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
   }
 
   private PendingAppend append(int blocks) {

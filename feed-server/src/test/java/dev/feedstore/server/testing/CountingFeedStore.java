@@ -6,6 +6,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -21,6 +22,9 @@ public final class CountingFeedStore implements FeedStore {
   private final AtomicLong reads = new AtomicLong();
   private final AtomicLong writes = new AtomicLong();
   private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
+  private final Set<Thread> writers = ConcurrentHashMap.newKeySet();
+  private volatile Runnable beforeRead = () -> { };
+  private volatile Runnable beforeWrite = () -> { };
 
   public CountingFeedStore(FeedStore store) {
     this.store = store;
@@ -40,15 +44,33 @@ public final class CountingFeedStore implements FeedStore {
     return count == null ? 0 : count.get();
   }
 
+  /** The threads that ran write transactions so far. */
+  public Set<Thread> writers() {
+    return Set.copyOf(writers);
+  }
+
+  /** Runs {@code hook} on the reading thread before each read transaction (to hold a reader). */
+  public void beforeRead(Runnable hook) {
+    beforeRead = hook;
+  }
+
+  /** Runs {@code hook} on the writing thread before each write transaction (to hold a writer). */
+  public void beforeWrite(Runnable hook) {
+    beforeWrite = hook;
+  }
+
   @Override
   public <T> T read(Work<? super StoreTransaction, T> work) {
     reads.incrementAndGet();
+    beforeRead.run();
     return store.read(work);
   }
 
   @Override
   public <T> T write(Work<? super StoreTransaction, T> work) {
     writes.incrementAndGet();
+    writers.add(Thread.currentThread());
+    beforeWrite.run();
     return store.write(tx -> work.run(counted(tx)));
   }
 
