@@ -14,9 +14,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * append (a transport's event loop, a request thread) never waits for the store. There is no timer:
  * an append that finds no group in flight starts a commit at once, as a group of one, so a lone
  * writer waits for nothing but its own commit. Appends that arrive meanwhile are queued in arrival
- * order; the commit, once its group is settled and its appends told, takes the oldest queued appends
- * that fit in {@code append-group-blocks} (the first one always fits) as the next group, until the
- * queue is empty.
+ * order; the commit, once its group is settled, hands the telling of its appends to {@code
+ * answers} and takes the oldest queued appends that fit in {@code append-group-blocks} (the first
+ * one always fits) as the next group, until the queue is empty. So the next group's transaction
+ * does not wait while a hundred callers are answered, and groups are told in the order they
+ * committed (one thread tells them).
  *
  * <p>One group is in flight at a time, so groups commit (and are published to the live tails) in
  * the order they were formed. Appends submitted once {@code commits} refuses work (the server is
@@ -41,6 +43,7 @@ final class AppendQueue {
   private final Committer committer;
   private final int groupBlocks;
   private final Executor commits;
+  private final Executor answers;
   private final ReentrantLock lock = new ReentrantLock();
   /** Guarded by lock: the appends waiting for the next group, oldest first. */
   private final ArrayDeque<Waiter> waiting = new ArrayDeque<>();
@@ -50,14 +53,23 @@ final class AppendQueue {
   private long groups;
   private long groupedAppends;
 
+  /** As {@link #AppendQueue(Committer, int, Executor, Executor)}, the appends told on the committing thread. */
+  AppendQueue(Committer committer, int groupBlocks, Executor commits) {
+    this(committer, groupBlocks, commits, Runnable::run);
+  }
+
   /**
    * @param groupBlocks the most blocks a group gathers from waiting appends ({@code append-group-blocks})
    * @param commits where groups are committed, one run at a time
+   * @param answers where a committed group's appends are told, and then what its commit returned
+   *     runs, in the order the groups committed (one thread, or the committing thread itself); when it
+   *     refuses work, the committing thread tells them
    */
-  AppendQueue(Committer committer, int groupBlocks, Executor commits) {
+  AppendQueue(Committer committer, int groupBlocks, Executor commits, Executor answers) {
     this.committer = committer;
     this.groupBlocks = groupBlocks;
     this.commits = commits;
+    this.answers = answers;
   }
 
   /** How many appends wait for the next group now. */
@@ -111,7 +123,7 @@ final class AppendQueue {
   /**
    * Queues the append for the next group, and starts committing groups on {@code commits} if none
    * is in flight; returns at once. {@code settled} runs once the append is settled, on the thread
-   * that committed it (or on this one, when the append is refused); it must not block, and what it
+   * of {@code answers} (or on this one, when the append is refused); it must not block, and what it
    * throws is ignored.
    */
   void submit(PendingAppend append, Runnable settled) {
@@ -150,10 +162,17 @@ final class AppendQueue {
           lock.unlock();
         }
         Runnable after = commit(group);
-        for (Waiter waiter : group) {
-          quietly(waiter.settled());
+        Runnable tell = () -> { // after the callers: they hear first, watchers then read the blocks
+          for (Waiter waiter : group) {
+            quietly(waiter.settled());
+          }
+          quietly(after);
+        };
+        try {
+          answers.execute(tell);
+        } catch (RejectedExecutionException e) {
+          tell.run();
         }
-        quietly(after);
       }
     } finally {
       if (!handedBack) {

@@ -46,12 +46,14 @@ public final class PositionAuthority {
   private final ServerSettings settings;
   private final Spaces spaces;
   private final SubscriptionBook subscriptions;
-  /** How long the committing thread stays without work before it ends (a new one starts with the next append). */
+  /** How long the committing and answering threads stay without work before they end (new ones start with the next append). */
   private static final long IDLE_COMMITTER_SECONDS = 60;
 
   private final AppendQueue appends;
   /** The thread that commits the groups of appends ({@link AppendQueue}). */
   private final ThreadPoolExecutor committer;
+  /** The thread that answers the appends of a committed group while the next one commits. */
+  private final ThreadPoolExecutor answerer;
   private final Compaction compaction;
   private final Clock clock;
   /**
@@ -70,9 +72,8 @@ public final class PositionAuthority {
     this.compaction = new Compaction(store, subscriptions.retentionHolds());
     this.clock = clock;
     AppendGroup group = new AppendGroup(store, spaces, settings, clock);
-    this.committer = new ThreadPoolExecutor(1, 1, IDLE_COMMITTER_SECONDS, TimeUnit.SECONDS,
-        new LinkedBlockingQueue<>(), new NamedThreads("feed-commit"));
-    committer.allowCoreThreadTimeOut(true);
+    this.committer = oneThread("feed-commit");
+    this.answerer = oneThread("feed-answer");
     this.appends = new AppendQueue(appendGroup -> {
       publishing.lock();
       try {
@@ -80,18 +81,31 @@ public final class PositionAuthority {
       } finally {
         publishing.unlock();
       }
-    }, settings.appendGroupBlocks(), committer);
+    }, settings.appendGroupBlocks(), committer, answerer);
+  }
+
+  /** One thread for queued tasks, which ends when it had none for a while. */
+  private static ThreadPoolExecutor oneThread(String name) {
+    ThreadPoolExecutor thread = new ThreadPoolExecutor(1, 1, IDLE_COMMITTER_SECONDS, TimeUnit.SECONDS,
+        new LinkedBlockingQueue<>(), new NamedThreads(name));
+    thread.allowCoreThreadTimeOut(true);
+    return thread;
   }
 
   /**
-   * Stops committing appends: those queued already are committed (waiting up to {@code waitMillis}
-   * for them), those submitted later fail with {@link ShuttingDownException}. Does not close the
+   * Stops committing appends: those queued already are committed and answered (waiting up to
+   * {@code waitMillis} for each of the two), those submitted later fail with {@link ShuttingDownException}. Does not close the
    * store. Idempotent.
    */
   public void close(long waitMillis) {
-    committer.shutdown();
+    stop(committer, waitMillis);
+    stop(answerer, waitMillis); // after the committer, which hands it the last groups' answers
+  }
+
+  private static void stop(ThreadPoolExecutor thread, long waitMillis) {
+    thread.shutdown();
     try {
-      committer.awaitTermination(waitMillis, TimeUnit.MILLISECONDS);
+      thread.awaitTermination(waitMillis, TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

@@ -134,6 +134,42 @@ class AppendQueueTest {
   }
 
   @Test
+  void theNextGroupCommitsWhileTheGroupBeforeItIsAnsweredAndGroupsAreAnsweredInOrder() throws Exception {
+    ExecutorService commits = Executors.newSingleThreadExecutor(runnable -> new Thread(runnable, "test-commit"));
+    ExecutorService answers = Executors.newSingleThreadExecutor(runnable -> new Thread(runnable, "test-answer"));
+    try {
+      CountDownLatch firstCommitted = new CountDownLatch(1);
+      CountDownLatch answering = new CountDownLatch(1);
+      AppendQueue queue = new AppendQueue(group -> {
+        groups.add(group);
+        group.forEach(this::settle);
+        firstCommitted.countDown();
+        return () -> { };
+      }, 1000, commits, answers);
+      List<String> told = new CopyOnWriteArrayList<>();
+      PendingAppend first = append(1);
+      queue.submit(first, () -> {
+        told.add("first on " + Thread.currentThread().getName());
+        await(answering); // the answer of the first group is held...
+      });
+      await(firstCommitted);
+      PendingAppend second = append(1);
+      queue.submit(second, () -> told.add("second on " + Thread.currentThread().getName()));
+
+      // ...and the second group commits meanwhile.
+      Await.until("the second group is committed", Duration.ofSeconds(10), second::settled);
+      assertEquals(List.of(List.of(first), List.of(second)), groups);
+      assertEquals(List.of("first on test-answer"), told);
+      answering.countDown();
+      Await.until("both appends are told", Duration.ofSeconds(10), () -> told.size() == 2);
+      assertEquals(List.of("first on test-answer", "second on test-answer"), told);
+    } finally {
+      commits.shutdownNow();
+      answers.shutdownNow();
+    }
+  }
+
+  @Test
   void anExecutorThatTakesNoMoreWorkFailsTheAppendAsShuttingDown() {
     ExecutorService commits = Executors.newSingleThreadExecutor();
     commits.shutdown();
