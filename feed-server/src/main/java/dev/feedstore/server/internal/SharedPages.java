@@ -19,14 +19,17 @@ import java.util.function.Supplier;
  * so they spread over many consecutive pages. Pages that start at a multiple of their size (the
  * ones streams behind read, {@link LiveFollower}) therefore each have a slot of a ring of their own,
  * by page number, so that {@value #SLOTS} consecutive pages are held at once and the streams at
- * each of them share it; other pages take a slot by hash. What the held pages' blocks take is
- * bounded by {@code maxHeldBytes}: a page that would go past it is not kept.
+ * each of them share it; other pages take a slot by hash. What the held pages take (their blocks,
+ * counted {@value #COPIES} times for the encoded batch and frame kept with them) is bounded by
+ * {@code maxHeldBytes}: a page that would go past it is not kept.
  *
  * <p>Thread-safe: a short lock around the slots, never held while reading storage. Racing streams
  * may each read a page.
  */
 final class SharedPages {
-  private static final int SLOTS = 64;
+  private static final int SLOTS = 256;
+  /** A kept page holds its blocks, their batch encoded once and a frame of it ({@link SharedFrames}). */
+  private static final int COPIES = 3;
 
   /**
    * A page read after position {@code after} with the given bounds, and the frames built for it.
@@ -44,7 +47,7 @@ final class SharedPages {
   /** Guarded by lock: the bytes of the blocks of the pages in {@link #slots}. */
   private long held;
 
-  /** Pages whose blocks take at most {@code maxHeldBytes} together ({@link BlockSizes#of}). */
+  /** Pages that take at most {@code maxHeldBytes} together (their blocks by {@link BlockSizes#of}, thrice). */
   SharedPages(long maxHeldBytes) {
     if (maxHeldBytes < 0) {
       throw new IllegalArgumentException("maxHeldBytes must be >= 0, was " + maxHeldBytes);
@@ -68,7 +71,7 @@ final class SharedPages {
     Page page = read.get();
     long bytes = 0;
     for (Block block : page.blocks()) {
-      bytes += BlockSizes.of(block);
+      bytes += COPIES * BlockSizes.of(block);
     }
     Shared shared = new Shared(after, maxBlocks, maxBytes, page, new SharedFrames(), bytes);
     synchronized (lock) {
@@ -86,7 +89,7 @@ final class SharedPages {
     if (Math.floorMod(after, (long) maxBlocks) == 0) {
       return (int) Math.floorMod(after / maxBlocks, (long) SLOTS);
     }
-    return (int) ((after * 0x9E3779B97F4A7C15L) >>> 58);
+    return (int) ((after * 0x9E3779B97F4A7C15L) >>> 56);
   }
 
   /** Drops every page. */

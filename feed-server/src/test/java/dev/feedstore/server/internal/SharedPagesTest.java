@@ -71,24 +71,24 @@ class SharedPagesTest {
   }
 
   @Test
-  void streamsSpreadOverSixtyFourConsecutivePagesShareEachOfThem() {
+  void streamsSpreadOverTwoHundredFiftySixConsecutivePagesShareEachOfThem() {
     List<SharedPages.Shared> first = new ArrayList<>();
-    for (long page = 1; page <= 64; page++) {
+    for (long page = 1; page <= 256; page++) {
       first.add(pages.page(page * 100, 100, 1 << 20, this::read));
     }
     for (int stream = 0; stream < 10; stream++) {
-      for (int page = 1; page <= 64; page++) {
+      for (int page = 1; page <= 256; page++) {
         assertSame(first.get(page - 1), pages.page(page * 100L, 100, 1 << 20, this::read), "page " + page);
       }
     }
-    assertEquals(64, reads.get());
+    assertEquals(256, reads.get());
   }
 
   @Test
   void aPageThatWouldPassTheByteBoundIsSentButNotKept() {
     FeedId feed = TestBlocks.feedId();
     List<Block> blocks = List.of(TestBlocks.positioned(feed, "a", 1, 1), TestBlocks.positioned(feed, "b", 2, 2));
-    long pageBytes = BlockSizes.of(blocks.get(0)) + BlockSizes.of(blocks.get(1));
+    long pageBytes = 3 * (BlockSizes.of(blocks.get(0)) + BlockSizes.of(blocks.get(1)));
     SharedPages bounded = new SharedPages(pageBytes + pageBytes / 2);
 
     SharedPages.Shared kept = bounded.page(100, 100, 1 << 20, () -> read(blocks));
