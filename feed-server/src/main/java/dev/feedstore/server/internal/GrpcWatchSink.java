@@ -49,27 +49,18 @@ final class GrpcWatchSink implements LiveSink {
     send(historyFrame(head, page));
   }
 
-  /**
-   * {@link #history} of a page other streams send too: their frame when its fields match, else one
-   * of its own around the page's batch, which is encoded once for all of them.
-   */
   @Override
   public void sharedHistory(Head head, Page page, SharedFrames frames) {
-    send(frames.frame(requestId, head, List.of(), () -> WatchFrame.withBatch(event(head).build(),
-        List.of(frames.batch(() -> batch(page).build().toByteString())))));
+    send(frames.frame(requestId, head, List.of(), () -> historyFrame(head, page)));
   }
 
   private WatchFrame historyFrame(Head head, Page page) {
-    return WatchFrame.of(event(head).setBlocks(batch(page)).build());
-  }
-
-  private static BlockBatch.Builder batch(Page page) {
     BlockBatch.Builder batch = BlockBatch.newBuilder();
     for (Block block : page.blocks()) {
       batch.addBlocks(WireMapping.toWire(block));
     }
     page.namespaces().forEach((feed, ns) -> batch.putFeedNamespaces(feed.value(), ns.value()));
-    return batch;
+    return WatchFrame.of(event(head).setBlocks(batch).build());
   }
 
   @Override

@@ -1,6 +1,5 @@
 package dev.feedstore.server.internal;
 
-import com.google.protobuf.ByteString;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Supplier;
@@ -10,11 +9,8 @@ import java.util.function.Supplier;
  * streams of a space which send the same batch with the same event fields (the common case: every
  * stream of the whole space, caught up, after a commit) send one frame built once instead of each
  * building its own. A few slots, chosen by the batch's first position, so that streams at two
- * different points do not take turns evicting each other. For a page read from storage it also
- * keeps the page's block batch, encoded once: streams behind the tail that send the same page with
- * different event fields (their highest known positions differ as commits go on) then copy its bytes
- * instead of each encoding every block again. Thread-safe and lock-free: racing streams may each
- * build a frame or a batch, and all build equal bytes.
+ * different points do not take turns evicting each other. Thread-safe and lock-free: racing streams
+ * may each build a frame, and all build equal bytes.
  */
 final class SharedFrames {
   private static final int SLOTS = 4;
@@ -35,7 +31,6 @@ final class SharedFrames {
   }
 
   private final AtomicReferenceArray<Built> slots = new AtomicReferenceArray<>(SLOTS);
-  private volatile ByteString batch;
 
   /**
    * The frame of {@code entries} with the event fields of {@code requestId} and {@code head}: the
@@ -52,18 +47,5 @@ final class SharedFrames {
     WatchFrame frame = build.get();
     slots.set(slot, new Built(requestId, head, List.copyOf(entries), frame));
     return frame;
-  }
-
-  /**
-   * The encoded {@code BlockBatch} of the page these frames belong to: the one encoded before, else
-   * what {@code encode} returns, kept for the next stream.
-   */
-  ByteString batch(Supplier<ByteString> encode) {
-    ByteString encoded = batch;
-    if (encoded == null) {
-      encoded = encode.get();
-      batch = encoded;
-    }
-    return encoded;
   }
 }

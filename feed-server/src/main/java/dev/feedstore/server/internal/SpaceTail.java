@@ -46,14 +46,13 @@ final class SpaceTail {
    * #committed}.
    */
   private RecentBlocks recent;
-  /** Pages read from storage by streams behind {@link #recent}, within the same byte bound. */
-  private final SharedPages pages;
+  /** Pages read from storage by streams behind {@link #recent}. */
+  private final SharedPages pages = new SharedPages();
 
   SpaceTail(long committed, int maxBlocks, long maxBytes) {
     this.committed = committed;
     this.maxBlocks = maxBlocks;
     this.maxBytes = maxBytes;
-    this.pages = new SharedPages(maxBytes);
   }
 
   /** The highest position committed in the space, as published. */

@@ -7,9 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.ServerToken;
 import dev.feedstore.core.testing.TestBlocks;
-import com.google.protobuf.ByteString;
-import dev.feedstore.proto.WireMapping;
-import dev.feedstore.proto.v1.BlockBatch;
 import dev.feedstore.proto.v1.WatchEvent;
 import java.util.ArrayList;
 import java.util.List;
@@ -74,30 +71,5 @@ class SharedFramesTest {
     assertSame(fromOne, frame("", head(5), entries.subList(0, 5)));
     assertSame(fromFour, frame("", head(5), entries.subList(3, 5)));
     assertEquals(2, built.get());
-  }
-
-  @Test
-  void aPagesBatchIsEncodedOnceForStreamsWhoseFieldsDiffer() throws Exception {
-    SharedFrames page = new SharedFrames();
-    AtomicInteger encoded = new AtomicInteger();
-    ByteString batch = BlockBatch.newBuilder().addBlocks(WireMapping.toWire(
-        TestBlocks.positioned(feed, "a", 1, 1))).build().toByteString();
-    List<WatchFrame> frames = new ArrayList<>();
-    for (long max = 1; max <= 3; max++) {
-      LiveSink.Head head = head(max);
-      frames.add(page.frame("", head, List.of(), () -> WatchFrame.withBatch(
-          WatchEvent.newBuilder().setMaxPosition(head.maxPosition()).build(),
-          List.of(page.batch(() -> {
-            encoded.incrementAndGet();
-            return batch;
-          })))));
-    }
-
-    assertEquals(1, encoded.get());
-    for (int i = 0; i < frames.size(); i++) {
-      WatchEvent event = WatchEvent.parseFrom(frames.get(i).bytes());
-      assertEquals(i + 1, event.getMaxPosition());
-      assertEquals(1, event.getBlocks().getBlocks(0).getPosition());
-    }
   }
 }
