@@ -122,13 +122,6 @@ class AppendThreadsTest {
   }
 
   private void awaitGate() {
-    try {
-      if (!gate.await(60, TimeUnit.SECONDS)) {
-        throw new IllegalStateException("the test never opened the gate");
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
+    Await.open("the test opens the gate", Duration.ofSeconds(60), gate);
   }
 }
