@@ -29,7 +29,8 @@ import java.util.function.Consumer;
  * boundary between history and live, and none is sent twice.
  *
  * <p>Thread-safe. All sends run in one serialized drain on the watch executor (never a thread per
- * stream); other threads only set flags and {@link #signal} it.
+ * stream); other threads only set flags and {@link #signal} it. A commit does not wake a stream
+ * whose transport was not ready when it last looked: the transport's ready hook does.
  */
 final class LiveFollower implements SpaceTail.Watcher {
   /** Batches sent in one turn before the drain yields its thread to other streams. */
@@ -50,6 +51,12 @@ final class LiveFollower implements SpaceTail.Watcher {
   private volatile RuntimeException ending;
   /** Heartbeat ticks not yet handled by the drain. */
   private final AtomicInteger ticks = new AtomicInteger();
+  /**
+   * Set by the drain when the sink was not ready, cleared by the sink's ready hook and by a drain
+   * that finds it ready: while set, commits do not wake the drain, which would find the sink not
+   * ready again; the ready hook wakes it instead.
+   */
+  private volatile boolean awaitingReady;
 
   // Confined to the drain.
   private long scanned;
@@ -79,9 +86,15 @@ final class LiveFollower implements SpaceTail.Watcher {
 
   /** Hooks the follower to its sink and its space's tail and starts it; call from the request's handler. */
   void start() {
-    sink.start(this::signal, this::release);
+    sink.start(this::ready, this::release);
     read.space().tail().register(this);
-    signal();
+    schedule();
+  }
+
+  /** The sink's transport takes events again. */
+  private void ready() {
+    awaitingReady = false;
+    schedule();
   }
 
   Optional<String> subscriptionId() {
@@ -102,18 +115,28 @@ final class LiveFollower implements SpaceTail.Watcher {
     if (ending == null) {
       ending = reason;
     }
-    signal();
+    schedule();
   }
 
   /** A heartbeat interval passed: send one if the stream is live and sent nothing since. */
   void heartbeatTick() {
     ticks.incrementAndGet();
-    signal();
+    schedule();
+  }
+
+  /**
+   * A commit of the space: schedules the drain, unless the sink was not ready when the drain last
+   * looked (its ready hook schedules the drain, which then reads this commit too).
+   */
+  @Override
+  public void signal() {
+    if (!awaitingReady) {
+      schedule();
+    }
   }
 
   /** Schedules the drain unless it is scheduled or running; then it runs once more. */
-  @Override
-  public void signal() {
+  private void schedule() {
     if (wip.getAndIncrement() != 0) {
       return;
     }
@@ -146,11 +169,18 @@ final class LiveFollower implements SpaceTail.Watcher {
         finish(end);
         return;
       }
-      if (!sink.isReady() || !sendNext()) {
-        return; // the sink's ready hook or the next commit signals again
+      if (!sink.isReady()) {
+        // The ready hook schedules the drain again; had it run before this flag was set, its
+        // schedule made this drain run once more, which clears the flag below.
+        awaitingReady = true;
+        return;
+      }
+      awaitingReady = false;
+      if (!sendNext()) {
+        return; // the next commit signals again
       }
     }
-    signal(); // more may be due: come back after other streams had a turn
+    schedule(); // more may be due: come back after other streams had a turn
   }
 
   /** Sends the next event if one is due; false when there is nothing to send now. */

@@ -13,7 +13,6 @@ import dev.feedstore.server.testing.TestClock;
 import dev.feedstore.sqlite.SqliteFeedStore;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -94,55 +93,5 @@ class StartPageTest {
   private ReadRequest fromTheThirdBlock() {
     return new ReadRequest(SPACE, ScopeRequest.WHOLE_SPACE, Position.NONE, 100, Optional.empty(), false,
         OptionalLong.of(thirdReceived));
-  }
-
-  /** Records what a live stream sends; always ready. */
-  private static final class RecordingSink implements LiveSink {
-    final List<Long> positions = new ArrayList<>();
-    Head firstHead;
-    RuntimeException ended;
-
-    @Override
-    public void start(Runnable onReady, Runnable onGone) {}
-
-    @Override
-    public boolean isReady() {
-      return true;
-    }
-
-    @Override
-    public void history(Head head, Page page) {
-      first(head);
-      page.blocks().forEach(block -> positions.add(block.position().value()));
-    }
-
-    @Override
-    public void live(Head head, List<TailEntry> entries) {
-      first(head);
-      entries.forEach(entry -> positions.add(entry.position()));
-    }
-
-    @Override
-    public void caughtUp(Head head) {
-      first(head);
-    }
-
-    @Override
-    public void heartbeat(Head head) {
-      first(head);
-    }
-
-    @Override
-    public void end(RuntimeException reason) {
-      if (ended == null) {
-        ended = reason;
-      }
-    }
-
-    private void first(Head head) {
-      if (firstHead == null) {
-        firstHead = head;
-      }
-    }
   }
 }
