@@ -152,6 +152,7 @@ class AppendQueueTest {
         await(answering); // the answer of the first group is held...
       });
       await(firstCommitted);
+      Await.until("the first group's answer is held", Duration.ofSeconds(10), () -> !told.isEmpty());
       PendingAppend second = append(1);
       queue.submit(second, () -> told.add("second on " + Thread.currentThread().getName()));
 
