@@ -57,7 +57,7 @@ import java.util.function.Supplier;
  * authenticating a caller cannot block): an Append blocks on nothing but to load a space this
  * process has not served yet, and that Append, or one larger than {@value #INLINE_APPEND_BYTES}
  * bytes, moves to the request executor first. An Append then waits for its group holding no
- * thread, and is answered from the thread that commits its group ({@link AppendQueue}).
+ * thread, and is answered from the thread that answers its group ({@link AppendQueue}).
  */
 public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
   /** The largest Append (serialized) that is checked and decoded on the thread it arrived on. */
@@ -117,7 +117,7 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
       admit("Append", spaceId, requestId);
       principals.admitAppend(AccessInterceptor.caller().principal(),
           request.getBlocksList().stream().mapToLong(block -> block.getData().size()).sum());
-      // Answered from the thread that commits the append's group, in this call's context (its logs name this caller).
+      // Answered from the thread that answers the append's group, in this call's context (its logs name this caller).
       Context context = Context.current();
       authority.append(WireRequests.append(request, settings.limits()), (result, failure) -> context.run(() -> {
         if (failure != null) {

@@ -66,7 +66,7 @@ final class HttpAppend {
       AppendRequest request = parse(body, space, feed);
       long bytes = request.getBlocksList().stream().mapToLong(block -> block.getData().size()).sum();
       core.principalLimits().admitAppend(caller.principal(), bytes);
-      // Answered from the thread that commits the append's group: no thread waits for it meanwhile.
+      // Answered from the thread that answers the append's group: no thread waits for it meanwhile.
       core.authority().append(WireRequests.append(request, core.settings().limits()), (result, failure) -> {
         if (failure != null) {
           exchange.fail(failure);

@@ -10,9 +10,9 @@ import java.util.Optional;
  * creates and its distinct blocks, and, once its group is done, what its transaction did or why it
  * failed.
  *
- * <p>Not thread-safe by itself: the thread that commits its group settles it and then tells the
- * caller, on that same thread ({@link AppendQueue#submit}) or by releasing the caller's latch
- * ({@link AppendQueue#append}), so the caller reads what was settled.
+ * <p>Not thread-safe by itself: the thread that commits its group settles it and hands it to the
+ * thread that tells the caller ({@link AppendQueue#submit}), or releases the caller's latch ({@link
+ * AppendQueue#append}), so the caller reads what was settled.
  */
 final class PendingAppend {
   private final SpaceState space;

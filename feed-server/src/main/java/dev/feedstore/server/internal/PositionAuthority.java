@@ -42,13 +42,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * append.
  */
 public final class PositionAuthority {
+  /** How long the committing and answering threads stay without work before they end (new ones start with the next append). */
+  private static final long IDLE_COMMITTER_SECONDS = 60;
+
   private final AuthorityStore<?> store;
   private final ServerSettings settings;
   private final Spaces spaces;
   private final SubscriptionBook subscriptions;
-  /** How long the committing and answering threads stay without work before they end (new ones start with the next append). */
-  private static final long IDLE_COMMITTER_SECONDS = 60;
-
   private final AppendQueue appends;
   /** The thread that commits the groups of appends ({@link AppendQueue}). */
   private final ThreadPoolExecutor committer;
@@ -154,7 +154,7 @@ public final class PositionAuthority {
   /**
    * As {@link #append(AppendCommand)}, without holding the caller's thread while the append waits
    * for a group: {@code done} gets the result, or the failure, once the append's transaction is
-   * durable (or failed), on the thread that committed it (or on this one, before this method
+   * durable (or failed), on the thread that answers its group (or on this one, before this method
    * returns, when the authority is closed). {@code done} must not block. Reads the store only to
    * load a space this process has not served yet ({@link #appendsWithoutReading}).
    *
