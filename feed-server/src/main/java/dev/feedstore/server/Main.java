@@ -273,6 +273,11 @@ public final class Main implements Callable<Integer> {
           + " interval more).")
   long httpIdleTimeoutMillis = ServerSettings.DEFAULT_HTTP_IDLE_TIMEOUT_MS;
 
+  @Option(names = "--" + ServerSettings.Key.HTTP_REFUSED_BODY_BYTES, paramLabel = "BYTES",
+      description = "How much of a refused HTTP request's body is read and discarded before the refusal is"
+          + " written, so that a client still sending it reads the refusal (0 reads none).")
+  long httpRefusedBodyBytes = ServerSettings.DEFAULT_HTTP_REFUSED_BODY_BYTES;
+
   @Option(names = "--" + ServerSettings.Key.PRINCIPAL_REQUESTS_PER_SECOND, paramLabel = "N",
       description = "Requests one principal (JWT subject, token, or client host without access control) may make per"
           + " second, gRPC and HTTP together; more are refused with when to retry.")
@@ -489,6 +494,7 @@ public final class Main implements Callable<Integer> {
         .permitKeepaliveMillis(permitKeepaliveMillis)
         .httpThreads(httpThreads)
         .httpIdleTimeoutMillis(httpIdleTimeoutMillis)
+        .httpRefusedBodyBytes(httpRefusedBodyBytes)
         .principalRequestsPerSecond(principalRequestsPerSecond)
         .principalAppendBytesPerSecond(principalAppendBytesPerSecond)
         .principalStreams(principalStreams)

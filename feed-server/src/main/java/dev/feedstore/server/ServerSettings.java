@@ -89,6 +89,11 @@ import dev.feedstore.core.Limits;
  * @param httpIdleTimeoutMillis how long an HTTP connection may be idle (a request not arriving, an
  *     answer not taken) before it is closed ({@code http-idle-timeout-ms}); an event stream may be
  *     idle for a heartbeat interval on top of it
+ * @param httpRefusedBodyBytes how much of a refused HTTP request's body the server reads and
+ *     discards before it writes the refusal ({@code http-refused-body-bytes}; 0 reads none). A
+ *     client that sends its whole body before it reads the answer then reads the refusal, and the
+ *     connection stays open; a refused body larger than this is answered at once and its
+ *     connection closed, so the client may see the connection break instead of the answer
  * @param principalRequestsPerSecond the requests one principal (a JWT's subject, a static token,
  *     or a client host on a server without access control) may make per second, over gRPC and
  *     HTTP together ({@code principal-requests-per-second}); more are refused with {@code
@@ -143,6 +148,7 @@ public record ServerSettings(
     long permitKeepaliveMillis,
     int httpThreads,
     long httpIdleTimeoutMillis,
+    long httpRefusedBodyBytes,
     long principalRequestsPerSecond,
     long principalAppendBytesPerSecond,
     int principalStreams,
@@ -189,6 +195,7 @@ public record ServerSettings(
     public static final String WRITE_PROBE_MS = "write-probe-ms";
     public static final String HTTP_THREADS = "http-threads";
     public static final String HTTP_IDLE_TIMEOUT_MS = "http-idle-timeout-ms";
+    public static final String HTTP_REFUSED_BODY_BYTES = "http-refused-body-bytes";
     public static final String PRINCIPAL_REQUESTS_PER_SECOND = "principal-requests-per-second";
     public static final String PRINCIPAL_APPEND_BYTES_PER_SECOND = "principal-append-bytes-per-second";
     public static final String PRINCIPAL_STREAMS = "principal-streams";
@@ -288,6 +295,8 @@ public record ServerSettings(
   /** 16: the HTTP side's threads only move bytes (the store's work runs on the rpc threads). */
   public static final int DEFAULT_HTTP_THREADS = 16;
   public static final long DEFAULT_HTTP_IDLE_TIMEOUT_MS = 30_000;
+  /** 64 MiB: four times the default {@code max-message-bytes}, so a body just over a limit is read. */
+  public static final long DEFAULT_HTTP_REFUSED_BODY_BYTES = 64L << 20;
   /**
    * 10,000: above what one replica or the benchmark's busiest client sends (about 3,000 appends a
    * second one block at a time), far below what floods two cores.
@@ -364,6 +373,10 @@ public record ServerSettings(
           + " on each address)", httpThreads);
     }
     positive(Key.HTTP_IDLE_TIMEOUT_MS, httpIdleTimeoutMillis);
+    if (httpRefusedBodyBytes < 0) {
+      throw new InvalidValueException(Key.HTTP_REFUSED_BODY_BYTES, "must be >= 0 (0 reads none of a refused body)",
+          httpRefusedBodyBytes);
+    }
     positive(Key.PRINCIPAL_REQUESTS_PER_SECOND, principalRequestsPerSecond);
     positive(Key.PRINCIPAL_APPEND_BYTES_PER_SECOND, principalAppendBytesPerSecond);
     positive(Key.PRINCIPAL_STREAMS, principalStreams);
@@ -471,6 +484,7 @@ public record ServerSettings(
     private long permitKeepaliveMillis = DEFAULT_PERMIT_KEEPALIVE_MS;
     private int httpThreads = DEFAULT_HTTP_THREADS;
     private long httpIdleTimeoutMillis = DEFAULT_HTTP_IDLE_TIMEOUT_MS;
+    private long httpRefusedBodyBytes = DEFAULT_HTTP_REFUSED_BODY_BYTES;
     private long principalRequestsPerSecond = DEFAULT_PRINCIPAL_REQUESTS_PER_SECOND;
     private long principalAppendBytesPerSecond = DEFAULT_PRINCIPAL_APPEND_BYTES_PER_SECOND;
     private int principalStreams = DEFAULT_PRINCIPAL_STREAMS;
@@ -517,6 +531,7 @@ public record ServerSettings(
       permitKeepaliveMillis = s.permitKeepaliveMillis;
       httpThreads = s.httpThreads;
       httpIdleTimeoutMillis = s.httpIdleTimeoutMillis;
+      httpRefusedBodyBytes = s.httpRefusedBodyBytes;
       principalRequestsPerSecond = s.principalRequestsPerSecond;
       principalAppendBytesPerSecond = s.principalAppendBytesPerSecond;
       principalStreams = s.principalStreams;
@@ -693,6 +708,11 @@ public record ServerSettings(
       return this;
     }
 
+    public Builder httpRefusedBodyBytes(long value) {
+      httpRefusedBodyBytes = value;
+      return this;
+    }
+
     public Builder principalRequestsPerSecond(long value) {
       principalRequestsPerSecond = value;
       return this;
@@ -749,7 +769,8 @@ public record ServerSettings(
           watchBatchBytes, subscriptionTtlMillis, subscriptionMaxTtlMillis, subscriptionsPerSpace, heartbeatMillis, tailBlocks, tailBytes,
           shutdownGraceMillis, rejectionsLoggedPerMinute, rpcThreads, watchThreads, spacesPerServer, feedsPerSpace,
           appendGroupBlocks, keepaliveMillis, keepaliveTimeoutMillis, quickCheckMillis, metricsReadTimeoutMillis, writeProbeMillis,
-          permitKeepaliveMillis, httpThreads, httpIdleTimeoutMillis, principalRequestsPerSecond,
+          permitKeepaliveMillis, httpThreads, httpIdleTimeoutMillis, httpRefusedBodyBytes,
+          principalRequestsPerSecond,
           principalAppendBytesPerSecond, principalStreams, streamsSpace, streamsLongPollMillis, retainBlocks,
           retainAgeMillis, retainBytes, retentionIntervalMillis);
     }

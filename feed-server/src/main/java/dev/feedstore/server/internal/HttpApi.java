@@ -66,13 +66,13 @@ final class HttpApi extends Handler.Abstract {
     if (path.size() == 5 && path.get(0).isEmpty() && path.get(1).equals("v1") && path.get(2).equals("spaces")) {
       String space = path.get(3);
       if (path.get(4).equals("blocks")) {
-        if (only("GET", method, response, callback)) {
+        if (only("GET", request, response, callback)) {
           run(new HttpExchange(request, response, callback, core, space, "Query", true), false, reads::page);
         }
         return true;
       }
       if (path.get(4).equals("events")) {
-        if (only("GET", method, response, callback)) {
+        if (only("GET", request, response, callback)) {
           run(new HttpExchange(request, response, callback, core, space, "Watch", false), false,
               reads::events);
         }
@@ -82,13 +82,13 @@ final class HttpApi extends Handler.Abstract {
     if (path.size() == 7 && path.get(0).isEmpty() && path.get(1).equals("v1") && path.get(2).equals("spaces")
         && path.get(4).equals("feeds") && path.get(6).equals("blocks")) {
       String feed = path.get(5);
-      if (only("POST", method, response, callback)) {
+      if (only("POST", request, response, callback)) {
         run(new HttpExchange(request, response, callback, core, path.get(3), "Append", true), true,
             (exchange, caller) -> append.append(exchange, caller, feed));
       }
       return true;
     }
-    HttpExchange.write(response, callback, 404, Json.object().field("code", ErrorCode.NOT_FOUND.name())
+    refuse(request, response, callback, 404, Json.object().field("code", ErrorCode.NOT_FOUND.name())
         .field("message", "no such endpoint: " + RateLimitedLog.clip(request.getHttpURI().getPath())
             + "; the API is GET /v1/spaces/{space}/blocks, GET /v1/spaces/{space}/events and"
             + " POST /v1/spaces/{space}/feeds/{feed}/blocks").end());
@@ -125,17 +125,22 @@ final class HttpApi extends Handler.Abstract {
     }
   }
 
+  private void refuse(Request request, Response response, Callback callback, int status, String json) {
+    HttpExchange.refuse(request, response, callback, core.settings().httpRefusedBodyBytes(), status, json);
+  }
+
   private Executor executor() {
     return core.requestExecutor();
   }
 
   /** True when {@code method} is {@code allowed}; else answers 405 naming it. */
-  private static boolean only(String allowed, String method, Response response, Callback callback) {
+  private boolean only(String allowed, Request request, Response response, Callback callback) {
+    String method = request.getMethod();
     if (allowed.equals(method)) {
       return true;
     }
     response.getHeaders().put(HttpHeader.ALLOW, allowed);
-    HttpExchange.write(response, callback, 405, Json.object().field("code", ErrorCode.INVALID_ARGUMENT.name())
+    refuse(request, response, callback, 405, Json.object().field("code", ErrorCode.INVALID_ARGUMENT.name())
         .field("message", "method " + RateLimitedLog.clip(method) + " is not allowed here; use " + allowed).end());
     return false;
   }

@@ -11,10 +11,6 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.concurrent.CompletionException;
-import org.eclipse.jetty.io.Content;
-import org.eclipse.jetty.util.Promise;
-import org.eclipse.jetty.util.thread.Invocable;
 
 /**
  * {@code POST /v1/spaces/{space}/feeds/{feed}/blocks}: an append with Append's rules (one
@@ -25,9 +21,9 @@ import org.eclipse.jetty.util.thread.Invocable;
  * {@code prev_actor_id}/{@code prev_sequence} name the predecessor). The answer is {@code
  * {"positions": [...], "server_token": ...}}.
  *
- * <p>The body is read without blocking, at most {@code max-message-bytes} of it (413 beyond). The
- * caller's {@code principal-append-bytes-per-second} is charged with its size before it is stored.
- * Thread-safe.
+ * <p>The body is read without blocking, at most {@code max-message-bytes} of it (413 beyond, once the
+ * rest has been read as {@link RequestBody} tells). The caller's {@code
+ * principal-append-bytes-per-second} is charged with its size before it is stored. Thread-safe.
  */
 final class HttpAppend {
   private static final JsonFormat.Parser PARSER = JsonFormat.parser();
@@ -40,17 +36,27 @@ final class HttpAppend {
 
   void append(HttpExchange exchange, Caller caller, String feed) {
     int max = core.settings().maxMessageBytes();
-    long declared = exchange.request().getLength();
-    if (declared > max) {
-      throw new LimitExceededException(ServerSettings.Key.MAX_MESSAGE_BYTES, max, declared, "the request body");
-    }
     String space = exchange.space();
-    // Both outcomes go on on the request executor: the store's work blocks, and the answer to a body
-    // over the limit must not be written while Jetty is still failing the request's content.
-    Content.Source.asByteArrayAsync(exchange.request(), max, Promise.Invocable.from(
-        Invocable.InvocationType.NON_BLOCKING,
-        body -> dispatch(exchange, () -> store(exchange, caller, space, feed, body)),
-        failure -> dispatch(exchange, () -> exchange.fail(tooLargeOrGone(failure, max)))));
+    // Every outcome goes on on the request executor: the store's work blocks, and a refusal first
+    // reads what is left of the body (HttpExchange.fail), which is not done from inside this read.
+    RequestBody.read(exchange.request(), max, new RequestBody.Reader() {
+      @Override
+      public void whole(byte[] body) {
+        dispatch(exchange, () -> store(exchange, caller, space, feed, body));
+      }
+
+      @Override
+      public void tooLarge(long seen) {
+        dispatch(exchange, () -> exchange.fail(
+            new LimitExceededException(ServerSettings.Key.MAX_MESSAGE_BYTES, max, seen, "the request body")));
+      }
+
+      @Override
+      public void failed(Throwable failure) {
+        dispatch(exchange, () -> exchange.fail(new InvalidValueException("body", "must arrive whole",
+            RateLimitedLog.clip(String.valueOf(failure)))));
+      }
+    });
   }
 
   private void dispatch(HttpExchange exchange, Runnable work) {
@@ -114,16 +120,5 @@ final class HttpAppend {
       request.setBlocks(i, block.toBuilder().setFeedId(feed));
     }
     return request.build();
-  }
-
-  private static RuntimeException tooLargeOrGone(Throwable failure, int max) {
-    Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-        ? failure.getCause() : failure;
-    // Jetty fails the read with an IllegalStateException ("Max size (N) exceeded") when the body
-    // grows past the limit it was given; anything else is the connection failing on the way.
-    if (cause instanceof IllegalStateException) {
-      return new LimitExceededException(ServerSettings.Key.MAX_MESSAGE_BYTES, max, max + 1L, "the request body");
-    }
-    return new InvalidValueException("body", "must arrive whole", RateLimitedLog.clip(String.valueOf(cause)));
   }
 }

@@ -93,7 +93,20 @@ final class HttpExchange {
     } else if (failure instanceof CursorCompactedException compacted) {
       body.field("reason", CursorCompactedException.REASON).field("floor", compacted.floor().value());
     }
-    write(response, callback, refusal.httpStatus(), body.end());
+    refuse(refusal.httpStatus(), body.end());
+  }
+
+  /**
+   * Answers a refusal {@code status} with a JSON body, once what is left of the request's body has
+   * been read, up to {@code http-refused-body-bytes} ({@link RequestBody#discard}).
+   */
+  void refuse(int status, String json) {
+    refuse(request, response, callback, core.settings().httpRefusedBodyBytes(), status, json);
+  }
+
+  /** {@link #refuse(int, String)} of a request that has no exchange, reading at most {@code bound}. */
+  static void refuse(Request request, Response response, Callback callback, long bound, int status, String json) {
+    RequestBody.discard(request, bound, () -> write(response, callback, status, json));
   }
 
   /** A live stream sent one event. */

@@ -13,12 +13,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Fields;
-import org.eclipse.jetty.util.Promise;
-import org.eclipse.jetty.util.thread.Invocable;
 
 /**
  * The Durable Streams protocol under {@code /v1/stream/{name}}: PUT creates (or forks), POST
@@ -95,14 +92,23 @@ final class HttpStreams {
 
   private void body(HttpExchange exchange, Caller caller, StreamName name) {
     int max = core.settings().blockBytes();
-    long declared = exchange.request().getLength();
-    if (declared > max) {
-      throw tooLarge(declared, max);
-    }
-    Content.Source.asByteArrayAsync(exchange.request(), max, Promise.Invocable.from(
-        Invocable.InvocationType.NON_BLOCKING,
-        body -> dispatch(exchange, () -> written(exchange, caller, name, body)),
-        failure -> dispatch(exchange, () -> fail(exchange, tooLarge(max + 1L, max)))));
+    RequestBody.read(exchange.request(), max, new RequestBody.Reader() {
+      @Override
+      public void whole(byte[] body) {
+        dispatch(exchange, () -> written(exchange, caller, name, body));
+      }
+
+      @Override
+      public void tooLarge(long seen) {
+        dispatch(exchange, () -> fail(exchange, HttpStreams.tooLarge(seen, max)));
+      }
+
+      @Override
+      public void failed(Throwable failure) {
+        dispatch(exchange, () -> fail(exchange, StreamException.badRequest("the body did not arrive whole: "
+            + RateLimitedLog.clip(String.valueOf(failure)))));
+      }
+    });
   }
 
   private static StreamException tooLarge(long size, int max) {
@@ -411,7 +417,7 @@ final class HttpStreams {
         core.rejections().log("rejected " + exchange.method() + " of a stream over HTTP from "
             + Request.getRemoteAddr(exchange.request()) + ": " + refusal.getMessage(), null);
       }
-      HttpExchange.write(response, exchange.callback(), refusal.status(), Json.object()
+      exchange.refuse(refusal.status(), Json.object()
           .field("code", refusal.code()).field("message", refusal.getMessage()).end());
       return;
     }
