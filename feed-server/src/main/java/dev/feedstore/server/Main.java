@@ -239,6 +239,11 @@ public final class Main implements Callable<Integer> {
       description = "Most block data kept in memory per watched space.")
   long tailBytes = ServerSettings.DEFAULT_TAIL_BYTES;
 
+  @Option(names = "--" + ServerSettings.Key.SHARED_PAGES, paramLabel = "N",
+      description = "Pages read from storage kept per watched space for the streams behind its recent blocks,"
+          + " each read once and shared (at most one Watch batch each, only after streams fell behind).")
+  int sharedPages = ServerSettings.DEFAULT_SHARED_PAGES;
+
   @Option(names = "--" + ServerSettings.Key.SHUTDOWN_GRACE_MS, paramLabel = "MS",
       description = "How long a shutdown lets calls in flight finish before cancelling them.")
   long shutdownGraceMillis = ServerSettings.DEFAULT_SHUTDOWN_GRACE_MS;
@@ -479,6 +484,7 @@ public final class Main implements Callable<Integer> {
         .heartbeatMillis(heartbeatMillis)
         .tailBlocks(tailBlocks)
         .tailBytes(tailBytes)
+        .sharedPages(sharedPages)
         .shutdownGraceMillis(shutdownGraceMillis)
         .rejectionsLoggedPerMinute(rejectionsLoggedPerMinute)
         .rpcThreads(rpcThreads)

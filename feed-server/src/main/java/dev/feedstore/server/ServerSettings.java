@@ -50,6 +50,10 @@ import dev.feedstore.core.Limits;
  * @param tailBlocks how many recently committed blocks are kept in memory per watched space, so
  *     that live watchers share them instead of each reading storage ({@code tail-blocks})
  * @param tailBytes the most block data kept in that memory per watched space ({@code tail-bytes})
+ * @param sharedPages how many pages read from storage are kept per watched space for the streams
+ *     that fell behind its recent blocks, each read once and shared ({@code shared-pages}). Each
+ *     holds at most one Watch batch ({@code watch-batch-bytes}) and its encoded frame; they are
+ *     held only after streams fell behind, and dropped with the space's last watcher
  * @param shutdownGraceMillis how long a shutdown waits for calls in flight before cancelling them
  *     ({@code shutdown-grace-ms})
  * @param rejectionsLoggedPerMinute how many rejected requests are logged per minute; the rest are
@@ -133,6 +137,7 @@ public record ServerSettings(
     long heartbeatMillis,
     int tailBlocks,
     long tailBytes,
+    int sharedPages,
     long shutdownGraceMillis,
     int rejectionsLoggedPerMinute,
     int rpcThreads,
@@ -181,6 +186,7 @@ public record ServerSettings(
     public static final String HEARTBEAT_MS = "heartbeat-ms";
     public static final String TAIL_BLOCKS = "tail-blocks";
     public static final String TAIL_BYTES = "tail-bytes";
+    public static final String SHARED_PAGES = "shared-pages";
     public static final String SHUTDOWN_GRACE_MS = "shutdown-grace-ms";
     public static final String REJECTIONS_LOGGED_PER_MINUTE = "rejections-logged-per-minute";
     public static final String RPC_THREADS = "rpc-threads";
@@ -252,6 +258,14 @@ public record ServerSettings(
   public static final long DEFAULT_HEARTBEAT_MS = 15_000;
   public static final int DEFAULT_TAIL_BLOCKS = 4096;
   public static final long DEFAULT_TAIL_BYTES = 16 << 20;
+  /**
+   * 512: enough for 1,000 streams that fell behind at as many points, a page apart, on one core
+   * (feed-bench fan-out at 1.5 times what one core keeps up with). About 80 KiB a page of 100
+   * blocks of 256 bytes, 40 MiB when all are in use.
+   */
+  public static final int DEFAULT_SHARED_PAGES = 512;
+  /** The most pages {@code shared-pages} may keep per space. */
+  public static final int MAX_SHARED_PAGES = 65_536;
   public static final long DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
   public static final int DEFAULT_REJECTIONS_LOGGED_PER_MINUTE = 20;
   public static final int DEFAULT_RPC_THREADS = 16;
@@ -343,6 +357,9 @@ public record ServerSettings(
     positive(Key.HEARTBEAT_MS, heartbeatMillis);
     positive(Key.TAIL_BLOCKS, tailBlocks);
     positive(Key.TAIL_BYTES, tailBytes);
+    if (sharedPages < 1 || sharedPages > MAX_SHARED_PAGES) {
+      throw new InvalidValueException(Key.SHARED_PAGES, "must be 1 to " + MAX_SHARED_PAGES, sharedPages);
+    }
     positive(Key.SHUTDOWN_GRACE_MS, shutdownGraceMillis);
     if (rejectionsLoggedPerMinute < 0) {
       throw new InvalidValueException(Key.REJECTIONS_LOGGED_PER_MINUTE, "must be >= 0", rejectionsLoggedPerMinute);
@@ -469,6 +486,7 @@ public record ServerSettings(
     private long heartbeatMillis = DEFAULT_HEARTBEAT_MS;
     private int tailBlocks = DEFAULT_TAIL_BLOCKS;
     private long tailBytes = DEFAULT_TAIL_BYTES;
+    private int sharedPages = DEFAULT_SHARED_PAGES;
     private long shutdownGraceMillis = DEFAULT_SHUTDOWN_GRACE_MS;
     private int rejectionsLoggedPerMinute = DEFAULT_REJECTIONS_LOGGED_PER_MINUTE;
     private int rpcThreads = DEFAULT_RPC_THREADS;
@@ -516,6 +534,7 @@ public record ServerSettings(
       heartbeatMillis = s.heartbeatMillis;
       tailBlocks = s.tailBlocks;
       tailBytes = s.tailBytes;
+      sharedPages = s.sharedPages;
       shutdownGraceMillis = s.shutdownGraceMillis;
       rejectionsLoggedPerMinute = s.rejectionsLoggedPerMinute;
       rpcThreads = s.rpcThreads;
@@ -630,6 +649,11 @@ public record ServerSettings(
 
     public Builder tailBytes(long value) {
       tailBytes = value;
+      return this;
+    }
+
+    public Builder sharedPages(int value) {
+      sharedPages = value;
       return this;
     }
 
@@ -767,6 +791,7 @@ public record ServerSettings(
       return new ServerSettings(blockBytes, blocksPerAppend, queryLimit, feedsPerScope, maxMessageBytes, responseBytes,
           watchesPerServer, watchesPerConnection, watchScopeBytes, watchScopeBytesPerConnection, watchBatchBlocks,
           watchBatchBytes, subscriptionTtlMillis, subscriptionMaxTtlMillis, subscriptionsPerSpace, heartbeatMillis, tailBlocks, tailBytes,
+          sharedPages,
           shutdownGraceMillis, rejectionsLoggedPerMinute, rpcThreads, watchThreads, spacesPerServer, feedsPerSpace,
           appendGroupBlocks, keepaliveMillis, keepaliveTimeoutMillis, quickCheckMillis, metricsReadTimeoutMillis, writeProbeMillis,
           permitKeepaliveMillis, httpThreads, httpIdleTimeoutMillis, httpRefusedBodyBytes,

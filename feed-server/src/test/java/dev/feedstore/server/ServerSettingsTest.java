@@ -43,6 +43,8 @@ class ServerSettingsTest {
         () -> ServerSettings.newBuilder().writeProbeMillis(0).build());
     InvalidValueException refusedBody = assertThrows(InvalidValueException.class,
         () -> ServerSettings.newBuilder().httpRefusedBodyBytes(-1).build());
+    InvalidValueException sharedPages = assertThrows(InvalidValueException.class,
+        () -> ServerSettings.newBuilder().sharedPages(0).build());
 
     assertEquals("watches-per-server must be > 0, was 0", zero.getMessage());
     assertTrue(ttl.getMessage().startsWith("subscription-ttl-ms must be <= subscription-max-ttl-ms"), ttl.getMessage());
@@ -55,6 +57,7 @@ class ServerSettingsTest {
     assertEquals("write-probe-ms must be > 0, was 0", probe.getMessage());
     assertEquals("http-refused-body-bytes must be >= 0 (0 reads none of a refused body), was -1",
         refusedBody.getMessage());
+    assertEquals("shared-pages must be 1 to 65536, was 0", sharedPages.getMessage());
   }
 
   @Test
@@ -62,7 +65,7 @@ class ServerSettingsTest {
     ServerSettings custom = ServerSettings.newBuilder().blockBytes(7).maxMessageBytes(100).queryLimit(9)
         .watchBatchBlocks(9).feedsPerScope(4).tailBytes(3).rpcThreads(2).watchThreads(3).rejectionsLoggedPerMinute(0)
         .spacesPerServer(5)
-        .keepaliveMillis(12_000).keepaliveTimeoutMillis(500).writeProbeMillis(700).httpRefusedBodyBytes(0).build();
+        .keepaliveMillis(12_000).keepaliveTimeoutMillis(500).writeProbeMillis(700).httpRefusedBodyBytes(0).sharedPages(3).build();
 
     assertEquals(custom, custom.toBuilder().build());
   }

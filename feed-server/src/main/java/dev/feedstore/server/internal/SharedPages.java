@@ -14,11 +14,13 @@ import java.util.function.Supplier;
  * <p>A page is what storage held when it was read: a stream that takes it later sends what it would
  * have sent had it read then, and reads what followed from the tail or storage afterwards. The
  * pages are dropped when the space's positions move in a way the tail cannot follow (a rollback, a
- * gap). A few slots, chosen by the position read after. Thread-safe and lock-free: racing streams
- * may each read a page.
+ * gap), and with the space's last watcher. A fixed number of slots ({@code shared-pages}), a ring by
+ * page number: a saturated server's streams fall behind at hundreds of points a page
+ * apart, and with too few slots each stream would evict the page the next one needed and read its
+ * own. Thread-safe and lock-free: racing streams may each read a page.
  */
 final class SharedPages {
-  private static final int SLOTS = 8;
+  private final int slotCount;
 
   /**
    * A page read after position {@code after} with the given bounds, and the frames built for it.
@@ -29,15 +31,22 @@ final class SharedPages {
     }
   }
 
-  private final AtomicReferenceArray<Shared> slots = new AtomicReferenceArray<>(SLOTS);
+  private final AtomicReferenceArray<Shared> slots;
+
+  /** @param slotCount how many pages are kept at most ({@code shared-pages}) */
+  SharedPages(int slotCount) {
+    this.slotCount = slotCount;
+    this.slots = new AtomicReferenceArray<>(slotCount);
+  }
 
   /**
    * The page of the whole space after {@code after}, at most {@code maxBlocks} and {@code maxBytes}:
    * the one read before when there is one, else what {@code read} reads, kept for other streams.
    */
   Shared page(long after, int maxBlocks, long maxBytes, Supplier<Page> read) {
-    // Pages start at multiples of the batch size: spread them by a hash, not by the low bits.
-    int slot = (int) ((after * 0x9E3779B97F4A7C15L) >>> 61);
+    // Streams behind read pages that start at multiples of the batch size: a ring by page number,
+    // so that as many consecutive pages as there are slots are kept without evicting one another.
+    int slot = (int) Math.floorMod(Math.floorDiv(after, (long) maxBlocks), (long) slotCount);
     Shared last = slots.get(slot);
     if (last != null && last.answers(after, maxBlocks, maxBytes)) {
       return last;
@@ -49,7 +58,7 @@ final class SharedPages {
 
   /** Drops every page. */
   void clear() {
-    for (int i = 0; i < SLOTS; i++) {
+    for (int i = 0; i < slotCount; i++) {
       slots.set(i, null);
     }
   }

@@ -1,5 +1,6 @@
 package dev.feedstore.server.internal;
 
+import dev.feedstore.server.ServerSettings;
 import dev.feedstore.core.Block;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Namespace;
@@ -47,12 +48,18 @@ final class SpaceTail {
    */
   private RecentBlocks recent;
   /** Pages read from storage by streams behind {@link #recent}. */
-  private final SharedPages pages = new SharedPages();
+  private final SharedPages pages;
 
   SpaceTail(long committed, int maxBlocks, long maxBytes) {
+    this(committed, maxBlocks, maxBytes, ServerSettings.DEFAULT_SHARED_PAGES);
+  }
+
+  /** @param sharedPages how many pages read from storage are kept for streams behind ({@code shared-pages}) */
+  SpaceTail(long committed, int maxBlocks, long maxBytes, int sharedPages) {
     this.committed = committed;
     this.maxBlocks = maxBlocks;
     this.maxBytes = maxBytes;
+    this.pages = new SharedPages(sharedPages);
   }
 
   /** The highest position committed in the space, as published. */

@@ -79,7 +79,8 @@ final class Spaces {
               tx.blocks().maxPosition(spaceId));
         });
         state = new SpaceState(spaceId, loaded.token(),
-            new SpaceTail(loaded.maxPosition().value(), settings.tailBlocks(), settings.tailBytes()), loaded.stored());
+            new SpaceTail(loaded.maxPosition().value(), settings.tailBlocks(), settings.tailBytes(),
+                settings.sharedPages()), loaded.stored());
         states.put(spaceId, state);
         if (loaded.stored()) {
           storedCount++;

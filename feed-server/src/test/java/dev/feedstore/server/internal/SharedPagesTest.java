@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 import dev.feedstore.core.Position;
+import dev.feedstore.server.ServerSettings;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -13,7 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 class SharedPagesTest {
-  final SharedPages pages = new SharedPages();
+  final SharedPages pages = new SharedPages(ServerSettings.DEFAULT_SHARED_PAGES);
   final AtomicInteger reads = new AtomicInteger();
 
   Page read() {
@@ -29,6 +30,20 @@ class SharedPagesTest {
       assertSame(first, pages.page(5, 100, 1 << 20, this::read));
     }
     assertEquals(1, reads.get());
+  }
+
+  @Test
+  void streamsBehindAtHundredsOfPointsReadEachPageOnce() {
+    // A saturated server's streams fall behind at many points, a page (a batch) apart: a page is
+    // kept for each until there are more points than slots.
+    int points = 200;
+    for (int round = 0; round < 3; round++) {
+      for (int point = 0; point < points; point++) {
+        pages.page(point * 100L, 100, 1 << 20, this::read);
+      }
+    }
+
+    assertEquals(points, reads.get(), "each page was read once, then shared");
   }
 
   @Test
@@ -52,7 +67,7 @@ class SharedPagesTest {
 
   @Test
   void aRollbackTheTailFollowsDropsThePages() {
-    SpaceTail tail = new SpaceTail(10, 16, 1 << 20);
+    SpaceTail tail = new SpaceTail(10, 16, 1 << 20, 8);
     tail.register(() -> {});
     tail.pages().page(5, 100, 1 << 20, this::read);
 
