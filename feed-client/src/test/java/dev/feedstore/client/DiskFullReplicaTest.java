@@ -53,8 +53,9 @@ class DiskFullReplicaTest {
       alice.replicate(SPACE, theirs, NOTES, Replication.fullHistory());
 
       List<BlockKey> held = new ArrayList<>(fill(alice, mine, 32 * 1024));
-      // A failed commit leaves WAL space behind that small commits still fit in: fill that too.
-      held.addAll(fill(alice, mine, 16));
+      // A failed commit leaves WAL space behind that small commits still fit in: fill that too,
+      // with blocks no larger than the one that must then fail.
+      held.addAll(fill(alice, mine, 8));
       assertFull(alice, assertThrows(StorageFaultException.class,
           () -> alice.append(SPACE, mine, BlockData.utf8("one more"))));
       assertFull(alice, assertThrows(StorageFaultException.class,
@@ -80,18 +81,25 @@ class DiskFullReplicaTest {
     }
   }
 
-  /** Appends blocks of {@code bytes} until the disk is full; returns the keys of those appended. */
+  /**
+   * Appends blocks of {@code bytes} until the disk is full: until appends fail three times in a
+   * row, since a failed commit can leave (or a checkpoint free) WAL space that the next small
+   * commit fits in. Returns the keys of those appended.
+   */
   private static List<BlockKey> fill(Replica replica, FeedId feed, int bytes) {
     List<BlockKey> appended = new ArrayList<>();
-    while (true) {
+    int failedInARow = 0;
+    while (failedInARow < 3) {
       try {
         appended.add(replica.append(SPACE, feed, TestBlocks.bytes(bytes)));
+        failedInARow = 0;
       } catch (StorageFaultException e) {
         assertFull(replica, e);
-        return appended;
+        failedInARow++;
       }
       assertTrue(appended.size() < 100_000, "the disk fills up");
     }
+    return appended;
   }
 
   private static void assertFull(Replica replica, StorageFaultException e) {
