@@ -95,6 +95,7 @@ final class RequestBody {
   }
 
   private static final class Whole extends Loop {
+    private static final int PRESIZE_LIMIT = 64 * 1024;
     private final int max;
     private final Reader reader;
     private byte[] body;
@@ -104,7 +105,9 @@ final class RequestBody {
       super(request);
       this.max = max;
       this.reader = reader;
-      this.body = new byte[declared >= 0 ? (int) declared : Math.min(max, 8 * 1024)];
+      // A declared length is taken as a hint only up to 64 KiB: a client that declares a large body
+      // and sends nothing holds no more than that.
+      this.body = new byte[(int) Math.min(declared >= 0 ? declared : 8 * 1024, Math.min(max, PRESIZE_LIMIT))];
     }
 
     @Override
