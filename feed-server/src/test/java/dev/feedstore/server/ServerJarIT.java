@@ -66,9 +66,8 @@ class ServerJarIT {
     channel = Grpc.newChannelBuilderForAddress("127.0.0.1", port, InsecureChannelCredentials.create()).build();
 
     server.awaitServing(channel);
-    String startLine = server.output();
-    assertTrue(startLine.contains("listening on 127.0.0.1:" + port), startLine);
-    assertTrue(startLine.contains(dir.resolve("feeds.db").toRealPath().toString()), startLine);
+    server.awaitOutput("listening on 127.0.0.1:" + port);
+    server.awaitOutput(dir.resolve("feeds.db").toRealPath().toString());
 
     FeedId feed = TestBlocks.feedId();
     FeedSyncGrpc.FeedSyncBlockingStub stub = FeedSyncGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
@@ -119,8 +118,8 @@ class ServerJarIT {
     channel = Grpc.newChannelBuilderForAddress("127.0.0.1", port, InsecureChannelCredentials.create()).build();
     server.awaitServing(channel);
 
-    assertTrue(server.output().contains("listening on 0.0.0.0:" + port), server.output());
-    assertTrue(server.output().contains("metrics on http://127.0.0.1:" + metricsPort + "/metrics"), server.output());
+    server.awaitOutput("listening on 0.0.0.0:" + port);
+    server.awaitOutput("metrics on http://127.0.0.1:" + metricsPort + "/metrics");
     try (Socket scrape = new Socket(InetAddress.getLoopbackAddress(), metricsPort)) {
       scrape.getOutputStream().write("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
       String answer = new String(scrape.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

@@ -127,6 +127,14 @@ public final class ServerProcess implements AutoCloseable {
     });
   }
 
+  /**
+   * Waits (60 s at most) until the output holds {@code text}: a line the server logs may still be
+   * on its way (or half written) when the server already answers.
+   */
+  public void awaitOutput(String text) {
+    Await.until("the output holds '" + text + "'", Duration.ofSeconds(60), () -> output().contains(text));
+  }
+
   public Process process() {
     return process;
   }
