@@ -20,8 +20,6 @@ import java.util.function.Supplier;
  * own. Thread-safe and lock-free: racing streams may each read a page.
  */
 final class SharedPages {
-  private final int slotCount;
-
   /**
    * A page read after position {@code after} with the given bounds, and the frames built for it.
    */
@@ -35,7 +33,6 @@ final class SharedPages {
 
   /** @param slotCount how many pages are kept at most ({@code shared-pages}) */
   SharedPages(int slotCount) {
-    this.slotCount = slotCount;
     this.slots = new AtomicReferenceArray<>(slotCount);
   }
 
@@ -46,7 +43,7 @@ final class SharedPages {
   Shared page(long after, int maxBlocks, long maxBytes, Supplier<Page> read) {
     // Streams behind read pages that start at multiples of the batch size: a ring by page number,
     // so that as many consecutive pages as there are slots are kept without evicting one another.
-    int slot = (int) Math.floorMod(Math.floorDiv(after, (long) maxBlocks), (long) slotCount);
+    int slot = (int) Math.floorMod(Math.floorDiv(after, (long) maxBlocks), (long) slots.length());
     Shared last = slots.get(slot);
     if (last != null && last.answers(after, maxBlocks, maxBytes)) {
       return last;
@@ -58,7 +55,7 @@ final class SharedPages {
 
   /** Drops every page. */
   void clear() {
-    for (int i = 0; i < slotCount; i++) {
+    for (int i = 0; i < slots.length(); i++) {
       slots.set(i, null);
     }
   }

@@ -1,9 +1,9 @@
 package dev.feedstore.server.internal;
 
-import dev.feedstore.server.ServerSettings;
 import dev.feedstore.core.Block;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Namespace;
+import dev.feedstore.server.ServerSettings;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
