@@ -46,13 +46,10 @@ class RefusedBodyTest {
       Answer created = connection.read();
       assertEquals(201, created.status());
 
-      CompletableFuture<Void> written = connection.writeInBackground(
-          withBody(head("POST", "/v1/stream/big", "Content-Length: " + TEN_MIB), new byte[TEN_MIB]));
-      Answer refused = connection.read();
+      Answer refused = answerToWhole(connection,
+          withBody(head("POST", "/v1/stream/big", "Content-Length: " + TEN_MIB), new byte[TEN_MIB]), 413);
 
-      assertEquals(413, refused.status(), refused.body());
       assertTrue(refused.body().contains("block-bytes limit is 1024"), refused.body());
-      written.get(30, TimeUnit.SECONDS);
       connection.write(head("HEAD", "/v1/stream/big", "Content-Length: 0"));
       Answer next = connection.read();
       assertEquals(200, next.status(), "the same connection answers the next request");
@@ -65,13 +62,10 @@ class RefusedBodyTest {
   void aChunkedAppendOverMaxMessageBytesIsReadThenRefused() throws Exception {
     try (RawConnection connection = start(ServerSettings.DEFAULT_HTTP_REFUSED_BODY_BYTES)) {
       String path = "/v1/spaces/s/feeds/" + TestBlocks.feedId().value() + "/blocks";
-      CompletableFuture<Void> written = connection.writeInBackground(
-          withBody(head("POST", path, "Transfer-Encoding: chunked"), chunked(TEN_MIB)));
-      Answer refused = connection.read();
+      Answer refused = answerToWhole(connection,
+          withBody(head("POST", path, "Transfer-Encoding: chunked"), chunked(TEN_MIB)), 413);
 
-      assertEquals(413, refused.status(), refused.body());
       assertTrue(refused.body().contains("max-message-bytes limit is 16384"), refused.body());
-      written.get(30, TimeUnit.SECONDS);
       connection.write(head("GET", "/v1/spaces/s/blocks", "Content-Length: 0"));
       Answer next = connection.read();
       assertEquals(200, next.status(), next.body());
@@ -82,12 +76,8 @@ class RefusedBodyTest {
   @Test
   void aBodyToNoEndpointIsReadThenAnswered404() throws Exception {
     try (RawConnection connection = start(ServerSettings.DEFAULT_HTTP_REFUSED_BODY_BYTES)) {
-      CompletableFuture<Void> written = connection.writeInBackground(
-          withBody(head("POST", "/v1/nothing", "Content-Length: " + TEN_MIB), new byte[TEN_MIB]));
-      Answer refused = connection.read();
-
-      assertEquals(404, refused.status(), refused.body());
-      written.get(30, TimeUnit.SECONDS);
+      answerToWhole(connection,
+          withBody(head("POST", "/v1/nothing", "Content-Length: " + TEN_MIB), new byte[TEN_MIB]), 404);
       connection.write(head("GET", "/v1/spaces/s/blocks", "Content-Length: 0"));
       assertEquals(200, connection.read().status());
     }
@@ -105,6 +95,19 @@ class RefusedBodyTest {
       assertEquals(413, refused.status(), "answered before any of the body was sent: " + refused.body());
       assertTrue(connection.closedByServer(), "the unread body ends the connection");
     }
+  }
+
+  /**
+   * Writes {@code request} from a thread of its own while reading its answer, as a client that
+   * sends its whole body first does; the answer must be {@code status}, and the write must have
+   * completed: the server read the whole body instead of breaking the connection.
+   */
+  private static Answer answerToWhole(RawConnection connection, byte[] request, int status) throws Exception {
+    CompletableFuture<Void> written = connection.writeInBackground(request);
+    Answer answer = connection.read();
+    assertEquals(status, answer.status(), answer.body());
+    written.get(30, TimeUnit.SECONDS);
+    return answer;
   }
 
   private static byte[] head(String method, String path, String header) {
