@@ -84,10 +84,25 @@ final class LiveFollower implements SpaceTail.Watcher {
     this.scanned = read.cursor().value();
   }
 
-  /** Hooks the follower to its sink and its space's tail and starts it; call from the request's handler. */
+  /**
+   * Hooks the follower to its sink and its space's tail and starts it; call from the request's
+   * handler. A client that leaves while it starts (the sink runs its gone hook from {@code start})
+   * leaves it released and unregistered; when hooking fails, the follower is released and the
+   * failure rethrown.
+   */
   void start() {
-    sink.start(this::ready, this::release);
-    read.space().tail().register(this);
+    try {
+      sink.start(this::ready, this::release);
+      read.space().tail().register(this);
+    } catch (RuntimeException | Error e) {
+      release();
+      throw e;
+    }
+    if (released.get()) {
+      // Released before it registered, so that release had nothing to unregister.
+      read.space().tail().unregister(this);
+      return;
+    }
     schedule();
   }
 
