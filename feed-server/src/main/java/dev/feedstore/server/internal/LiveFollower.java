@@ -30,7 +30,9 @@ import java.util.function.Consumer;
  *
  * <p>Thread-safe. All sends run in one serialized drain on the watch executor (never a thread per
  * stream); other threads only set flags and {@link #signal} it. A commit does not wake a stream
- * whose transport was not ready when it last looked: the transport's ready hook does.
+ * whose transport was not ready when it last looked: the transport's ready hook does. The drain
+ * takes turns with other streams: after {@link #BATCHES_PER_TURN} batches it queues itself again on
+ * the executor, so that a stream far behind does not hold a runner until it has caught up.
  */
 final class LiveFollower implements SpaceTail.Watcher {
   /** Batches sent in one turn before the drain yields its thread to other streams. */
@@ -152,9 +154,16 @@ final class LiveFollower implements SpaceTail.Watcher {
 
   /** Schedules the drain unless it is scheduled or running; then it runs once more. */
   private void schedule() {
-    if (wip.getAndIncrement() != 0) {
-      return;
+    if (wip.getAndIncrement() == 0) {
+      submit();
     }
+  }
+
+  /**
+   * Hands the drain to the executor; the calling thread owns it ({@code wip} went up from 0, or it is
+   * the drain yielding).
+   */
+  private void submit() {
     try {
       executor.execute(this::drain);
     } catch (RejectedExecutionException e) {
@@ -162,40 +171,55 @@ final class LiveFollower implements SpaceTail.Watcher {
     }
   }
 
+  /**
+   * Runs turns until no signal is pending. A turn that leaves more to send ends this run and
+   * submits the drain again, behind the streams that waited meanwhile, still owning it: signals
+   * until the next turn only raise {@code wip}, and that turn reads after them.
+   */
   private void drain() {
     int missed = 1;
     do {
-      try {
-        step();
-      } catch (RuntimeException e) {
-        fail(e);
+      if (turn()) {
+        wip.set(1); // the next turn serves every signal counted so far
+        submit();
+        return;
       }
       missed = wip.addAndGet(-missed);
     } while (missed != 0);
   }
 
-  private void step() {
+  /** One turn: up to {@link #BATCHES_PER_TURN} sends; true when more may be due. A failure ends the stream. */
+  private boolean turn() {
+    try {
+      return step();
+    } catch (RuntimeException e) {
+      fail(e);
+      return false;
+    }
+  }
+
+  private boolean step() {
     for (int i = 0; i < BATCHES_PER_TURN; i++) {
       if (released.get()) {
-        return;
+        return false;
       }
       RuntimeException end = ending;
       if (end != null) {
         finish(end);
-        return;
+        return false;
       }
       if (!sink.isReady()) {
         // The ready hook schedules the drain again; had it run before this flag was set, its
         // schedule made this drain run once more, which clears the flag below.
         awaitingReady = true;
-        return;
+        return false;
       }
       awaitingReady = false;
       if (!sendNext()) {
-        return; // the next commit signals again
+        return false; // the next commit signals again
       }
     }
-    schedule(); // more may be due: come back after other streams had a turn
+    return true; // more may be due: come back after other streams had a turn
   }
 
   /** Sends the next event if one is due; false when there is nothing to send now. */
