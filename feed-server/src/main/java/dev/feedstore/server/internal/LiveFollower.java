@@ -161,13 +161,15 @@ final class LiveFollower implements SpaceTail.Watcher {
 
   /**
    * Hands the drain to the executor; the calling thread owns it ({@code wip} went up from 0, or it is
-   * the drain yielding).
+   * the drain yielding). An executor that takes no more work (the server is stopping) ends the stream
+   * on this thread, since no drain runs or will: {@code wip} stays raised, so none is scheduled again.
    */
   private void submit() {
     try {
       executor.execute(this::drain);
     } catch (RejectedExecutionException e) {
-      release();
+      RuntimeException end = ending;
+      finish(end != null ? end : new ShuttingDownException());
     }
   }
 
@@ -188,13 +190,20 @@ final class LiveFollower implements SpaceTail.Watcher {
     } while (missed != 0);
   }
 
-  /** One turn: up to {@link #BATCHES_PER_TURN} sends; true when more may be due. A failure ends the stream. */
+  /**
+   * One turn: up to {@link #BATCHES_PER_TURN} sends; true when more may be due. A failure ends the
+   * stream; an {@code Error} ends and releases it too, and is rethrown (the stream's {@code wip}
+   * stays raised, so it is never drained again).
+   */
   private boolean turn() {
     try {
       return step();
     } catch (RuntimeException e) {
       fail(e);
       return false;
+    } catch (Error e) {
+      fail(new IllegalStateException("the live stream failed: " + e, e));
+      throw e;
     }
   }
 
@@ -384,8 +393,9 @@ final class LiveFollower implements SpaceTail.Watcher {
       sink.end(reason);
     } catch (RuntimeException e) {
       // The client went away meanwhile; there is no one left to tell.
+    } finally {
+      release();
     }
-    release();
   }
 
   /** Unregisters from the tail and gives back the stream's permits; idempotent. */
