@@ -15,6 +15,7 @@ import dev.feedstore.server.testing.TestServer;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -131,6 +132,29 @@ class DurableStreamsTest {
     assertEquals("true", answer.headers().firstValue("Stream-Up-To-Date").orElse(""));
     assertTrue(answer.headers().firstValue("Stream-Cursor").orElse("").matches("[0-9]+"));
     dev.feedstore.core.testing.Await.until("the follower is released", Duration.ofSeconds(10),
+        () -> t.server.openWatches() == 0);
+  }
+
+  @Test
+  void longPollsWhoseWaitEndsAsTheyOpenAreAnsweredAndLeaveNoStreamOpen() throws Exception {
+    t = TestServer.on(dir.resolve("feeds.db")).http()
+        .settings(ServerSettings.newBuilder().heartbeatMillis(3_600_000).streamsLongPollMillis(1).build()).start();
+    Streams streams = new Streams(t.http());
+    String tail = Streams.offset(streams.create("quiet", "text/plain", "only"));
+    // Waits of 1 ms often end while their followers are being opened, in either order.
+    for (int wave = 0; wave < 30; wave++) {
+      List<CompletableFuture<HttpResponse<String>>> polls = new ArrayList<>();
+      for (int i = 0; i < 10; i++) {
+        polls.add(streams.http().client().sendAsync(
+            streams.request("quiet", "offset=" + tail + "&live=long-poll").GET().build(),
+            HttpResponse.BodyHandlers.ofString()));
+      }
+      for (CompletableFuture<HttpResponse<String>> poll : polls) {
+        HttpResponse<String> answer = poll.get(30, TimeUnit.SECONDS);
+        assertEquals(204, answer.statusCode(), answer.body());
+      }
+    }
+    dev.feedstore.core.testing.Await.until("every follower is released", Duration.ofSeconds(10),
         () -> t.server.openWatches() == 0);
   }
 

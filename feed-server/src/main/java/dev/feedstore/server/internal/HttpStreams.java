@@ -286,7 +286,9 @@ final class HttpStreams {
     exchange.request().getConnectionMetaData().getConnection().getEndPoint().setIdleTimeout(
         core.settings().streamsLongPollMillis() + core.settings().httpIdleTimeoutMillis());
     var timer = core.timers().schedule(poll[0]::fire, core.settings().streamsLongPollMillis(), TimeUnit.MILLISECONDS);
-    exchange.request().addFailureListener(t -> stop(listening, timer));
+    // The follower's sink stops the timer and the listener on every path (an answer, also one given
+    // before the follower started; the client leaving; the stream ending). Nothing here hooks the
+    // request itself: the timer may have completed it already.
     try {
       openFollower(exchange, caller, view, at, new LiveSinkAfter(poll[0], () -> stop(listening, timer)));
     } catch (RuntimeException e) {

@@ -30,7 +30,9 @@ import java.util.function.Consumer;
  *
  * <p>Thread-safe. All sends run in one serialized drain on the watch executor (never a thread per
  * stream); other threads only set flags and {@link #signal} it. A commit does not wake a stream
- * whose transport was not ready when it last looked: the transport's ready hook does.
+ * whose transport was not ready when it last looked: the transport's ready hook does. The drain
+ * takes turns with other streams: after {@link #BATCHES_PER_TURN} batches it queues itself again on
+ * the executor, so that a stream far behind does not hold a runner until it has caught up.
  */
 final class LiveFollower implements SpaceTail.Watcher {
   /** Batches sent in one turn before the drain yields its thread to other streams. */
@@ -84,10 +86,25 @@ final class LiveFollower implements SpaceTail.Watcher {
     this.scanned = read.cursor().value();
   }
 
-  /** Hooks the follower to its sink and its space's tail and starts it; call from the request's handler. */
+  /**
+   * Hooks the follower to its sink and its space's tail and starts it; call from the request's
+   * handler. A client that leaves while it starts (the sink runs its gone hook from {@code start})
+   * leaves it released and unregistered; when hooking fails, the follower is released and the
+   * failure rethrown.
+   */
   void start() {
-    sink.start(this::ready, this::release);
-    read.space().tail().register(this);
+    try {
+      sink.start(this::ready, this::release);
+      read.space().tail().register(this);
+    } catch (RuntimeException | Error e) {
+      release();
+      throw e;
+    }
+    if (released.get()) {
+      // Released before it registered, so that release had nothing to unregister.
+      read.space().tail().unregister(this);
+      return;
+    }
     schedule();
   }
 
@@ -137,50 +154,81 @@ final class LiveFollower implements SpaceTail.Watcher {
 
   /** Schedules the drain unless it is scheduled or running; then it runs once more. */
   private void schedule() {
-    if (wip.getAndIncrement() != 0) {
-      return;
-    }
-    try {
-      executor.execute(this::drain);
-    } catch (RejectedExecutionException e) {
-      release();
+    if (wip.getAndIncrement() == 0) {
+      submit();
     }
   }
 
+  /**
+   * Hands the drain to the executor; the calling thread owns it ({@code wip} went up from 0, or it is
+   * the drain yielding). An executor that takes no more work (the server is stopping) ends the stream
+   * on this thread, since no drain runs or will: {@code wip} stays raised, so none is scheduled again.
+   */
+  private void submit() {
+    try {
+      executor.execute(this::drain);
+    } catch (RejectedExecutionException e) {
+      RuntimeException end = ending;
+      finish(end != null ? end : new ShuttingDownException());
+    }
+  }
+
+  /**
+   * Runs turns until no signal is pending. A turn that leaves more to send ends this run and
+   * submits the drain again, behind the streams that waited meanwhile, still owning it: signals
+   * until the next turn only raise {@code wip}, and that turn reads after them.
+   */
   private void drain() {
     int missed = 1;
     do {
-      try {
-        step();
-      } catch (RuntimeException e) {
-        fail(e);
+      if (turn()) {
+        wip.set(1); // the next turn serves every signal counted so far
+        submit();
+        return;
       }
       missed = wip.addAndGet(-missed);
     } while (missed != 0);
   }
 
-  private void step() {
+  /**
+   * One turn: up to {@link #BATCHES_PER_TURN} sends; true when more may be due. A failure ends the
+   * stream; an {@code Error} ends and releases it too, and is rethrown (the stream's {@code wip}
+   * stays raised, so it is never drained again).
+   */
+  private boolean turn() {
+    try {
+      return step();
+    } catch (RuntimeException e) {
+      fail(e);
+      return false;
+    } catch (Error e) {
+      fail(new IllegalStateException("the live stream failed: " + e, e));
+      throw e;
+    }
+  }
+
+  private boolean step() {
     for (int i = 0; i < BATCHES_PER_TURN; i++) {
       if (released.get()) {
-        return;
+        return false;
       }
       RuntimeException end = ending;
       if (end != null) {
         finish(end);
-        return;
+        return false;
       }
       if (!sink.isReady()) {
         // The ready hook schedules the drain again; had it run before this flag was set, its
         // schedule made this drain run once more, which clears the flag below.
         awaitingReady = true;
-        return;
+        return false;
       }
       awaitingReady = false;
       if (!sendNext()) {
-        return; // the next commit signals again
+        return false; // the next commit signals again
       }
     }
-    schedule(); // more may be due: come back after other streams had a turn
+    return true; // more may be due: come back after other streams had a turn
   }
 
   /** Sends the next event if one is due; false when there is nothing to send now. */
@@ -345,8 +393,9 @@ final class LiveFollower implements SpaceTail.Watcher {
       sink.end(reason);
     } catch (RuntimeException e) {
       // The client went away meanwhile; there is no one left to tell.
+    } finally {
+      release();
     }
-    release();
   }
 
   /** Unregisters from the tail and gives back the stream's permits; idempotent. */

@@ -94,11 +94,13 @@ public final class PositionAuthority {
 
   /**
    * Stops committing appends: those queued already are committed and answered (waiting up to
-   * {@code waitMillis} for each of the two), those submitted later fail with {@link ShuttingDownException}. Does not close the
-   * store. Idempotent.
+   * {@code waitMillis} for each of the two), those submitted later fail with {@link
+   * ShuttingDownException}, and so do those still queued when the wait for the commits ends (a group
+   * being committed then completes on its own). Does not close the store. Idempotent.
    */
   public void close(long waitMillis) {
     stop(committer, waitMillis);
+    appends.close(); // the store's owner closes it next: what still waits would fail as a closed store
     stop(answerer, waitMillis); // after the committer, which hands it the last groups' answers
   }
 

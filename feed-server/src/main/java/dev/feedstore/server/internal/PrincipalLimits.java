@@ -128,6 +128,17 @@ final class PrincipalLimits {
     }
   }
 
+  /** How many live streams {@code principal} has open. */
+  int openStreams(String principal) {
+    Usage used = usage.get(principal);
+    if (used == null) {
+      return 0;
+    }
+    synchronized (used) {
+      return used.streams;
+    }
+  }
+
   /** Forgets principals with no open stream whose buckets are full again: they used nothing for a second. */
   void forgetIdle() {
     long now = nanos.getAsLong();

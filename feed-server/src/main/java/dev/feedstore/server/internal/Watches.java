@@ -89,7 +89,11 @@ final class Watches {
     openFollower(request, sink, connection, caller);
   }
 
-  /** {@link #open}, returning the started follower (a caller may {@link LiveFollower#end} it). */
+  /**
+   * {@link #open}, returning the started follower (a caller may {@link LiveFollower#end} it). A stream
+   * whose client left while it started is returned released; one whose start failed is released (all
+   * it was admitted with given back) and the failure rethrown.
+   */
   LiveFollower openFollower(ReadRequest request, LiveSink sink, String connection, Caller caller) {
     // Checked before resolving too, which slides the subscription's expiry: a refused stream
     // writes nothing (unless it lost a race for the last place, or its subscription's scope, known
@@ -166,6 +170,14 @@ final class Watches {
   int openCount() {
     synchronized (lock) {
       return open.size();
+    }
+  }
+
+  /** How many streams are open on {@code connection}. */
+  int openOn(String connection) {
+    synchronized (lock) {
+      Usage usage = perConnection.get(connection);
+      return usage == null ? 0 : usage.streams;
     }
   }
 

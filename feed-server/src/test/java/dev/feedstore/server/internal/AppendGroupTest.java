@@ -398,6 +398,27 @@ class AppendGroupTest {
     assertEquals(3, counting.calls("BlockLog.insertAll"), "once for the held append, once per space of the group");
   }
 
+  @Test
+  void appendsStillWaitingWhenCloseStopsWaitingForTheCommitInFlightFailAsShuttingDown() throws Exception {
+    Future<AppendResult> first = held(SPACE, TestBlocks.block(TestBlocks.feedId(), "first", 0));
+    Future<AppendResult> waiting = submit(SPACE, batch(TestBlocks.feedId(), "waiting", 2));
+    awaitWaiting(1);
+
+    authority.close(1); // the held commit outlasts the wait
+    Future<AppendResult> later = submit(SPACE, batch(TestBlocks.feedId(), "later", 1));
+
+    for (Future<AppendResult> refused : List.of(waiting, later)) {
+      ExecutionException failure = Assertions.assertThrows(ExecutionException.class,
+          () -> refused.get(30, TimeUnit.SECONDS));
+      assertInstanceOf(ShuttingDownException.class, failure.getCause());
+      assertEquals(ErrorCode.UNAVAILABLE, Refusal.of(failure.getCause()).code());
+    }
+    store.open();
+    assertArrayEquals(new long[] {1}, first.get(30, TimeUnit.SECONDS).positions(), "the commit in flight completes");
+    assertEquals(1, store.writes(), "nothing committed after the authority closed");
+    assertEquals(1, maxPosition(SPACE));
+  }
+
   private void awaitWaiting(int appends) {
     Await.until(appends + " appends waiting", () -> authority.waitingAppends() == appends);
   }
