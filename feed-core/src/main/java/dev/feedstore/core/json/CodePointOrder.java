@@ -5,7 +5,7 @@ import java.util.Comparator;
 /**
  * The order of strings by Unicode code point, the order of their UTF-8 bytes (and of {@code
  * COLLATE "C"}), which {@link String#compareTo} is not: it compares UTF-16 units, so it puts
- * U+10000 (a surrogate pair, <code>&#92;uD800&#92;uDC00</code>) before U+FFFF.
+ * U+10000 (a surrogate pair, <code>&#92;uD800&#92;uDC00</code>) before U+FFFF. Stateless.
  */
 public final class CodePointOrder {
   private CodePointOrder() {}

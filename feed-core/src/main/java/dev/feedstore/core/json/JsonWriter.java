@@ -9,7 +9,7 @@ import java.util.Map;
  * their names; numbers in {@link JsonNumber#toString()}'s form; strings with only what must be
  * escaped escaped ({@code "}, {@code \}, and control characters, as {@code \b \f \n \r \t} or
  * <code>&#92;u00XX</code> in lower case), everything else as itself. Equal values have equal canonical
- * texts, and {@link JsonReader} reads a canonical text back to an equal value.
+ * texts, and {@link JsonReader} reads a canonical text back to an equal value. Stateless.
  */
 public final class JsonWriter {
   private JsonWriter() {}

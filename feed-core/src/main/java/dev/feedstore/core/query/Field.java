@@ -8,7 +8,8 @@ import dev.feedstore.core.json.JsonValue;
  * What a predicate or an order reads of a version: a metadata field of its block ({@link
  * MetadataField}) or a JSON pointer into its content ({@link PointerField}). Written as the
  * metadata field's name ({@code receivedAt}) or as the pointer ({@code /createdAt}, or {@code ""}
- * for the whole content): a name that is empty or starts with {@code /} is a pointer.
+ * for the whole content): a name that is empty or starts with {@code /} is a pointer. Every field
+ * is immutable, so thread-safe.
  */
 public sealed interface Field permits MetadataField, PointerField {
 

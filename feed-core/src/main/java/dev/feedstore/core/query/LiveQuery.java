@@ -97,7 +97,7 @@ public record LiveQuery(SpaceId space, Scope scope, DocumentKey key, Filter filt
   private static LiveQuery parse(String form, Optional<SpaceId> space) {
     Objects.requireNonNull(form, "form");
     String start = form.stripLeading();
-    return start.startsWith("{") || start.startsWith("[") ? QueryJson.read(form, space) : QueryText.read(form, space);
+    return start.startsWith("{") || start.startsWith("[") ? QueryJson.read(form, space) : QueryTextReader.read(form, space);
   }
 
   /** The canonical JSON form: members sorted, literals normalised, defaults left out. */

@@ -4,7 +4,10 @@ import dev.feedstore.core.json.JsonPointer;
 import dev.feedstore.core.json.JsonValue;
 import java.util.Objects;
 
-/** A JSON pointer into a version's content; a block that is not JSON has no content to read. */
+/**
+ * A JSON pointer into a version's content; a block that is not JSON has no content to read.
+ * Thread-safe (immutable).
+ */
 public record PointerField(JsonPointer pointer) implements Field {
   public PointerField {
     Objects.requireNonNull(pointer, "pointer");

@@ -9,6 +9,7 @@ import java.util.Objects;
  * block ({@link Current}; the document is the one the block's key names), or it has no version in
  * the scope any more ({@link Removed}: compaction took its versions, a rollback removed them). The
  * caller knows the order of versions and decides which is current; the result does not.
+ * Thread-safe (immutable).
  */
 public sealed interface DocumentChange permits DocumentChange.Current, DocumentChange.Removed {
 

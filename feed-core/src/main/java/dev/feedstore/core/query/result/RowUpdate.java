@@ -3,7 +3,10 @@ package dev.feedstore.core.query.result;
 import dev.feedstore.core.query.Row;
 import java.util.Objects;
 
-/** A row that stayed in a result and changed: the row before and the row now, of one document. */
+/**
+ * A row that stayed in a result and changed: the row before and the row now, of one document.
+ * Thread-safe (immutable).
+ */
 public record RowUpdate(Row previous, Row current) {
   public RowUpdate {
     Objects.requireNonNull(previous, "previous");
