@@ -38,7 +38,7 @@ import java.util.Set;
 final class QueryJson {
   private QueryJson() {}
 
-  private static final Set<String> MEMBERS =
+  static final Set<String> MEMBERS =
       Set.of("space", "scope", "key", "filter", "tombstone", "projection", "order", "limit");
 
   /** The canonical JSON object of {@code query}. */
