@@ -214,7 +214,7 @@ public record LiveQuery(SpaceId space, Scope scope, DocumentKey key, Filter filt
       this.space = Objects.requireNonNull(space, "space");
     }
 
-    /** The scope as a whole (replacing feeds and namespaces added so far). */
+    /** The scope as a whole (replacing feeds and namespaces added so far; later ones add to it). */
     public Builder scope(Scope value) {
       scope = Objects.requireNonNull(value, "scope");
       feeds.clear();
@@ -287,7 +287,7 @@ public record LiveQuery(SpaceId space, Scope scope, DocumentKey key, Filter filt
      * @throws InvalidQueryException naming the first clause that cannot be evaluated
      */
     public LiveQuery build() {
-      Scope builtScope = feeds.isEmpty() && namespaces.isEmpty() ? scope : Scope.of(feeds, namespaces);
+      Scope builtScope = scope();
       DocumentKey builtKey = documentKey(key);
       Filter filter = new Filter(predicates("filter", where));
       Optional<Filter> builtTombstone = tombstone.isEmpty() ? Optional.empty()
@@ -296,6 +296,20 @@ public record LiveQuery(SpaceId space, Scope scope, DocumentKey key, Filter filt
       Optional<Order> order = Optional.ofNullable(orderField).map(f -> new Order(field("order", f), direction));
       return new LiveQuery(space, builtScope, builtKey, filter, builtTombstone, projection, order,
           limit == null ? OptionalInt.empty() : OptionalInt.of(limit));
+    }
+
+    /** The scope given, with the feeds and namespaces added to it (the whole space when none were). */
+    private Scope scope() {
+      if (feeds.isEmpty() && namespaces.isEmpty()) {
+        return scope;
+      }
+      Set<FeedId> allFeeds = new HashSet<>(feeds);
+      Set<Namespace> allNamespaces = new HashSet<>(namespaces);
+      if (scope instanceof Scope.Selection selection) {
+        allFeeds.addAll(selection.feeds());
+        allNamespaces.addAll(selection.namespaces());
+      }
+      return Scope.of(allFeeds, allNamespaces);
     }
 
     private static DocumentKey documentKey(String key) {

@@ -2,6 +2,7 @@ package dev.feedstore.core.query;
 
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.InvalidValueException;
+import dev.feedstore.core.json.CodePointOrder;
 import dev.feedstore.core.json.JsonArray;
 import dev.feedstore.core.json.JsonBoolean;
 import dev.feedstore.core.json.JsonNumber;
@@ -81,7 +82,7 @@ public record Predicate(Field field, Operator operator, JsonValue literal) {
           elements.add(checked);
         }
       }
-      elements.sort(Comparator.comparing(JsonWriter::canonical, dev.feedstore.core.json.CodePointOrder.COMPARATOR));
+      elements.sort(Comparator.comparing(JsonWriter::canonical, CodePointOrder.COMPARATOR));
       return JsonArray.of(elements);
     }
     if (operator.isOrdering() && !(literal instanceof JsonNumber || literal instanceof JsonString)) {

@@ -78,6 +78,17 @@ class QueryFormsTest {
   }
 
   @Test
+  void feedsAndNamespacesAddToTheScopeGiven() {
+    FeedId feed = TestBlocks.feedId();
+    LiveQuery query = LiveQuery.builder(WORK).scope(Scope.namespace(Namespace.of("tasks"))).feed(feed).build();
+    assertEquals(Scope.of(Set.of(feed), Set.of(Namespace.of("tasks"))), query.scope());
+    assertEquals(Scope.WHOLE_SPACE, LiveQuery.builder(WORK).build().scope());
+    assertEquals(Scope.namespace(Namespace.of("notes")),
+        LiveQuery.builder(WORK).feed(feed).scope(Scope.namespace(Namespace.of("notes"))).build().scope(),
+        "a scope given replaces what was added before it");
+  }
+
+  @Test
   void pointersTheTextCannotWriteBareAreQuoted() {
     LiveQuery query = LiveQuery.builder(WORK)
         .key("")
