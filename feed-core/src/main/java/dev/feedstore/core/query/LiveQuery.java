@@ -191,8 +191,9 @@ public record LiveQuery(SpaceId space, Scope scope, DocumentKey key, Filter filt
   }
 
   /**
-   * Builds a {@link LiveQuery}; nothing is checked until {@link #build()}, which names the clause
-   * that is wrong. Not thread-safe.
+   * Builds a {@link LiveQuery}. Fields, operators, literals and the limit are checked by {@link
+   * #build()}, which names the clause that is wrong; ids and namespaces are values checked when
+   * made. Not thread-safe.
    */
   public static final class Builder {
     private final SpaceId space;
