@@ -19,7 +19,8 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The properties every schedule must end with, after healing and settling. With compactions: every
+ * The properties every schedule must end with, after healing and settling: among them, every replica
+ * holds every positioned block with the authority's receive time. With compactions: every
  * replica holds every block of its policy range above the authority's floor, or reports
  * historyUnavailable; no block below the floor is silently missing; and no compaction took a block
  * a durable consumer had not acknowledged, so each was delivered every block of its scope.
@@ -82,6 +83,9 @@ final class Invariants {
             violations.add("r" + r + ": " + block + " is not on the authority");
           } else if (!there.equals(block)) {
             violations.add("r" + r + ": holds " + block + ", the authority " + there);
+          } else if (!there.receivedAt().equals(block.receivedAt())) {
+            violations.add("r" + r + ": holds " + block + " received " + block.receivedAt() + ", the authority "
+                + there.receivedAt());
           }
         }
         // 2. Every block of the feed the policy covers is on the replica.

@@ -40,12 +40,16 @@ final class PullApplier {
   /** What the replica holds at the answer's positions and under its keys. */
   private record Held(Map<Position, Block> atPositions, Map<BlockKey, Block> byKey) {
 
-    /** True when {@code block} is stored under its key with its content at its position. */
+    /**
+     * True when {@code block} is stored under its key with its content at its position, and with
+     * its receive time unless the authority did not say one.
+     */
     boolean exactly(Block block) {
       Block mine = byKey.get(block.key());
       Block holder = atPositions.get(block.position());
       return mine != null && holder != null && holder.key().equals(block.key()) && mine.sameContentAs(block)
-          && mine.position().equals(block.position());
+          && mine.position().equals(block.position())
+          && (block.receivedAt().isEmpty() || mine.receivedAt().equals(block.receivedAt()));
     }
 
     /** True when neither the key nor the position of {@code block} is held. */

@@ -39,13 +39,16 @@ final class AppendWork implements AuthorityStore.Work<AuthorityTransaction, Appe
    * What the transaction did, valid once it committed.
    *
    * @param positions the position of each block given, in the same order
+   * @param receivedAt the receive time of each block given, in the same order: the one stamped
+   *     now on a block newly stored, the stored one on a block held already ({@link
+   *     AppendResult#UNKNOWN_RECEIVE_TIME} when the store does not know it)
    * @param added the blocks newly stored, with their positions, in position order
    * @param namespaces the namespace of each feed of the blocks (as stored; existing feeds keep theirs)
    * @param nextPosition the counter after the transaction
    * @param chains the history chain at each added block ({@link HistoryChain}), in the order of
    *     {@code added}; null when the chain before them is not known (a file from before chains)
    */
-  record Outcome(long[] positions, List<Block> added, Map<FeedId, Optional<Namespace>> namespaces,
+  record Outcome(long[] positions, long[] receivedAt, List<Block> added, Map<FeedId, Optional<Namespace>> namespaces,
       long nextPosition, long[] chains) {}
 
   private final SpaceId spaceId;
@@ -91,6 +94,7 @@ final class AppendWork implements AuthorityStore.Work<AuthorityTransaction, Appe
     long receivedAt = tx.blocks().stampReceipt(spaceId, nowMillis);
     long next = before.value() + 1;
     long[] positions = new long[blocks.size()];
+    long[] received = new long[blocks.size()];
     List<Block> added = new ArrayList<>();
     List<BlockKey> conflicts = new ArrayList<>();
     OptionalLong chain = chainBefore(tx, spaceId, next);
@@ -105,9 +109,11 @@ final class AppendWork implements AuthorityStore.Work<AuthorityTransaction, Appe
               + " blocks all have positions; serve the authority from a store of its own");
         }
         positions[i] = duplicate.stored().position().value();
+        received[i] = duplicate.stored().receivedAt().orElse(AppendResult.UNKNOWN_RECEIVE_TIME);
       }
       if (outcome instanceof InsertOutcome.Inserted) {
         positions[i] = next++;
+        received[i] = receivedAt;
         added.add(offered);
         if (chain.isPresent()) {
           chain = OptionalLong.of(HistoryChain.next(chain.getAsLong(), offered));
@@ -126,6 +132,6 @@ final class AppendWork implements AuthorityStore.Work<AuthorityTransaction, Appe
           + " moved while this transaction held it");
     }
     long[] addedChains = chain.isPresent() ? chains.stream().mapToLong(Long::longValue).toArray() : null;
-    return new Outcome(positions, added, namespaces, next, addedChains);
+    return new Outcome(positions, received, added, namespaces, next, addedChains);
   }
 }

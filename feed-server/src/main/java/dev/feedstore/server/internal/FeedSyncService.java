@@ -127,6 +127,7 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
         responses.onNext(AppendResponse.newBuilder()
             .setRequestId(requestId)
             .addAllPositions(Arrays.stream(result.positions()).boxed().toList())
+            .addAllReceivedAt(Arrays.stream(result.receivedAt()).boxed().toList())
             .setServerToken(result.token().value())
             .build());
         responses.onCompleted();

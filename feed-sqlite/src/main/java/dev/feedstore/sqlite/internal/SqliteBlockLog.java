@@ -80,7 +80,7 @@ final class SqliteBlockLog implements ReplicaBlockLog {
   private static final String LAST_BEFORE = SELECT_BLOCKS
       + "WHERE b.space_private_id = ? AND b.position < ? ORDER BY b.position DESC LIMIT 1";
   private static final String SET_POSITION =
-      "UPDATE blocks SET position = ?, chain = NULL, received_at = NULL"
+      "UPDATE blocks SET position = ?, chain = NULL, received_at = ?"
           + " WHERE feed_private_id = ? AND sequence = ? AND actor_id = ?";
   private static final String BY_SEQUENCE_RANGE = SELECT_BLOCKS
       + "WHERE b.feed_private_id = ? AND b.sequence BETWEEN ? AND ?";
@@ -614,7 +614,10 @@ final class SqliteBlockLog implements ReplicaBlockLog {
   }
 
   @Override
-  public boolean setPosition(SpaceId spaceId, BlockKey key, Position position) {
+  public boolean setPosition(SpaceId spaceId, BlockKey key, Position position, java.util.OptionalLong receivedAt) {
+    if (receivedAt.isPresent() && !position.isAssigned()) {
+      throw new IllegalArgumentException("block " + key + " cannot have a receive time without a position");
+    }
     Optional<FeedRow> feed = tx.findFeed(spaceId, key.feedId());
     if (feed.isEmpty()) {
       return false;
@@ -622,9 +625,14 @@ final class SqliteBlockLog implements ReplicaBlockLog {
     try {
       PreparedStatement update = tx.statements.get(SET_POSITION);
       setPosition(update, 1, position);
-      update.setLong(2, feed.get().privateId());
-      update.setLong(3, key.sequence().value());
-      update.setString(4, key.actorId().value());
+      if (receivedAt.isPresent()) {
+        update.setLong(2, receivedAt.getAsLong());
+      } else {
+        update.setNull(2, Types.INTEGER);
+      }
+      update.setLong(3, feed.get().privateId());
+      update.setLong(4, key.sequence().value());
+      update.setString(5, key.actorId().value());
       return update.executeUpdate() == 1;
     } catch (SQLException e) {
       if (!SqlErrors.isConstraintViolation(e)) {
