@@ -178,10 +178,20 @@ final class LocalSpace {
       return true;
     }
     tx.feeds().ensure(space, block.feedId(), namespace);
-    namespace.ifPresent(ns -> tx.feeds().adoptNamespace(space, block.feedId(), ns));
+    namespace.ifPresent(ns -> adoptNamespace(block.feedId(), ns));
     tx.blocks().insert(space, block);
     changed.block(block.key());
     return true;
+  }
+
+  /**
+   * Gives a feed the replica holds without a namespace the one the authority says. Every block the
+   * feed holds may now be in scopes it was not in: the feed changed as a whole.
+   */
+  void adoptNamespace(dev.feedstore.core.FeedId feed, Namespace namespace) {
+    if (tx.feeds().adoptNamespace(space, feed, namespace)) {
+      changed.feed(feed);
+    }
   }
 
   /** Gives the authority's position, and its receive time if it said one, to a block the replica pushed. */

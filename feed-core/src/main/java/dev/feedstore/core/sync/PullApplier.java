@@ -243,7 +243,7 @@ final class PullApplier {
             && local.replication.admits(block.feedId(), block.position(), namespace)) {
           if (ensured.add(block.feedId())) {
             local.tx.feeds().ensure(local.space, block.feedId(), namespace);
-            namespace.ifPresent(ns -> local.tx.feeds().adoptNamespace(local.space, block.feedId(), ns));
+            namespace.ifPresent(ns -> local.adoptNamespace(block.feedId(), ns));
           }
           fresh.add(block);
           local.changed.block(block.key());

@@ -42,9 +42,9 @@ final class SqliteBlockLog implements ReplicaBlockLog {
    * The columns {@link #toBlock} reads, in its order. The feed's id comes from the cached feed rows
    * ({@link SqliteTransaction#feedById}), not from a join.
    */
-  private static final String BLOCK_COLUMNS = "b.feed_private_id, b.position, b.sequence, b.actor_id,"
+  static final String BLOCK_COLUMNS = "b.feed_private_id, b.position, b.sequence, b.actor_id,"
       + " b.prev_sequence, b.prev_actor_id, b.timestamp, b.data, b.checksum, b.received_at";
-  private static final String SELECT_BLOCKS = "SELECT " + BLOCK_COLUMNS + " FROM blocks b ";
+  static final String SELECT_BLOCKS = "SELECT " + BLOCK_COLUMNS + " FROM blocks b ";
   /** The push order: by feed, then sequence and actor. */
   private static final String PUSH_ORDER = " ORDER BY b.feed_private_id, b.sequence, b.actor_id";
   private static final String INSERT = "INSERT INTO blocks (space_private_id, feed_private_id, position, sequence,"
@@ -767,7 +767,7 @@ final class SqliteBlockLog implements ReplicaBlockLog {
    *
    * @throws CorruptBlockException if they do not
    */
-  private Block toBlock(ResultSet rs) throws SQLException {
+  Block toBlock(ResultSet rs) throws SQLException {
     FeedRow feed = tx.feedById(rs.getLong(1));
     long position = rs.getLong(2); // 0 for NULL: unpositioned
     long sequence = rs.getLong(3);
@@ -810,7 +810,7 @@ final class SqliteBlockLog implements ReplicaBlockLog {
 
 
   /** A scope as an SQL condition on {@code b.feed_private_id}, with its parameters. */
-  private record ScopeSql(String condition, List<Object> parameters, boolean isEmpty) {
+  record ScopeSql(String condition, List<Object> parameters, boolean isEmpty) {
     static ScopeSql of(long space, Scope scope) {
       if (!(scope instanceof Scope.Selection selection)) {
         return new ScopeSql("", List.of(), false);

@@ -3,6 +3,7 @@ package dev.feedstore.sqlite.internal;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Namespace;
 import dev.feedstore.core.SpaceId;
+import dev.feedstore.core.store.DocumentVersions;
 import dev.feedstore.core.store.ReplicaBlockLog;
 import dev.feedstore.core.store.ReplicaFeedCatalog;
 import dev.feedstore.core.store.ReplicationPolicies;
@@ -40,6 +41,7 @@ final class SqliteTransaction implements StoreTransaction {
   private SyncStates syncStates;
   private ReplicationPolicies replication;
   private StreamCatalog streams;
+  private DocumentVersions versions;
 
   SqliteTransaction(Statements statements, IdCache.Pending ids, TokenKey tokenKey, boolean writable) {
     this.statements = statements;
@@ -102,6 +104,14 @@ final class SqliteTransaction implements StoreTransaction {
       streams = new SqliteStreamCatalog(this);
     }
     return streams;
+  }
+
+  @Override
+  public DocumentVersions versions() {
+    if (versions == null) {
+      versions = new SqliteDocumentVersions(this);
+    }
+    return versions;
   }
 
   /** The private id of the space, if the file has it. */
