@@ -111,6 +111,9 @@ public final class Replica implements AutoCloseable {
     this.listeners = new ListenerHub(store, this::setAside, listenerThread);
     this.queries = new QueryHub(store, order, listenerThread, clock, builder.liveQueryMatches,
         space -> sync(space).limits().maxPushableData(), this::setAside);
+    if (builder.pulledTakenAsNewest) {
+      queries.breakOnPurpose();
+    }
     this.events = new ReplicaEvents(order, listeners, queries);
   }
 
@@ -140,6 +143,7 @@ public final class Replica implements AutoCloseable {
     private int pushLimit = SpaceSync.DEFAULT_PUSH_LIMIT;
     private int liveQueryMatches = LiveResult.DEFAULT_MAX_MATCHES;
     private UnaryOperator<FeedStore> storeWrapper = UnaryOperator.identity();
+    private boolean pulledTakenAsNewest;
 
     private Builder(Path file) {
       this.file = Objects.requireNonNull(file, "file");
@@ -204,6 +208,16 @@ public final class Replica implements AutoCloseable {
      */
     Builder wrapStore(UnaryOperator<FeedStore> wrapper) {
       this.storeWrapper = Objects.requireNonNull(wrapper, "wrapper");
+      return this;
+    }
+
+    /**
+     * Breaks live queries on purpose, so that tests can show their checks fail: a sync step's blocks
+     * are taken for their documents' newest versions, as a local append's are, instead of reading
+     * the documents' current versions. Not for applications.
+     */
+    Builder breakLiveQueries() {
+      this.pulledTakenAsNewest = true;
       return this;
     }
 

@@ -62,6 +62,7 @@ public final class QueryHub implements AutoCloseable {
   /** Listener thread only. */
   private Duration retry = FIRST_RETRY;
   private final AtomicLong blocksRead = new AtomicLong();
+  private volatile boolean broken;
   /** The keys indexed so far (guarded by itself). */
   private final Set<JsonPointer> indexed = new HashSet<>();
   /** Listener thread only: the block the last round found corrupt, so that one not taken out is not met for ever. */
@@ -174,6 +175,14 @@ public final class QueryHub implements AutoCloseable {
     }
   }
 
+  /**
+   * From now on, rounds take a sync step's blocks for their documents' newest versions without
+   * reading them: wrong, on purpose, for tests that show their checks fail.
+   */
+  public void breakOnPurpose() {
+    broken = true;
+  }
+
   /** Blocks live queries read from the file so far (for tests that count what a change cost). */
   public long blocksRead() {
     return blocksRead.get();
@@ -192,7 +201,7 @@ public final class QueryHub implements AutoCloseable {
         notices = pending;
         pending = new ArrayList<>();
         asking = asked;
-        round = new QueryRound(notices, List.copyOf(registrations), commits, clock.millis(), pushableData);
+        round = new QueryRound(notices, List.copyOf(registrations), commits, clock.millis(), pushableData, broken);
       }
       try {
         if (round.needsRead()) {

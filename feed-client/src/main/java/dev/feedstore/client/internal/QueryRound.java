@@ -49,6 +49,7 @@ final class QueryRound {
   private final long commit;
   private final long evaluatedAt;
   private final java.util.function.ToIntFunction<SpaceId> pushableData;
+  private final boolean broken;
   private final Map<SpaceId, SpaceRound> spaces = new LinkedHashMap<>();
   private long blocksRead;
 
@@ -57,9 +58,12 @@ final class QueryRound {
    * @param evaluatedAt the time of evaluation: the receive time of pending versions
    * @param pushableData per space, the largest data sync pushes now ({@link UnpushableBlocks}),
    *     read when the round is made, among the commits it takes
+   * @param broken whether to take a sync step's blocks for their documents' newest versions, which
+   *     is wrong ({@link QueryHub#breakOnPurpose})
    */
   QueryRound(List<Notice> notices, List<QueryRegistration> registrations, long commit, long evaluatedAt,
-      java.util.function.ToIntFunction<SpaceId> pushableData) {
+      java.util.function.ToIntFunction<SpaceId> pushableData, boolean broken) {
+    this.broken = broken;
     this.commit = commit;
     this.evaluatedAt = evaluatedAt;
     this.pushableData = pushableData;
@@ -116,6 +120,7 @@ final class QueryRound {
     final Map<Group, List<ParsedBlock>> all = new HashMap<>();
     final Map<Group, List<DocumentChange>> touched = new HashMap<>();
     final Map<Scope, Optional<HistoryGap>> gaps = new HashMap<>();
+    List<ParsedBlock> touchedBlocks;
     boolean read;
     final int maxData;
 
@@ -143,7 +148,6 @@ final class QueryRound {
       read = true;
       Map<Group, CurrentVersions> groups = new HashMap<>();
       UnpushableBlocks unpushable = new UnpushableBlocks(maxData, SpaceSync.replicatedScope(tx, space));
-      List<ParsedBlock> touchedBlocks = null;
       for (QueryRegistration registration : registrations) {
         LiveQuery query = registration.query();
         Group group = Group.of(query);
@@ -188,6 +192,11 @@ final class QueryRound {
         try {
           if (all.containsKey(group) && (registration.fresh() || rereadAll)) {
             events.add(new Told(registration, registration.reread(all.get(group), now)));
+          } else if (touched.containsKey(group) && broken) {
+            List<DocumentChange> newest = touchedBlocks.stream().filter(block -> query.documentOf(block).isPresent())
+                .map(DocumentChange::current).toList();
+            registration.changed(registration.result().apply(newest), now)
+                .ifPresent(event -> events.add(new Told(registration, event)));
           } else if (touched.containsKey(group)) {
             registration.changed(registration.result().apply(touched.get(group)), now)
                 .ifPresent(event -> events.add(new Told(registration, event)));

@@ -31,6 +31,11 @@ final class Invariants {
   static List<String> check(World world) {
     List<String> violations = new ArrayList<>(world.limitViolations);
     violations.addAll(world.holdViolations);
+    // 6. Every live query's result is its query from scratch over its replica's file, and replicas
+    // holding the same blocks hold the same results.
+    world.queries.check(world.replicas, "settling");
+    world.queries.checkAgreement(world.replicas, world.feeds);
+    violations.addAll(world.queries.violations);
     SpaceId space = World.SPACE;
     FeedStore authority = world.authorityStore();
     List<Block> all = authority.read(tx -> tx.blocks().after(space, Scope.WHOLE_SPACE, Position.NONE, Integer.MAX_VALUE));

@@ -11,6 +11,7 @@ import dev.feedstore.core.Namespace;
 import dev.feedstore.core.Position;
 import dev.feedstore.core.Predecessor;
 import dev.feedstore.core.Sequence;
+import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.query.DocumentId;
 import dev.feedstore.core.query.LiveQuery;
 import dev.feedstore.core.query.ParsedBlock;
@@ -52,20 +53,31 @@ public final class FromScratch {
    *     evaluated the pending versions
    */
   public static List<Row> rows(Replica replica, LiveQuery query, long evaluatedAt) {
-    Set<BlockKey> refused = replica.refused(query.space()).stream().map(RefusedBlock::key).collect(Collectors.toSet());
-    Map<DocumentId, ParsedBlock> current = new LinkedHashMap<>();
-    for (ParsedBlock version : versions(replica.file(), query, evaluatedAt)) {
-      if (!refused.contains(version.block().key())) {
-        query.documentOf(version).ifPresent(id -> current.put(id, version));
-      }
-    }
-    return query.evaluate(current.values());
+    return rows(replica, List.of(query), evaluatedAt).get(0);
   }
 
-  private static List<ParsedBlock> versions(Path file, LiveQuery query, long evaluatedAt) {
+  /** The rows of each of {@code queries} (all of one space), from one read of the file. */
+  public static List<List<Row>> rows(Replica replica, List<LiveQuery> queries, long evaluatedAt) {
+    SpaceId space = queries.get(0).space();
+    Set<BlockKey> refused = replica.refused(space).stream().map(RefusedBlock::key).collect(Collectors.toSet());
+    List<ParsedBlock> versions = versions(replica.file(), space, evaluatedAt);
+    List<List<Row>> rows = new java.util.ArrayList<>();
+    for (LiveQuery query : queries) {
+      Map<DocumentId, ParsedBlock> current = new LinkedHashMap<>();
+      for (ParsedBlock version : versions) {
+        if (!refused.contains(version.block().key())) {
+          query.documentOf(version).ifPresent(id -> current.put(id, version));
+        }
+      }
+      rows.add(query.evaluate(current.values()));
+    }
+    return rows;
+  }
+
+  private static List<ParsedBlock> versions(Path file, SpaceId space, long evaluatedAt) {
     try (Connection connection = DriverManager.getConnection("jdbc:sqlite:file:" + file + "?mode=ro");
         PreparedStatement statement = connection.prepareStatement(VERSIONS)) {
-      statement.setString(1, query.space().value());
+      statement.setString(1, space.value());
       List<ParsedBlock> versions = new java.util.ArrayList<>();
       try (ResultSet rs = statement.executeQuery()) {
         while (rs.next()) {
