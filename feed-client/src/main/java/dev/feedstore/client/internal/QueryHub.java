@@ -30,7 +30,8 @@ import org.slf4j.LoggerFactory;
  * listener thread ({@link QueryRound}) bring every result up to the commits told so far and tell
  * the listeners. A round that reads the file starts its read transaction behind a {@link
  * CommitOrder#fence}, after taking the commits told: it reads exactly those, so that each event
- * shows whole commits. A round that fails reading (a storage fault) changes no result: its commits
+ * shows whole commits. A round of local appends only reads nothing and waits for no commit in
+ * flight. A round that fails reading (a storage fault) changes no result: its commits
  * are told again to the next round, tried after a pause; a block found corrupt is handed to the
  * replica to set aside (which is a commit of its own), and the round runs again. Thread-safe.
  */
@@ -188,44 +189,48 @@ public final class QueryHub implements AutoCloseable {
     return blocksRead.get();
   }
 
+  /**
+   * Takes the commits told so far and brings every result up to them. A round that needs no read
+   * (local appends only) takes them as they are: each commit was told whole, inside its order. A
+   * round that reads takes them, and any told since, again behind the fence, and starts its read
+   * before letting the next commit end.
+   */
   private void round() {
-    List<Notice> notices;
-    long asking;
-    QueryRound round;
-    try (CommitOrder.Fence fence = order.fence()) {
-      synchronized (lock) {
-        scheduled = false;
-        if (closed) {
+    List<Notice> notices = new ArrayList<>();
+    long[] asking = new long[1];
+    QueryRound round = take(notices, asking);
+    if (round == null) {
+      return;
+    }
+    if (round.needsRead()) {
+      try (CommitOrder.Fence fence = order.fence()) {
+        round = take(notices, asking);
+        if (round == null) {
           return;
         }
-        notices = pending;
-        pending = new ArrayList<>();
-        asking = asked;
-        round = new QueryRound(notices, List.copyOf(registrations), commits, clock.millis(), pushableData, broken);
-      }
-      try {
-        if (round.needsRead()) {
+        QueryRound reading = round;
+        try {
           store.read(tx -> {
             tx.versions().begin();
             fence.release();
-            round.read(tx);
+            reading.read(tx);
             return null;
           });
-        }
-      } catch (CorruptBlockException e) {
-        fence.release();
-        if (e.key().equals(lastCorrupt)) {
-          failed(notices, e); // set aside already, and met again: wait rather than spin
+        } catch (CorruptBlockException e) {
+          fence.release();
+          if (e.key().equals(lastCorrupt)) {
+            failed(notices, e); // set aside already, and met again: wait rather than spin
+            return;
+          }
+          lastCorrupt = e.key();
+          again(notices);
+          onCorrupt.accept(e);
+          return;
+        } catch (RuntimeException e) {
+          fence.release();
+          failed(notices, e);
           return;
         }
-        lastCorrupt = e.key();
-        again(notices);
-        onCorrupt.accept(e);
-        return;
-      } catch (RuntimeException e) {
-        fence.release();
-        failed(notices, e);
-        return;
       }
     }
     retry = FIRST_RETRY;
@@ -235,8 +240,25 @@ public final class QueryHub implements AutoCloseable {
       told.registration().tell(told.event());
     }
     synchronized (lock) {
-      answered = Math.max(answered, asking);
+      answered = Math.max(answered, asking[0]);
       lock.notifyAll();
+    }
+  }
+
+  /**
+   * Adds the commits told since to {@code notices} and makes the round of them all; null once
+   * closed. {@code asking} gets what was asked so far.
+   */
+  private QueryRound take(List<Notice> notices, long[] asking) {
+    synchronized (lock) {
+      scheduled = false;
+      if (closed) {
+        return null;
+      }
+      notices.addAll(pending);
+      pending = new ArrayList<>();
+      asking[0] = asked;
+      return new QueryRound(notices, List.copyOf(registrations), commits, clock.millis(), pushableData, broken);
     }
   }
 
