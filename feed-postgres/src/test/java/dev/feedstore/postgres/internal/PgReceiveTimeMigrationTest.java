@@ -12,6 +12,7 @@ import dev.feedstore.core.store.BlockChecksum;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.postgres.PostgresStore;
 import dev.feedstore.postgres.testing.EmbeddedDatabase;
+import dev.feedstore.store.MigrationScripts;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -36,7 +37,7 @@ class PgReceiveTimeMigrationTest {
     long[] timestamps = {5_000, 3_000, 9_000, farFuture};
     try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
       for (String script : List.of("V1__authority_store.sql", "V2__space_floor.sql", "V3__durable_subscriptions.sql")) {
-        for (String sql : PgSchema.statements(resource(script))) {
+        for (String sql : MigrationScripts.statements(resource(script))) {
           s.execute(sql);
         }
       }

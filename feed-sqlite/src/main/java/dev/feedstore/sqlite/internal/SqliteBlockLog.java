@@ -11,6 +11,7 @@ import dev.feedstore.core.Predecessor;
 import dev.feedstore.core.Scope;
 import dev.feedstore.core.Sequence;
 import dev.feedstore.core.SpaceId;
+import dev.feedstore.core.store.BlockChecksum;
 import dev.feedstore.core.store.CorruptBlockException;
 import dev.feedstore.core.store.InsertOutcome;
 import dev.feedstore.core.store.ReplicaBlockLog;

@@ -6,6 +6,7 @@ import dev.feedstore.core.store.StoreException;
 import dev.feedstore.core.store.StoreTransaction;
 import dev.feedstore.sqlite.QuickCheck;
 import dev.feedstore.sqlite.SqliteSettings;
+import dev.feedstore.store.sqlite.SchemaMigrator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

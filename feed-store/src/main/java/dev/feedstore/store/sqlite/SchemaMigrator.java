@@ -1,16 +1,12 @@
-package dev.feedstore.sqlite.internal;
+package dev.feedstore.store.sqlite;
 
 import dev.feedstore.core.store.IncompatibleStoreException;
-import dev.feedstore.core.store.StoreException;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
+import dev.feedstore.store.MigrationScripts;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -19,6 +15,10 @@ import java.util.Objects;
  * {@code PRAGMA user_version}; {@code PRAGMA application_id} marks the file as a feed store. Each
  * migration runs in one transaction together with the version bump, so a crash leaves the file at
  * the old or the new version, never between.
+ *
+ * <p>The scripts live here, beside the schema classes generated from them: the build migrates an
+ * empty file with this migrator ({@link SchemaFile}) and generates the table and column classes of
+ * both stores from it.
  */
 public final class SchemaMigrator {
   /** "FEED" in ASCII: marks a SQLite file as a feed store. */
@@ -82,7 +82,7 @@ public final class SchemaMigrator {
     int version = check(connection, file);
     if (version < latestVersion()) {
       // Functions the scripts may call (written in Java: SQLite has no CRC32C).
-      BlockChecksum.registerSqlFunction(connection);
+      ChecksumFunction.register(connection);
     }
     for (Migration migration : migrations.subList(version, migrations.size())) {
       apply(connection, migration);
@@ -122,7 +122,7 @@ public final class SchemaMigrator {
     try (Statement statement = connection.createStatement()) {
       statement.execute("BEGIN IMMEDIATE");
       try {
-        for (String sql : statements(migration.script())) {
+        for (String sql : MigrationScripts.statements(migration.script())) {
           statement.execute(sql);
         }
         statement.execute("PRAGMA application_id = " + APPLICATION_ID);
@@ -132,29 +132,6 @@ public final class SchemaMigrator {
         statement.execute("ROLLBACK");
         throw e;
       }
-    }
-  }
-
-  /** Splits a script on lines that hold only {@code ;}. */
-  static List<String> statements(String script) {
-    List<String> result = new ArrayList<>();
-    StringBuilder current = new StringBuilder();
-    for (String line : script.split("\n", -1)) {
-      if (line.strip().equals(";")) {
-        addIfCode(result, current.toString());
-        current.setLength(0);
-      } else {
-        current.append(line).append('\n');
-      }
-    }
-    addIfCode(result, current.toString());
-    return result;
-  }
-
-  private static void addIfCode(List<String> result, String sql) {
-    boolean code = sql.lines().map(String::strip).anyMatch(l -> !l.isEmpty() && !l.startsWith("--"));
-    if (code) {
-      result.add(sql.strip());
     }
   }
 
@@ -173,15 +150,7 @@ public final class SchemaMigrator {
     }
   }
 
-  static String resource(String name) {
-    String path = "/dev/feedstore/sqlite/migrations/" + name;
-    try (InputStream in = SchemaMigrator.class.getResourceAsStream(path)) {
-      if (in == null) {
-        throw new StoreException("migration " + path + " is missing from the classpath");
-      }
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new StoreException("cannot read migration " + path, e);
-    }
+  private static String resource(String name) {
+    return MigrationScripts.load(SchemaMigrator.class, "/dev/feedstore/store/sqlite/migrations/" + name);
   }
 }
