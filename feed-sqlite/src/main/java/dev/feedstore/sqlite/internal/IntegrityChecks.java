@@ -36,7 +36,7 @@ final class IntegrityChecks {
       List<String> rows = new ArrayList<>();
       SQLException failure = null;
       boolean expired;
-      try (ResultSet rs = statement.executeQuery("PRAGMA quick_check(" + QuickCheck.MAX_PROBLEMS + ")")) {
+      try (ResultSet rs = statement.executeQuery(SqliteDialect.quickCheck(QuickCheck.MAX_PROBLEMS))) {
         while (rs.next()) {
           rows.add(rs.getString(1));
         }

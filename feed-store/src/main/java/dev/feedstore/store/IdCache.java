@@ -1,4 +1,4 @@
-package dev.feedstore.sqlite.internal;
+package dev.feedstore.store;
 
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.SpaceId;
@@ -19,9 +19,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * (they may show the old namespace), so that a row forgotten after the change cannot come back
  * stale.
  *
+ * <p>A store that trusts nothing in memory beyond a transaction (several processes write its
+ * database) gives each transaction the entries of {@link #transactionOnly()}, which it never
+ * publishes.
+ *
  * <p>Thread-safe; a {@link Pending} is not.
  */
-final class IdCache {
+public final class IdCache {
   private record FeedKey(long spacePrivateId, FeedId feedId) {}
 
   private final BoundedMap<SpaceId, Long> spaces;
@@ -30,24 +34,32 @@ final class IdCache {
   /** How many transactions have published a changed feed row. */
   private final AtomicLong changes = new AtomicLong();
 
-  IdCache(int capacity) {
+  public IdCache(int capacity) {
     this.spaces = new BoundedMap<>(capacity);
     this.feeds = new BoundedMap<>(capacity);
     this.feedsById = new BoundedMap<>(capacity);
   }
 
   /** How many feed rows are cached: the larger of the two indexes. */
-  int feedRows() {
+  public int feedRows() {
     return Math.max(feeds.size(), feedsById.size());
   }
 
+  /** Stays empty: nothing is ever published to it. */
+  private static final IdCache NOTHING_SHARED = new IdCache(1);
+
+  /** Entries for one transaction that shares none with others: the caller never publishes them. */
+  public static Pending transactionOnly() {
+    return NOTHING_SHARED.pending();
+  }
+
   /** The entries of a transaction that starts now (before its first read). */
-  Pending pending() {
+  public Pending pending() {
     return new Pending(changes.get());
   }
 
   /** The entries one transaction made. */
-  final class Pending {
+  public final class Pending {
     private final long changesAtStart;
     private final Map<SpaceId, Long> newSpaces = new HashMap<>();
     private final Map<FeedKey, FeedRow> newFeeds = new HashMap<>();
@@ -58,34 +70,34 @@ final class IdCache {
       this.changesAtStart = changesAtStart;
     }
 
-    Long space(SpaceId spaceId) {
+    public Long space(SpaceId spaceId) {
       Long mine = newSpaces.get(spaceId);
       return mine != null ? mine : spaces.get(spaceId);
     }
 
-    void putSpace(SpaceId spaceId, long privateId) {
+    public void putSpace(SpaceId spaceId, long privateId) {
       newSpaces.put(spaceId, privateId);
     }
 
-    FeedRow feed(long spacePrivateId, FeedId feedId) {
+    public FeedRow feed(long spacePrivateId, FeedId feedId) {
       FeedKey key = new FeedKey(spacePrivateId, feedId);
       FeedRow mine = newFeeds.get(key);
       return mine != null ? mine : feeds.get(key);
     }
 
     /** The feed row with private id {@code privateId}, or null. */
-    FeedRow feedById(long privateId) {
+    public FeedRow feedById(long privateId) {
       FeedRow mine = newFeedsById.get(privateId);
       return mine != null ? mine : feedsById.get(privateId);
     }
 
-    void putFeed(FeedRow row) {
+    public void putFeed(FeedRow row) {
       newFeeds.put(new FeedKey(row.spacePrivateId(), row.feedId()), row);
       newFeedsById.put(row.privateId(), row);
     }
 
     /** A feed row that changed in this transaction; it replaces the cached one at commit. */
-    void replaceFeed(FeedRow row) {
+    public void replaceFeed(FeedRow row) {
       FeedKey key = new FeedKey(row.spacePrivateId(), row.feedId());
       newFeeds.put(key, row);
       newFeedsById.put(row.privateId(), row);
@@ -96,7 +108,7 @@ final class IdCache {
      * Makes this transaction's entries visible to all; call after it committed. Writes are
      * serialized and publish before the next one starts, so only a read can miss a change.
      */
-    void publish() {
+    public void publish() {
       newSpaces.forEach(spaces::putIfAbsent);
       if (!changedFeeds.isEmpty()) {
         changes.incrementAndGet();

@@ -1,4 +1,4 @@
-package dev.feedstore.sqlite.internal;
+package dev.feedstore.store;
 
 import java.util.ArrayDeque;
 import java.util.Map;
