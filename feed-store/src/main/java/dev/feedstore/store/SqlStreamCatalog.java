@@ -18,6 +18,7 @@ import dev.feedstore.core.store.StreamRecordColumns;
 import dev.feedstore.core.store.StreamRecordRow;
 import dev.feedstore.core.store.UniquenessViolationException;
 import dev.feedstore.store.StoreDialect.LockKind;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -126,7 +127,7 @@ final class SqlStreamCatalog implements StreamCatalog {
     }
 
     private static Param<?>[] append(Param<?>[] params, Param<?> last) {
-      Param<?>[] all = java.util.Arrays.copyOf(params, params.length + 1);
+      Param<?>[] all = Arrays.copyOf(params, params.length + 1);
       all[params.length] = last;
       return all;
     }

@@ -45,7 +45,7 @@ final class SqlSubscriptions implements Subscriptions {
     private static final Param<String> NAMESPACES = Params.text("namespaces");
     private static final Param<Long> TTL = Params.number("ttl_ms");
     private static final Param<Long> EXPIRES = Params.number("expires_at");
-    private static final Param<Boolean> IS_DURABLE = org.jooq.impl.DSL.param("durable", SQLDataType.BOOLEAN);
+    private static final Param<Boolean> IS_DURABLE = DSL.param("durable", SQLDataType.BOOLEAN);
     private static final Param<Long> ACKED = Params.number("acked");
     private static final Param<Long> DURABLE_BEFORE = Params.number("durable_before");
 

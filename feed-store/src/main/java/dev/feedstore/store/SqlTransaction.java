@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import org.jooq.DSLContext;
+import org.jooq.Param;
 
 /**
  * One transaction of a store, the one implementation of the authority's views over the generated
@@ -271,7 +272,7 @@ public class SqlTransaction implements AuthorityTransaction {
     flush(feedCountDeltas, queries.rows.addFeeds, Params.SPACE);
   }
 
-  private void flush(Map<Long, Long> deltas, Rendered statement, org.jooq.Param<Long> row) {
+  private void flush(Map<Long, Long> deltas, Rendered statement, Param<Long> row) {
     deltas.values().removeIf(delta -> delta == 0);
     if (deltas.isEmpty()) {
       return;

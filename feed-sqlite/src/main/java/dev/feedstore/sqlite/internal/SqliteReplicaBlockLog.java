@@ -42,9 +42,13 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntFunction;
+import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Param;
+import org.jooq.Record;
+import org.jooq.SelectJoinStep;
 import org.jooq.SortField;
 import org.jooq.Table;
 import org.jooq.TableField;
@@ -190,7 +194,7 @@ final class SqliteReplicaBlockLog extends SqlBlockLog implements ReplicaBlockLog
      * running sum of their sizes; and the rows of those within the budget. So a push reads at most
      * {@code limit} candidates, like a plain {@code LIMIT}, and the data of the blocks it returns only.
      */
-    private static Rendered within(DSLContext sql, org.jooq.Condition scope) {
+    private static Rendered within(DSLContext sql, Condition scope) {
       Field<Long> id = B.BLOCK_PRIVATE_ID.as("id");
       Field<Long> size = SIZE.coerce(SQLDataType.BIGINT).as("size");
       Field<Long> feed = B.FEED_PRIVATE_ID.as("f");
@@ -226,12 +230,12 @@ final class SqliteReplicaBlockLog extends SqlBlockLog implements ReplicaBlockLog
       });
     }
 
-    private org.jooq.SelectJoinStep<org.jooq.Record> select() {
+    private SelectJoinStep<Record> select() {
       return SqlBlockLog.selectBlocks(sql, SqliteDialect.INSTANCE);
     }
 
     /** The block with the key of {@link Params#FEED}, {@link Params#SEQUENCE} and {@link Params#ACTOR}. */
-    private static org.jooq.Condition key() {
+    private static Condition key() {
       return BLOCKS.FEED_PRIVATE_ID.eq(Params.FEED).and(BLOCKS.SEQUENCE.eq(Params.SEQUENCE))
           .and(BLOCKS.ACTOR_ID.eq(Params.ACTOR));
     }
@@ -343,7 +347,7 @@ final class SqliteReplicaBlockLog extends SqlBlockLog implements ReplicaBlockLog
    * blocks at other values; the caller drops them.
    */
   private List<Block> lookUp(SpaceId spaceId, long owner, List<Long> values, Rendered range,
-      java.util.function.IntFunction<Rendered> list) {
+      IntFunction<Rendered> list) {
     if (values.isEmpty()) {
       return List.of();
     }

@@ -16,7 +16,10 @@ import dev.feedstore.core.store.SyncStates;
 import dev.feedstore.store.Params;
 import dev.feedstore.store.Rendered;
 import dev.feedstore.store.Rendering;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import org.jooq.DSLContext;
@@ -53,13 +56,13 @@ final class SqliteSyncStates implements SyncStates {
           Params.SPACE);
       Param<?>[] values = new Param<?>[STATE.size() + 1];
       values[0] = Params.SPACE;
-      java.util.Map<Field<?>, Field<?>> set = new java.util.LinkedHashMap<>();
+      Map<Field<?>, Field<?>> set = new LinkedHashMap<>();
       for (int i = 0; i < STATE.size(); i++) {
         TableField<?, ?> column = STATE.get(i);
         values[i + 1] = DSL.param(column.getName(), column.getDataType());
         set.put(column, excluded(column));
       }
-      List<Field<?>> columns = new java.util.ArrayList<>(List.of(SYNC_STATE.SPACE_PRIVATE_ID));
+      List<Field<?>> columns = new ArrayList<>(List.of(SYNC_STATE.SPACE_PRIVATE_ID));
       columns.addAll(STATE);
       put = Rendered.of(sql.insertInto(SYNC_STATE).columns(columns).values(values)
           .onConflict(SYNC_STATE.SPACE_PRIVATE_ID).doUpdate().set(set), values);

@@ -8,6 +8,7 @@ import dev.feedstore.core.store.SyncStates;
 import dev.feedstore.store.IdCache;
 import dev.feedstore.store.Sql;
 import dev.feedstore.store.SqlBlockLog;
+import dev.feedstore.store.SqlFailure;
 import dev.feedstore.store.SqlTransaction;
 import dev.feedstore.store.StatementCache;
 import dev.feedstore.store.TokenKey;
@@ -74,7 +75,7 @@ final class SqliteTransaction extends SqlTransaction implements StoreTransaction
       long pageSize = longOf(statement, SqliteDialect.PAGE_SIZE);
       return pageSize == 0 ? 4096 : pageSize;
     } catch (SQLException e) {
-      throw new dev.feedstore.store.SqlFailure("rewriting the schema version", e);
+      throw new SqlFailure("rewriting the schema version", e);
     }
   }
 
