@@ -1,5 +1,7 @@
 package dev.feedstore.server.internal;
 
+import static dev.feedstore.server.ServerSettings.FEEDS_PER_SPACE;
+
 import dev.feedstore.core.store.AuthorityStore;
 import dev.feedstore.core.store.AuthorityTransaction;
 import dev.feedstore.core.store.StorageFaultException;
@@ -114,7 +116,7 @@ final class AppendGroup implements AppendQueue.Committer {
       while (end < appends.size() && appends.get(end).space().spaceId().equals(space.spaceId())) {
         end++;
       }
-      SpaceRun run = new SpaceRun(space.spaceId(), appends.subList(start, end), settings.feedsPerSpace(), now);
+      SpaceRun run = new SpaceRun(space.spaceId(), appends.subList(start, end), settings.get(FEEDS_PER_SPACE), now);
       try {
         spaces.admit(tx, space);
         outcomes.addAll(run.run(tx));
@@ -137,14 +139,14 @@ final class AppendGroup implements AppendQueue.Committer {
       try {
         return store.write(tx -> {
           spaces.admit(tx, space);
-          return new SpaceRun(space.spaceId(), List.of(append), settings.feedsPerSpace(), now).run(tx).get(0);
+          return new SpaceRun(space.spaceId(), List.of(append), settings.get(FEEDS_PER_SPACE), now).run(tx).get(0);
         });
       } catch (SpaceRun.NotAllNew e) {
         // Re-pushed blocks: the optimistic transaction rolled back; store them one by one.
       }
     }
-    AppendWork work = new AppendWork(space.spaceId(), append.namespace(), append.blocks(), settings.feedsPerSpace(),
-        now);
+    AppendWork work = new AppendWork(space.spaceId(), append.namespace(), append.blocks(),
+        settings.get(FEEDS_PER_SPACE), now);
     return store.write(tx -> {
       spaces.admit(tx, space);
       return work.run(tx);

@@ -1,5 +1,9 @@
 package dev.feedstore.server.internal;
 
+import static dev.feedstore.server.ServerSettings.APPEND_GROUP_BLOCKS;
+import static dev.feedstore.server.ServerSettings.FEEDS_PER_SPACE;
+import static dev.feedstore.server.ServerSettings.RESPONSE_BYTES;
+
 import dev.feedstore.core.Block;
 import dev.feedstore.core.BlockKey;
 import dev.feedstore.core.FeedId;
@@ -81,7 +85,7 @@ public final class PositionAuthority {
       } finally {
         publishing.unlock();
       }
-    }, settings.appendGroupBlocks(), committer, answerer);
+    }, settings.get(APPEND_GROUP_BLOCKS), committer, answerer);
   }
 
   /** One thread for queued tasks, which ends when it had none for a while. */
@@ -251,7 +255,7 @@ public final class PositionAuthority {
             }
             spaces.admit(tx, space);
             AppendWork.Outcome done = new AppendWork(spaceId, Optional.empty(), blocks,
-                settings.feedsPerSpace(), clock.millis()).run(tx);
+                settings.get(FEEDS_PER_SPACE), clock.millis()).run(tx);
             outcome.add(done);
             return done.positions();
           });
@@ -286,7 +290,7 @@ public final class PositionAuthority {
   public QueryResult query(ReadRequest request) {
     ResolvedRead read = resolve(request);
     try {
-      StartPage start = startPage(read, request.limit(), settings.responseBytes());
+      StartPage start = startPage(read, request.limit(), settings.get(RESPONSE_BYTES));
       return new QueryResult(start.page(), read.space().token(), start.startCursor());
     } finally {
       release(read);

@@ -1,9 +1,10 @@
 package dev.feedstore.server.internal;
 
+import static dev.feedstore.server.ServerSettings.SHARED_PAGES;
+
 import dev.feedstore.core.Block;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Namespace;
-import dev.feedstore.server.ServerSettings;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -51,7 +52,7 @@ final class SpaceTail {
   private final SharedPages pages;
 
   SpaceTail(long committed, int maxBlocks, long maxBytes) {
-    this(committed, maxBlocks, maxBytes, ServerSettings.DEFAULT_SHARED_PAGES);
+    this(committed, maxBlocks, maxBytes, SHARED_PAGES.defaultValue());
   }
 
   /** @param sharedPages how many pages read from storage are kept for streams behind ({@code shared-pages}) */

@@ -1,5 +1,10 @@
 package dev.feedstore.server.internal;
 
+import static dev.feedstore.server.ServerSettings.SHARED_PAGES;
+import static dev.feedstore.server.ServerSettings.SPACES_PER_SERVER;
+import static dev.feedstore.server.ServerSettings.TAIL_BLOCKS;
+import static dev.feedstore.server.ServerSettings.TAIL_BYTES;
+
 import dev.feedstore.core.LimitExceededException;
 import dev.feedstore.core.Position;
 import dev.feedstore.core.ServerToken;
@@ -79,8 +84,8 @@ final class Spaces {
               tx.blocks().maxPosition(spaceId));
         });
         state = new SpaceState(spaceId, loaded.token(),
-            new SpaceTail(loaded.maxPosition().value(), settings.tailBlocks(), settings.tailBytes(),
-                settings.sharedPages()), loaded.stored());
+            new SpaceTail(loaded.maxPosition().value(), settings.get(TAIL_BLOCKS), settings.get(TAIL_BYTES),
+                settings.get(SHARED_PAGES)), loaded.stored());
         states.put(spaceId, state);
         if (loaded.stored()) {
           storedCount++;
@@ -117,8 +122,8 @@ final class Spaces {
       return;
     }
     long served = tx.serverTokens().count();
-    if (served >= settings.spacesPerServer()) {
-      throw new LimitExceededException(ServerSettings.Key.SPACES_PER_SERVER, settings.spacesPerServer(),
+    if (served >= settings.get(SPACES_PER_SERVER)) {
+      throw new LimitExceededException(SPACES_PER_SERVER.name(), settings.get(SPACES_PER_SERVER),
           served + 1, "the server, with space '" + state.spaceId().value() + "' added,");
     }
     tx.serverTokens().findOrCreate(state.spaceId());

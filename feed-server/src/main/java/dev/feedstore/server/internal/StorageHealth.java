@@ -1,8 +1,9 @@
 package dev.feedstore.server.internal;
 
+import static dev.feedstore.server.ServerSettings.WRITE_PROBE_MS;
+
 import dev.feedstore.core.store.AuthorityStore;
 import dev.feedstore.core.store.StorageFaultException;
-import dev.feedstore.server.ServerSettings;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -99,7 +100,7 @@ final class StorageHealth implements AutoCloseable {
         return;
       }
       LOG.error("writes to the database fail: {}. Health says NOT_SERVING until a write probe succeeds (every"
-          + " {} ms, --{})", e.getMessage(), intervalMillis, ServerSettings.Key.WRITE_PROBE_MS);
+          + " {} ms, --{})", e.getMessage(), intervalMillis, WRITE_PROBE_MS.name());
       tell = listener;
     }
     tell.accept(false);

@@ -1,5 +1,6 @@
 package dev.feedstore.server.internal;
 
+import static dev.feedstore.server.ServerSettings.FEEDS_PER_SPACE;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -37,7 +38,7 @@ class AppendGroupPostgresTest {
   @BeforeEach
   void open() {
     store = PostgresStore.open(EmbeddedDatabase.settings(PostgresServer.newDatabase()));
-    ServerSettings settings = ServerSettings.DEFAULTS.toBuilder().feedsPerSpace(6).build();
+    ServerSettings settings = ServerSettings.DEFAULTS.toBuilder().set(FEEDS_PER_SPACE, 6).build();
     spaces = new Spaces(store, settings);
     group = new AppendGroup(store, spaces, settings, Clock.systemUTC());
   }
@@ -74,7 +75,7 @@ class AppendGroupPostgresTest {
     assertArrayEquals(new long[] {6}, appends.get(9).outcome().positions());
     LimitExceededException limit = assertInstanceOf(LimitExceededException.class,
         assertThrows(RuntimeException.class, () -> appends.get(11).outcome()));
-    assertEquals(ServerSettings.Key.FEEDS_PER_SPACE, limit.limitKey());
+    assertEquals(FEEDS_PER_SPACE.name(), limit.limitKey());
     assertEquals(7, limit.actual(), "the six feeds of space a and the one this append creates");
     for (int i = 0; i < 4; i++) {
       assertArrayEquals(new long[] {i + 1}, appends.get(new int[] {1, 5, 8, 10}[i]).outcome().positions(),

@@ -1,11 +1,11 @@
 package dev.feedstore.server.internal;
 
+import static dev.feedstore.server.ServerSettings.SHARED_PAGES;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 import dev.feedstore.core.Position;
-import dev.feedstore.server.ServerSettings;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 class SharedPagesTest {
-  final SharedPages pages = new SharedPages(ServerSettings.DEFAULT_SHARED_PAGES);
+  final SharedPages pages = new SharedPages(SHARED_PAGES.defaultValue());
   final AtomicInteger reads = new AtomicInteger();
 
   Page read() {
