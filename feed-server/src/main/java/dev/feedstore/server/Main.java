@@ -30,8 +30,10 @@ import picocli.CommandLine.Option;
  *
  * <p>SIGTERM and SIGINT shut it down gracefully (health NOT_SERVING, new calls refused, calls in
  * flight finish, Watch streams end with UNAVAILABLE, the database is closed) and the process exits
- * with 0. Exit code 1 means it could not start (the database, which must take a write, the TLS files
- * or the address), with a line that names the file and the problem; 2 a bad flag.
+ * with 0; SIGHUP reloads the access files. The handlers are installed before the server listens, so
+ * that none of these signals meets the JVM's default action once a client can reach it. Exit code 1
+ * means it could not start (the database, which must take a write, the TLS files or the address),
+ * with a line that names the file and the problem; 2 a bad flag.
  */
 @Command(name = "feed-server", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
     sortOptions = false, showDefaultValues = true, usageHelpWidth = 100,
@@ -328,6 +330,8 @@ public final class Main implements Callable<Integer> {
   private FeedServer server;
   /** Guarded by closing. */
   private AuthorityStore<?> store;
+  /** A SIGHUP came before the server was started: it reloads the files once started. Guarded by closing. */
+  private boolean reloadPending;
 
   public static void main(String[] args) {
     System.exit(run(args));
@@ -396,6 +400,11 @@ public final class Main implements Callable<Integer> {
           + (tlsCert != null ? "--tls-cert" : "--tls-key"));
       return 2;
     }
+    // Every handler is in place before the server can answer: the JVM's own action for SIGHUP is to exit.
+    TransportLog.install(java.time.Clock.systemUTC(), settings.rejectionsLoggedPerMinute());
+    handleStopSignals();
+    handleReloadSignal(log);
+    Runtime.getRuntime().addShutdownHook(new Thread(this::shutDown, "feed-shutdown"));
     String checked;
     String database;
     try {
@@ -436,6 +445,9 @@ public final class Main implements Callable<Integer> {
           builder.jwt(jwt);
         }
         server = builder.build().start();
+        if (reloadPending) {
+          reloadFiles(log);
+        }
       }
     } catch (StoreException | IllegalArgumentException e) {
       // The operator's files (the database, the TLS files) or values: the message names the file, the problem and the fix.
@@ -447,10 +459,6 @@ public final class Main implements Callable<Integer> {
       shutDown();
       return 1;
     }
-    TransportLog.install(java.time.Clock.systemUTC(), settings.rejectionsLoggedPerMinute());
-    handleStopSignals();
-    handleReloadSignal(log);
-    Runtime.getRuntime().addShutdownHook(new Thread(this::shutDown, "feed-shutdown"));
     log.info("feed-server {} listening on {}:{} ({}), {}{}{}){}", version(), host, server.port(),
         tlsCert != null ? "TLS" : "plain text", database, postgresSettings != null ? " (" : ", ", checked,
         (server.httpPort() < 0 ? "" : ", HTTP API on " + (tlsCert != null ? "https" : "http") + "://" + httpHost + ":"
@@ -569,7 +577,7 @@ public final class Main implements Callable<Integer> {
   /**
    * SIGHUP reads the access tokens file and the JWT key files again; calls from then on use them,
    * streams already open keep what they were granted. A file that does not parse is logged and the
-   * previous one stays in use.
+   * previous one stays in use. One that comes while the server starts is answered once it started.
    */
   @SuppressWarnings("restriction")
   private void handleReloadSignal(Logger log) {
@@ -583,24 +591,32 @@ public final class Main implements Callable<Integer> {
   private void reload(Logger log) {
     synchronized (closing) {
       if (server == null) {
+        // Not started yet (the files may have been read before the signal), or shut down.
+        reloadPending = true;
         return;
       }
-      if (accessTokens != null) {
-        try {
-          server.reloadAccessTokens(AccessTokens.read(accessTokens));
-          AccessTokens.permissionWarning(accessTokens).ifPresent(log::warn);
-          log.info("SIGHUP: reloaded the access tokens file {}", accessTokens);
-        } catch (IllegalArgumentException | UncheckedIOException e) {
-          log.error("SIGHUP: kept the access tokens in use: {}", e.getMessage());
-        }
+      reloadFiles(log);
+    }
+  }
+
+  /** Reads the access tokens file and the JWT key files again into the running server. Holds closing. */
+  private void reloadFiles(Logger log) {
+    reloadPending = false;
+    if (accessTokens != null) {
+      try {
+        server.reloadAccessTokens(AccessTokens.read(accessTokens));
+        AccessTokens.permissionWarning(accessTokens).ifPresent(log::warn);
+        log.info("SIGHUP: reloaded the access tokens file {}", accessTokens);
+      } catch (IllegalArgumentException | UncheckedIOException e) {
+        log.error("SIGHUP: kept the access tokens in use: {}", e.getMessage());
       }
-      if (jwtJwks != null || jwtHmacSecret != null) {
-        try {
-          server.reloadJwtKeys();
-          log.info("SIGHUP: reloaded the JWT keys");
-        } catch (IllegalArgumentException e) {
-          log.error("SIGHUP: kept the JWT keys in use: {}", e.getMessage());
-        }
+    }
+    if (jwtJwks != null || jwtHmacSecret != null) {
+      try {
+        server.reloadJwtKeys();
+        log.info("SIGHUP: reloaded the JWT keys");
+      } catch (IllegalArgumentException e) {
+        log.error("SIGHUP: kept the JWT keys in use: {}", e.getMessage());
       }
     }
   }

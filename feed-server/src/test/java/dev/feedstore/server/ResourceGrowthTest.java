@@ -8,6 +8,7 @@ import com.google.protobuf.ByteString;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.proto.v1.ListFeedsRequest;
+import dev.feedstore.proto.v1.WatchEvent;
 import dev.feedstore.proto.v1.WatchRequest;
 import dev.feedstore.core.testing.Await;
 import dev.feedstore.server.testing.Census;
@@ -16,6 +17,7 @@ import dev.feedstore.server.testing.TcpRelay;
 import dev.feedstore.server.testing.TestServer;
 import dev.feedstore.server.testing.WatchCrowd;
 import dev.feedstore.server.testing.Wire;
+import io.grpc.ClientCall;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
@@ -61,7 +63,8 @@ class ResourceGrowthTest {
       long heapBefore = Heap.usedAfterGc();
       ManagedChannel channel = Grpc.newChannelBuilderForAddress("127.0.0.1", relay.port(),
           InsecureChannelCredentials.create()).build();
-      WatchCrowd.openStalled(channel, WatchRequest.newBuilder().setSpaceId("s").build(), streams);
+      List<ClientCall<WatchRequest, WatchEvent>> stalled =
+          WatchCrowd.openStalled(channel, WatchRequest.newBuilder().setSpaceId("s").build(), streams);
       long oneBlock = data.size();
       Await.until("every stalled stream has sent its first batch", Duration.ofMinutes(3),
           () -> PlatformDependent.usedDirectMemory() - directBefore >= streams * oneBlock * 9 / 10);
@@ -72,6 +75,7 @@ class ResourceGrowthTest {
           Heap.mib(Heap.usedAfterGc() - heapBefore));
       relay.cutAll();
       Await.until("the streams are released", Duration.ofSeconds(60), () -> t.server.openWatches() == 0);
+      WatchCrowd.drop(stalled);
       channel.shutdownNow();
       long clientWindow = 1 << 20;
       long perStream = clientWindow + ServerSettings.DEFAULT_WATCH_BATCH_BYTES + oneBlock + (32 << 10);

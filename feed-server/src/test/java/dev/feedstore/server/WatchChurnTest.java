@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.google.protobuf.ByteString;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.testing.TestBlocks;
+import dev.feedstore.proto.v1.WatchEvent;
 import dev.feedstore.proto.v1.WatchRequest;
 import dev.feedstore.core.testing.Await;
 import dev.feedstore.server.testing.Heap;
@@ -13,6 +14,7 @@ import dev.feedstore.server.testing.TcpRelay;
 import dev.feedstore.server.testing.TestServer;
 import dev.feedstore.server.testing.WatchCrowd;
 import dev.feedstore.server.testing.Wire;
+import io.grpc.ClientCall;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
@@ -101,10 +103,11 @@ class WatchChurnTest {
       channel.shutdownNow();
 
       ManagedChannel stalledChannel = channel(relay);
-      List<?> stalled = new ArrayList<>(WatchCrowd.openStalled(stalledChannel, history, count));
+      List<ClientCall<WatchRequest, WatchEvent>> stalled = WatchCrowd.openStalled(stalledChannel, history, count);
       Await.until("every stalled stream is open", Duration.ofSeconds(60), () -> t.server.openWatches() == stalled.size());
       relay.cutAll();
       released(t, "stalled streams whose connection was reset");
+      WatchCrowd.drop(stalled);
       stalledChannel.shutdownNow();
     }
   }
