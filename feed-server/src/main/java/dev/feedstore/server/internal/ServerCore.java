@@ -14,7 +14,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.event.Level;
@@ -188,11 +187,21 @@ public final class ServerCore implements AutoCloseable {
   }
 
   /**
-   * Tells {@code listener} whenever writes to the store start failing (false) or succeed again
-   * (true), as found by the writes themselves and the write probe.
+   * Runs {@code listener} whenever {@link #storageTakesWrites} or {@link #storageServesReads} may
+   * have changed, as found by the transactions themselves and the write probe.
    */
-  public void onStorageHealth(Consumer<Boolean> listener) {
+  public void onStorageHealth(Runnable listener) {
     storage.listen(listener);
+  }
+
+  /** Whether the store takes writes now: none failed on the storage since the last good probe. */
+  public boolean storageTakesWrites() {
+    return storage.takesWrites();
+  }
+
+  /** Whether the store serves reads now: none failed on the storage since the last good probe. */
+  public boolean storageServesReads() {
+    return storage.servesReads();
   }
 
   /**
