@@ -116,11 +116,12 @@ public final class FeedServer implements AutoCloseable {
    * feed.v1.FeedSync}) says NOT_SERVING while writes or reads fail on the storage (found by the
    * transactions and by a probe every {@code write-probe-ms}) and SERVING again once a probe
    * succeeds; {@link #READS_HEALTH} says whether reads work. A store found damaged stays NOT_SERVING
-   * under every name until the process ends.
+   * under every name until the process ends. A full disk does not stop the start: the server starts
+   * with writes failing and serves reads.
    *
    * @throws IOException if the address cannot be bound
-   * @throws dev.feedstore.core.store.StorageFaultException if the store cannot be written (a full
-   *     disk, a read-only file): nothing was bound
+   * @throws dev.feedstore.core.store.StorageFaultException if the store cannot be written for another
+   *     reason than a full disk (a read-only file, an I/O error, a damaged file): nothing was bound
    * @throws IllegalStateException if started before or closed
    */
   public FeedServer start() throws IOException {

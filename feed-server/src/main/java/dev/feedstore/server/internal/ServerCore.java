@@ -178,9 +178,11 @@ public final class ServerCore implements AutoCloseable {
   }
 
   /**
-   * Commits a tiny write to learn whether the store takes writes (see {@link AuthorityStore#probeWrite}).
+   * Commits a tiny write to learn whether the store takes writes (see {@link AuthorityStore#probeWrite});
+   * a full disk marks writes failing and lets the server start, to serve reads.
    *
-   * @throws dev.feedstore.core.store.StorageFaultException if it does not
+   * @throws dev.feedstore.core.store.StorageFaultException if the store cannot take writes for
+   *     another reason (a read-only file, an I/O error, a damaged file)
    */
   public void checkStorage() {
     storage.check();

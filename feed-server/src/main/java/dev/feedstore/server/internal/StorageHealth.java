@@ -82,13 +82,21 @@ final class StorageHealth implements AutoCloseable {
   }
 
   /**
-   * Runs the probe once, on the caller's thread, before the server starts; marks nothing (a server
-   * that cannot write does not start).
+   * Runs the probe once, on the caller's thread, before the server starts. A full disk does not stop
+   * the start: it marks writes failing, and the server serves reads until space is freed.
    *
-   * @throws StorageFaultException if the storage cannot take writes
+   * @throws StorageFaultException if the storage cannot take writes for any other reason (a
+   *     read-only file, an I/O error, a damaged file)
    */
   void check() {
-    store.probeWrite();
+    try {
+      store.probeWrite();
+    } catch (StorageFaultException e) {
+      if (e.kind() != StorageFaultException.Kind.FULL) {
+        throw e;
+      }
+      writeFailed(e);
+    }
   }
 
   /** Probes every {@code write-probe-ms} from now on. */
