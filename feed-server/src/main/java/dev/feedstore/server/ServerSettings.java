@@ -76,7 +76,8 @@ import dev.feedstore.core.Limits;
  *     streams of a client that vanished without closing its connection are freed
  * @param quickCheckMillis how long SQLite's {@code PRAGMA quick_check} may read the database file
  *     when the runnable server starts ({@code quick-check-ms}; 0 skips it): a file it finds damaged
- *     is refused, and a check that runs out of time is reported as incomplete and the server starts
+ *     is refused, and a check that runs out of time names the tables it did not check whole and the
+ *     server starts
  * @param metricsReadTimeoutMillis how long a client of the metrics endpoint may take to send its
  *     request ({@code metrics-read-timeout-ms}); a connection that has not sent a whole request by
  *     then is closed, so a slow or stalled client cannot hold the endpoint

@@ -14,7 +14,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.event.Level;
@@ -179,20 +178,32 @@ public final class ServerCore implements AutoCloseable {
   }
 
   /**
-   * Commits a tiny write to learn whether the store takes writes (see {@link AuthorityStore#probeWrite}).
+   * Commits a tiny write to learn whether the store takes writes (see {@link AuthorityStore#probeWrite});
+   * a full disk marks writes failing and lets the server start, to serve reads.
    *
-   * @throws dev.feedstore.core.store.StorageFaultException if it does not
+   * @throws dev.feedstore.core.store.StorageFaultException if the store cannot take writes for
+   *     another reason (a read-only file, an I/O error, a damaged file)
    */
   public void checkStorage() {
     storage.check();
   }
 
   /**
-   * Tells {@code listener} whenever writes to the store start failing (false) or succeed again
-   * (true), as found by the writes themselves and the write probe.
+   * Runs {@code listener} whenever {@link #storageTakesWrites} or {@link #storageServesReads} may
+   * have changed, as found by the transactions themselves and the write probe.
    */
-  public void onStorageHealth(Consumer<Boolean> listener) {
+  public void onStorageHealth(Runnable listener) {
     storage.listen(listener);
+  }
+
+  /** Whether the store takes writes now: none failed on the storage since the last good probe. */
+  public boolean storageTakesWrites() {
+    return storage.takesWrites();
+  }
+
+  /** Whether the store serves reads now: none failed on the storage since the last good probe. */
+  public boolean storageServesReads() {
+    return storage.servesReads();
   }
 
   /**

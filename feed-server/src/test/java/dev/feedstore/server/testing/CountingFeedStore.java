@@ -21,6 +21,7 @@ public final class CountingFeedStore implements FeedStore {
   private final FeedStore store;
   private final AtomicLong reads = new AtomicLong();
   private final AtomicLong writes = new AtomicLong();
+  private final AtomicLong probes = new AtomicLong();
   private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
   private final Set<Thread> writers = ConcurrentHashMap.newKeySet();
   private volatile Runnable beforeRead = () -> { };
@@ -36,6 +37,11 @@ public final class CountingFeedStore implements FeedStore {
 
   public long writes() {
     return writes.get();
+  }
+
+  /** Write probes begun so far (not counted as writes). */
+  public long probes() {
+    return probes.get();
   }
 
   /** Calls made so far by write transactions to a method of the views, as {@code Interface.method}. */
@@ -74,9 +80,10 @@ public final class CountingFeedStore implements FeedStore {
     return store.write(tx -> work.run(counted(tx)));
   }
 
-  /** Not counted: the server probes on its own schedule. */
+  /** Counted apart from writes: the server probes on its own schedule. */
   @Override
   public void probeWrite() {
+    probes.incrementAndGet();
     store.probeWrite();
   }
 
