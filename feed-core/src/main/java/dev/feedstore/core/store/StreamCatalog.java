@@ -56,4 +56,11 @@ public interface StreamCatalog {
    * without positioned blocks (or none at all): where a stream's own content ends.
    */
   OptionalLong lastPosition(SpaceId spaceId, FeedId feedId);
+
+  /**
+   * The highest position of the feed's blocks that retention removed ({@link BlockLog#compact}), 0
+   * when it removed none (or the feed has no blocks): a stream's content up to there is gone, and
+   * nothing of it above there is.
+   */
+  long removedUpTo(SpaceId spaceId, FeedId feedId);
 }

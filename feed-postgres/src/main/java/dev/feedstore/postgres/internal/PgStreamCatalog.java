@@ -53,6 +53,9 @@ final class PgStreamCatalog implements StreamCatalog {
       + " last_seq) VALUES (?, ?, ?, ?) ON CONFLICT (stream_private_id, producer_id) DO UPDATE"
       + " SET epoch = excluded.epoch, last_seq = excluded.last_seq";
 
+  private static final String REMOVED_UP_TO = "SELECT f.removed_up_to FROM feeds f JOIN spaces s"
+      + " ON s.space_private_id = f.space_private_id WHERE s.space_id = ? AND f.feed_id = ?";
+
   private final PgTransaction tx;
 
   PgStreamCatalog(PgTransaction tx) {
@@ -139,6 +142,12 @@ final class PgStreamCatalog implements StreamCatalog {
   @Override
   public OptionalLong lastPosition(SpaceId spaceId, FeedId feedId) {
     return feedMax("position", spaceId, feedId);
+  }
+
+  @Override
+  public long removedUpTo(SpaceId spaceId, FeedId feedId) {
+    Long removed = Sql.longValue(tx.connection, REMOVED_UP_TO, spaceId.value(), feedId.value());
+    return removed == null ? 0 : removed;
   }
 
   /** The highest {@code column} of the feed's blocks, read from the database in one statement. */

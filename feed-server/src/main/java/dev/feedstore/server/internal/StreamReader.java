@@ -52,9 +52,26 @@ final class StreamReader {
     into.add(new Segment(stream.feedId(), upTo));
   }
 
-  /** The stream's tail: the position of its own last block, or where it began. */
+  /**
+   * The stream's tail: the position of its own last block, or where it began; when retention
+   * removed its own last blocks, the last position removed (an offset it gave may be that high).
+   */
   long tail(AuthorityTransaction tx, StreamRecord stream) {
-    return Math.max(stream.basePosition(), tx.streams().lastPosition(space, stream.feedId()).orElse(0));
+    return Math.max(Math.max(stream.basePosition(), tx.streams().lastPosition(space, stream.feedId()).orElse(0)),
+        tx.streams().removedUpTo(space, stream.feedId()));
+  }
+
+  /**
+   * How far retention removed the stream's content: the highest position of a block of its content
+   * that is gone (0 when none is). A read after a lower offset would skip data; a read after it or
+   * a higher one misses nothing, however far the space's floor is.
+   */
+  long removed(AuthorityTransaction tx, StreamRecord stream) {
+    long removed = 0;
+    for (Segment segment : segments(tx, stream)) {
+      removed = Math.max(removed, Math.min(segment.upTo(), tx.streams().removedUpTo(space, segment.feed())));
+    }
+    return removed;
   }
 
   /** The last block of the stream's own feed, if it has one. */

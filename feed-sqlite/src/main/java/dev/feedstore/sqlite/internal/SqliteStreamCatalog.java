@@ -98,6 +98,14 @@ final class SqliteStreamCatalog implements StreamCatalog {
     return feedMax("position", spaceId, feedId);
   }
 
+  @Override
+  public long removedUpTo(SpaceId spaceId, FeedId feedId) {
+    Long removed = Sql.longValue(tx, "SELECT f.removed_up_to FROM feeds f JOIN spaces s"
+        + " ON s.space_private_id = f.space_private_id WHERE s.space_id = ? AND f.feed_id = ?",
+        spaceId.value(), feedId.value());
+    return removed == null ? 0 : removed;
+  }
+
   /**
    * The highest {@code column} of the feed's blocks, read from the file (not the id cache, which
    * may know a feed a concurrent write created after this transaction's snapshot).
