@@ -8,8 +8,11 @@ import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Position;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.StreamName;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -76,6 +79,24 @@ public abstract class StreamCatalogContract {
     assertEquals(second, store.read(tx -> tx.streams().find(SPACE, "x")).orElseThrow().id());
     assertEquals(StreamRecord.State.GONE, store.read(tx -> tx.streams().get(first)).orElseThrow().state());
     assertEquals(1L, (long) store.read(tx -> tx.streams().countNotGone(SPACE)));
+  }
+
+  @Test
+  void theRecordsOfFeedsAreFoundWhateverTheirState() {
+    long live = store.write(tx -> tx.streams().insert(draft("live", 0, OptionalLong.empty(), 1)));
+    long gone = store.write(tx -> {
+      long id = tx.streams().insert(draft("gone", 0, OptionalLong.empty(), 1));
+      tx.streams().update(tx.streams().get(id).orElseThrow().withState(StreamRecord.State.GONE));
+      return id;
+    });
+    store.write(tx -> tx.streams().insert(draft("unasked", 0, OptionalLong.empty(), 1)));
+    Set<FeedId> asked = Set.of(StreamName.of("live").feedId(0), StreamName.of("gone").feedId(0),
+        StreamName.of("never").feedId(0));
+
+    assertEquals(Set.of(live, gone), store.read(tx -> tx.streams().ofFeeds(SPACE, asked)).stream()
+        .map(StreamRecord::id).collect(Collectors.toSet()));
+    assertEquals(List.of(), store.read(tx -> tx.streams().ofFeeds(new SpaceId("elsewhere"), asked)));
+    assertEquals(List.of(), store.read(tx -> tx.streams().ofFeeds(SPACE, Set.of())));
   }
 
   @Test

@@ -8,8 +8,10 @@ import dev.feedstore.core.store.StreamRecord;
 import dev.feedstore.core.store.StreamRecordColumns;
 import dev.feedstore.core.store.StreamRecordRow;
 import dev.feedstore.core.store.UniquenessViolationException;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 
 /**
  * {@link StreamCatalog} in the {@code streams} and {@code stream_producers} tables (schema version
@@ -36,6 +38,7 @@ final class PgStreamCatalog implements StreamCatalog {
   private static final String LOCK_SPACE = "SELECT pg_advisory_xact_lock(hashtextextended(?, 13))";
   private static final String FIND = "SELECT " + COLUMNS + " FROM streams WHERE space_id = ? AND name = ?"
       + " AND state <> 'gone'";
+  private static final String OF_FEEDS = "SELECT " + COLUMNS + " FROM streams WHERE space_id = ? AND feed_id = ANY(?)";
   private static final String GET = "SELECT " + COLUMNS + " FROM streams WHERE stream_private_id = ?";
   private static final String NEXT_GENERATION = "SELECT max(generation) FROM streams WHERE space_id = ? AND name = ?";
   private static final String INSERT = "INSERT INTO streams (space_id, name, generation, feed_id, content_type,"
@@ -84,6 +87,15 @@ final class PgStreamCatalog implements StreamCatalog {
   /** Waits for, then holds until this transaction ends, the lock of the stream of this name. */
   private void lock(SpaceId spaceId, String name) {
     Sql.list(tx.connection, LOCK_STREAM, rs -> null, spaceId.value() + "/" + name);
+  }
+
+  @Override
+  public List<StreamRecord> ofFeeds(SpaceId spaceId, Set<FeedId> feedIds) {
+    if (feedIds.isEmpty()) {
+      return List.of();
+    }
+    return Sql.list(tx.connection, OF_FEEDS, RECORD, spaceId.value(),
+        feedIds.stream().map(FeedId::value).toArray(String[]::new));
   }
 
   @Override

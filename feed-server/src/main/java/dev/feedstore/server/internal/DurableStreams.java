@@ -228,6 +228,7 @@ final class DurableStreams {
       if (record.state() != StreamRecord.State.LIVE) {
         throw gone(record);
       }
+      appender.holdCounter(); // the tail read below and a close are ordered with every append of the feed
       Optional<ProducerMark> mark = Optional.empty();
       if (request.producer().isPresent()) {
         StreamWrite.Producer producer = request.producer().get();
@@ -298,6 +299,7 @@ final class DurableStreams {
       if (record.state() != StreamRecord.State.LIVE) {
         throw gone(record);
       }
+      appender.holdCounter(); // no block of the feed commits after the delete unrefused
       retire(tx, record);
       return record;
     });
