@@ -485,9 +485,11 @@ public final class Replica implements AutoCloseable {
   }
 
   /**
-   * The blocks of the space that sync leaves out because the authority would refuse them for their
-   * size (by the limits the last session learned): they stay unpositioned, every other block keeps
-   * syncing, and they are pushed once the authority accepts them. In push order.
+   * The blocks of the space that sync leaves out because the authority would refuse them: for their
+   * size (by the limits the last session learned), pushed once the authority accepts them; or
+   * because the authority refused new blocks in their feed (the feed of a Durable Stream that is
+   * over, {@link RefusedBlock}), kept here and never pushed. They stay unpositioned and every other
+   * block keeps syncing. Those of closed feeds first, then those over a limit, each in push order.
    */
   public List<RefusedBlock> refused(SpaceId space) {
     return RefusedBlocks.of(sync(space));

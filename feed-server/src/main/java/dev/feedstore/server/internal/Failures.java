@@ -13,6 +13,7 @@ import io.grpc.protobuf.StatusProto;
 import io.grpc.Status;
 import io.grpc.StatusException;
 import io.grpc.StatusRuntimeException;
+import java.util.List;
 
 /**
  * Turns failures into gRPC statuses, at the gRPC edge only: the code and description of their
@@ -44,6 +45,9 @@ final class Failures {
     }
     if (failure instanceof SubscriptionNotFoundException notFound) {
       return notFound(notFound);
+    }
+    if (failure instanceof StreamClosedException closed) {
+      return closed(closed);
     }
     Refusal refusal = Refusal.of(failure);
     Status status = Status.fromCode(Status.Code.valueOf(refusal.code().name())).withDescription(refusal.message());
@@ -119,6 +123,22 @@ final class Failures {
             compacted.cursor().value(), compacted.floor().value())))
         .build();
     return io.grpc.protobuf.StatusProto.toStatusException(detail);
+  }
+
+  /**
+   * {@code FAILED_PRECONDITION} with a {@code google.rpc.ErrorInfo} in the status details: reason
+   * {@code STREAM_CLOSED}, the space and the feeds (the first {@value StreamClosedException#MAX_DETAILED},
+   * so that the trailer stays small: a client leaves those out and learns any others on its next try).
+   */
+  private static StatusException closed(StreamClosedException closed) {
+    List<String> feeds = closed.feeds().stream().limit(StreamClosedException.MAX_DETAILED)
+        .map(dev.feedstore.core.FeedId::value).toList();
+    com.google.rpc.Status detail = com.google.rpc.Status.newBuilder()
+        .setCode(Status.Code.FAILED_PRECONDITION.value())
+        .setMessage(closed.getMessage())
+        .addDetails(Any.pack(WireErrors.streamClosed(closed.spaceId().value(), feeds)))
+        .build();
+    return StatusProto.toStatusException(detail);
   }
 
   static boolean isRejection(Status.Code code) {

@@ -55,6 +55,7 @@ public final class PositionAuthority {
   /** The thread that answers the appends of a committed group while the next one commits. */
   private final ThreadPoolExecutor answerer;
   private final Compaction compaction;
+  private final EndedStreams endedStreams;
   private final Clock clock;
   /**
    * Held by the thread that commits a group from its commit until its blocks are recorded in the
@@ -71,7 +72,8 @@ public final class PositionAuthority {
     this.subscriptions = new SubscriptionBook(store, clock, settings);
     this.compaction = new Compaction(store, subscriptions.retentionHolds());
     this.clock = clock;
-    AppendGroup group = new AppendGroup(store, spaces, settings, clock);
+    this.endedStreams = new EndedStreams(SpaceId.of(settings.streamsSpace()));
+    AppendGroup group = new AppendGroup(store, spaces, settings, endedStreams, clock);
     this.committer = oneThread("feed-commit");
     this.answerer = oneThread("feed-answer");
     this.appends = new AppendQueue(appendGroup -> {
@@ -220,8 +222,18 @@ public final class PositionAuthority {
      * Stores the blocks in the work's transaction (at most once per work) and returns the position of each.
      *
      * @throws AppendConflictException if keys are stored with different content
+     * @throws StreamClosedException if some are in the feed of a stream that is over
      */
     long[] append(List<Block> blocks);
+
+    /**
+     * Holds the space's position counter until the work's transaction ends (storing the space if
+     * the store holds nothing of it yet), as an append does: every append of the space commits
+     * before the work, and the work sees it, or after it, and sees what the work changed, in this
+     * process and in every other sharing the store. A stream's close and delete hold it, so that no
+     * block of the stream's feed commits after them unrefused ({@link EndedStreams}).
+     */
+    void holdCounter();
   }
 
   /** Work in one write transaction that may append blocks to its space: a stream's append with its records. */
@@ -245,15 +257,24 @@ public final class PositionAuthority {
       try {
         result = store.write(tx -> {
           outcome.clear();
-          return work.run(tx, blocks -> {
-            if (!outcome.isEmpty()) {
-              throw new IllegalStateException("a space work appends once");
+          return work.run(tx, new Appender() {
+            @Override
+            public long[] append(List<Block> blocks) {
+              if (!outcome.isEmpty()) {
+                throw new IllegalStateException("a space work appends once");
+              }
+              spaces.admit(tx, space);
+              AppendWork.Outcome done = new AppendWork(spaceId, Optional.empty(), blocks,
+                  settings.feedsPerSpace(), endedStreams, clock.millis()).run(tx);
+              outcome.add(done);
+              return done.positions();
             }
-            spaces.admit(tx, space);
-            AppendWork.Outcome done = new AppendWork(spaceId, Optional.empty(), blocks,
-                settings.feedsPerSpace(), clock.millis()).run(tx);
-            outcome.add(done);
-            return done.positions();
+
+            @Override
+            public void holdCounter() {
+              spaces.admit(tx, space);
+              tx.blocks().claimPositions(spaceId, 0);
+            }
           });
         });
         if (!outcome.isEmpty()) {
