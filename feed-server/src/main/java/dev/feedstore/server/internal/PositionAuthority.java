@@ -58,8 +58,8 @@ public final class PositionAuthority {
   private final Clock clock;
   /**
    * Held by the thread that commits a group from its commit until its blocks are recorded in the
-   * spaces' tails, and by {@link #recheckCommitted}, so that a highest position read from the store
-   * before a group committed is never set after that group recorded a higher one.
+   * spaces' tails, and by {@link #write} likewise, so that what they commit is recorded in commit
+   * order.
    */
   private final ReentrantLock publishing = new ReentrantLock();
 
@@ -479,22 +479,25 @@ public final class PositionAuthority {
     state.tail().signalWatchers();
   }
 
+  /** The spaces this process holds in memory: those whose positions {@link #recheck} reads again. */
+  List<SpaceState> spacesInMemory() {
+    return spaces.allInMemory();
+  }
+
   /**
-   * Told by the store that commits of other processes may have been missed: reads the highest
-   * position of every space in memory again, while no group of this process is between its commit
-   * and its record in the tail ({@link #publishing}), and wakes its watchers, which re-read from
-   * their cursors. Blocks on one read of the store per space.
+   * Reads the highest position of a space again after commits of other processes may have been
+   * missed ({@link dev.feedstore.core.store.CommitListener#missedCommits}), moves its tail there
+   * ({@link SpaceTail#resync}) and wakes its watchers, which read what they missed from their
+   * cursors. Holds no lock while it reads: the groups of appends go on, however long the store takes.
+   *
+   * @throws dev.feedstore.core.store.StoreException if the store cannot be read (try again later)
    */
-  void recheckCommitted() {
-    for (SpaceState state : spaces.allInMemory()) {
-      publishing.lock();
-      try {
-        state.tail().resync(store.read(tx -> tx.blocks().maxPosition(state.spaceId())).value());
-      } finally {
-        publishing.unlock();
-      }
-      state.tail().signalWatchers();
-    }
+  void recheck(SpaceState state) {
+    SpaceTail tail = state.tail();
+    long known = tail.committed();
+    long highest = store.read(tx -> tx.blocks().maxPosition(state.spaceId())).value();
+    tail.resync(known, highest);
+    tail.signalWatchers();
   }
 
   /** How many spaces this process has loaded. */

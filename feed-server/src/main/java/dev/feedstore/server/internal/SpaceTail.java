@@ -143,19 +143,29 @@ final class SpaceTail {
 
   /**
    * Sets the highest committed position to what the store holds now, read again after commits may
-   * have been missed: forward when other processes committed meanwhile, back after the store was
-   * restored from a backup (a rollback, which watchers' clients detect from the positions they are
-   * told). The recent blocks are dropped, so watchers read storage. The caller holds the space's
-   * append lock, so that no append of this process records in between, and signals after.
+   * have been missed: {@code highest}, read after {@code known} was this tail's {@link #committed}.
+   * Forward when other processes committed meanwhile, as {@link #record} moves it (so an append of
+   * this process recorded while the store was read is never undone); back when the store holds less
+   * than was known before it was read, which only a restore from a backup or a failover that lost
+   * commits does (a rollback, which watchers' clients detect from the positions they are told): then
+   * the recent blocks and pages are dropped, so watchers read storage. Signals no one: the caller
+   * signals after.
+   *
+   * @return true when the position went back
    */
-  void resync(long highest) {
+  boolean resync(long known, long highest) {
+    if (highest >= known) {
+      record(List.of(), null, Map.of(), highest);
+      return false;
+    }
     synchronized (lock) {
-      if (highest != committed && recent != null) {
+      if (recent != null) {
         recent.clear();
       }
       pages.clear();
       committed = highest;
     }
+    return true;
   }
 
   /** Signals every watcher that blocks were recorded. Never blocks. */

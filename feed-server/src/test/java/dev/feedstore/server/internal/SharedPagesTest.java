@@ -71,7 +71,7 @@ class SharedPagesTest {
     tail.register(() -> {});
     tail.pages().page(5, 100, 1 << 20, this::read);
 
-    tail.resync(3);
+    tail.resync(10, 3);
     tail.pages().page(5, 100, 1 << 20, this::read);
 
     assertEquals(2, reads.get());

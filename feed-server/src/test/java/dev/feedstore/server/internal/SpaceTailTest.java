@@ -115,4 +115,28 @@ class SpaceTailTest {
     assertEquals(0, tail.watcherCount());
     assertTrue(tail.read(0, 10, 1 << 20).behind());
   }
+
+  @Test
+  void aReReadNeverUndoesACommitRecordedWhileTheStoreWasRead() {
+    SpaceTail tail = new SpaceTail(0, 10, 1 << 20);
+    tail.register(() -> {});
+    tail.publish(blocks(1, 2), namespaces, 2);
+    long known = tail.committed(); // the store is read again now: it holds 2
+    tail.publish(blocks(3, 4), namespaces, 4); // an append of this process commits meanwhile
+
+    assertFalse(tail.resync(known, 2), "not a rollback");
+    assertEquals(4, tail.committed());
+    assertEquals(List.of(3L, 4L), positions(tail.read(2, 10, 1 << 20)));
+  }
+
+  @Test
+  void aReReadBelowWhatWasKnownMovesTheTailBackAndDropsWhatItHeld() {
+    SpaceTail tail = new SpaceTail(0, 10, 1 << 20);
+    tail.register(() -> {});
+    tail.publish(blocks(1, 5), namespaces, 5);
+
+    assertTrue(tail.resync(tail.committed(), 3), "the store was restored");
+    assertEquals(3, tail.committed());
+    assertTrue(tail.read(2, 10, 1 << 20).behind(), "positions 4 and 5 are read again from storage");
+  }
 }
