@@ -51,15 +51,16 @@ final class SpaceTail {
   private final SharedPages pages;
 
   SpaceTail(long committed, int maxBlocks, long maxBytes) {
-    this(committed, maxBlocks, maxBytes, ServerSettings.DEFAULT_SHARED_PAGES);
+    this(committed, maxBlocks, maxBytes, new SharedPages(ServerSettings.DEFAULT_SHARED_PAGES,
+        new SharedPageBudget(ServerSettings.DEFAULT_SHARED_PAGES_BYTES)));
   }
 
-  /** @param sharedPages how many pages read from storage are kept for streams behind ({@code shared-pages}) */
-  SpaceTail(long committed, int maxBlocks, long maxBytes, int sharedPages) {
+  /** @param pages where the pages read from storage are kept for streams behind */
+  SpaceTail(long committed, int maxBlocks, long maxBytes, SharedPages pages) {
     this.committed = committed;
     this.maxBlocks = maxBlocks;
     this.maxBytes = maxBytes;
-    this.pages = new SharedPages(sharedPages);
+    this.pages = pages;
   }
 
   /** The highest position committed in the space, as published. */

@@ -14,7 +14,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 class SharedPagesTest {
-  final SharedPages pages = new SharedPages(ServerSettings.DEFAULT_SHARED_PAGES);
+  final SharedPages pages = new SharedPages(ServerSettings.DEFAULT_SHARED_PAGES,
+      new SharedPageBudget(ServerSettings.DEFAULT_SHARED_PAGES_BYTES));
   final AtomicInteger reads = new AtomicInteger();
 
   Page read() {
@@ -67,7 +68,7 @@ class SharedPagesTest {
 
   @Test
   void aRollbackTheTailFollowsDropsThePages() {
-    SpaceTail tail = new SpaceTail(10, 16, 1 << 20, 8);
+    SpaceTail tail = new SpaceTail(10, 16, 1 << 20, new SharedPages(8, new SharedPageBudget(1 << 20)));
     tail.register(() -> {});
     tail.pages().page(5, 100, 1 << 20, this::read);
 
