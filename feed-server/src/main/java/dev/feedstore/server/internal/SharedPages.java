@@ -1,6 +1,7 @@
 package dev.feedstore.server.internal;
 
 import dev.feedstore.core.Block;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Supplier;
 
@@ -16,7 +17,9 @@ import java.util.function.Supplier;
  * have sent had it read then, and reads what followed from the tail or storage afterwards. The
  * pages are dropped when the space's positions move in a way the tail cannot follow (a rollback, a
  * gap), with the space's last watcher, and when the pages of all spaces together would pass their
- * budget ({@link SharedPageBudget}, {@code shared-pages-bytes}), oldest first. A fixed number of
+ * budget ({@link SharedPageBudget}, {@code shared-pages-bytes}), oldest first. A page whose read
+ * overlapped a {@link #clear} is neither kept nor served: it is read again, so that no page of the
+ * history a clear was for is sent after it. A fixed number of
  * slots ({@code shared-pages}), a ring by page number: a saturated server's streams fall behind at
  * hundreds of points a page apart, and with too few slots each stream would evict the page the next
  * one needed and read its own. Thread-safe and lock-free but for the budget's lock, taken once per
@@ -33,6 +36,8 @@ final class SharedPages {
   static final class Shared {
     private final SharedPages owner;
     private final int slot;
+    /** The owner's {@link #generation} when the page was read. */
+    private final long generation;
     private final long after;
     private final int maxBlocks;
     private final long maxBytes;
@@ -40,9 +45,10 @@ final class SharedPages {
     private final SharedFrames frames = new SharedFrames();
     private final long bytes;
 
-    private Shared(SharedPages owner, int slot, long after, int maxBlocks, long maxBytes, Page page) {
+    private Shared(SharedPages owner, int slot, long generation, long after, int maxBlocks, long maxBytes, Page page) {
       this.owner = owner;
       this.slot = slot;
+      this.generation = generation;
       this.after = after;
       this.maxBlocks = maxBlocks;
       this.maxBytes = maxBytes;
@@ -79,6 +85,8 @@ final class SharedPages {
 
   private final AtomicReferenceArray<Shared> slots;
   private final SharedPageBudget budget;
+  /** How many times the pages were cleared: a page read before a clear is not kept or served after it. */
+  private final AtomicLong generation = new AtomicLong();
 
   /**
    * @param slotCount how many pages are kept at most ({@code shared-pages})
@@ -92,28 +100,41 @@ final class SharedPages {
   /**
    * The page of the whole space after {@code after}, at most {@code maxBlocks} and {@code maxBytes}:
    * the one read before when there is one, else what {@code read} reads, kept for other streams if
-   * the budget lets it.
+   * the budget lets it. A page read while the pages were {@link #clear}ed is read again: what it
+   * holds may be the history the clear was for.
    */
   Shared page(long after, int maxBlocks, long maxBytes, Supplier<Page> read) {
     // Streams behind read pages that start at multiples of the batch size: a ring by page number,
     // so that as many consecutive pages as there are slots are kept without evicting one another.
     int slot = (int) Math.floorMod(Math.floorDiv(after, (long) maxBlocks), (long) slots.length());
-    Shared last = slots.get(slot);
-    if (last != null && last.answers(after, maxBlocks, maxBytes)) {
-      return last;
-    }
-    Shared page = new Shared(this, slot, after, maxBlocks, maxBytes, read.get());
-    if (budget.charge(page)) {
-      Shared replaced = slots.getAndSet(slot, page);
-      if (replaced != null) {
-        budget.credit(replaced);
+    while (true) {
+      long current = generation.get();
+      Shared last = slots.get(slot);
+      if (last != null && last.generation == current && last.answers(after, maxBlocks, maxBytes)) {
+        return last;
+      }
+      Shared page = new Shared(this, slot, current, after, maxBlocks, maxBytes, read.get());
+      if (generation.get() != current) {
+        continue; // cleared while it was read
+      }
+      if (budget.charge(page)) {
+        Shared replaced = slots.getAndSet(slot, page);
+        if (replaced != null) {
+          budget.credit(replaced);
+        }
+      }
+      if (generation.get() == current) {
+        return page;
+      }
+      if (page.drop()) { // cleared just as it was kept
+        budget.credit(page);
       }
     }
-    return page;
   }
 
-  /** Drops every page. */
+  /** Drops every page; a page being read meanwhile is read again. */
   void clear() {
+    generation.incrementAndGet();
     for (int i = 0; i < slots.length(); i++) {
       Shared dropped = slots.getAndSet(i, null);
       if (dropped != null) {
