@@ -200,6 +200,7 @@ final class LiveFollower implements SpaceTail.Watcher {
     long committed = tail.committed();
     knownMax = Math.max(knownMax, committed);
     if (scanned < committed) {
+      checkFloor();
       SpaceTail.Slice slice = tail.read(scanned, blocksToRead(committed), batchBytes);
       knownMax = Math.max(knownMax, slice.committed()); // streams that read the same slice send the same head
       if (slice.behind() || slice.entries().isEmpty()) {
@@ -226,6 +227,18 @@ final class LiveFollower implements SpaceTail.Watcher {
       sentSinceHeartbeat = false;
     }
     return false;
+  }
+
+  /**
+   * Ends the stream when a compaction removed history after {@code scanned} (it only learned the new
+   * floor): what follows may still be in memory (the tail, a kept page), but a stream below the floor
+   * is told so, as a read from storage would tell it, whatever happens to be kept.
+   */
+  private void checkFloor() {
+    long floor = read.space().floor();
+    if (scanned > 0 && scanned < floor) {
+      throw new CursorCompactedException(read.space().spaceId(), Position.of(scanned), Position.of(floor));
+    }
   }
 
   /**
