@@ -1,5 +1,6 @@
 package dev.feedstore.server;
 
+import static dev.feedstore.server.testing.WatchEvents.positionsUpTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -15,8 +16,6 @@ import dev.feedstore.server.testing.OutageFeedStore;
 import dev.feedstore.server.testing.TestServer;
 import dev.feedstore.server.testing.Wire;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -112,17 +111,5 @@ class MissedCommitsTest {
     server.async().watch(WatchRequest.newBuilder().setSpaceId(space.value()).build(), watch);
     assertEquals(List.of(1L), positionsUpTo(watch, 1));
     return watch;
-  }
-
-  /** The positions of the blocks the stream delivers until it has delivered {@code last}. */
-  private static List<Long> positionsUpTo(EventRecorder<WatchEvent> watch, long last) {
-    List<Long> positions = new ArrayList<>();
-    Await.until("the watch delivered position " + last, Duration.ofSeconds(30), () -> {
-      while (watch.pending() > 0) {
-        watch.next().getBlocks().getBlocksList().forEach(b -> positions.add(b.getPosition()));
-      }
-      return !positions.isEmpty() && positions.get(positions.size() - 1) >= last;
-    });
-    return positions;
   }
 }

@@ -8,7 +8,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 
@@ -29,7 +29,7 @@ final class CommitRecheck implements AutoCloseable {
   static final long MAX_PAUSE_MILLIS = 2_000;
 
   private final Supplier<List<SpaceState>> spaces;
-  private final Consumer<SpaceState> recheck;
+  private final Predicate<SpaceState> recheck;
   private final Logger log;
   private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(
       new NamedThreads("feed-recheck"));
@@ -43,9 +43,10 @@ final class CommitRecheck implements AutoCloseable {
 
   /**
    * @param spaces the spaces in memory now
-   * @param recheck reads one space's position again and moves its tail; throws if the store fails
+   * @param recheck reads one space's position again and moves its tail; true when its history went
+   *     back; throws if the store fails
    */
-  CommitRecheck(Supplier<List<SpaceState>> spaces, Consumer<SpaceState> recheck, Logger log) {
+  CommitRecheck(Supplier<List<SpaceState>> spaces, Predicate<SpaceState> recheck, Logger log) {
     this.spaces = spaces;
     this.recheck = recheck;
     this.log = log;
@@ -70,7 +71,11 @@ final class CommitRecheck implements AutoCloseable {
     RuntimeException failure = null;
     for (Map.Entry<SpaceState, Long> space : List.copyOf(due.entrySet())) {
       try {
-        recheck.accept(space.getKey());
+        if (recheck.test(space.getKey())) {
+          log.warn("the history of space {} went back to position {} (its store was restored from a backup, or"
+              + " failed over and lost commits): its open streams end with ABORTED, and their clients check what"
+              + " they hold when they reconnect", space.getKey().spaceId(), space.getKey().tail().committed());
+        }
         due.remove(space.getKey(), space.getValue()); // unless asked again meanwhile
       } catch (RuntimeException e) {
         failed++;

@@ -135,6 +135,16 @@ final class LiveFollower implements SpaceTail.Watcher {
     }
   }
 
+  /**
+   * The space's history went back under the stream (a restore): it ends, so that its client connects
+   * again from its cursor and checks what it holds against the new history, instead of following a
+   * history whose positions are handed out again ({@code scanned} and {@code knownMax} only grow).
+   */
+  @Override
+  public void historyWentBack(long highest) {
+    end(new HistoryRolledBackException(read.space().spaceId(), highest));
+  }
+
   /** Schedules the drain unless it is scheduled or running; then it runs once more. */
   private void schedule() {
     if (wip.getAndIncrement() != 0) {
@@ -303,6 +313,10 @@ final class LiveFollower implements SpaceTail.Watcher {
     scanned = page.scannedTo(scanned);
     if (page.blocks().isEmpty()) {
       return;
+    }
+    if (page.lastChain().isPresent()) {
+      read.space().tail().sent(page.blocks().get(page.blocks().size() - 1).position().value(),
+          page.lastChain().getAsLong());
     }
     if (frames == null) {
       sink.history(head(page.lastChain()), page);

@@ -486,18 +486,25 @@ public final class PositionAuthority {
 
   /**
    * Reads the highest position of a space again after commits of other processes may have been
-   * missed ({@link dev.feedstore.core.store.CommitListener#missedCommits}), moves its tail there
-   * ({@link SpaceTail#resync}) and wakes its watchers, which read what they missed from their
-   * cursors. Holds no lock while it reads: the groups of appends go on, however long the store takes.
+   * missed ({@link dev.feedstore.core.store.CommitListener#missedCommits}), with the history chain
+   * where this process last saw one, and moves its tail there ({@link SpaceTail#resync}): forward,
+   * waking its watchers to read what they missed from their cursors, or back, when the store lost
+   * history this process had seen, ending its open streams. Holds no lock while it reads: the groups
+   * of appends go on, however long the store takes.
    *
+   * @return true when the space's history went back
    * @throws dev.feedstore.core.store.StoreException if the store cannot be read (try again later)
    */
-  void recheck(SpaceState state) {
+  boolean recheck(SpaceState state) {
     SpaceTail tail = state.tail();
-    long known = tail.committed();
-    long highest = store.read(tx -> tx.blocks().maxPosition(state.spaceId())).value();
-    tail.resync(known, highest);
+    SpaceId spaceId = state.spaceId();
+    KnownHistory known = tail.known();
+    KnownHistory.Stored stored = store.read(tx -> new KnownHistory.Stored(tx.blocks().maxPosition(spaceId).value(),
+        known.chainedAt() > 0 ? tx.blocks().chainAt(spaceId, Position.of(known.chainedAt())) : OptionalLong.empty(),
+        tx.blocks().floor(spaceId).position().value()));
+    boolean wentBack = tail.resync(known, stored);
     tail.signalWatchers();
+    return wentBack;
   }
 
   /** How many spaces this process has loaded. */

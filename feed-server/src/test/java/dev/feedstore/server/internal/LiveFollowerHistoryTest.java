@@ -2,6 +2,7 @@ package dev.feedstore.server.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.feedstore.core.Block;
 import dev.feedstore.core.CursorCompactedException;
@@ -75,6 +76,25 @@ class LiveFollowerHistoryTest {
 
     assertInstanceOf(CursorCompactedException.class, behind.ended, "not the kept page of what was removed");
     assertEquals(100, behind.positions.size());
+  }
+
+  @Test
+  void aStreamWhoseSpacesHistoryWentBackEndsRolledBackAndSendsNothingMore() {
+    append(5);
+    RecordingSink sink = new RecordingSink();
+    LiveFollower follower = follow(sink, queued::add);
+    runQueued();
+    assertEquals(List.of(1L, 2L, 3L, 4L, 5L), sink.positions, "history, then caught up");
+    append(2); // the stream is signalled; its drain waits in the queue
+    SpaceTail tail = follower.read().space().tail();
+
+    // The store was restored to position 3 and the server, having missed commits, reads it again.
+    assertTrue(tail.resync(tail.known(), new KnownHistory.Stored(3, OptionalLong.empty(), 0)));
+    runQueued();
+
+    HistoryRolledBackException ended = assertInstanceOf(HistoryRolledBackException.class, sink.ended);
+    assertEquals(3, ended.highest());
+    assertEquals(List.of(1L, 2L, 3L, 4L, 5L), sink.positions, "nothing after the history went back");
   }
 
   private void append(int count) {

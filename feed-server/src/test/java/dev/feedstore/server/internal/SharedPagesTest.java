@@ -78,7 +78,7 @@ class SharedPagesTest {
     tail.register(() -> {});
     tail.pages().page(5, 100, 1 << 20, this::read);
 
-    tail.resync(10, 3);
+    tail.resync(tail.known(), new KnownHistory.Stored(3, OptionalLong.empty(), 0));
     tail.pages().page(5, 100, 1 << 20, this::read);
 
     assertEquals(2, reads.get());
