@@ -246,6 +246,11 @@ public final class Main implements Callable<Integer> {
           + " each read once and shared (at most one Watch batch each, only after streams fell behind).")
   int sharedPages = ServerSettings.DEFAULT_SHARED_PAGES;
 
+  @Option(names = "--" + ServerSettings.Key.SHARED_PAGES_BYTES, paramLabel = "BYTES",
+      description = "Most memory the pages kept for streams behind may hold in all watched spaces together"
+          + " (a page counts twice its blocks' data); beyond it the oldest are dropped. 0 keeps none.")
+  long sharedPagesBytes = ServerSettings.DEFAULT_SHARED_PAGES_BYTES;
+
   @Option(names = "--" + ServerSettings.Key.SHUTDOWN_GRACE_MS, paramLabel = "MS",
       description = "How long a shutdown lets calls in flight finish before cancelling them.")
   long shutdownGraceMillis = ServerSettings.DEFAULT_SHUTDOWN_GRACE_MS;
@@ -493,6 +498,7 @@ public final class Main implements Callable<Integer> {
         .tailBlocks(tailBlocks)
         .tailBytes(tailBytes)
         .sharedPages(sharedPages)
+        .sharedPagesBytes(sharedPagesBytes)
         .shutdownGraceMillis(shutdownGraceMillis)
         .rejectionsLoggedPerMinute(rejectionsLoggedPerMinute)
         .rpcThreads(rpcThreads)

@@ -54,6 +54,10 @@ import dev.feedstore.core.Limits;
  *     that fell behind its recent blocks, each read once and shared ({@code shared-pages}). Each
  *     holds at most one Watch batch ({@code watch-batch-bytes}) and its encoded frame; they are
  *     held only after streams fell behind, and dropped with the space's last watcher
+ * @param sharedPagesBytes the most memory those pages may hold in all watched spaces together
+ *     ({@code shared-pages-bytes}, a page counting twice its blocks' data: the blocks and their
+ *     frame); beyond it the pages kept longest are dropped, and 0 keeps none (every stream behind
+ *     reads its own)
  * @param shutdownGraceMillis how long a shutdown waits for calls in flight before cancelling them
  *     ({@code shutdown-grace-ms})
  * @param rejectionsLoggedPerMinute how many rejected requests are logged per minute; the rest are
@@ -139,6 +143,7 @@ public record ServerSettings(
     int tailBlocks,
     long tailBytes,
     int sharedPages,
+    long sharedPagesBytes,
     long shutdownGraceMillis,
     int rejectionsLoggedPerMinute,
     int rpcThreads,
@@ -188,6 +193,7 @@ public record ServerSettings(
     public static final String TAIL_BLOCKS = "tail-blocks";
     public static final String TAIL_BYTES = "tail-bytes";
     public static final String SHARED_PAGES = "shared-pages";
+    public static final String SHARED_PAGES_BYTES = "shared-pages-bytes";
     public static final String SHUTDOWN_GRACE_MS = "shutdown-grace-ms";
     public static final String REJECTIONS_LOGGED_PER_MINUTE = "rejections-logged-per-minute";
     public static final String RPC_THREADS = "rpc-threads";
@@ -267,6 +273,11 @@ public record ServerSettings(
   public static final int DEFAULT_SHARED_PAGES = 512;
   /** The most pages {@code shared-pages} may keep per space. */
   public static final int MAX_SHARED_PAGES = 65_536;
+  /**
+   * 64 MiB: the 512 pages of one space whose streams all fell behind (about 80 KiB a page of 100
+   * blocks of 256 bytes), with room to spare, and a quarter of a 256 MiB heap.
+   */
+  public static final long DEFAULT_SHARED_PAGES_BYTES = 64L << 20;
   public static final long DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
   public static final int DEFAULT_REJECTIONS_LOGGED_PER_MINUTE = 20;
   public static final int DEFAULT_RPC_THREADS = 16;
@@ -360,6 +371,10 @@ public record ServerSettings(
     positive(Key.TAIL_BYTES, tailBytes);
     if (sharedPages < 1 || sharedPages > MAX_SHARED_PAGES) {
       throw new InvalidValueException(Key.SHARED_PAGES, "must be 1 to " + MAX_SHARED_PAGES, sharedPages);
+    }
+    if (sharedPagesBytes < 0) {
+      throw new InvalidValueException(Key.SHARED_PAGES_BYTES,
+          "must be >= 0 (0 keeps no page: every stream behind reads its own)", sharedPagesBytes);
     }
     positive(Key.SHUTDOWN_GRACE_MS, shutdownGraceMillis);
     if (rejectionsLoggedPerMinute < 0) {
@@ -488,6 +503,7 @@ public record ServerSettings(
     private int tailBlocks = DEFAULT_TAIL_BLOCKS;
     private long tailBytes = DEFAULT_TAIL_BYTES;
     private int sharedPages = DEFAULT_SHARED_PAGES;
+    private long sharedPagesBytes = DEFAULT_SHARED_PAGES_BYTES;
     private long shutdownGraceMillis = DEFAULT_SHUTDOWN_GRACE_MS;
     private int rejectionsLoggedPerMinute = DEFAULT_REJECTIONS_LOGGED_PER_MINUTE;
     private int rpcThreads = DEFAULT_RPC_THREADS;
@@ -536,6 +552,7 @@ public record ServerSettings(
       tailBlocks = s.tailBlocks;
       tailBytes = s.tailBytes;
       sharedPages = s.sharedPages;
+      sharedPagesBytes = s.sharedPagesBytes;
       shutdownGraceMillis = s.shutdownGraceMillis;
       rejectionsLoggedPerMinute = s.rejectionsLoggedPerMinute;
       rpcThreads = s.rpcThreads;
@@ -655,6 +672,11 @@ public record ServerSettings(
 
     public Builder sharedPages(int value) {
       sharedPages = value;
+      return this;
+    }
+
+    public Builder sharedPagesBytes(long value) {
+      sharedPagesBytes = value;
       return this;
     }
 
@@ -792,7 +814,7 @@ public record ServerSettings(
       return new ServerSettings(blockBytes, blocksPerAppend, queryLimit, feedsPerScope, maxMessageBytes, responseBytes,
           watchesPerServer, watchesPerConnection, watchScopeBytes, watchScopeBytesPerConnection, watchBatchBlocks,
           watchBatchBytes, subscriptionTtlMillis, subscriptionMaxTtlMillis, subscriptionsPerSpace, heartbeatMillis, tailBlocks, tailBytes,
-          sharedPages,
+          sharedPages, sharedPagesBytes,
           shutdownGraceMillis, rejectionsLoggedPerMinute, rpcThreads, watchThreads, spacesPerServer, feedsPerSpace,
           appendGroupBlocks, keepaliveMillis, keepaliveTimeoutMillis, quickCheckMillis, metricsReadTimeoutMillis, writeProbeMillis,
           permitKeepaliveMillis, httpThreads, httpIdleTimeoutMillis, httpRefusedBodyBytes,

@@ -45,6 +45,8 @@ class ServerSettingsTest {
         () -> ServerSettings.newBuilder().httpRefusedBodyBytes(-1).build());
     InvalidValueException sharedPages = assertThrows(InvalidValueException.class,
         () -> ServerSettings.newBuilder().sharedPages(0).build());
+    InvalidValueException sharedPagesBytes = assertThrows(InvalidValueException.class,
+        () -> ServerSettings.newBuilder().sharedPagesBytes(-1).build());
 
     assertEquals("watches-per-server must be > 0, was 0", zero.getMessage());
     assertTrue(ttl.getMessage().startsWith("subscription-ttl-ms must be <= subscription-max-ttl-ms"), ttl.getMessage());
@@ -58,6 +60,8 @@ class ServerSettingsTest {
     assertEquals("http-refused-body-bytes must be >= 0 (0 reads none of a refused body), was -1",
         refusedBody.getMessage());
     assertEquals("shared-pages must be 1 to 65536, was 0", sharedPages.getMessage());
+    assertEquals("shared-pages-bytes must be >= 0 (0 keeps no page: every stream behind reads its own), was -1",
+        sharedPagesBytes.getMessage());
   }
 
   @Test
@@ -65,7 +69,8 @@ class ServerSettingsTest {
     ServerSettings custom = ServerSettings.newBuilder().blockBytes(7).maxMessageBytes(100).queryLimit(9)
         .watchBatchBlocks(9).feedsPerScope(4).tailBytes(3).rpcThreads(2).watchThreads(3).rejectionsLoggedPerMinute(0)
         .spacesPerServer(5)
-        .keepaliveMillis(12_000).keepaliveTimeoutMillis(500).writeProbeMillis(700).httpRefusedBodyBytes(0).sharedPages(3).build();
+        .keepaliveMillis(12_000).keepaliveTimeoutMillis(500).writeProbeMillis(700).httpRefusedBodyBytes(0).sharedPages(3)
+        .sharedPagesBytes(5).build();
 
     assertEquals(custom, custom.toBuilder().build());
   }

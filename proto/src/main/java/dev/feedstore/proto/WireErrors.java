@@ -67,6 +67,22 @@ public final class WireErrors {
       Metadata.Key.of("feed-limit-exceeded" + Metadata.BINARY_HEADER_SUFFIX, ProtoUtils.metadataMarshaller(
           LimitExceeded.getDefaultInstance()));
 
+  /**
+   * The reason of an {@code ABORTED} that ends a live stream because the space's history went back
+   * under it (its store was restored, or failed over and lost commits): connect again from the
+   * cursor and check what you hold against the answer. Its metadata names the space and its highest
+   * position now ({@code max_position}).
+   */
+  public static final String HISTORY_ROLLED_BACK = "HISTORY_ROLLED_BACK";
+
+  /** The detail of a stream ended by a space's history going back: the space and its highest position now. */
+  public static ErrorInfo historyRolledBack(String spaceId, long maxPosition) {
+    return ErrorInfo.newBuilder().setReason(HISTORY_ROLLED_BACK).setDomain(DOMAIN)
+        .putMetadata("space_id", spaceId)
+        .putMetadata("max_position", Long.toString(maxPosition))
+        .build();
+  }
+
   /** The reason of a {@code FAILED_PRECONDITION} over a cursor below the space's floor. */
   public static final String CURSOR_COMPACTED = "CURSOR_COMPACTED";
 

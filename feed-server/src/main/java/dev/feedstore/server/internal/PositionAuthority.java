@@ -59,8 +59,8 @@ public final class PositionAuthority {
   private final Clock clock;
   /**
    * Held by the thread that commits a group from its commit until its blocks are recorded in the
-   * spaces' tails, and by {@link #recheckCommitted}, so that a highest position read from the store
-   * before a group committed is never set after that group recorded a higher one.
+   * spaces' tails, and by {@link #write} likewise, so that what they commit is recorded in commit
+   * order.
    */
   private final ReentrantLock publishing = new ReentrantLock();
 
@@ -502,22 +502,32 @@ public final class PositionAuthority {
     state.tail().signalWatchers();
   }
 
+  /** The spaces this process holds in memory: those whose positions {@link #recheck} reads again. */
+  List<SpaceState> spacesInMemory() {
+    return spaces.allInMemory();
+  }
+
   /**
-   * Told by the store that commits of other processes may have been missed: reads the highest
-   * position of every space in memory again, while no group of this process is between its commit
-   * and its record in the tail ({@link #publishing}), and wakes its watchers, which re-read from
-   * their cursors. Blocks on one read of the store per space.
+   * Reads the highest position of a space again after commits of other processes may have been
+   * missed ({@link dev.feedstore.core.store.CommitListener#missedCommits}), with the history chain
+   * where this process last saw one, and moves its tail there ({@link SpaceTail#resync}): forward,
+   * waking its watchers to read what they missed from their cursors, or back, when the store lost
+   * history this process had seen, ending its open streams. Holds no lock while it reads: the groups
+   * of appends go on, however long the store takes.
+   *
+   * @return true when the space's history went back
+   * @throws dev.feedstore.core.store.StoreException if the store cannot be read (try again later)
    */
-  void recheckCommitted() {
-    for (SpaceState state : spaces.allInMemory()) {
-      publishing.lock();
-      try {
-        state.tail().resync(store.read(tx -> tx.blocks().maxPosition(state.spaceId())).value());
-      } finally {
-        publishing.unlock();
-      }
-      state.tail().signalWatchers();
-    }
+  boolean recheck(SpaceState state) {
+    SpaceTail tail = state.tail();
+    SpaceId spaceId = state.spaceId();
+    KnownHistory known = tail.known();
+    KnownHistory.Stored stored = store.read(tx -> new KnownHistory.Stored(tx.blocks().maxPosition(spaceId).value(),
+        known.chainedAt() > 0 ? tx.blocks().chainAt(spaceId, Position.of(known.chainedAt())) : OptionalLong.empty(),
+        tx.blocks().floor(spaceId).position().value()));
+    boolean wentBack = tail.resync(known, stored);
+    tail.signalWatchers();
+    return wentBack;
   }
 
   /** How many spaces this process has loaded. */

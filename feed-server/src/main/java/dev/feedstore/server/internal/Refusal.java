@@ -15,9 +15,10 @@ import java.util.Set;
  * A failed call as any transport reports it: a code and a message a person can act on, naming
  * the value and the rule. Bad input is {@code INVALID_ARGUMENT}, a limit {@code RESOURCE_EXHAUSTED},
  * a sequence conflict {@code ALREADY_EXISTS}, an unknown subscription {@code NOT_FOUND}, a cursor
- * below the space's floor and blocks for a stream that is over {@code FAILED_PRECONDITION}, shutting
- * down {@code UNAVAILABLE}; a block stored corrupt is {@code DATA_LOSS} naming the block (its key
- * is the caller's data, not a server detail). A fault of the server's storage says what is wrong
+ * below the space's floor and blocks for a stream that is over {@code FAILED_PRECONDITION}, a
+ * space's history that went back under an open stream {@code ABORTED}, shutting down {@code
+ * UNAVAILABLE}; a block stored corrupt is {@code DATA_LOSS} naming the block (its key is the
+ * caller's data, not a server detail). A fault of the server's storage says what is wrong
  * without the server's paths (the log has them): a full disk is {@code RESOURCE_EXHAUSTED}, a
  * read-only file or an I/O error {@code UNAVAILABLE} (retry, here later or on another server), a
  * damaged file {@code DATA_LOSS}. Anything else is the server's fault, {@code INTERNAL}, whose
@@ -60,6 +61,9 @@ record Refusal(ErrorCode code, String message, OptionalLong retryAfterMillis, in
     }
     if (failure instanceof StreamClosedException) {
       return new Refusal(ErrorCode.FAILED_PRECONDITION, failure.getMessage(), OptionalLong.empty(), 409);
+    }
+    if (failure instanceof HistoryRolledBackException) {
+      return new Refusal(ErrorCode.ABORTED, failure.getMessage());
     }
     if (failure instanceof SubscriptionNotFoundException) {
       return new Refusal(ErrorCode.NOT_FOUND, failure.getMessage());

@@ -47,6 +47,7 @@ public final class ServerCore implements AutoCloseable {
   private final Clock clock;
   private final DurableStreams streams;
   private final RetentionRunner retention;
+  private final CommitRecheck recheck;
 
   /** The caller keeps owning {@code store}; {@code authenticator} decides who may call. */
   public ServerCore(AuthorityStore<?> store, ServerSettings settings, Clock clock, Authenticator authenticator) {
@@ -83,13 +84,15 @@ public final class ServerCore implements AutoCloseable {
         authority::loadedSpaces);
     metrics.gauge("feedstore_jvm_heap_used_bytes", "Heap in use, garbage included.",
         () -> Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory());
+    this.recheck = new CommitRecheck(authority::spacesInMemory, authority::recheck, LOG);
     store.listen(new OtherProcesses());
   }
 
   /**
    * Commits other processes made to a shared store (PostgreSQL): wakes this process's watchers of
-   * the space, and after a gap in what the store heard, reads every space's position again, on the
-   * store's thread, before it tells of later commits.
+   * the space, and after a gap in what the store heard, has every space's position read again
+   * ({@link CommitRecheck}, on a thread of its own, until each read succeeds). A commit told while
+   * those reads run only moves a position forward, so the order of the two does not matter.
    */
   private final class OtherProcesses implements CommitListener {
     @Override
@@ -99,12 +102,7 @@ public final class ServerCore implements AutoCloseable {
 
     @Override
     public void missedCommits() {
-      try {
-        authority.recheckCommitted();
-      } catch (RuntimeException e) {
-        // The store is failing again: its streams catch up at the next commit told, or the next check.
-        LOG.warn("could not read the spaces' positions again after missed commits: {}", e.getMessage());
-      }
+      recheck.missedCommits();
     }
   }
 
@@ -257,6 +255,7 @@ public final class ServerCore implements AutoCloseable {
   @Override
   public void close() {
     store.listen(null);
+    recheck.close();
     ticker.shutdownNow();
     retention.close();
     storage.close();

@@ -31,6 +31,8 @@ final class Spaces {
 
   private final AuthorityStore<?> store;
   private final ServerSettings settings;
+  /** What the pages kept for streams behind may hold in all spaces together. */
+  private final SharedPageBudget pageBudget;
   private final Map<SpaceId, SpaceState> states = new ConcurrentHashMap<>();
   /** Guards loading, the holders of states not stored, and marking states stored. */
   private final Object loading = new Object();
@@ -40,6 +42,7 @@ final class Spaces {
   Spaces(AuthorityStore<?> store, ServerSettings settings) {
     this.store = store;
     this.settings = settings;
+    this.pageBudget = new SharedPageBudget(settings.sharedPagesBytes());
   }
 
   /** How many spaces the store holds that this process has loaded. */
@@ -80,7 +83,7 @@ final class Spaces {
         });
         state = new SpaceState(spaceId, loaded.token(),
             new SpaceTail(loaded.maxPosition().value(), settings.tailBlocks(), settings.tailBytes(),
-                settings.sharedPages()), loaded.stored());
+                new SharedPages(settings.sharedPages(), pageBudget)), loaded.stored());
         states.put(spaceId, state);
         if (loaded.stored()) {
           storedCount++;

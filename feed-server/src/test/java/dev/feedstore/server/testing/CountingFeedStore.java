@@ -2,9 +2,6 @@ package dev.feedstore.server.testing;
 
 import dev.feedstore.core.store.FeedStore;
 import dev.feedstore.core.store.StoreTransaction;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -93,25 +90,7 @@ public final class CountingFeedStore implements FeedStore {
   }
 
   private StoreTransaction counted(StoreTransaction tx) {
-    return (StoreTransaction) Proxy.newProxyInstance(getClass().getClassLoader(),
-        new Class<?>[] {StoreTransaction.class}, (proxy, method, args) -> {
-          Object view = invoke(tx, method, args);
-          Class<?> type = method.getReturnType();
-          if (!type.isInterface() || view == null) {
-            return view;
-          }
-          return Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {type}, (p, m, a) -> {
-            calls.computeIfAbsent(m.getDeclaringClass().getSimpleName() + "." + m.getName(), name -> new AtomicInteger()).incrementAndGet();
-            return invoke(view, m, a);
-          });
-        });
-  }
-
-  private static Object invoke(Object target, Method method, Object[] args) throws Throwable {
-    try {
-      return method.invoke(target, args);
-    } catch (InvocationTargetException e) {
-      throw e.getCause();
-    }
+    return ViewCalls.watched(tx, (method, args) -> calls.computeIfAbsent(
+        method.getDeclaringClass().getSimpleName() + "." + method.getName(), name -> new AtomicInteger()).incrementAndGet());
   }
 }
