@@ -30,7 +30,7 @@ import java.util.StringJoiner;
  * is a command-line flag of {@link Main} ({@code --block-bytes}) and the name an error gives when a
  * request goes over the limit; {@code --help} and the settings table of {@code docs/deployment.md}
  * are made from the same entries ({@code SettingsTableTest} rewrites the table). A new setting is
- * one more entry.
+ * one more entry ({@code docs/settings.md}).
  *
  * <p>A value is read with {@link #get(Setting)}, e.g. {@code settings.get(ServerSettings.BLOCK_BYTES)}.
  * Immutable and thread-safe; {@link Builder#build()} rejects values that cannot work, naming the
@@ -129,7 +129,17 @@ public final class ServerSettings {
           "A saturated server's streams fall behind `--tail-blocks` at hundreds of points a page apart; 512 is enough"
           + " for 1,000 of them on one core. Each page holds at most one batch (`--watch-batch-bytes`) and its"
           + " encoded frame, about 80 KiB for 100 blocks of 256 bytes (40 MiB when all 512 are in use); pages are"
-          + " held only once streams fell behind, and dropped with the space's last watcher."));
+          + " held only once streams fell behind, dropped with the space's last watcher, and bounded in all spaces"
+          + " together by `--shared-pages-bytes`."));
+
+  public static final Setting<Long> SHARED_PAGES_BYTES = define(Setting.ofLong("shared-pages-bytes", 64L << 20)
+      .unit(BYTES).in(LIVE).atLeast(0, "0 keeps no page: every stream behind reads its own")
+      .doc("Most memory the pages kept for streams behind may hold in all watched spaces together (a page counts"
+          + " twice its blocks' data); beyond it the oldest are dropped. 0 keeps none.",
+          "A page counts its blocks and their encoded frame. When a page would pass it, the pages kept longest, of"
+          + " whichever space, are dropped (streams behind them read storage again), and a page larger than the whole"
+          + " budget is sent unshared. 64 MiB holds the 512 pages of one space whose streams all fell behind, with"
+          + " room to spare, and is a quarter of a 256 MiB heap."));
 
   public static final Setting<Integer> WATCH_THREADS = define(Setting.ofInt("watch-threads", 4)
       .unit(COUNT).in(LIVE).atLeast(1)
@@ -187,8 +197,9 @@ public final class ServerSettings {
 
   public static final Setting<Long> QUICK_CHECK_MS = define(Setting.ofLong("quick-check-ms", 20_000)
       .unit(MILLISECONDS).in(SQLITE).atLeast(0, "0 skips the check")
-      .doc("How long SQLite's `quick_check` may read the database at start (a damaged file is refused; one not"
-          + " checked whole in time starts with a warning); 0 skips it.",
+      .doc("How long SQLite's `quick_check` may read the database at start, table by table (a damaged file is"
+          + " refused; one not checked whole in time starts with a warning naming the tables not checked whole); 0"
+          + " skips it.",
           "20 s keeps a start within the 30 s a Kubernetes liveness probe of this guide allows. Measured on a 1.1 GB"
           + " store: 4.2 s with the file in the page cache, 29 s read cold from a slow shared disk. See Checked at"
           + " start below."));
@@ -283,12 +294,14 @@ public final class ServerSettings {
       .unit(SPACE).in(DURABLE_STREAMS).form(SpaceId::new, "a space id: 1-128 of `A-Za-z0-9._:-`")
       .doc("The space whose feeds are the Durable Streams under `/v1/stream/` of the HTTP API; a replica that"
           + " replicates it holds every stream.",
-          "A name no application is likely to use for its own feeds. See Durable Streams below."));
+          "Each stream, `/v1/stream/{name}`, is a feed of this space. A name no application is likely to use for its"
+          + " own feeds. See Durable Streams below."));
 
   public static final Setting<Long> STREAMS_LONG_POLL_MS = define(Setting.ofLong("streams-long-poll-ms", 20_000)
       .unit(MILLISECONDS).in(DURABLE_STREAMS).atLeast(1)
       .doc("How long a Durable Streams long-poll read waits for new data before it answers 204.",
-          "The protocol's cursor interval, so a CDN in front collapses one long-poll per interval."));
+          "A read with `live=long-poll`. The protocol's cursor interval, so a CDN in front collapses one long-poll"
+          + " per interval."));
 
   public static final Setting<Integer> RPC_THREADS = define(Setting.ofInt("rpc-threads", 16)
       .unit(COUNT).in(PROCESS).atLeast(1)

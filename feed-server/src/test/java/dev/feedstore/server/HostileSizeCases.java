@@ -13,7 +13,7 @@ import java.util.List;
 /**
  * A message of every RPC just above the default {@code max-message-bytes} (16 MiB), which gRPC
  * refuses before the service sees it: {@code RESOURCE_EXHAUSTED} with gRPC's own description, which
- * names the limit's value (not its flag; see the README).
+ * names the limit's value (not its flag; see Limits in docs/authority.md).
  */
 final class HostileSizeCases {
   private static final int OVER = MAX_MESSAGE_BYTES.defaultValue() + 1024;

@@ -34,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What a client can make the server hold that no limit bounds yet, measured and printed: these
- * are open findings of the hostile-input sweep (see the README's decisions), kept as tests so
+ * are open findings of the hostile-input sweep (see Limits in docs/authority.md), kept as tests so
  * that a fix can turn their measurements into bounds. They take minutes and gigabytes, so they
  * run only with {@code -Dfeed.hostile.heavy=true}.
  */

@@ -12,6 +12,7 @@ import static dev.feedstore.server.ServerSettings.QUERY_LIMIT;
 import static dev.feedstore.server.ServerSettings.REJECTIONS_LOGGED_PER_MINUTE;
 import static dev.feedstore.server.ServerSettings.RPC_THREADS;
 import static dev.feedstore.server.ServerSettings.SHARED_PAGES;
+import static dev.feedstore.server.ServerSettings.SHARED_PAGES_BYTES;
 import static dev.feedstore.server.ServerSettings.SPACES_PER_SERVER;
 import static dev.feedstore.server.ServerSettings.STREAMS_SPACE;
 import static dev.feedstore.server.ServerSettings.SUBSCRIPTION_MAX_TTL_MS;
@@ -66,6 +67,8 @@ class ServerSettingsTest {
         () -> ServerSettings.newBuilder().set(HTTP_REFUSED_BODY_BYTES, -1).build());
     InvalidValueException sharedPages = assertThrows(InvalidValueException.class,
         () -> ServerSettings.newBuilder().set(SHARED_PAGES, 65_537).build());
+    InvalidValueException sharedPagesBytes = assertThrows(InvalidValueException.class,
+        () -> ServerSettings.newBuilder().set(SHARED_PAGES_BYTES, -1).build());
     InvalidValueException space = assertThrows(InvalidValueException.class,
         () -> ServerSettings.newBuilder().set(STREAMS_SPACE, "two words").build());
     InvalidValueException missing = assertThrows(InvalidValueException.class,
@@ -84,6 +87,8 @@ class ServerSettingsTest {
     assertEquals("http-refused-body-bytes must be >= 0 (0 reads none of a refused body), was -1",
         refusedBody.getMessage());
     assertEquals("shared-pages must be <= 65536, was 65537", sharedPages.getMessage());
+    assertEquals("shared-pages-bytes must be >= 0 (0 keeps no page: every stream behind reads its own), was -1",
+        sharedPagesBytes.getMessage());
     assertTrue(space.getMessage().startsWith("streams-space must be "), space.getMessage());
     assertTrue(space.getMessage().endsWith(", was 'two words'"), space.getMessage());
     assertEquals("streams-space must be given, was null", missing.getMessage());
@@ -118,7 +123,7 @@ class ServerSettingsTest {
         .set(QUERY_LIMIT, 9).set(WATCH_BATCH_BLOCKS, 9).set(FEEDS_PER_SCOPE, 4).set(TAIL_BYTES, 3).set(RPC_THREADS, 2)
         .set(WATCH_THREADS, 3).set(REJECTIONS_LOGGED_PER_MINUTE, 0).set(SPACES_PER_SERVER, 5).set(KEEPALIVE_MS, 12_000)
         .set(KEEPALIVE_TIMEOUT_MS, 500).set(WRITE_PROBE_MS, 700).set(HTTP_REFUSED_BODY_BYTES, 0).set(SHARED_PAGES, 3)
-        .set(STREAMS_SPACE, "durable").build();
+        .set(SHARED_PAGES_BYTES, 5).set(STREAMS_SPACE, "durable").build();
 
     assertEquals(custom, custom.toBuilder().build());
     assertEquals(custom.hashCode(), custom.toBuilder().build().hashCode());

@@ -28,6 +28,9 @@ final class PgFloors {
       + " b.chain FROM blocks b JOIN feeds f ON f.feed_private_id = b.feed_private_id"
       + " WHERE b.space_private_id = ? AND b.position > ? AND b.position <= ? ORDER BY b.position LIMIT ?";
   private static final String REMOVE = "DELETE FROM blocks WHERE space_private_id = ? AND position > ? AND position <= ?";
+  /** The highest position each feed lost, raised in one statement for the feeds of a batch. */
+  private static final String LOST = "UPDATE feeds f SET removed_up_to = greatest(f.removed_up_to, d.p)"
+      + " FROM unnest(?, ?) AS d(id, p) WHERE f.feed_private_id = d.id";
   private static final String RAISE = "UPDATE spaces SET floor_position = ?, floor_feed_id = ?, floor_actor_id = ?,"
       + " floor_sequence = ?, floor_chain = ? WHERE space_private_id = ?";
 
@@ -80,10 +83,13 @@ final class PgFloors {
     Removed last = removed.get(removed.size() - 1);
     Sql.update(tx.connection, REMOVE, space, floor, last.position());
     Map<Long, Long> perFeed = new HashMap<>();
+    Map<Long, Long> lastPerFeed = new HashMap<>();
     for (Removed block : removed) {
       perFeed.merge(block.feedPrivateId(), -1L, Long::sum);
+      lastPerFeed.put(block.feedPrivateId(), block.position());
     }
     perFeed.forEach(tx::countInserted);
+    Sql.update(tx.connection, LOST, lastPerFeed.keySet().toArray(Long[]::new), lastPerFeed.values().toArray(Long[]::new));
     Sql.update(tx.connection, RAISE, last.position(), last.feedId(), last.actorId(), last.sequence(), last.chain(), space);
     return removed.size();
   }

@@ -4,6 +4,7 @@ import static dev.feedstore.server.ServerSettings.HTTP_REFUSED_BODY_BYTES;
 
 import dev.feedstore.core.CursorCompactedException;
 import dev.feedstore.core.store.StorageFaultException;
+import dev.feedstore.proto.WireErrors;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -94,6 +95,9 @@ final class HttpExchange {
       body.raw("keys", Json.array(conflict.keys().stream().map(BlockJson::of).toList()));
     } else if (failure instanceof CursorCompactedException compacted) {
       body.field("reason", CursorCompactedException.REASON).field("floor", compacted.floor().value());
+    } else if (failure instanceof StreamClosedException closed) {
+      body.field("reason", WireErrors.STREAM_CLOSED).raw("feeds", Json.array(closed.feeds().stream()
+          .limit(StreamClosedException.MAX_DETAILED).map(feed -> Json.string(feed.value())).toList()));
     }
     refuse(refusal.httpStatus(), body.end());
   }

@@ -186,7 +186,7 @@ final class HttpStreams {
 
 
   private void head(HttpExchange exchange, StreamName name) {
-    StreamView view = streams.read(name, Optional.empty(), 1, 0, false);
+    StreamView view = streams.read(name, StreamStart.TAIL, 1, 0, false);
     Response response = exchange.response();
     metadata(response, view);
     response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
@@ -219,13 +219,13 @@ final class HttpStreams {
       throw StreamException.badRequest("live=" + live + " needs an offset (-1 for the beginning, now for the tail)");
     }
     String text = offsets.isEmpty() ? "-1" : offsets.get(0);
-    Optional<StreamOffset> from = text.equals("-1") ? Optional.of(StreamOffset.START)
-        : text.equals("now") ? Optional.empty() : Optional.of(StreamOffset.parse("offset", text));
+    StreamStart from = text.equals("-1") ? StreamStart.BEGINNING
+        : text.equals("now") ? StreamStart.TAIL : StreamStart.after(StreamOffset.parse("offset", text));
     Optional<String> echoed = Optional.ofNullable(query.getValue("cursor"));
     StreamView view = streams.read(name, from, core.settings().get(QUERY_LIMIT),
         core.settings().get(RESPONSE_BYTES), true);
     if (live == null) {
-      catchUp(exchange, view, from.isEmpty(), Optional.empty());
+      catchUp(exchange, view, from == StreamStart.TAIL, Optional.empty());
     } else if (live.equals("long-poll")) {
       longPoll(exchange, caller, name, view, echoed);
     } else {
@@ -284,7 +284,7 @@ final class HttpStreams {
     StreamLongPoll[] poll = new StreamLongPoll[1];
     poll[0] = new StreamLongPoll(exchange, () -> {
       try {
-        answerPoll(exchange, streams.read(name, Optional.of(at), core.settings().get(QUERY_LIMIT),
+        answerPoll(exchange, streams.read(name, StreamStart.after(at), core.settings().get(QUERY_LIMIT),
             core.settings().get(RESPONSE_BYTES), false), echoed);
       } catch (RuntimeException e) {
         fail(exchange, e);
@@ -370,7 +370,7 @@ final class HttpStreams {
     }
     StreamName name = StreamName.of(view.record().name());
     StreamSseSink sink = new StreamSseSink(exchange, content, opening.toString(), reached, () -> cursors.next(echoed),
-        after -> streams.read(name, Optional.of(new StreamOffset(after)), core.settings().get(QUERY_LIMIT),
+        after -> streams.read(name, StreamStart.after(new StreamOffset(after)), core.settings().get(QUERY_LIMIT),
             core.settings().get(RESPONSE_BYTES), false).blocks());
     exchange.request().getConnectionMetaData().getConnection().getEndPoint().setIdleTimeout(
         core.settings().get(HEARTBEAT_MS) + core.settings().get(HTTP_IDLE_TIMEOUT_MS));
@@ -396,11 +396,15 @@ final class HttpStreams {
     }
   }
 
-  /** Opens a live follower of the stream's own feed after {@code at}, writing to {@code sink}. */
+  /**
+   * Opens a live follower of the stream's own feed after {@code at}, writing to {@code sink}. It
+   * starts at the space's floor when {@code at} is below it: the stream holds nothing in between
+   * ({@link StreamView#floor}), and a follower below the floor would be refused as compacted.
+   */
   private LiveFollower openFollower(HttpExchange exchange, Caller caller, StreamView view, StreamOffset at,
       LiveSink sink) {
     WatchRequest watch = WatchRequest.newBuilder().setSpaceId(streams.space().value())
-        .addFeedIds(view.record().feedId().value()).setCursor(at.position()).build();
+        .addFeedIds(view.record().feedId().value()).setCursor(Math.max(at.position(), view.floor())).build();
     Request request = exchange.request();
     return core.watches().openFollower(WireRequests.watch(watch, core.settings()), sink,
         "http " + Request.getRemoteAddr(request) + ":" + Request.getRemotePort(request), caller);

@@ -23,7 +23,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.event.Level;
@@ -57,6 +56,7 @@ public final class ServerCore implements AutoCloseable {
   private final Clock clock;
   private final DurableStreams streams;
   private final RetentionRunner retention;
+  private final CommitRecheck recheck;
 
   /** The caller keeps owning {@code store}; {@code authenticator} decides who may call. */
   public ServerCore(AuthorityStore<?> store, ServerSettings settings, Clock clock, Authenticator authenticator) {
@@ -93,13 +93,15 @@ public final class ServerCore implements AutoCloseable {
         authority::loadedSpaces);
     metrics.gauge("feedstore_jvm_heap_used_bytes", "Heap in use, garbage included.",
         () -> Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory());
+    this.recheck = new CommitRecheck(authority::spacesInMemory, authority::recheck, LOG);
     store.listen(new OtherProcesses());
   }
 
   /**
    * Commits other processes made to a shared store (PostgreSQL): wakes this process's watchers of
-   * the space, and after a gap in what the store heard, reads every space's position again, on the
-   * store's thread, before it tells of later commits.
+   * the space, and after a gap in what the store heard, has every space's position read again
+   * ({@link CommitRecheck}, on a thread of its own, until each read succeeds). A commit told while
+   * those reads run only moves a position forward, so the order of the two does not matter.
    */
   private final class OtherProcesses implements CommitListener {
     @Override
@@ -109,12 +111,7 @@ public final class ServerCore implements AutoCloseable {
 
     @Override
     public void missedCommits() {
-      try {
-        authority.recheckCommitted();
-      } catch (RuntimeException e) {
-        // The store is failing again: its streams catch up at the next commit told, or the next check.
-        LOG.warn("could not read the spaces' positions again after missed commits: {}", e.getMessage());
-      }
+      recheck.missedCommits();
     }
   }
 
@@ -188,20 +185,32 @@ public final class ServerCore implements AutoCloseable {
   }
 
   /**
-   * Commits a tiny write to learn whether the store takes writes (see {@link AuthorityStore#probeWrite}).
+   * Commits a tiny write to learn whether the store takes writes (see {@link AuthorityStore#probeWrite});
+   * a full disk marks writes failing and lets the server start, to serve reads.
    *
-   * @throws dev.feedstore.core.store.StorageFaultException if it does not
+   * @throws dev.feedstore.core.store.StorageFaultException if the store cannot take writes for
+   *     another reason (a read-only file, an I/O error, a damaged file)
    */
   public void checkStorage() {
     storage.check();
   }
 
   /**
-   * Tells {@code listener} whenever writes to the store start failing (false) or succeed again
-   * (true), as found by the writes themselves and the write probe.
+   * Runs {@code listener} whenever {@link #storageTakesWrites} or {@link #storageServesReads} may
+   * have changed, as found by the transactions themselves and the write probe.
    */
-  public void onStorageHealth(Consumer<Boolean> listener) {
+  public void onStorageHealth(Runnable listener) {
     storage.listen(listener);
+  }
+
+  /** Whether the store takes writes now: none failed on the storage since the last good probe. */
+  public boolean storageTakesWrites() {
+    return storage.takesWrites();
+  }
+
+  /** Whether the store serves reads now: none failed on the storage since the last good probe. */
+  public boolean storageServesReads() {
+    return storage.servesReads();
   }
 
   /**
@@ -255,6 +264,7 @@ public final class ServerCore implements AutoCloseable {
   @Override
   public void close() {
     store.listen(null);
+    recheck.close();
     ticker.shutdownNow();
     retention.close();
     storage.close();

@@ -1,6 +1,7 @@
 package dev.feedstore.server.internal;
 
 import static dev.feedstore.server.ServerSettings.SHARED_PAGES;
+import static dev.feedstore.server.ServerSettings.SHARED_PAGES_BYTES;
 import static dev.feedstore.server.ServerSettings.SPACES_PER_SERVER;
 import static dev.feedstore.server.ServerSettings.TAIL_BLOCKS;
 import static dev.feedstore.server.ServerSettings.TAIL_BYTES;
@@ -36,6 +37,8 @@ final class Spaces {
 
   private final AuthorityStore<?> store;
   private final ServerSettings settings;
+  /** What the pages kept for streams behind may hold in all spaces together. */
+  private final SharedPageBudget pageBudget;
   private final Map<SpaceId, SpaceState> states = new ConcurrentHashMap<>();
   /** Guards loading, the holders of states not stored, and marking states stored. */
   private final Object loading = new Object();
@@ -45,6 +48,7 @@ final class Spaces {
   Spaces(AuthorityStore<?> store, ServerSettings settings) {
     this.store = store;
     this.settings = settings;
+    this.pageBudget = new SharedPageBudget(settings.get(SHARED_PAGES_BYTES));
   }
 
   /** How many spaces the store holds that this process has loaded. */
@@ -85,7 +89,7 @@ final class Spaces {
         });
         state = new SpaceState(spaceId, loaded.token(),
             new SpaceTail(loaded.maxPosition().value(), settings.get(TAIL_BLOCKS), settings.get(TAIL_BYTES),
-                settings.get(SHARED_PAGES)), loaded.stored());
+                new SharedPages(settings.get(SHARED_PAGES), pageBudget)), loaded.stored());
         states.put(spaceId, state);
         if (loaded.stored()) {
           storedCount++;

@@ -23,6 +23,7 @@ final class SqliteFloors {
       + " b.chain FROM blocks b JOIN feeds f ON f.feed_private_id = b.feed_private_id"
       + " WHERE b.space_private_id = ? AND b.position > ? AND b.position <= ? ORDER BY b.position LIMIT ?";
   private static final String REMOVE = "DELETE FROM blocks WHERE space_private_id = ? AND position > ? AND position <= ?";
+  private static final String LOST = "UPDATE feeds SET removed_up_to = max(removed_up_to, ?) WHERE feed_private_id = ?";
   private static final String RAISE = "UPDATE spaces SET floor_position = ?, floor_feed_id = ?, floor_actor_id = ?,"
       + " floor_sequence = ?, floor_chain = ? WHERE space_private_id = ?";
 
@@ -75,10 +76,13 @@ final class SqliteFloors {
     Removed last = removed.get(removed.size() - 1);
     Sql.update(tx, REMOVE, space, floor, last.position());
     Map<Long, Long> perFeed = new HashMap<>();
+    Map<Long, Long> lastPerFeed = new HashMap<>();
     for (Removed block : removed) {
       perFeed.merge(block.feedPrivateId(), -1L, Long::sum);
+      lastPerFeed.put(block.feedPrivateId(), block.position());
     }
     perFeed.forEach(tx::countInserted);
+    lastPerFeed.forEach((feed, position) -> Sql.update(tx, LOST, position, feed));
     Sql.update(tx, RAISE, last.position(), last.feedId(), last.actorId(), last.sequence(), last.chain(), space);
     return removed.size();
   }

@@ -7,8 +7,10 @@ import dev.feedstore.core.store.StreamCatalog;
 import dev.feedstore.core.store.StreamRecord;
 import dev.feedstore.core.store.StreamRecordColumns;
 import dev.feedstore.core.store.StreamRecordRow;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 
 /**
  * {@link StreamCatalog} in the {@code streams} and {@code stream_producers} tables (schema version
@@ -39,6 +41,15 @@ final class SqliteStreamCatalog implements StreamCatalog {
   public Optional<StreamRecord> get(long id) {
     return Sql.list(tx, "SELECT " + COLUMNS + " FROM streams WHERE stream_private_id = ?",
         RECORD, id).stream().findFirst();
+  }
+
+  @Override
+  public List<StreamRecord> ofFeeds(SpaceId spaceId, Set<FeedId> feedIds) {
+    if (feedIds.isEmpty()) {
+      return List.of();
+    }
+    return Sql.list(tx, "SELECT " + COLUMNS + " FROM streams WHERE space_id = ? AND feed_id IN"
+        + " (SELECT value FROM json_each(?))", RECORD, spaceId.value(), Sql.json(feedIds));
   }
 
   @Override
@@ -96,6 +107,14 @@ final class SqliteStreamCatalog implements StreamCatalog {
   @Override
   public OptionalLong lastPosition(SpaceId spaceId, FeedId feedId) {
     return feedMax("position", spaceId, feedId);
+  }
+
+  @Override
+  public long removedUpTo(SpaceId spaceId, FeedId feedId) {
+    Long removed = Sql.longValue(tx, "SELECT f.removed_up_to FROM feeds f JOIN spaces s"
+        + " ON s.space_private_id = f.space_private_id WHERE s.space_id = ? AND f.feed_id = ?",
+        spaceId.value(), feedId.value());
+    return removed == null ? 0 : removed;
   }
 
   /**
