@@ -1,5 +1,6 @@
 package dev.feedstore.client;
 
+import static dev.feedstore.server.ServerSettings.STREAMS_SPACE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -13,7 +14,6 @@ import dev.feedstore.core.Replication;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.StreamName;
 import dev.feedstore.core.testing.Await;
-import dev.feedstore.server.ServerSettings;
 import dev.feedstore.server.testing.Streams;
 import dev.feedstore.server.testing.TestServer;
 import java.nio.file.Path;
@@ -31,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * server over loopback (gRPC and HTTP), real SQLite files, a real sync session.
  */
 class ClosedStreamReplicaTest {
-  private static final SpaceId STREAMS = SpaceId.of(ServerSettings.DEFAULT_STREAMS_SPACE);
+  private static final SpaceId STREAMS = SpaceId.of(STREAMS_SPACE.defaultValue());
   private static final Duration WAIT = Duration.ofSeconds(30);
 
   @TempDir Path dir;

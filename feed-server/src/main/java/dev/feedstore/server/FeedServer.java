@@ -1,5 +1,11 @@
 package dev.feedstore.server;
 
+import static dev.feedstore.server.ServerSettings.KEEPALIVE_MS;
+import static dev.feedstore.server.ServerSettings.KEEPALIVE_TIMEOUT_MS;
+import static dev.feedstore.server.ServerSettings.MAX_MESSAGE_BYTES;
+import static dev.feedstore.server.ServerSettings.PERMIT_KEEPALIVE_MS;
+import static dev.feedstore.server.ServerSettings.SHUTDOWN_GRACE_MS;
+
 import dev.feedstore.core.store.AuthorityStore;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
 import dev.feedstore.server.internal.Authenticator;
@@ -254,14 +260,14 @@ public final class FeedServer implements AutoCloseable {
     server.shutdown();
     core.endWatches();
     try {
-      long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settings.shutdownGraceMillis());
+      long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settings.get(SHUTDOWN_GRACE_MS));
       boolean terminated = false;
       while (!terminated && !core.idle() && System.nanoTime() < deadline) {
         terminated = server.awaitTermination(10, TimeUnit.MILLISECONDS);
       }
       if (!terminated && !core.idle()) {
-        LOG.warn("calls still running after {} ms ({}); cancelling them", settings.shutdownGraceMillis(),
-            ServerSettings.Key.SHUTDOWN_GRACE_MS);
+        LOG.warn("calls still running after {} ms ({}); cancelling them", settings.get(SHUTDOWN_GRACE_MS),
+            SHUTDOWN_GRACE_MS.name());
       }
       // Every call of ours has ended (or the grace is over). The transports get a moment to deliver
       // the statuses just sent (UNAVAILABLE to watchers); what they still hold open after that
@@ -420,9 +426,9 @@ public final class FeedServer implements AutoCloseable {
       ServerBuilder<?> builder = serverBuilder != null
           ? serverBuilder
           : NettyServerBuilder.forAddress(address, credentials())
-              .keepAliveTime(settings.keepaliveMillis(), TimeUnit.MILLISECONDS)
-              .keepAliveTimeout(settings.keepaliveTimeoutMillis(), TimeUnit.MILLISECONDS)
-              .permitKeepAliveTime(settings.permitKeepaliveMillis(), TimeUnit.MILLISECONDS);
+              .keepAliveTime(settings.get(KEEPALIVE_MS), TimeUnit.MILLISECONDS)
+              .keepAliveTimeout(settings.get(KEEPALIVE_TIMEOUT_MS), TimeUnit.MILLISECONDS)
+              .permitKeepAliveTime(settings.get(PERMIT_KEEPALIVE_MS), TimeUnit.MILLISECONDS);
       Authenticator authenticator = new Authenticator(java.util.Optional.ofNullable(accessTokens),
           java.util.Optional.ofNullable(jwt).map(JwtAccess::new));
       ServerCore core = new ServerCore(store, settings, clock,
@@ -447,7 +453,7 @@ public final class FeedServer implements AutoCloseable {
           }
         });
       }
-      builder.maxInboundMessageSize(settings.maxMessageBytes())
+      builder.maxInboundMessageSize(settings.get(MAX_MESSAGE_BYTES))
           .addService(core.feedSync())
           .addService(health.getHealthService())
           .addService(ProtoReflectionServiceV1.newInstance())

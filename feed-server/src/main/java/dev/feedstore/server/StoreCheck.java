@@ -1,5 +1,7 @@
 package dev.feedstore.server;
 
+import static dev.feedstore.server.ServerSettings.QUICK_CHECK_MS;
+
 import dev.feedstore.sqlite.QuickCheck;
 import dev.feedstore.sqlite.SqliteFeedStore;
 import java.time.Duration;
@@ -25,7 +27,7 @@ final class StoreCheck {
    *     fix, if the file is damaged
    */
   static String atStart(SqliteFeedStore store, long limitMillis, Logger log) {
-    String flag = "--" + ServerSettings.Key.QUICK_CHECK_MS;
+    String flag = "--" + QUICK_CHECK_MS.name();
     if (limitMillis == 0) {
       return "quick_check skipped (" + flag + " 0)";
     }

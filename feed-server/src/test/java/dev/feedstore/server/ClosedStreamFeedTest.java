@@ -1,5 +1,7 @@
 package dev.feedstore.server;
 
+import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.ServerSettings.STREAMS_SPACE;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -57,7 +59,7 @@ class ClosedStreamFeedTest {
   }
 
   private Streams start() {
-    return start(ServerSettings.newBuilder().heartbeatMillis(3_600_000).build());
+    return start(ServerSettings.newBuilder().set(HEARTBEAT_MS, 3_600_000).build());
   }
 
   private List<Block> stored() {
@@ -143,7 +145,7 @@ class ClosedStreamFeedTest {
     String end = Streams.offset(streams.append("old", TEXT, "b", "Stream-Closed", "true"));
     t.close();
     // A server of another streams space does not guard this one: it stores what an older server did.
-    start(ServerSettings.newBuilder().heartbeatMillis(3_600_000).streamsSpace("elsewhere").build());
+    start(ServerSettings.newBuilder().set(HEARTBEAT_MS, 3_600_000).set(STREAMS_SPACE, "elsewhere").build());
     t.blocking().append(Wire.append("streams", Wire.block(StreamName.of("old").feedId(0), "replica", 5, "hidden")));
     t.close();
     streams = start();

@@ -1,5 +1,7 @@
 package dev.feedstore.server;
 
+import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.ServerSettings.WRITE_PROBE_MS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -32,7 +34,7 @@ class DamagedStoreHealthTest {
   void aReadThatFindsTheFileDamagedTurnsEveryHealthNameNotServingForGood() {
     Path file = dir.resolve("feeds.db");
     PageDamage.storeWithDamagedRoot(file, 2_000);
-    ServerSettings settings = ServerSettings.newBuilder().heartbeatMillis(3_600_000).writeProbeMillis(50).build();
+    ServerSettings settings = ServerSettings.newBuilder().set(HEARTBEAT_MS, 3_600_000).set(WRITE_PROBE_MS, 50).build();
     try (TestServer t = TestServer.on(file).settings(settings).start()) {
       HealthChecks.await(t.channel, ServingStatus.SERVING);
       HealthChecks.awaitReads(t.channel, ServingStatus.SERVING);

@@ -1,5 +1,7 @@
 package dev.feedstore.server;
 
+import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.ServerSettings.WRITE_PROBE_MS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -49,7 +51,8 @@ class DiskFullTest {
       // As much ballast as the store will fill: freed, it leaves room for what the WAL holds to be
       // copied into the main file as well.
       disk.reserve(4 << 20);
-      ServerSettings settings = ServerSettings.newBuilder().heartbeatMillis(3_600_000).writeProbeMillis(100).build();
+      ServerSettings settings = ServerSettings.newBuilder().set(HEARTBEAT_MS, 3_600_000).set(WRITE_PROBE_MS, 100)
+          .build();
       try (TestServer t = TestServer.on(disk.dir().resolve("feeds.db")).settings(settings).start()) {
         HealthChecks.await(t.channel, ServingStatus.SERVING);
         Map<String, dev.feedstore.proto.v1.Block> acknowledged = new LinkedHashMap<>();
@@ -94,7 +97,8 @@ class DiskFullTest {
     try (SmallDisk disk = SmallDisk.mount(dir, 8 << 20)) {
       disk.reserve(4 << 20);
       Path file = disk.dir().resolve("feeds.db");
-      ServerSettings settings = ServerSettings.newBuilder().heartbeatMillis(3_600_000).writeProbeMillis(100).build();
+      ServerSettings settings =
+          ServerSettings.newBuilder().set(HEARTBEAT_MS, 3_600_000).set(WRITE_PROBE_MS, 100).build();
       Map<String, dev.feedstore.proto.v1.Block> acknowledged = new LinkedHashMap<>();
       try (TestServer t = TestServer.on(file).settings(settings).start()) {
         while (true) {

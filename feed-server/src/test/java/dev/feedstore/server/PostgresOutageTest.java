@@ -1,5 +1,7 @@
 package dev.feedstore.server;
 
+import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.ServerSettings.WRITE_PROBE_MS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -40,7 +42,7 @@ class PostgresOutageTest {
     EmbeddedDatabase database = EmbeddedDatabase.start(data, 0);
     int port = database.port();
     FeedId feed = TestBlocks.feedId();
-    ServerSettings settings = ServerSettings.newBuilder().heartbeatMillis(3_600_000).writeProbeMillis(100).build();
+    ServerSettings settings = ServerSettings.newBuilder().set(HEARTBEAT_MS, 3_600_000).set(WRITE_PROBE_MS, 100).build();
     try (PostgresStore store = PostgresStore.open(EmbeddedDatabase.settings(database.url("postgres")));
         FeedServer server = FeedServer.newBuilder(store).settings(settings).address("127.0.0.1", 0).build().start()) {
       ManagedChannel channel = Grpc.newChannelBuilderForAddress("127.0.0.1", server.port(),

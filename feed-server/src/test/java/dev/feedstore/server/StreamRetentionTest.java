@@ -1,5 +1,7 @@
 package dev.feedstore.server;
 
+import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.ServerSettings.RETAIN_BLOCKS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -34,7 +36,7 @@ class StreamRetentionTest {
   @BeforeEach
   void start() {
     t = TestServer.on(dir.resolve("feeds.db")).http()
-        .settings(ServerSettings.newBuilder().heartbeatMillis(3_600_000).retainBlocks(50).build()).start();
+        .settings(ServerSettings.newBuilder().set(HEARTBEAT_MS, 3_600_000).set(RETAIN_BLOCKS, 50).build()).start();
     streams = new Streams(t.http());
   }
 

@@ -1,5 +1,7 @@
 package dev.feedstore.server.internal;
 
+import static dev.feedstore.server.ServerSettings.FEEDS_PER_SPACE;
+
 import dev.feedstore.core.store.AuthorityStore;
 import dev.feedstore.core.store.AuthorityTransaction;
 import dev.feedstore.core.store.StorageFaultException;
@@ -116,8 +118,8 @@ final class AppendGroup implements AppendQueue.Committer {
       while (end < appends.size() && appends.get(end).space().spaceId().equals(space.spaceId())) {
         end++;
       }
-      SpaceRun run = new SpaceRun(space.spaceId(), appends.subList(start, end), settings.feedsPerSpace(), endedStreams,
-          now);
+      SpaceRun run = new SpaceRun(space.spaceId(), appends.subList(start, end), settings.get(FEEDS_PER_SPACE),
+          endedStreams, now);
       try {
         spaces.admit(tx, space);
         outcomes.addAll(run.run(tx));
@@ -140,15 +142,15 @@ final class AppendGroup implements AppendQueue.Committer {
       try {
         return store.write(tx -> {
           spaces.admit(tx, space);
-          return new SpaceRun(space.spaceId(), List.of(append), settings.feedsPerSpace(), endedStreams, now)
+          return new SpaceRun(space.spaceId(), List.of(append), settings.get(FEEDS_PER_SPACE), endedStreams, now)
               .run(tx).get(0);
         });
       } catch (SpaceRun.NotAllNew e) {
         // Re-pushed blocks: the optimistic transaction rolled back; store them one by one.
       }
     }
-    AppendWork work = new AppendWork(space.spaceId(), append.namespace(), append.blocks(), settings.feedsPerSpace(),
-        endedStreams, now);
+    AppendWork work = new AppendWork(space.spaceId(), append.namespace(), append.blocks(),
+        settings.get(FEEDS_PER_SPACE), endedStreams, now);
     return store.write(tx -> {
       spaces.admit(tx, space);
       return work.run(tx);

@@ -1,5 +1,7 @@
 package dev.feedstore.server.internal;
 
+import static dev.feedstore.server.ServerSettings.FEEDS_PER_SPACE;
+
 import dev.feedstore.core.ActorId;
 import dev.feedstore.core.LimitExceededException;
 import dev.feedstore.core.SpaceId;
@@ -7,7 +9,6 @@ import dev.feedstore.core.StreamName;
 import dev.feedstore.core.store.AuthorityTransaction;
 import dev.feedstore.core.store.ProducerMark;
 import dev.feedstore.core.store.StreamRecord;
-import dev.feedstore.server.ServerSettings;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -136,7 +137,7 @@ final class DurableStreams {
       }
       long streams = tx.streams().countNotGone(space());
       if (streams >= feedsPerSpace) {
-        throw new LimitExceededException(ServerSettings.Key.FEEDS_PER_SPACE, feedsPerSpace, streams + 1,
+        throw new LimitExceededException(FEEDS_PER_SPACE.name(), feedsPerSpace, streams + 1,
             "streams of space '" + space().value() + "' with this one (each stream is a feed)");
       }
       long generation = tx.streams().nextGeneration(space(), name.value());

@@ -1,5 +1,7 @@
 package dev.feedstore.server.internal;
 
+import static dev.feedstore.server.ServerSettings.HTTP_REFUSED_BODY_BYTES;
+
 import dev.feedstore.core.CursorCompactedException;
 import dev.feedstore.core.store.StorageFaultException;
 import dev.feedstore.proto.WireErrors;
@@ -105,7 +107,7 @@ final class HttpExchange {
    * been read, up to {@code http-refused-body-bytes} ({@link RequestBody#discard}).
    */
   void refuse(int status, String json) {
-    refuse(request, response, callback, core.settings().httpRefusedBodyBytes(), status, json);
+    refuse(request, response, callback, core.settings().get(HTTP_REFUSED_BODY_BYTES), status, json);
   }
 
   /** {@link #refuse(int, String)} of a request that has no exchange, reading at most {@code bound}. */

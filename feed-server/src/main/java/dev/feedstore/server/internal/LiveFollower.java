@@ -1,5 +1,8 @@
 package dev.feedstore.server.internal;
 
+import static dev.feedstore.server.ServerSettings.WATCH_BATCH_BLOCKS;
+import static dev.feedstore.server.ServerSettings.WATCH_BATCH_BYTES;
+
 import dev.feedstore.core.BlockKey;
 import dev.feedstore.core.CursorCompactedException;
 import dev.feedstore.core.Position;
@@ -81,8 +84,8 @@ final class LiveFollower implements SpaceTail.Watcher {
     this.failures = failures;
     this.principal = principal;
     this.onRelease = onRelease;
-    this.batchBlocks = authority.settings().watchBatchBlocks();
-    this.batchBytes = authority.settings().watchBatchBytes();
+    this.batchBlocks = authority.settings().get(WATCH_BATCH_BLOCKS);
+    this.batchBytes = authority.settings().get(WATCH_BATCH_BYTES);
     this.scanned = read.cursor().value();
   }
 

@@ -1,5 +1,10 @@
 package dev.feedstore.server.internal;
 
+import static dev.feedstore.server.ServerSettings.APPEND_GROUP_BLOCKS;
+import static dev.feedstore.server.ServerSettings.FEEDS_PER_SPACE;
+import static dev.feedstore.server.ServerSettings.RESPONSE_BYTES;
+import static dev.feedstore.server.ServerSettings.STREAMS_SPACE;
+
 import dev.feedstore.core.Block;
 import dev.feedstore.core.BlockKey;
 import dev.feedstore.core.FeedId;
@@ -72,7 +77,7 @@ public final class PositionAuthority {
     this.subscriptions = new SubscriptionBook(store, clock, settings);
     this.compaction = new Compaction(store, subscriptions.retentionHolds());
     this.clock = clock;
-    this.endedStreams = new EndedStreams(SpaceId.of(settings.streamsSpace()));
+    this.endedStreams = new EndedStreams(SpaceId.of(settings.get(STREAMS_SPACE)));
     AppendGroup group = new AppendGroup(store, spaces, settings, endedStreams, clock);
     this.committer = oneThread("feed-commit");
     this.answerer = oneThread("feed-answer");
@@ -83,7 +88,7 @@ public final class PositionAuthority {
       } finally {
         publishing.unlock();
       }
-    }, settings.appendGroupBlocks(), committer, answerer);
+    }, settings.get(APPEND_GROUP_BLOCKS), committer, answerer);
   }
 
   /** One thread for queued tasks, which ends when it had none for a while. */
@@ -265,7 +270,7 @@ public final class PositionAuthority {
               }
               spaces.admit(tx, space);
               AppendWork.Outcome done = new AppendWork(spaceId, Optional.empty(), blocks,
-                  settings.feedsPerSpace(), endedStreams, clock.millis()).run(tx);
+                  settings.get(FEEDS_PER_SPACE), endedStreams, clock.millis()).run(tx);
               outcome.add(done);
               return done.positions();
             }
@@ -307,7 +312,7 @@ public final class PositionAuthority {
   public QueryResult query(ReadRequest request) {
     ResolvedRead read = resolve(request);
     try {
-      StartPage start = startPage(read, request.limit(), settings.responseBytes());
+      StartPage start = startPage(read, request.limit(), settings.get(RESPONSE_BYTES));
       return new QueryResult(start.page(), read.space().token(), start.startCursor());
     } finally {
       release(read);

@@ -1,5 +1,7 @@
 package dev.feedstore.server.internal;
 
+import static dev.feedstore.server.ServerSettings.MAX_MESSAGE_BYTES;
+
 import dev.feedstore.core.CursorCompactedException;
 import dev.feedstore.core.InvalidValueException;
 import dev.feedstore.core.LimitExceededException;
@@ -7,7 +9,6 @@ import dev.feedstore.core.Limits;
 import dev.feedstore.core.store.CorruptBlockException;
 import dev.feedstore.core.store.StorageFaultException;
 import dev.feedstore.core.store.StoreException;
-import dev.feedstore.server.ServerSettings;
 import java.util.OptionalLong;
 import java.util.Set;
 
@@ -34,7 +35,7 @@ import java.util.Set;
 record Refusal(ErrorCode code, String message, OptionalLong retryAfterMillis, int httpStatus) {
   /** The limits that bound the size of one request: over them, the request is too large to take. */
   private static final Set<String> SIZE_LIMITS = Set.of(Limits.Key.BLOCK_BYTES, Limits.Key.BLOCKS_PER_APPEND,
-      ServerSettings.Key.MAX_MESSAGE_BYTES);
+      MAX_MESSAGE_BYTES.name());
 
   Refusal(ErrorCode code, String message) {
     this(code, message, OptionalLong.empty(), code.httpStatus());

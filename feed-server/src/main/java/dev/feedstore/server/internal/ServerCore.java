@@ -1,5 +1,14 @@
 package dev.feedstore.server.internal;
 
+import static dev.feedstore.server.ServerSettings.FEEDS_PER_SPACE;
+import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.ServerSettings.REJECTIONS_LOGGED_PER_MINUTE;
+import static dev.feedstore.server.ServerSettings.RETENTION_INTERVAL_MS;
+import static dev.feedstore.server.ServerSettings.RPC_THREADS;
+import static dev.feedstore.server.ServerSettings.STREAMS_SPACE;
+import static dev.feedstore.server.ServerSettings.WATCH_THREADS;
+import static dev.feedstore.server.ServerSettings.WRITE_PROBE_MS;
+
 import dev.feedstore.core.Position;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.AuthorityStore;
@@ -55,22 +64,22 @@ public final class ServerCore implements AutoCloseable {
     this.settings = settings;
     this.store = store;
     this.clock = clock;
-    this.rpcExecutor = Executors.newFixedThreadPool(settings.rpcThreads(), new NamedThreads("feed-rpc"));
-    this.watchExecutor = Executors.newFixedThreadPool(settings.watchThreads(), new NamedThreads("feed-watch"));
+    this.rpcExecutor = Executors.newFixedThreadPool(settings.get(RPC_THREADS), new NamedThreads("feed-rpc"));
+    this.watchExecutor = Executors.newFixedThreadPool(settings.get(WATCH_THREADS), new NamedThreads("feed-watch"));
     this.ticker = Executors.newSingleThreadScheduledExecutor(new NamedThreads("feed-ticker"));
     this.rejections = new RateLimitedLog(LOG, Level.WARN, "rejected requests", clock,
-        settings.rejectionsLoggedPerMinute());
+        settings.get(REJECTIONS_LOGGED_PER_MINUTE));
     this.failures = new RateLimitedLog(LOG, Level.ERROR, "server failures", clock,
-        Math.max(1, settings.rejectionsLoggedPerMinute()));
-    this.storage = new StorageHealth(store, settings.writeProbeMillis());
+        Math.max(1, settings.get(REJECTIONS_LOGGED_PER_MINUTE)));
+    this.storage = new StorageHealth(store, settings.get(WRITE_PROBE_MS));
     this.authority = new PositionAuthority(MonitoredStore.of(store, storage), settings, clock);
     this.principalLimits = new PrincipalLimits(settings, System::nanoTime, metrics);
-    this.watches = new Watches(authority, new DrainQueue(watchExecutor, settings.watchThreads()), failures,
+    this.watches = new Watches(authority, new DrainQueue(watchExecutor, settings.get(WATCH_THREADS)), failures,
         principalLimits, ticker, clock);
-    this.streams = new DurableStreams(authority, new dev.feedstore.core.SpaceId(settings.streamsSpace()), clock,
-        settings.feedsPerSpace());
+    this.streams = new DurableStreams(authority, new dev.feedstore.core.SpaceId(settings.get(STREAMS_SPACE)), clock,
+        settings.get(FEEDS_PER_SPACE));
     this.service = new FeedSyncService(authority, watches, rejections, failures, principalLimits, rpcExecutor);
-    this.retention = new RetentionRunner(authority, failures, settings.retentionIntervalMillis());
+    this.retention = new RetentionRunner(authority, failures, settings.get(RETENTION_INTERVAL_MS));
     metrics.gauge("feedstore_watch_streams", "Live streams open (gRPC Watch and Server-Sent Events).",
         watches::openCount);
     metrics.gauge("feedstore_watch_scope_bytes", "Heap the scopes of open live streams hold.", watches::scopeBytes);
@@ -209,7 +218,7 @@ public final class ServerCore implements AutoCloseable {
    * probe every {@code write-probe-ms}, retention every {@code retention-interval-ms}.
    */
   public void startTicking() {
-    ticker.scheduleWithFixedDelay(this::tick, settings.heartbeatMillis(), settings.heartbeatMillis(),
+    ticker.scheduleWithFixedDelay(this::tick, settings.get(HEARTBEAT_MS), settings.get(HEARTBEAT_MS),
         TimeUnit.MILLISECONDS);
     storage.start();
     retention.start();
@@ -234,10 +243,10 @@ public final class ServerCore implements AutoCloseable {
       failures.flush();
     } catch (StorageFaultException e) {
       // Renewing subscriptions writes; the message says what is wrong with the storage.
-      failures.log("periodic work failed; it runs again in " + settings.heartbeatMillis() + " ms: "
+      failures.log("periodic work failed; it runs again in " + settings.get(HEARTBEAT_MS) + " ms: "
           + e.getMessage(), null);
     } catch (RuntimeException e) {
-      failures.log("periodic work failed; it runs again in " + settings.heartbeatMillis() + " ms", e);
+      failures.log("periodic work failed; it runs again in " + settings.get(HEARTBEAT_MS) + " ms", e);
     }
   }
 

@@ -1,9 +1,11 @@
 package dev.feedstore.server.internal;
 
+import static dev.feedstore.server.ServerSettings.SHARED_PAGES;
+import static dev.feedstore.server.ServerSettings.SHARED_PAGES_BYTES;
+
 import dev.feedstore.core.Block;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Namespace;
-import dev.feedstore.server.ServerSettings;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -67,8 +69,8 @@ final class SpaceTail {
   private OptionalLong chain = OptionalLong.empty();
 
   SpaceTail(long committed, int maxBlocks, long maxBytes) {
-    this(committed, maxBlocks, maxBytes, new SharedPages(ServerSettings.DEFAULT_SHARED_PAGES,
-        new SharedPageBudget(ServerSettings.DEFAULT_SHARED_PAGES_BYTES)));
+    this(committed, maxBlocks, maxBytes, new SharedPages(SHARED_PAGES.defaultValue(),
+        new SharedPageBudget(SHARED_PAGES_BYTES.defaultValue())));
   }
 
   /** @param pages where the pages read from storage are kept for streams behind */

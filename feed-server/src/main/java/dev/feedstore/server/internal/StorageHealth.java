@@ -1,8 +1,9 @@
 package dev.feedstore.server.internal;
 
+import static dev.feedstore.server.ServerSettings.WRITE_PROBE_MS;
+
 import dev.feedstore.core.store.AuthorityStore;
 import dev.feedstore.core.store.StorageFaultException;
-import dev.feedstore.server.ServerSettings;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -179,7 +180,7 @@ final class StorageHealth implements AutoCloseable {
       return false;
     }
     LOG.error("{} the database fail: {}. Health says NOT_SERVING{} until a write probe succeeds (every {} ms, --{})",
-        what, e.getMessage(), write ? "" : ", for reads too,", intervalMillis, ServerSettings.Key.WRITE_PROBE_MS);
+        what, e.getMessage(), write ? "" : ", for reads too,", intervalMillis, WRITE_PROBE_MS.name());
     return true;
   }
 

@@ -1,5 +1,7 @@
 package dev.feedstore.server.internal;
 
+import static dev.feedstore.server.ServerSettings.FEEDS_PER_SPACE;
+import static dev.feedstore.server.ServerSettings.STREAMS_SPACE;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -40,9 +42,9 @@ class AppendGroupPostgresTest {
   @BeforeEach
   void open() {
     store = PostgresStore.open(EmbeddedDatabase.settings(PostgresServer.newDatabase()));
-    ServerSettings settings = ServerSettings.DEFAULTS.toBuilder().feedsPerSpace(6).build();
+    ServerSettings settings = ServerSettings.DEFAULTS.toBuilder().set(FEEDS_PER_SPACE, 6).build();
     spaces = new Spaces(store, settings);
-    group = new AppendGroup(store, spaces, settings, new EndedStreams(SpaceId.of(settings.streamsSpace())),
+    group = new AppendGroup(store, spaces, settings, new EndedStreams(SpaceId.of(settings.get(STREAMS_SPACE))),
         Clock.systemUTC());
   }
 
@@ -78,7 +80,7 @@ class AppendGroupPostgresTest {
     assertArrayEquals(new long[] {6}, appends.get(9).outcome().positions());
     LimitExceededException limit = assertInstanceOf(LimitExceededException.class,
         assertThrows(RuntimeException.class, () -> appends.get(11).outcome()));
-    assertEquals(ServerSettings.Key.FEEDS_PER_SPACE, limit.limitKey());
+    assertEquals(FEEDS_PER_SPACE.name(), limit.limitKey());
     assertEquals(7, limit.actual(), "the six feeds of space a and the one this append creates");
     for (int i = 0; i < 4; i++) {
       assertArrayEquals(new long[] {i + 1}, appends.get(new int[] {1, 5, 8, 10}[i]).outcome().positions(),
@@ -90,7 +92,7 @@ class AppendGroupPostgresTest {
 
   @Test
   void anAppendToTheFeedOfAClosedStreamIsRefusedAloneAndTheOthersCommit() {
-    SpaceId streams = SpaceId.of(ServerSettings.DEFAULT_STREAMS_SPACE);
+    SpaceId streams = SpaceId.of(STREAMS_SPACE.defaultValue());
     StreamRecord done = StreamCatalogContract.draft("done", 0, OptionalLong.empty(), 1);
     store.write(tx -> tx.streams().insert(done.withClosed(0, Optional.empty())));
     List<PendingAppend> appends = new ArrayList<>();

@@ -1,5 +1,7 @@
 package dev.feedstore.server.internal;
 
+import static dev.feedstore.server.ServerSettings.FEEDS_PER_SPACE;
+import static dev.feedstore.server.ServerSettings.STREAMS_SPACE;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -204,7 +206,7 @@ class AppendGroupTest {
   @Test
   void anAppendOverALimitInAGroupIsRefusedAloneAndTheOthersCommit() throws Exception {
     store.close();
-    start(ServerSettings.DEFAULTS.toBuilder().feedsPerSpace(3).build());
+    start(ServerSettings.DEFAULTS.toBuilder().set(FEEDS_PER_SPACE, 3).build());
     Future<AppendResult> first = held(SPACE, TestBlocks.block(TestBlocks.feedId(), "first", 0));
     Future<AppendResult> fits = submit(SPACE, batch(TestBlocks.feedId(), "f", 2));
     Await.until("one append waiting", () -> authority.waitingAppends() == 1);
@@ -223,7 +225,7 @@ class AppendGroupTest {
 
   @Test
   void anAppendOfNewBlocksToAClosedStreamsFeedInAGroupIsRefusedAloneAndTheOthersCommit() throws Exception {
-    SpaceId streams = SpaceId.of(ServerSettings.DEFAULT_STREAMS_SPACE);
+    SpaceId streams = SpaceId.of(STREAMS_SPACE.defaultValue());
     StreamRecord done = StreamCatalogContract.draft("done", 0, OptionalLong.empty(), 1);
     Block before = TestBlocks.block(done.feedId(), "http", 0);
     append(streams, before);
@@ -379,7 +381,7 @@ class AppendGroupTest {
   @Test
   void theFirstAppendOfAGroupWhoseFeedsCrossTheLimitIsRefusedNamingTheSetting() throws Exception {
     store.close();
-    start(ServerSettings.DEFAULTS.toBuilder().feedsPerSpace(4).build());
+    start(ServerSettings.DEFAULTS.toBuilder().set(FEEDS_PER_SPACE, 4).build());
     FeedId firstFeed = TestBlocks.feedId();
     Future<AppendResult> first = held(SPACE, TestBlocks.block(firstFeed, "first", 0));
     Future<AppendResult> one = submit(SPACE, List.of(TestBlocks.block(TestBlocks.feedId(), "one", 0)));
@@ -401,7 +403,7 @@ class AppendGroupTest {
     ExecutionException refused = Assertions.assertThrows(ExecutionException.class,
         () -> three.get(30, TimeUnit.SECONDS));
     LimitExceededException limit = assertInstanceOf(LimitExceededException.class, refused.getCause());
-    assertEquals(ServerSettings.Key.FEEDS_PER_SPACE, limit.limitKey());
+    assertEquals(FEEDS_PER_SPACE.name(), limit.limitKey());
     assertEquals(5, limit.actual(), "three feeds stored and the two this append creates");
     assertEquals(4, maxPosition(SPACE));
   }

@@ -1,5 +1,7 @@
 package dev.feedstore.server.internal;
 
+import static dev.feedstore.server.ServerSettings.TAIL_BLOCKS;
+import static dev.feedstore.server.ServerSettings.WATCH_BATCH_BLOCKS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -49,7 +51,7 @@ class LiveFollowerHistoryTest {
   void open() {
     store = SqliteFeedStore.open(dir.resolve("feeds.db"));
     // Ten recent blocks in memory, so that a stream more than ten behind reads shared pages.
-    authority = new PositionAuthority(store, ServerSettings.newBuilder().tailBlocks(10).watchBatchBlocks(100).build(),
+    authority = new PositionAuthority(store, ServerSettings.newBuilder().set(TAIL_BLOCKS, 10).set(WATCH_BATCH_BLOCKS, 100).build(),
         clock);
   }
 

@@ -1,5 +1,6 @@
 package dev.feedstore.server.internal;
 
+import static dev.feedstore.server.ServerSettings.SHARED_PAGES_BYTES;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -52,7 +53,7 @@ class SharedPageBudgetTest {
   @Test
   void thePagesOfTwoHundredWatchedSpacesTogetherStayWithinSharedPagesBytes() {
     long budget = 50 * onePage();
-    ServerSettings settings = ServerSettings.newBuilder().sharedPagesBytes(budget).build();
+    ServerSettings settings = ServerSettings.newBuilder().set(SHARED_PAGES_BYTES, budget).build();
     try (SqliteFeedStore store = SqliteFeedStore.open(dir.resolve("feeds.db"))) {
       Spaces spaces = new Spaces(store, settings);
       List<SpaceState> watched = new ArrayList<>();

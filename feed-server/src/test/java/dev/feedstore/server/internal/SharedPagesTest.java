@@ -1,5 +1,7 @@
 package dev.feedstore.server.internal;
 
+import static dev.feedstore.server.ServerSettings.SHARED_PAGES;
+import static dev.feedstore.server.ServerSettings.SHARED_PAGES_BYTES;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
@@ -7,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 
 import dev.feedstore.core.Position;
 import dev.feedstore.core.testing.Await;
-import dev.feedstore.server.ServerSettings;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -20,8 +21,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 class SharedPagesTest {
-  final SharedPages pages = new SharedPages(ServerSettings.DEFAULT_SHARED_PAGES,
-      new SharedPageBudget(ServerSettings.DEFAULT_SHARED_PAGES_BYTES));
+  final SharedPages pages = new SharedPages(SHARED_PAGES.defaultValue(),
+      new SharedPageBudget(SHARED_PAGES_BYTES.defaultValue()));
   final AtomicInteger reads = new AtomicInteger();
 
   /** A page whose highest position tells which read it came from. */

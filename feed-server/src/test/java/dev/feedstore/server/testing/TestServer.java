@@ -1,5 +1,7 @@
 package dev.feedstore.server.testing;
 
+import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
+
 import dev.feedstore.core.store.FeedStore;
 import dev.feedstore.proto.WireHeaders;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
@@ -92,7 +94,7 @@ public final class TestServer implements AutoCloseable {
   /** Configures a {@link TestServer}. */
   public static final class Builder {
     private final Path file;
-    private ServerSettings settings = ServerSettings.newBuilder().heartbeatMillis(3_600_000).build();
+    private ServerSettings settings = ServerSettings.newBuilder().set(HEARTBEAT_MS, 3_600_000).build();
     private Clock clock = Clock.systemUTC();
     private boolean loopback;
     private boolean http;
