@@ -23,7 +23,7 @@ import picocli.CommandLine.Spec;
  * codes are the constants of {@link Exit}.
  */
 @Command(name = "feedctl", mixinStandardHelpOptions = true, versionProvider = FeedCtl.Version.class,
-    usageHelpWidth = 100,
+    usageHelpWidth = 100, scope = CommandLine.ScopeType.INHERIT,
     description = "Talks to a feed store's position authority (feed-server): create feeds, append, read,"
         + " list and tail them live, back up the server's database, and compact a space's history or set its"
         + " retention.",

@@ -1,6 +1,7 @@
 package dev.feedstore.client;
 
 import static dev.feedstore.client.testing.Convergence.data;
+import static dev.feedstore.server.ServerSettings.STREAMS_SPACE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.feedstore.client.testing.AuthorityFixture;
@@ -33,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * to such a feed reaches the stream's HTTP readers once pushed, a waiting long-poll among them.
  */
 class StreamReplicaTest {
-  private static final SpaceId STREAMS = SpaceId.of(ServerSettings.DEFAULT_STREAMS_SPACE);
+  private static final SpaceId STREAMS = SpaceId.of(STREAMS_SPACE.defaultValue());
 
   @TempDir Path dir;
   private AuthorityFixture authority;

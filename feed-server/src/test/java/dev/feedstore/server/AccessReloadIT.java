@@ -1,12 +1,11 @@
 package dev.feedstore.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import dev.feedstore.core.testing.Await;
 import dev.feedstore.server.testing.Http;
 import dev.feedstore.server.testing.ServerProcess;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,7 +15,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The runnable jar reloads its access tokens file on SIGHUP: a token added is accepted without a
- * restart, and a file that does not parse keeps the tokens in use, saying so in the log.
+ * restart, and a file that does not parse keeps the tokens in use, saying so in the log. A SIGHUP
+ * from the moment the server accepts connections reloads too: the JVM's default action for it
+ * (exit) never applies to a server that can be reached.
  */
 class AccessReloadIT {
   @TempDir Path dir;
@@ -38,33 +39,49 @@ class AccessReloadIT {
         "--http-port", Integer.toString(httpPort));
     Http first = Http.on(httpPort).withToken("first");
     Http second = Http.on(httpPort).withToken("second");
-    Await.until("the server answers", Duration.ofSeconds(60), () -> answers(first));
+    awaitAnswered("the server answers", first);
     assertEquals(401, second.get("/v1/spaces/s/blocks").statusCode());
 
     Files.writeString(tokens, AccessTokens.sha256("first") + " write *\n" + AccessTokens.sha256("second") + " read *\n");
-    hangUp();
-    Await.until("the second token is accepted", Duration.ofSeconds(30),
-        () -> second.get("/v1/spaces/s/blocks").statusCode() == 200);
+    server.signal("HUP");
+    awaitAnswered("the second token is accepted", second);
+    server.awaitOutput("SIGHUP: reloaded the access tokens file");
 
     Files.writeString(tokens, "not a token line\n");
-    hangUp();
-    Await.until("the broken file is reported", Duration.ofSeconds(30),
-        () -> server.output().contains("SIGHUP: kept the access tokens in use"));
+    server.signal("HUP");
+    server.awaitOutput("SIGHUP: kept the access tokens in use");
     assertEquals(200, second.get("/v1/spaces/s/blocks").statusCode(), "the tokens in use stay");
-    assertTrue(server.output().contains("SIGHUP: reloaded the access tokens file"), server.output());
-    assertTrue(!server.output().contains("\tat "), "no stack traces:\n" + server.output());
+    server.assertAlive();
+    assertFalse(server.output().contains("\tat "), "no stack traces:\n" + server.output());
   }
 
-  private static boolean answers(Http http) {
-    try {
-      return http.get("/v1/spaces/s/blocks").statusCode() == 200;
-    } catch (RuntimeException e) {
-      return false; // not listening yet
-    }
+  @Test
+  void sighupAsSoonAsThePortAcceptsConnectionsReloadsInsteadOfEndingTheServer() throws Exception {
+    Path tokens = dir.resolve("tokens");
+    Files.writeString(tokens, AccessTokens.sha256("first") + " write *\n");
+    int grpcPort = ServerProcess.freePort();
+    int httpPort = ServerProcess.freePort();
+    server = ServerProcess.start(dir, "feeds.db", grpcPort, "--access-tokens", tokens.toString(),
+        "--http-port", Integer.toString(httpPort));
+
+    server.awaitAccepting(grpcPort);
+    Files.writeString(tokens, AccessTokens.sha256("first") + " write *\n" + AccessTokens.sha256("second") + " read *\n");
+    server.signal("HUP");
+
+    awaitAnswered("the token added before the SIGHUP is accepted", Http.on(httpPort).withToken("second"));
+    server.awaitOutput("SIGHUP: reloaded the access tokens file");
+    server.assertAlive();
   }
 
-  private void hangUp() throws IOException, InterruptedException {
-    Process kill = new ProcessBuilder("kill", "-HUP", Long.toString(server.process().pid())).inheritIO().start();
-    assertEquals(0, kill.waitFor());
+  /** Waits until {@code http} reads a space with 200, failing at once if the server ended. */
+  private void awaitAnswered(String what, Http http) {
+    Await.until(what, Duration.ofSeconds(60), () -> {
+      server.assertAlive();
+      try {
+        return http.get("/v1/spaces/s/blocks").statusCode() == 200;
+      } catch (RuntimeException e) {
+        return false; // not listening yet
+      }
+    });
   }
 }

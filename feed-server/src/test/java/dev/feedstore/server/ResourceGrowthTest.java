@@ -1,5 +1,8 @@
 package dev.feedstore.server;
 
+import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.ServerSettings.SPACES_PER_SERVER;
+import static dev.feedstore.server.ServerSettings.WATCH_BATCH_BYTES;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -8,6 +11,7 @@ import com.google.protobuf.ByteString;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.proto.v1.ListFeedsRequest;
+import dev.feedstore.proto.v1.WatchEvent;
 import dev.feedstore.proto.v1.WatchRequest;
 import dev.feedstore.core.testing.Await;
 import dev.feedstore.server.testing.Census;
@@ -16,6 +20,7 @@ import dev.feedstore.server.testing.TcpRelay;
 import dev.feedstore.server.testing.TestServer;
 import dev.feedstore.server.testing.WatchCrowd;
 import dev.feedstore.server.testing.Wire;
+import io.grpc.ClientCall;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
@@ -29,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What a client can make the server hold that no limit bounds yet, measured and printed: these
- * are open findings of the hostile-input sweep (see the README's decisions), kept as tests so
+ * are open findings of the hostile-input sweep (see Limits in docs/authority.md), kept as tests so
  * that a fix can turn their measurements into bounds. They take minutes and gigabytes, so they
  * run only with {@code -Dfeed.hostile.heavy=true}.
  */
@@ -61,7 +66,8 @@ class ResourceGrowthTest {
       long heapBefore = Heap.usedAfterGc();
       ManagedChannel channel = Grpc.newChannelBuilderForAddress("127.0.0.1", relay.port(),
           InsecureChannelCredentials.create()).build();
-      WatchCrowd.openStalled(channel, WatchRequest.newBuilder().setSpaceId("s").build(), streams);
+      List<ClientCall<WatchRequest, WatchEvent>> stalled =
+          WatchCrowd.openStalled(channel, WatchRequest.newBuilder().setSpaceId("s").build(), streams);
       long oneBlock = data.size();
       Await.until("every stalled stream has sent its first batch", Duration.ofMinutes(3),
           () -> PlatformDependent.usedDirectMemory() - directBefore >= streams * oneBlock * 9 / 10);
@@ -72,9 +78,10 @@ class ResourceGrowthTest {
           Heap.mib(Heap.usedAfterGc() - heapBefore));
       relay.cutAll();
       Await.until("the streams are released", Duration.ofSeconds(60), () -> t.server.openWatches() == 0);
+      WatchCrowd.drop(stalled);
       channel.shutdownNow();
       long clientWindow = 1 << 20;
-      long perStream = clientWindow + ServerSettings.DEFAULT_WATCH_BATCH_BYTES + oneBlock + (32 << 10);
+      long perStream = clientWindow + WATCH_BATCH_BYTES.defaultValue() + oneBlock + (32 << 10);
       assertTrue(pinned <= streams * perStream * 3 / 2, pinned + " bytes for " + streams + " streams");
     }
   }
@@ -89,7 +96,8 @@ class ResourceGrowthTest {
   void everySpaceAnAppendCreatesStaysInTheFileAndTheHeapAndReadsLeaveNothing() {
     assumeTrue(Boolean.getBoolean("feed.hostile.heavy"), "heavy: -Dfeed.hostile.heavy=true");
     int spaces = 10_000;
-    ServerSettings settings = ServerSettings.newBuilder().heartbeatMillis(3_600_000).spacesPerServer(spaces + 1).build();
+    ServerSettings settings = ServerSettings.newBuilder().set(HEARTBEAT_MS, 3_600_000)
+        .set(SPACES_PER_SERVER, spaces + 1).build();
     FeedId feed = TestBlocks.feedId();
     try (TestServer t = TestServer.on(dir.resolve("feeds.db")).settings(settings).loopback().start()) {
       t.blocking().append(Wire.append("warm-up", Wire.block(feed, "a", 0)));

@@ -1,11 +1,15 @@
 package dev.feedstore.server;
 
+import static dev.feedstore.server.ServerSettings.RPC_THREADS;
+import static dev.feedstore.server.ServerSettings.WATCHES_PER_CONNECTION;
+import static dev.feedstore.server.ServerSettings.WATCH_THREADS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.testing.TestBlocks;
+import dev.feedstore.proto.v1.WatchEvent;
 import dev.feedstore.proto.v1.WatchRequest;
 import dev.feedstore.core.testing.Await;
 import dev.feedstore.server.testing.Heap;
@@ -13,6 +17,7 @@ import dev.feedstore.server.testing.TcpRelay;
 import dev.feedstore.server.testing.TestServer;
 import dev.feedstore.server.testing.WatchCrowd;
 import dev.feedstore.server.testing.Wire;
+import io.grpc.ClientCall;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
@@ -34,7 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the waves.
  */
 class WatchChurnTest {
-  private static final int STREAMS = ServerSettings.DEFAULT_WATCHES_PER_CONNECTION;
+  private static final int STREAMS = WATCHES_PER_CONNECTION.defaultValue();
   private static final int WAVES = Boolean.getBoolean("feed.hostile.heavy") ? 10 : 1;
   private static final int HISTORY = 300;
 
@@ -66,10 +71,10 @@ class WatchChurnTest {
       assertTrue(heapAfter - heapBefore < 16 << 20, "heap grew by " + (heapAfter - heapBefore) + " bytes");
       // Pools start threads on demand (request handlers, the store's checkpointer), so a few may
       // appear; a thread per stream would show as hundreds.
-      int poolThreads = ServerSettings.DEFAULT_RPC_THREADS + ServerSettings.DEFAULT_WATCH_THREADS + 2;
+      int poolThreads = RPC_THREADS.defaultValue() + WATCH_THREADS.defaultValue() + 2;
       assertTrue(threadsAfter - threadsBefore <= poolThreads,
           threadsBefore + " threads before, " + threadsAfter + " after " + WAVES * 4 * STREAMS + " streams");
-      assertTrue(watchThreads <= ServerSettings.DEFAULT_WATCH_THREADS, watchThreads + " feed-watch threads");
+      assertTrue(watchThreads <= WATCH_THREADS.defaultValue(), watchThreads + " feed-watch threads");
     } finally {
       long closing = System.nanoTime();
       t.close();
@@ -101,10 +106,11 @@ class WatchChurnTest {
       channel.shutdownNow();
 
       ManagedChannel stalledChannel = channel(relay);
-      List<?> stalled = new ArrayList<>(WatchCrowd.openStalled(stalledChannel, history, count));
+      List<ClientCall<WatchRequest, WatchEvent>> stalled = WatchCrowd.openStalled(stalledChannel, history, count);
       Await.until("every stalled stream is open", Duration.ofSeconds(60), () -> t.server.openWatches() == stalled.size());
       relay.cutAll();
       released(t, "stalled streams whose connection was reset");
+      WatchCrowd.drop(stalled);
       stalledChannel.shutdownNow();
     }
   }

@@ -85,6 +85,27 @@ public final class Sql {
     }
   }
 
+  /**
+   * Runs a statement that returns no rows once for each of {@code rows} (its parameters), as one
+   * batch (PostgreSQL's driver sends every row before it waits); returns how many rows each changed.
+   */
+  public int[] batch(Rendered statement, List<Object[]> rows) {
+    if (rows.isEmpty()) {
+      return new int[0];
+    }
+    PreparedStatement prepared = prepared(statement);
+    try {
+      prepared.clearBatch();
+      for (Object[] row : rows) {
+        bind(prepared, row);
+        prepared.addBatch();
+      }
+      return prepared.executeBatch();
+    } catch (SQLException e) {
+      throw new SqlFailure("writing: " + statement.sql(), e);
+    }
+  }
+
   /** The value of a column that holds a whole number or NULL (null then). */
   public static Long nullableLong(ResultSet rs, int column) throws SQLException {
     long value = rs.getLong(column);

@@ -4,6 +4,7 @@ import static dev.feedstore.store.schema.Tables.BLOCKS;
 import static dev.feedstore.store.schema.Tables.FEEDS;
 import static dev.feedstore.store.schema.Tables.SPACES;
 import static org.jooq.impl.DSL.function;
+import static org.jooq.impl.DSL.greatest;
 import static org.jooq.impl.DSL.inline;
 import static org.jooq.impl.DSL.max;
 import static org.jooq.impl.DSL.orderBy;
@@ -19,6 +20,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Param;
@@ -46,6 +48,7 @@ final class SqlFloors {
     final Rendered lowest;
     final Rendered remove;
     final Rendered raise;
+    final Rendered lost;
     final Rendered retention;
     final Rendered setRetention;
     final Rendered lastBeforeTime;
@@ -69,6 +72,9 @@ final class SqlFloors {
           .set(SPACES.FLOOR_SEQUENCE, Params.SEQUENCE).set(SPACES.FLOOR_CHAIN, Params.CHAIN)
           .where(SPACES.SPACE_PRIVATE_ID.eq(Params.SPACE)),
           Params.POSITION, FLOOR_FEED, Params.ACTOR, Params.SEQUENCE, Params.CHAIN, Params.SPACE);
+      // The highest position each feed lost: a stream's content up to there is gone.
+      lost = Rendered.of(sql.update(FEEDS).set(FEEDS.REMOVED_UP_TO, greatest(FEEDS.REMOVED_UP_TO, Params.POSITION))
+          .where(FEEDS.FEED_PRIVATE_ID.eq(Params.FEED)), Params.POSITION, Params.FEED);
       retention = Rendered.of(sql.select(SPACES.RETAIN_BLOCKS, SPACES.RETAIN_AGE_MS, SPACES.RETAIN_BYTES).from(SPACES)
           .where(SPACES.SPACE_PRIVATE_ID.eq(Params.SPACE)), Params.SPACE);
       setRetention = Rendered.of(sql.update(SPACES).set(SPACES.RETAIN_BLOCKS, BLOCKS_KEPT)
@@ -138,10 +144,14 @@ final class SqlFloors {
     Removed last = removed.get(removed.size() - 1);
     tx.sql().update(queries.remove, space, floor, last.position());
     Map<Long, Long> perFeed = new HashMap<>();
+    Map<Long, Long> lastPerFeed = new TreeMap<>();
     for (Removed block : removed) {
       perFeed.merge(block.feedPrivateId(), -1L, Long::sum);
+      lastPerFeed.put(block.feedPrivateId(), block.position());
     }
     perFeed.forEach(tx::countBlocks);
+    tx.sql().batch(queries.lost, lastPerFeed.entrySet().stream()
+        .map(feed -> new Object[] {feed.getValue(), feed.getKey()}).toList());
     tx.sql().update(queries.raise, last.position(), last.feedId(), last.actorId(), last.sequence(), last.chain(),
         space);
     return removed.size();

@@ -18,12 +18,15 @@ import dev.feedstore.core.store.StreamRecordColumns;
 import dev.feedstore.core.store.StreamRecordRow;
 import dev.feedstore.core.store.UniquenessViolationException;
 import dev.feedstore.store.StoreDialect.LockKind;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
@@ -57,6 +60,8 @@ final class SqlStreamCatalog implements StreamCatalog {
   private static final List<TableField<?, ?>> CHANGES = List.of(STREAMS.TOUCHED_AT, STREAMS.CLOSED_POSITION,
       STREAMS.CLOSED_BY_PRODUCER, STREAMS.CLOSED_BY_EPOCH, STREAMS.CLOSED_BY_SEQ, STREAMS.STREAM_SEQ, STREAMS.STATE);
   private static final Condition NOT_GONE = STREAMS.STATE.ne(inline("gone"));
+  /** Lookups by a list of feed ids bind at most this many at once. */
+  private static final int LOOKUP_CHUNK = 500;
 
   /** The statements of the catalog, rendered once per dialect. */
   static final class Queries {
@@ -74,8 +79,14 @@ final class SqlStreamCatalog implements StreamCatalog {
     final Rendered putProducer;
     final Rendered maxSequence;
     final Rendered lastPosition;
+    final Rendered removedUpTo;
+    private final DSLContext sql;
+    private final StoreDialect dialect;
+    private final Map<Integer, Rendered> ofFeeds = new ConcurrentHashMap<>();
 
-    Queries(DSLContext sql) {
+    Queries(DSLContext sql, StoreDialect dialect) {
+      this.sql = sql;
+      this.dialect = dialect;
       find = Rendered.of(sql.select(COLUMNS).from(STREAMS).where(STREAMS.SPACE_ID.eq(Params.SPACE_ID))
           .and(STREAMS.NAME.eq(Params.NAME)).and(NOT_GONE), Params.SPACE_ID, Params.NAME);
       get = Rendered.of(sql.select(COLUMNS).from(STREAMS).where(STREAMS.STREAM_PRIVATE_ID.eq(Params.ID)), Params.ID);
@@ -107,6 +118,18 @@ final class SqlStreamCatalog implements StreamCatalog {
           Params.ID, Params.NAME, EPOCH, LAST_SEQ);
       maxSequence = feedMax(sql, BLOCKS.SEQUENCE);
       lastPosition = feedMax(sql, BLOCKS.POSITION);
+      removedUpTo = Rendered.of(sql.select(FEEDS.REMOVED_UP_TO).from(FEEDS).join(SPACES)
+          .on(SPACES.SPACE_PRIVATE_ID.eq(FEEDS.SPACE_PRIVATE_ID)).where(SPACES.SPACE_ID.eq(Params.SPACE_ID))
+          .and(FEEDS.FEED_ID.eq(Params.FEED_ID)), Params.SPACE_ID, Params.FEED_ID);
+    }
+
+    /** The records of {@code count} feeds of a space, whatever their state (one text for every count of a shape). */
+    Rendered ofFeeds(int count) {
+      return ofFeeds.computeIfAbsent(dialect.anyOfShape(count), shape -> {
+        Condition feeds = dialect.anyOf(STREAMS.FEED_ID, "feed_ids", count);
+        return Rendered.of(sql.select(COLUMNS).from(STREAMS).where(STREAMS.SPACE_ID.eq(Params.SPACE_ID)).and(feeds),
+            Params.SPACE_ID, feeds);
+      });
     }
 
     /**
@@ -162,6 +185,22 @@ final class SqlStreamCatalog implements StreamCatalog {
   /** Waits for, then holds until this transaction ends, the lock of the stream of this name. */
   private boolean lock(SpaceId spaceId, String name) {
     return tx.dialect().lock(tx.sql(), LockKind.STREAM, spaceId.value() + "/" + name);
+  }
+
+  /** Takes no lock: a write that must see a close another process committed holds the space's counter first. */
+  @Override
+  public List<StreamRecord> ofFeeds(SpaceId spaceId, Set<FeedId> feedIds) {
+    List<String> ids = feedIds.stream().map(FeedId::value).sorted().toList();
+    List<StreamRecord> records = new ArrayList<>();
+    for (int from = 0; from < ids.size(); from += LOOKUP_CHUNK) {
+      List<String> chunk = ids.subList(from, Math.min(ids.size(), from + LOOKUP_CHUNK));
+      List<Object> parameters = new ArrayList<>(chunk.size() + 1);
+      parameters.add(spaceId.value());
+      parameters.addAll(tx.dialect().anyOfValues(chunk));
+      records.addAll(tx.sql().list(queries.ofFeeds(chunk.size()), rs -> StreamRecordColumns.read(rs::getObject),
+          parameters.toArray()));
+    }
+    return records;
   }
 
   @Override
@@ -221,6 +260,12 @@ final class SqlStreamCatalog implements StreamCatalog {
   @Override
   public OptionalLong lastPosition(SpaceId spaceId, FeedId feedId) {
     return optional(tx.sql().longValue(queries.lastPosition, spaceId.value(), feedId.value()));
+  }
+
+  @Override
+  public long removedUpTo(SpaceId spaceId, FeedId feedId) {
+    Long removed = tx.sql().longValue(queries.removedUpTo, spaceId.value(), feedId.value());
+    return removed == null ? 0 : removed;
   }
 
   private Optional<StreamRecord> record(Rendered statement, Object... parameters) {

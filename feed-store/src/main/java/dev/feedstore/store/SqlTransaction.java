@@ -13,13 +13,12 @@ import dev.feedstore.core.store.ServerTokens;
 import dev.feedstore.core.store.StreamCatalog;
 import dev.feedstore.core.store.Subscriptions;
 import dev.feedstore.core.store.UnknownFeedException;
-import java.sql.PreparedStatement;
-import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import org.jooq.DSLContext;
-import org.jooq.Param;
 
 /**
  * One transaction of a store, the one implementation of the authority's views over the generated
@@ -268,29 +267,16 @@ public class SqlTransaction implements AuthorityTransaction {
    * of rows (an append interleaving a hundred feeds counts in all of them); call just before commit.
    */
   public void flush() {
-    flush(blockCountDeltas, queries.rows.addBlocks, Params.FEED);
-    flush(feedCountDeltas, queries.rows.addFeeds, Params.SPACE);
+    flush(blockCountDeltas, queries.rows.addBlocks);
+    flush(feedCountDeltas, queries.rows.addFeeds);
   }
 
-  private void flush(Map<Long, Long> deltas, Rendered statement, Param<Long> row) {
+  /** Adds each delta to the row of its id, with {@code statement}, whose parameters are the delta and the id. */
+  private void flush(Map<Long, Long> deltas, Rendered statement) {
     deltas.values().removeIf(delta -> delta == 0);
-    if (deltas.isEmpty()) {
-      return;
-    }
-    PreparedStatement update = sql.prepared(statement);
-    int delta = statement.parameter(Params.DELTA);
-    int id = statement.parameter(row);
-    try {
-      for (Map.Entry<Long, Long> entry : deltas.entrySet()) {
-        update.setLong(delta, entry.getValue());
-        update.setLong(id, entry.getKey());
-        update.addBatch();
-      }
-      update.executeBatch();
-    } catch (SQLException e) {
-      throw new SqlFailure("writing the counts: " + statement.sql(), e);
-    } finally {
-      deltas.clear();
-    }
+    List<Object[]> rows = new ArrayList<>(deltas.size());
+    deltas.forEach((id, delta) -> rows.add(new Object[] {delta, id}));
+    deltas.clear();
+    sql.batch(statement, rows);
   }
 }

@@ -38,7 +38,7 @@ public final class StoreQueries {
     floors = new SqlFloors.Queries(sql, dialect);
     tokens = new SqlServerTokens.Queries(sql);
     subscriptions = new SqlSubscriptions.Queries(sql);
-    streams = new SqlStreamCatalog.Queries(sql);
+    streams = new SqlStreamCatalog.Queries(sql, dialect);
   }
 
   /** The statements of {@code dialect}, rendered by its first caller. */

@@ -2,7 +2,6 @@ package dev.feedstore.examples.web;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.testing.Await;
@@ -15,7 +14,6 @@ import dev.feedstore.sqlite.SqliteFeedStore;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
-import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -24,7 +22,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,14 +36,10 @@ import org.openqa.selenium.chrome.ChromeOptions;
  * /ui/}: it shows three blocks appended over gRPC, follows the server through a restart and shows
  * the next two exactly once, and appends a line of its own.
  *
- * <p>It needs Debian's {@code chromium} and {@code chromium-driver} ({@code .ci/run} installs them).
- * Without them it fails saying how to install them, unless {@code -Dbrowsers.optional=true} says a
- * missing browser may skip it (CI never sets it).
+ * <p>It needs Debian's {@code chromium} and {@code chromium-driver} ({@code .ci/run} installs them);
+ * without them it is skipped, unless {@code -Dbrowsers.required=true} (see {@link Chromium}).
  */
 class WebPageTest {
-  private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-  private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
-
   @TempDir Path dir;
   SqliteFeedStore store;
   FeedServer server;
@@ -57,24 +50,17 @@ class WebPageTest {
 
   @BeforeEach
   void start() throws IOException {
-    if (!Files.isExecutable(CHROMIUM) || !Files.isExecutable(CHROMEDRIVER)) {
-      String missing = "the web page's test needs " + CHROMIUM + " and " + CHROMEDRIVER
-          + ": apt-get install -y chromium chromium-driver";
-      if (Boolean.getBoolean("browsers.optional")) {
-        Assumptions.abort(missing + " (skipped: -Dbrowsers.optional=true)");
-      }
-      fail(missing + " (or run with -Dbrowsers.optional=true to skip it where there is no browser)");
-    }
+    Chromium chromium = Chromium.locate();
     startServer();
     channel = Grpc.newChannelBuilderForAddress("127.0.0.1", grpcPort, InsecureChannelCredentials.create()).build();
     ChromeOptions options = new ChromeOptions();
-    options.setBinary(CHROMIUM.toFile());
+    options.setBinary(chromium.browser().toFile());
     // Headless, and quiet on a closed network: no updates, sync or background fetches.
     options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync",
         "--disable-dev-shm-usage", "--user-data-dir=" + Files.createDirectories(dir.resolve("profile")));
     ChromeDriverService service = new ChromeDriverService.Builder()
-        .usingDriverExecutable(new File(CHROMEDRIVER.toString())).usingAnyFreePort().build();
+        .usingDriverExecutable(chromium.driver().toFile()).usingAnyFreePort().build();
     browser = new ChromeDriver(service, options);
   }
 

@@ -21,7 +21,8 @@ public final class PgSchema {
   /** "FEED" in ASCII: the advisory lock the migration holds. */
   private static final long LOCK = 0x46454544L;
   private static final List<String> SCRIPTS = List.of("V1__authority_store.sql", "V2__space_floor.sql",
-      "V3__durable_subscriptions.sql", "V4__receive_time.sql", "V5__stream_catalog.sql");
+      "V3__durable_subscriptions.sql", "V4__receive_time.sql", "V5__stream_catalog.sql",
+      "V6__feed_removals.sql", "V7__stream_feeds.sql");
 
   private PgSchema() {}
 

@@ -13,9 +13,6 @@ import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.postgres.PostgresStore;
 import dev.feedstore.postgres.testing.EmbeddedDatabase;
 import dev.feedstore.store.MigrationScripts;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
@@ -37,7 +34,7 @@ class PgReceiveTimeMigrationTest {
     long[] timestamps = {5_000, 3_000, 9_000, farFuture};
     try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
       for (String script : List.of("V1__authority_store.sql", "V2__space_floor.sql", "V3__durable_subscriptions.sql")) {
-        for (String sql : MigrationScripts.statements(resource(script))) {
+        for (String sql : MigrationScripts.statements(MigrationScripts.load(PgSchema.class, "/dev/feedstore/postgres/migrations/" + script))) {
           s.execute(sql);
         }
       }
@@ -67,12 +64,6 @@ class PgReceiveTimeMigrationTest {
       Long next = store.write(tx -> tx.blocks().stampReceipt(SPACE, 1));
       assertEquals(last, next, "new stamps go on from the last");
       assertEquals(Position.of(2), store.read(tx -> tx.blocks().lastReceivedBefore(SPACE, 9_000)));
-    }
-  }
-
-  private static String resource(String name) throws IOException {
-    try (InputStream in = PgSchema.class.getResourceAsStream("/dev/feedstore/postgres/migrations/" + name)) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
   }
 }

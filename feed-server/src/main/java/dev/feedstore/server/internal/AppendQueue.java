@@ -22,7 +22,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>One group is in flight at a time, so groups commit (and are published to the live tails) in
  * the order they were formed. Appends submitted once {@code commits} refuses work (the server is
- * stopping) fail with {@link ShuttingDownException}; those queued before it still commit.
+ * stopping) fail with {@link ShuttingDownException}; those queued before it still commit, unless the
+ * queue is {@linkplain #close closed} first: then they fail the same way.
  *
  * <p>Thread-safe. {@link #submit} returns at once (with {@code commits} a direct executor, after
  * committing); {@link #append} blocks until the append is settled, and is not interruptible.
@@ -49,6 +50,8 @@ final class AppendQueue {
   private final ArrayDeque<Waiter> waiting = new ArrayDeque<>();
   /** Guarded by lock: whether groups are being committed or about to be (then appends are queued). */
   private boolean committing;
+  /** Guarded by lock: appends are refused ({@link #close}). */
+  private boolean closed;
   /** Guarded by lock: groups formed so far, and the appends they held. */
   private long groups;
   private long groupedAppends;
@@ -127,15 +130,24 @@ final class AppendQueue {
    * throws is ignored.
    */
   void submit(PendingAppend append, Runnable settled) {
+    Waiter waiter = new Waiter(append, settled);
+    boolean open;
     lock.lock();
     try {
-      waiting.add(new Waiter(append, settled));
-      if (committing) {
-        return;
+      open = !closed;
+      if (open) {
+        waiting.add(waiter);
+        if (committing) {
+          return;
+        }
+        committing = true;
       }
-      committing = true;
     } finally {
       lock.unlock();
+    }
+    if (!open) {
+      refuse(List.of(waiter));
+      return;
     }
     try {
       commits.execute(this::commitWaiting);
@@ -187,6 +199,24 @@ final class AppendQueue {
     }
   }
 
+  /**
+   * Fails every waiting append, and every one submitted from now on, with {@link
+   * ShuttingDownException}; a group being committed completes on its own. For when the owner stops
+   * waiting for commits, so that nothing commits after it closed the store. Idempotent.
+   */
+  void close() {
+    List<Waiter> refused;
+    lock.lock();
+    try {
+      closed = true;
+      refused = new ArrayList<>(waiting);
+      waiting.clear();
+    } finally {
+      lock.unlock();
+    }
+    refuse(refused);
+  }
+
   /** The executor takes no more commits: fails every waiting append, as the server is stopping. */
   private void refuseWaiting() {
     List<Waiter> refused;
@@ -198,6 +228,10 @@ final class AppendQueue {
     } finally {
       lock.unlock();
     }
+    refuse(refused);
+  }
+
+  private static void refuse(List<Waiter> refused) {
     for (Waiter waiter : refused) {
       waiter.append().failed(new ShuttingDownException());
       quietly(waiter.settled());

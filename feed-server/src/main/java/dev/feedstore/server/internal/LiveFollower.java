@@ -1,5 +1,8 @@
 package dev.feedstore.server.internal;
 
+import static dev.feedstore.server.ServerSettings.WATCH_BATCH_BLOCKS;
+import static dev.feedstore.server.ServerSettings.WATCH_BATCH_BYTES;
+
 import dev.feedstore.core.BlockKey;
 import dev.feedstore.core.CursorCompactedException;
 import dev.feedstore.core.Position;
@@ -30,7 +33,9 @@ import java.util.function.Consumer;
  *
  * <p>Thread-safe. All sends run in one serialized drain on the watch executor (never a thread per
  * stream); other threads only set flags and {@link #signal} it. A commit does not wake a stream
- * whose transport was not ready when it last looked: the transport's ready hook does.
+ * whose transport was not ready when it last looked: the transport's ready hook does. The drain
+ * takes turns with other streams: after {@link #BATCHES_PER_TURN} batches it queues itself again on
+ * the executor, so that a stream far behind does not hold a runner until it has caught up.
  */
 final class LiveFollower implements SpaceTail.Watcher {
   /** Batches sent in one turn before the drain yields its thread to other streams. */
@@ -79,15 +84,30 @@ final class LiveFollower implements SpaceTail.Watcher {
     this.failures = failures;
     this.principal = principal;
     this.onRelease = onRelease;
-    this.batchBlocks = authority.settings().watchBatchBlocks();
-    this.batchBytes = authority.settings().watchBatchBytes();
+    this.batchBlocks = authority.settings().get(WATCH_BATCH_BLOCKS);
+    this.batchBytes = authority.settings().get(WATCH_BATCH_BYTES);
     this.scanned = read.cursor().value();
   }
 
-  /** Hooks the follower to its sink and its space's tail and starts it; call from the request's handler. */
+  /**
+   * Hooks the follower to its sink and its space's tail and starts it; call from the request's
+   * handler. A client that leaves while it starts (the sink runs its gone hook from {@code start})
+   * leaves it released and unregistered; when hooking fails, the follower is released and the
+   * failure rethrown.
+   */
   void start() {
-    sink.start(this::ready, this::release);
-    read.space().tail().register(this);
+    try {
+      sink.start(this::ready, this::release);
+      read.space().tail().register(this);
+    } catch (RuntimeException | Error e) {
+      release();
+      throw e;
+    }
+    if (released.get()) {
+      // Released before it registered, so that release had nothing to unregister.
+      read.space().tail().unregister(this);
+      return;
+    }
     schedule();
   }
 
@@ -135,52 +155,93 @@ final class LiveFollower implements SpaceTail.Watcher {
     }
   }
 
+  /**
+   * The space's history went back under the stream (a restore): it ends, so that its client connects
+   * again from its cursor and checks what it holds against the new history, instead of following a
+   * history whose positions are handed out again ({@code scanned} and {@code knownMax} only grow).
+   */
+  @Override
+  public void historyWentBack(long highest) {
+    end(new HistoryRolledBackException(read.space().spaceId(), highest));
+  }
+
   /** Schedules the drain unless it is scheduled or running; then it runs once more. */
   private void schedule() {
-    if (wip.getAndIncrement() != 0) {
-      return;
-    }
-    try {
-      executor.execute(this::drain);
-    } catch (RejectedExecutionException e) {
-      release();
+    if (wip.getAndIncrement() == 0) {
+      submit();
     }
   }
 
+  /**
+   * Hands the drain to the executor; the calling thread owns it ({@code wip} went up from 0, or it is
+   * the drain yielding). An executor that takes no more work (the server is stopping) ends the stream
+   * on this thread, since no drain runs or will: {@code wip} stays raised, so none is scheduled again.
+   */
+  private void submit() {
+    try {
+      executor.execute(this::drain);
+    } catch (RejectedExecutionException e) {
+      RuntimeException end = ending;
+      finish(end != null ? end : new ShuttingDownException());
+    }
+  }
+
+  /**
+   * Runs turns until no signal is pending. A turn that leaves more to send ends this run and
+   * submits the drain again, behind the streams that waited meanwhile, still owning it: signals
+   * until the next turn only raise {@code wip}, and that turn reads after them.
+   */
   private void drain() {
     int missed = 1;
     do {
-      try {
-        step();
-      } catch (RuntimeException e) {
-        fail(e);
+      if (turn()) {
+        wip.set(1); // the next turn serves every signal counted so far
+        submit();
+        return;
       }
       missed = wip.addAndGet(-missed);
     } while (missed != 0);
   }
 
-  private void step() {
+  /**
+   * One turn: up to {@link #BATCHES_PER_TURN} sends; true when more may be due. A failure ends the
+   * stream; an {@code Error} ends and releases it too, and is rethrown (the stream's {@code wip}
+   * stays raised, so it is never drained again).
+   */
+  private boolean turn() {
+    try {
+      return step();
+    } catch (RuntimeException e) {
+      fail(e);
+      return false;
+    } catch (Error e) {
+      fail(new IllegalStateException("the live stream failed: " + e, e));
+      throw e;
+    }
+  }
+
+  private boolean step() {
     for (int i = 0; i < BATCHES_PER_TURN; i++) {
       if (released.get()) {
-        return;
+        return false;
       }
       RuntimeException end = ending;
       if (end != null) {
         finish(end);
-        return;
+        return false;
       }
       if (!sink.isReady()) {
         // The ready hook schedules the drain again; had it run before this flag was set, its
         // schedule made this drain run once more, which clears the flag below.
         awaitingReady = true;
-        return;
+        return false;
       }
       awaitingReady = false;
       if (!sendNext()) {
-        return; // the next commit signals again
+        return false; // the next commit signals again
       }
     }
-    schedule(); // more may be due: come back after other streams had a turn
+    return true; // more may be due: come back after other streams had a turn
   }
 
   /** Sends the next event if one is due; false when there is nothing to send now. */
@@ -200,6 +261,7 @@ final class LiveFollower implements SpaceTail.Watcher {
     long committed = tail.committed();
     knownMax = Math.max(knownMax, committed);
     if (scanned < committed) {
+      checkFloor();
       SpaceTail.Slice slice = tail.read(scanned, blocksToRead(committed), batchBytes);
       knownMax = Math.max(knownMax, slice.committed()); // streams that read the same slice send the same head
       if (slice.behind() || slice.entries().isEmpty()) {
@@ -226,6 +288,18 @@ final class LiveFollower implements SpaceTail.Watcher {
       sentSinceHeartbeat = false;
     }
     return false;
+  }
+
+  /**
+   * Ends the stream when a compaction removed history after {@code scanned} (it only learned the new
+   * floor): what follows may still be in memory (the tail, a kept page), but a stream below the floor
+   * is told so, as a read from storage would tell it, whatever happens to be kept.
+   */
+  private void checkFloor() {
+    long floor = read.space().floor();
+    if (scanned > 0 && scanned < floor) {
+      throw new CursorCompactedException(read.space().spaceId(), Position.of(scanned), Position.of(floor));
+    }
   }
 
   /**
@@ -291,6 +365,10 @@ final class LiveFollower implements SpaceTail.Watcher {
     if (page.blocks().isEmpty()) {
       return;
     }
+    if (page.lastChain().isPresent()) {
+      read.space().tail().sent(page.blocks().get(page.blocks().size() - 1).position().value(),
+          page.lastChain().getAsLong());
+    }
     if (frames == null) {
       sink.history(head(page.lastChain()), page);
     } else {
@@ -345,8 +423,9 @@ final class LiveFollower implements SpaceTail.Watcher {
       sink.end(reason);
     } catch (RuntimeException e) {
       // The client went away meanwhile; there is no one left to tell.
+    } finally {
+      release();
     }
-    release();
   }
 
   /** Unregisters from the tail and gives back the stream's permits; idempotent. */

@@ -2,12 +2,16 @@ package dev.feedstore.server.internal;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * A {@link LiveSink} that records what a live stream sends: the positions, the size of each live
  * batch, the first event's head and the end. Ready unless a test says otherwise ({@link #ready});
- * {@link #becomeReady} runs the follower's ready hook as a transport would. Used from one thread
- * at a time, as the follower's drain is.
+ * {@link #becomeReady} runs the follower's ready hook as a transport would, and {@link #atStart} is
+ * given the follower's gone hook as the follower starts (a test may run it there, as a transport
+ * whose client left would, or throw); {@link #beforeEvent} runs before each event is recorded (a
+ * test may throw there, as a failing transport would). Used from one thread at a time, as the
+ * follower's drain is.
  */
 final class RecordingSink implements LiveSink {
   final List<Long> positions = new ArrayList<>();
@@ -15,6 +19,8 @@ final class RecordingSink implements LiveSink {
   volatile boolean ready = true;
   Head firstHead;
   RuntimeException ended;
+  volatile Consumer<Runnable> atStart = gone -> { };
+  volatile Runnable beforeEvent = () -> { };
   private Runnable onReady = () -> { };
 
   /** The transport takes events again: runs the ready hook. */
@@ -26,6 +32,7 @@ final class RecordingSink implements LiveSink {
   @Override
   public void start(Runnable onReady, Runnable onGone) {
     this.onReady = onReady;
+    atStart.accept(onGone);
   }
 
   @Override
@@ -64,6 +71,7 @@ final class RecordingSink implements LiveSink {
   }
 
   private void first(Head head) {
+    beforeEvent.run();
     if (firstHead == null) {
       firstHead = head;
     }

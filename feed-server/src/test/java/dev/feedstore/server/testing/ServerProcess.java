@@ -10,7 +10,9 @@ import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.health.v1.HealthGrpc;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -115,16 +117,56 @@ public final class ServerProcess implements AutoCloseable {
 
   /** Waits (60 s at most) until the health service on {@code channel} says SERVING. */
   public void awaitServing(Channel channel) {
+    awaitHealth(channel, "", ServingStatus.SERVING);
+  }
+
+  /** Waits (60 s at most) until the health service on {@code channel} says {@code expected} of {@code service}. */
+  public void awaitHealth(Channel channel, String service, ServingStatus expected) {
     HealthGrpc.HealthBlockingStub health = HealthGrpc.newBlockingStub(channel);
-    Await.until("health says SERVING", Duration.ofSeconds(60), () -> {
-      assertTrue(process.isAlive(), () -> "the server exited early:\n" + output());
+    Await.until("health of '" + service + "' says " + expected, Duration.ofSeconds(60), () -> {
+      assertAlive();
       try {
-        return health.withDeadlineAfter(2, TimeUnit.SECONDS).check(HealthCheckRequest.getDefaultInstance())
-            .getStatus() == ServingStatus.SERVING;
+        return health.withDeadlineAfter(2, TimeUnit.SECONDS)
+            .check(HealthCheckRequest.newBuilder().setService(service).build()).getStatus() == expected;
       } catch (StatusRuntimeException e) {
         return false; // not listening yet
       }
     });
+  }
+
+  /**
+   * Waits (60 s at most) until {@code port} on 127.0.0.1 accepts a connection, which is the first
+   * moment a client can reach the server; fails at once if the process ended.
+   */
+  public void awaitAccepting(int port) {
+    Await.until("port " + port + " accepts connections", Duration.ofSeconds(60), () -> {
+      assertAlive();
+      try (Socket socket = new Socket()) {
+        socket.connect(new InetSocketAddress("127.0.0.1", port), 1000);
+        return true;
+      } catch (IOException e) {
+        return false; // not listening yet
+      }
+    });
+  }
+
+  /** Fails with the output if the process ended. */
+  public void assertAlive() {
+    assertTrue(process.isAlive(), () -> "the server is alive (it exited with " + process.exitValue() + "):\n"
+        + output());
+  }
+
+  /** Sends the process the signal {@code name} ({@code HUP}, {@code TERM}, ...) with {@code kill}. */
+  public void signal(String name) {
+    try {
+      Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
+      assertTrue(kill.waitFor(30, TimeUnit.SECONDS) && kill.exitValue() == 0, "kill -" + name + " succeeded");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
   }
 
   /**

@@ -10,14 +10,16 @@ import java.net.Socket;
 import java.net.SocketException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A TCP relay on 127.0.0.1 in front of a server, so that a test can cut connections the way a
  * crashed client or a broken network does: {@link #cutAll} resets both sides at once (RST, no
  * HTTP/2 goodbye); {@link #freeze} keeps every connection open but drops what either side sends,
- * the way a peer that vanished from the network looks, until {@link #thaw} (the network is back). Two threads per relayed connection; meant
- * for a handful of connections.
- * Thread-safe.
+ * the way a peer that vanished from the network looks, until {@link #thaw} (the network is back);
+ * {@link #endToTargetAfter} ends what the clients send after a given number of bytes, as a client
+ * that stopped in the middle of a message. Two threads per relayed connection; meant for a handful
+ * of connections. Thread-safe.
  */
 public final class TcpRelay implements AutoCloseable {
   private final ServerSocket listener;
@@ -26,6 +28,9 @@ public final class TcpRelay implements AutoCloseable {
   /** Guarded by this. */
   private final List<Socket> sockets = new ArrayList<>();
   private volatile boolean frozen;
+  private final AtomicLong toTarget = new AtomicLong();
+  private final AtomicLong toClients = new AtomicLong();
+  private volatile long toTargetLimit = Long.MAX_VALUE;
 
   /** Starts relaying connections made to {@link #port()} to {@code 127.0.0.1:targetPort}. */
   public TcpRelay(int targetPort) {
@@ -55,6 +60,25 @@ public final class TcpRelay implements AutoCloseable {
       }
     }
     sockets.clear();
+  }
+
+  /** How many bytes clients sent that were relayed to the target so far, over every connection. */
+  public long relayedToTarget() {
+    return toTarget.get();
+  }
+
+  /** How many bytes the target sent that were relayed to clients so far, over every connection. */
+  public long relayedToClients() {
+    return toClients.get();
+  }
+
+  /**
+   * Relays {@code bytes} more of what clients send, then ends that direction (a FIN after the last
+   * byte, so the target reads every relayed byte before the end) and drops the rest; what the target
+   * sends still passes. Meant for one connection.
+   */
+  public void endToTargetAfter(long bytes) {
+    toTargetLimit = toTarget.get() + bytes;
   }
 
   /** From now on, bytes either side sends are read and dropped; no connection closes. */
@@ -89,21 +113,32 @@ public final class TcpRelay implements AutoCloseable {
           sockets.add(client);
           sockets.add(server);
         }
-        pump(client, server);
-        pump(server, client);
+        pump(client, server, true);
+        pump(server, client, false);
       } catch (IOException e) {
         // the listener closed, or the target refused: nothing to relay
       }
     }
   }
 
-  private void pump(Socket from, Socket to) {
+  private void pump(Socket from, Socket to, boolean towardsTarget) {
     Thread pump = new Thread(() -> {
       byte[] buffer = new byte[64 * 1024];
       try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
         for (int n; (n = in.read(buffer)) >= 0; ) {
-          if (!frozen) {
+          if (frozen || to.isOutputShutdown()) {
+            continue;
+          }
+          if (!towardsTarget) {
             out.write(buffer, 0, n);
+            toClients.addAndGet(n);
+            continue;
+          }
+          int passed = (int) Math.min(n, toTargetLimit - toTarget.get());
+          out.write(buffer, 0, passed);
+          toTarget.addAndGet(passed);
+          if (toTarget.get() >= toTargetLimit) {
+            to.shutdownOutput();
           }
         }
       } catch (SocketException e) {

@@ -35,7 +35,8 @@ public final class WatchCrowd {
 
   /**
    * Opens {@code count} streams whose reader never asks for a message, so that gRPC's flow control
-   * soon tells the server to stop sending; the streams end only when the test drops them.
+   * soon tells the server to stop sending; the streams end only when the test drops them
+   * ({@link #drop}).
    */
   public static List<ClientCall<WatchRequest, WatchEvent>> openStalled(Channel channel, WatchRequest request, int count) {
     List<ClientCall<WatchRequest, WatchEvent>> calls = new ArrayList<>();
@@ -47,6 +48,19 @@ public final class WatchCrowd {
       calls.add(call);
     }
     return calls;
+  }
+
+  /**
+   * Ends streams that {@link #openStalled} opened: reads what each holds and cancels it. A call
+   * whose connection is gone keeps the messages it received until they are read, and a cancel,
+   * which gRPC sends through the connection, never reaches them; dropped unread, they would leave
+   * pooled buffers of the transport to the garbage collector, which Netty reports as leaks.
+   */
+  public static void drop(List<ClientCall<WatchRequest, WatchEvent>> calls) {
+    for (ClientCall<WatchRequest, WatchEvent> call : calls) {
+      call.request(Integer.MAX_VALUE);
+      call.cancel("dropped by the test", null);
+    }
   }
 
   /** Waits (60 s at most) until every stream has sent an event or ended. */

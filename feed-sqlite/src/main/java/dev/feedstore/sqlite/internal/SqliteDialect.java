@@ -43,12 +43,13 @@ public final class SqliteDialect implements StoreDialect {
   static final String SYNCHRONOUS_NORMAL = "PRAGMA synchronous = NORMAL";
   static final String SYNCHRONOUS_FULL = "PRAGMA synchronous = FULL";
   static final String JOURNAL_WAL = "PRAGMA journal_mode = WAL";
-  /** Folds the WAL back into the main file, so that a closed store is a single file. */
+  /** Copies the whole WAL into the main file and starts it again (at close: a closed store is one file). */
   static final String CHECKPOINT_TRUNCATE = "PRAGMA wal_checkpoint(TRUNCATE)";
   /** Copies committed pages into the main file without blocking the writer or readers. */
   static final String CHECKPOINT_PASSIVE = "PRAGMA wal_checkpoint(PASSIVE)";
   static final String USER_VERSION = "PRAGMA user_version";
   static final String PAGE_SIZE = "PRAGMA page_size";
+  static final String PAGE_COUNT = "PRAGMA page_count";
 
   private SqliteDialect() {}
 
@@ -67,9 +68,9 @@ public final class SqliteDialect implements StoreDialect {
     return "VACUUM INTO '" + target.toAbsolutePath().toString().replace("'", "''") + "'";
   }
 
-  /** SQLite's structural check of the file, reporting at most {@code problems} problems. */
-  static String quickCheck(int problems) {
-    return "PRAGMA quick_check(" + problems + ")";
+  /** SQLite's structural check of one table of the file, with its indexes. */
+  static String quickCheck(String table) {
+    return "PRAGMA quick_check('" + table.replace("'", "''") + "')";
   }
 
   @Override

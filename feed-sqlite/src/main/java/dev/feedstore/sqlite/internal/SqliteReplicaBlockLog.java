@@ -2,6 +2,7 @@ package dev.feedstore.sqlite.internal;
 
 import static dev.feedstore.store.SqlBlockLog.B;
 import static dev.feedstore.store.schema.Tables.BLOCKS;
+import static dev.feedstore.store.schema.Tables.FEEDS;
 import static dev.feedstore.store.schema.Tables.SET_ASIDE_BLOCKS;
 import static org.jooq.impl.DSL.count;
 import static org.jooq.impl.DSL.function;
@@ -85,6 +86,7 @@ final class SqliteReplicaBlockLog extends SqlBlockLog implements ReplicaBlockLog
     private static final Param<Long> PREV_SEQUENCE = Params.number("prev_sequence");
     private static final Param<Integer> MAX_BLOCK_DATA = DSL.param("max_block_data", SQLDataType.INTEGER);
     private static final Param<Long> MAX_DATA = Params.number("max_data");
+    private static final Param<Long> LEFT_OUT_SPACE = Params.number("left_out_space");
     /** The size of a block's data: SQLite reads it from the record header, without the data. */
     private static final Field<Integer> SIZE = function("length", SQLDataType.INTEGER, B.DATA);
     /** The columns of a block row, as {@link #setAside} copies them. */
@@ -119,7 +121,7 @@ final class SqliteReplicaBlockLog extends SqlBlockLog implements ReplicaBlockLog
     final Rendered followers;
     final Rendered relink;
     final ScopedQuery unpositioned;
-    final ScopedQuery unpositionedWithin;
+    private final Map<Integer, ScopedQuery> unpositionedWithin = new ConcurrentHashMap<>();
     final ScopedQuery unpositionedLarger;
     final ScopedQuery countUnpositioned;
     private final DSLContext sql;
@@ -180,7 +182,6 @@ final class SqliteReplicaBlockLog extends SqlBlockLog implements ReplicaBlockLog
       unpositioned = new ScopedQuery(dialect, B.FEED_PRIVATE_ID, scope -> Rendered.of(select()
           .where(B.SPACE_PRIVATE_ID.eq(Params.SPACE)).and(B.POSITION.isNull()).and(scope).orderBy(PUSH_ORDER)
           .limit(Params.LIMIT), Params.SPACE, scope, Params.LIMIT));
-      unpositionedWithin = new ScopedQuery(dialect, B.FEED_PRIVATE_ID, scope -> within(sql, scope));
       unpositionedLarger = new ScopedQuery(dialect, B.FEED_PRIVATE_ID, scope -> Rendered.of(sql
           .select(B.FEED_PRIVATE_ID, B.ACTOR_ID, B.SEQUENCE, SIZE).from(B).where(B.SPACE_PRIVATE_ID.eq(Params.SPACE))
           .and(B.POSITION.isNull()).and(SIZE.gt(MAX_BLOCK_DATA)).and(scope).orderBy(PUSH_ORDER).limit(Params.LIMIT),
@@ -190,26 +191,58 @@ final class SqliteReplicaBlockLog extends SqlBlockLog implements ReplicaBlockLog
     }
 
     /**
+     * The unpositioned blocks of a scope that a push may carry, but none of {@code leftOut} feeds
+     * (one statement per number of them): its parameters are the space, the largest block, the feeds
+     * left out ({@link #leftOut}), the scope's, the most blocks and the most data.
+     */
+    ScopedQuery unpositionedWithin(int leftOut) {
+      return unpositionedWithin.computeIfAbsent(SqliteDialect.INSTANCE.anyOfShape(leftOut),
+          shape -> new ScopedQuery(SqliteDialect.INSTANCE, B.FEED_PRIVATE_ID,
+              scope -> within(sql, leftOutCondition(leftOut), scope)));
+    }
+
+    /** The blocks of none of {@code count} feeds, which the space and the ids of {@link #leftOut} name. */
+    private static Condition leftOutCondition(int count) {
+      if (SqliteDialect.INSTANCE.anyOfShape(count) == 0) {
+        return DSL.noCondition();
+      }
+      return B.FEED_PRIVATE_ID.notIn(DSL.select(FEEDS.FEED_PRIVATE_ID).from(FEEDS)
+          .where(FEEDS.SPACE_PRIVATE_ID.eq(LEFT_OUT_SPACE))
+          .and(SqliteDialect.INSTANCE.anyOf(FEEDS.FEED_ID, "left_out", count)));
+    }
+
+    /** The values of {@link #leftOutCondition}'s parameters. */
+    static List<Object> leftOut(long space, Set<FeedId> feeds) {
+      if (feeds.isEmpty()) {
+        return List.of();
+      }
+      List<Object> values = new ArrayList<>();
+      values.add(space);
+      values.addAll(SqliteDialect.INSTANCE.anyOfValues(feeds.stream().map(FeedId::value).sorted().toList()));
+      return values;
+    }
+
+    /**
      * Three steps in one statement: the first candidates in push order, as ids and data sizes; a
      * running sum of their sizes; and the rows of those within the budget. So a push reads at most
      * {@code limit} candidates, like a plain {@code LIMIT}, and the data of the blocks it returns only.
      */
-    private static Rendered within(DSLContext sql, Condition scope) {
+    private static Rendered within(DSLContext sql, Condition leftOut, Condition scope) {
       Field<Long> id = B.BLOCK_PRIVATE_ID.as("id");
       Field<Long> size = SIZE.coerce(SQLDataType.BIGINT).as("size");
       Field<Long> feed = B.FEED_PRIVATE_ID.as("f");
       Field<Long> sequence = B.SEQUENCE.as("s");
       Field<String> actor = B.ACTOR_ID.as("a");
       Table<?> candidates = sql.select(id, size, feed, sequence, actor).from(B)
-          .where(B.SPACE_PRIVATE_ID.eq(Params.SPACE)).and(B.POSITION.isNull()).and(SIZE.le(MAX_BLOCK_DATA)).and(scope)
-          .orderBy(PUSH_ORDER).limit(Params.LIMIT).asTable("c");
+          .where(B.SPACE_PRIVATE_ID.eq(Params.SPACE)).and(B.POSITION.isNull()).and(SIZE.le(MAX_BLOCK_DATA))
+          .and(leftOut).and(scope).orderBy(PUSH_ORDER).limit(Params.LIMIT).asTable("c");
       Field<Long> running = sum(candidates.field(size)).over(orderBy(candidates.field(feed), candidates.field(sequence),
           candidates.field(actor)).rowsUnboundedPreceding()).coerce(SQLDataType.BIGINT).as("running");
       Table<?> sums = sql.select(candidates.field(id), candidates.field(size), running).from(candidates).asTable("w");
       return Rendered.of(sql.select(SqlBlockLog.blockColumns(SqliteDialect.INSTANCE))
           .from(sums.join(B).on(B.BLOCK_PRIVATE_ID.eq(sums.field(id))))
           .where(sums.field(running).le(MAX_DATA).or(sums.field(running).eq(sums.field(size))))
-          .orderBy(PUSH_ORDER), Params.SPACE, MAX_BLOCK_DATA, scope, Params.LIMIT, MAX_DATA);
+          .orderBy(PUSH_ORDER), Params.SPACE, MAX_BLOCK_DATA, leftOut, scope, Params.LIMIT, MAX_DATA);
     }
 
     /** The blocks whose sequence is one of {@code count} values, in a feed. */
@@ -442,8 +475,16 @@ final class SqliteReplicaBlockLog extends SqlBlockLog implements ReplicaBlockLog
   }
 
   @Override
-  public List<Block> unpositioned(SpaceId spaceId, Scope scope, int limit, int maxBlockData, long maxData) {
-    return inScope(spaceId, scope, QUERIES.unpositionedWithin, List.of(maxBlockData), List.of(limit, maxData));
+  public List<Block> unpositioned(SpaceId spaceId, Scope scope, Set<FeedId> leftOut, int limit, int maxBlockData,
+      long maxData) {
+    Optional<Long> space = tx.findSpace(spaceId);
+    if (space.isEmpty()) {
+      return List.of();
+    }
+    List<Object> before = new ArrayList<>();
+    before.add(maxBlockData);
+    before.addAll(Queries.leftOut(space.get(), leftOut));
+    return inScope(spaceId, scope, QUERIES.unpositionedWithin(leftOut.size()), before, List.of(limit, maxData));
   }
 
   @Override

@@ -1,0 +1,55 @@
+package dev.feedstore.core.query;
+
+import dev.feedstore.core.json.CodePointOrder;
+import dev.feedstore.core.json.JsonWriter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * An AND of predicates; the empty filter matches every version. Normalised: the predicates are
+ * sorted by their canonical JSON and appear once, so {@code a and b} and {@code b and a} are one
+ * filter. Thread-safe (immutable).
+ */
+public record Filter(List<Predicate> predicates) {
+  /** The filter without predicates: every version matches. */
+  public static final Filter ALL = new Filter(List.of());
+
+  private static final Comparator<Predicate> CANONICAL =
+      Comparator.comparing(p -> JsonWriter.canonical(p.toJson()), CodePointOrder.COMPARATOR);
+
+  public Filter {
+    List<Predicate> sorted = new ArrayList<>();
+    for (Predicate predicate : predicates) {
+      if (!sorted.contains(predicate)) {
+        sorted.add(predicate);
+      }
+    }
+    sorted.sort(CANONICAL);
+    predicates = List.copyOf(sorted);
+  }
+
+  public static Filter of(Predicate... predicates) {
+    return new Filter(List.of(predicates));
+  }
+
+  /** True when {@code version} passes every predicate. */
+  public boolean matches(ParsedBlock version) {
+    for (Predicate predicate : predicates) {
+      if (!predicate.matches(version)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  public boolean isEmpty() {
+    return predicates.isEmpty();
+  }
+
+  /** The text form: the predicates joined by {@code and}. */
+  @Override
+  public String toString() {
+    return QueryText.condition(this);
+  }
+}

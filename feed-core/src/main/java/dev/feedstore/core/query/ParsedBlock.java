@@ -1,0 +1,91 @@
+package dev.feedstore.core.query;
+
+import dev.feedstore.core.Block;
+import dev.feedstore.core.Namespace;
+import dev.feedstore.core.json.JsonReader;
+import dev.feedstore.core.json.JsonValue;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * A block as live queries evaluate it: the block, its feed's namespace, the time of evaluation, and
+ * its content read as JSON at most once ({@link #json()}), however many predicates of however many
+ * queries read it. Make one per block per evaluation (a commit, a pulled batch, a snapshot) and
+ * hand the same one to every query.
+ *
+ * <p>The time of evaluation stands for the receive time of a pending block (one the authority has
+ * not positioned): it sorts as the newest, for filters as for ordering. Positioned blocks carry the
+ * authority's receive time.
+ *
+ * <p>Thread-safe: the content is read under a lock the first time it is asked for.
+ */
+public final class ParsedBlock {
+  private final Block block;
+  private final Optional<Namespace> namespace;
+  private final long evaluatedAt;
+  /** The content as JSON, empty when it is not JSON; null until first read. Guarded by this for writes. */
+  private volatile Optional<JsonValue> json;
+
+  private ParsedBlock(Block block, Optional<Namespace> namespace, long evaluatedAt) {
+    this.block = Objects.requireNonNull(block, "block");
+    this.namespace = Objects.requireNonNull(namespace, "namespace");
+    this.evaluatedAt = evaluatedAt;
+  }
+
+  /**
+   * @param block the block
+   * @param namespace the namespace of its feed
+   * @param evaluatedAt the time of evaluation, Unix milliseconds: the receive time of the block
+   *     while it is pending
+   */
+  public static ParsedBlock of(Block block, Optional<Namespace> namespace, long evaluatedAt) {
+    return new ParsedBlock(block, namespace, evaluatedAt);
+  }
+
+  public Block block() {
+    return block;
+  }
+
+  public Optional<Namespace> namespace() {
+    return namespace;
+  }
+
+  public long evaluatedAt() {
+    return evaluatedAt;
+  }
+
+  /** The content as one strict JSON value ({@link JsonReader}), or empty when it is not JSON. */
+  public Optional<JsonValue> json() {
+    Optional<JsonValue> read = json;
+    if (read == null) {
+      synchronized (this) {
+        read = json;
+        if (read == null) {
+          read = JsonReader.tryParse(block.data().toByteArray());
+          json = read;
+        }
+      }
+    }
+    return read;
+  }
+
+  /**
+   * The receive time: the authority's for a positioned block (empty when the store does not know
+   * it), the time of evaluation for a pending one.
+   */
+  public OptionalLong receivedAt() {
+    return block.isPositioned() ? block.receivedAt() : OptionalLong.of(evaluatedAt);
+  }
+
+  /** The version a row of this block shows. */
+  public RowVersion version() {
+    return new RowVersion(block.key(), block.position(), block.receivedAt());
+  }
+
+  @Override
+  public String toString() {
+    return "ParsedBlock[" + block + ", namespace " + namespace.map(Namespace::value).orElse("none")
+        + ", evaluated at " + evaluatedAt + "]";
+  }
+}

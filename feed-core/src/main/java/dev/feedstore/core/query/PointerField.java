@@ -1,0 +1,35 @@
+package dev.feedstore.core.query;
+
+import dev.feedstore.core.json.JsonPointer;
+import dev.feedstore.core.json.JsonValue;
+import java.util.Objects;
+
+/**
+ * A JSON pointer into a version's content; a block that is not JSON has no content to read.
+ * Thread-safe (immutable).
+ */
+public record PointerField(JsonPointer pointer) implements Field {
+  public PointerField {
+    Objects.requireNonNull(pointer, "pointer");
+  }
+
+  @Override
+  public String fieldName() {
+    return pointer.toString();
+  }
+
+  @Override
+  public boolean readableIn(ParsedBlock version) {
+    return version.json().isPresent();
+  }
+
+  @Override
+  public JsonValue valueIn(ParsedBlock version) {
+    return version.json().map(pointer::resolve).orElse(null);
+  }
+
+  @Override
+  public String toString() {
+    return fieldName();
+  }
+}

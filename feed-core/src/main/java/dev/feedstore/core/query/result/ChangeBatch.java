@@ -1,0 +1,102 @@
+package dev.feedstore.core.query.result;
+
+import dev.feedstore.core.query.DocumentId;
+import dev.feedstore.core.query.Row;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The net difference between two consecutive states of a result: the rows that entered it, the rows
+ * that stayed and changed (with the row before), and the rows that left it (as they were). Each
+ * list is ordered by document key, and a document is in at most one of them. A row that only moved
+ * in the order is not a change; a row pushed out of a limited result leaves, and the one that moves
+ * into its place enters.
+ *
+ * <p>A transport stamps a batch with what it needs (a position, a resume token); the batch itself
+ * is the same everywhere. Thread-safe (immutable).
+ */
+public record ChangeBatch(List<Row> entered, List<RowUpdate> updated, List<Row> left) {
+  /** No change. */
+  public static final ChangeBatch EMPTY = new ChangeBatch(List.of(), List.of(), List.of());
+
+  private static final Comparator<Row> BY_KEY = Comparator.comparing(Row::id);
+
+  /**
+   * @throws IllegalArgumentException if a list is not ordered by key or a document appears twice
+   */
+  public ChangeBatch {
+    entered = List.copyOf(entered);
+    updated = List.copyOf(updated);
+    left = List.copyOf(left);
+    Set<DocumentId> ids = new HashSet<>();
+    requireOrdered("entered", entered, ids);
+    requireOrdered("updated", updated.stream().map(RowUpdate::current).toList(), ids);
+    requireOrdered("left", left, ids);
+  }
+
+  private static void requireOrdered(String list, List<Row> rows, Set<DocumentId> ids) {
+    for (int i = 0; i < rows.size(); i++) {
+      if (i > 0 && BY_KEY.compare(rows.get(i - 1), rows.get(i)) >= 0) {
+        throw new IllegalArgumentException(list + " rows must be ordered by key, " + rows.get(i - 1).id()
+            + " came before " + rows.get(i).id());
+      }
+      if (!ids.add(rows.get(i).id())) {
+        throw new IllegalArgumentException("document " + rows.get(i).id() + " changes twice in one batch");
+      }
+    }
+  }
+
+  /** The changes that turn a result holding {@code before} into one holding {@code after} (rows in any order). */
+  public static ChangeBatch between(Collection<Row> before, Collection<Row> after) {
+    Map<DocumentId, Row> was = new LinkedHashMap<>();
+    before.forEach(row -> was.put(row.id(), row));
+    Map<DocumentId, Row> is = new LinkedHashMap<>();
+    after.forEach(row -> is.put(row.id(), row));
+    Set<DocumentId> ids = new HashSet<>(was.keySet());
+    ids.addAll(is.keySet());
+    Builder batch = new Builder();
+    ids.forEach(id -> batch.add(was.get(id), is.get(id)));
+    return batch.build();
+  }
+
+  public boolean isEmpty() {
+    return entered.isEmpty() && updated.isEmpty() && left.isEmpty();
+  }
+
+  /** How many documents changed. */
+  public int size() {
+    return entered.size() + updated.size() + left.size();
+  }
+
+  /** Collects the changes of documents one at a time, in any order. Not thread-safe. */
+  static final class Builder {
+    private final List<Row> entered = new ArrayList<>();
+    private final List<RowUpdate> updated = new ArrayList<>();
+    private final List<Row> left = new ArrayList<>();
+
+    /** The change of one document from {@code before} to {@code after}, each null when not in the result. */
+    void add(Row before, Row after) {
+      if (before == null && after != null) {
+        entered.add(after);
+      } else if (before != null && after == null) {
+        left.add(before);
+      } else if (before != null && !before.equals(after)) {
+        updated.add(new RowUpdate(before, after));
+      }
+    }
+
+    ChangeBatch build() {
+      entered.sort(BY_KEY);
+      updated.sort(Comparator.comparing(update -> update.current().id()));
+      left.sort(BY_KEY);
+      return entered.isEmpty() && updated.isEmpty() && left.isEmpty() ? EMPTY
+          : new ChangeBatch(entered, updated, left);
+    }
+  }
+}

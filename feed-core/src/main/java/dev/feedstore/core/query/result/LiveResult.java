@@ -1,0 +1,274 @@
+package dev.feedstore.core.query.result;
+
+import dev.feedstore.core.LimitExceededException;
+import dev.feedstore.core.Position;
+import dev.feedstore.core.query.DocumentId;
+import dev.feedstore.core.query.LiveQuery;
+import dev.feedstore.core.query.ParsedBlock;
+import dev.feedstore.core.query.Row;
+import dev.feedstore.core.query.RowVersion;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The live result of one query, kept up to date incrementally: it holds the matching documents
+ * (each with its row, whether or not within the limit) in the query's order, takes the changes of
+ * documents' current versions, and answers each batch of them with the net {@link ChangeBatch}.
+ * The same code serves a replica and a server; it knows no transport and no storage.
+ *
+ * <p>The caller decides which version of a document is current (it knows the order of versions:
+ * positioned blocks by position, then the replica's pending ones in the order it wrote them) and
+ * says so with {@link #apply}. Callers whose new blocks always come after every version they gave
+ * before (an authority committing positions, a replica appending) may hand the blocks over as they
+ * come with {@link #applyAppended}. A fresh result is empty: {@link #reset} with the current
+ * versions of every document in scope gives the first snapshot (as entered rows, and {@link
+ * #snapshot()}).
+ *
+ * <p>Cost: a batch costs one evaluation and O(log n) comparisons per document it names (n matching
+ * documents), and moves at most one other row across the limit per document; never a scan. {@link
+ * #reset} and {@link #removeBelow} read everything they are given or hold.
+ *
+ * <p>Limits: at most {@code maxMatches} matching documents (all that match, not only those within
+ * the limit; setting {@value #MATCHES_SETTING}, default {@value #DEFAULT_MAX_MATCHES}). A batch
+ * that would go past it is refused with a {@link LimitExceededException} naming the setting.
+ *
+ * <p>Every method either applies its whole batch or, when it throws, changes nothing. Not
+ * thread-safe: a caller confines a result to one thread or guards it with a lock; the batches it
+ * returns are immutable and may be handed to any thread.
+ */
+public final class LiveResult {
+  /** The setting that limits the documents one query may match. */
+  public static final String MATCHES_SETTING = "live-query-matches";
+  /** Its default. */
+  public static final int DEFAULT_MAX_MATCHES = 100_000;
+
+  private final LiveQuery query;
+  private final int maxMatches;
+  private final Map<DocumentId, Member> members = new HashMap<>();
+  private Window window;
+  /** The rows shown before the batch being applied, of every document it moved; null between batches. */
+  private Map<DocumentId, Row> shownBefore;
+  /** Versions evaluated so far, so tests can see what a change cost. */
+  long evaluations;
+  /** A fault for tests that prove a check can fail ({@link #breakWindowRefill}). */
+  private boolean refillBroken;
+
+  /** A result of {@code query} with the default limit of matching documents. */
+  public LiveResult(LiveQuery query) {
+    this(query, DEFAULT_MAX_MATCHES);
+  }
+
+  /**
+   * @param maxMatches the most documents the query may match ({@value #MATCHES_SETTING})
+   * @throws IllegalArgumentException if {@code maxMatches} is below 1
+   */
+  public LiveResult(LiveQuery query, int maxMatches) {
+    this.query = Objects.requireNonNull(query, "query");
+    if (maxMatches < 1) {
+      throw new IllegalArgumentException(MATCHES_SETTING + " must be >= 1, was " + maxMatches);
+    }
+    this.maxMatches = maxMatches;
+    this.window = newWindow();
+  }
+
+  public LiveQuery query() {
+    return query;
+  }
+
+  /**
+   * Applies new current versions and removals of documents, in order (a later change of a document
+   * in the batch wins), and returns the net change of the result.
+   *
+   * @throws IllegalArgumentException if a version is outside the query's scope or has no document
+   *     key, as a current version cannot be
+   * @throws LimitExceededException if the result would match more than {@code maxMatches} documents
+   */
+  public ChangeBatch apply(List<DocumentChange> changes) {
+    Map<DocumentId, Optional<Row>> next = new LinkedHashMap<>();
+    for (DocumentChange change : changes) {
+      if (change instanceof DocumentChange.Current current) {
+        DocumentId id = query.requireDocument(current.version());
+        evaluations++;
+        next.put(id, query.rowOf(id, current.version()));
+      } else {
+        next.put(((DocumentChange.Removed) change).id(), Optional.empty());
+      }
+    }
+    long matches = members.size();
+    for (Map.Entry<DocumentId, Optional<Row>> entry : next.entrySet()) {
+      matches += (entry.getValue().isPresent() ? 1 : 0) - (members.containsKey(entry.getKey()) ? 1 : 0);
+    }
+    requireWithinLimit(matches);
+    return commit(next);
+  }
+
+  /**
+   * Applies blocks that each come, in the order of versions, after every version of its document
+   * given so far: each block in the scope that has a document becomes that document's current
+   * version; the others are skipped. For an authority committing new positions, and for a replica's
+   * own appends.
+   *
+   * @throws IllegalArgumentException if a positioned block comes before the current version of a
+   *     matching document (a lower position, or after a pending version), which shows the caller
+   *     broke the precondition
+   * @throws LimitExceededException as {@link #apply}
+   */
+  public ChangeBatch applyAppended(List<ParsedBlock> blocks) {
+    Map<DocumentId, RowVersion> latest = new HashMap<>();
+    List<DocumentChange> changes = new ArrayList<>();
+    for (ParsedBlock block : blocks) {
+      Optional<DocumentId> id = query.documentOf(block);
+      if (id.isEmpty()) {
+        continue;
+      }
+      Member member = members.get(id.get());
+      RowVersion before = latest.getOrDefault(id.get(), member == null ? null : member.row.version());
+      RowVersion version = block.version();
+      if (before != null && !before.block().equals(version.block()) && version.position().isAssigned()
+          && (before.pending() || version.position().compareTo(before.position()) < 0)) {
+        throw new IllegalArgumentException("block " + version + " comes before " + before
+            + ", the current version of document " + id.get() + ", so it cannot be appended");
+      }
+      latest.put(id.get(), version);
+      changes.add(DocumentChange.current(block));
+    }
+    return apply(changes);
+  }
+
+  /**
+   * Replaces the whole state with the one {@code currentVersions} make, and returns the exact
+   * difference: for a first snapshot, and after history was rewritten (a swap, a rollback, a
+   * compaction below what the caller had).
+   *
+   * @param currentVersions the current version of every document in scope, at most one each
+   * @throws IllegalArgumentException as {@link LiveQuery#evaluate}
+   * @throws LimitExceededException if they match more than {@code maxMatches} documents
+   */
+  public ChangeBatch reset(Collection<ParsedBlock> currentVersions) {
+    Set<DocumentId> documents = new HashSet<>();
+    Map<DocumentId, Row> rows = new HashMap<>();
+    for (ParsedBlock version : currentVersions) {
+      DocumentId id = query.requireDocument(version);
+      if (!documents.add(id)) {
+        throw new IllegalArgumentException("two current versions of document " + id + ", the second " + version);
+      }
+      evaluations++;
+      query.rowOf(id, version).ifPresent(row -> rows.put(id, row));
+    }
+    requireWithinLimit(rows.size());
+    List<Row> before = window.rows();
+    members.clear();
+    window = newWindow();
+    rows.forEach((id, row) -> {
+      Member member = new Member(id, row);
+      members.put(id, member);
+      window.add(member);
+    });
+    return ChangeBatch.between(before, window.rows());
+  }
+
+  /**
+   * Removes the matching documents whose current version is positioned below {@code floor}: every
+   * version of such a document is below it, so compaction took them all. Reads every matching
+   * document (compaction is rare).
+   */
+  public ChangeBatch removeBelow(Position floor) {
+    List<DocumentChange> removals = new ArrayList<>();
+    members.values().forEach(member -> {
+      RowVersion version = member.row.version();
+      if (!version.pending() && version.position().compareTo(floor) < 0) {
+        removals.add(DocumentChange.removed(member.id));
+      }
+    });
+    return apply(removals);
+  }
+
+  /** The rows of the result, in the query's order: the first {@code limit} matching documents. */
+  public List<Row> snapshot() {
+    return List.copyOf(window.rows());
+  }
+
+  /** How many rows the result holds (at most the limit). */
+  public int size() {
+    return window.shownCount();
+  }
+
+  /** How many documents match, within the limit or not. */
+  public int matches() {
+    return members.size();
+  }
+
+  private ChangeBatch commit(Map<DocumentId, Optional<Row>> next) {
+    shownBefore = new HashMap<>();
+    try {
+      for (Map.Entry<DocumentId, Optional<Row>> entry : next.entrySet()) {
+        DocumentId id = entry.getKey();
+        Member old = members.get(id);
+        Row row = entry.getValue().orElse(null);
+        if (old == null ? row == null : old.row.equals(row)) {
+          continue;
+        }
+        if (old != null) {
+          noteShown(old);
+          window.remove(old);
+          members.remove(id);
+        }
+        if (row != null) {
+          Member member = new Member(id, row);
+          members.put(id, member);
+          window.add(member);
+        }
+      }
+      ChangeBatch.Builder batch = new ChangeBatch.Builder();
+      shownBefore.forEach((id, before) -> {
+        Member now = members.get(id);
+        batch.add(before, now != null && now.shown ? now.row : null);
+      });
+      return batch.build();
+    } finally {
+      shownBefore = null;
+    }
+  }
+
+  /**
+   * Keeps the row {@code member} shows now, unless the batch already kept its document's; nothing
+   * outside a batch ({@link #reset} compares whole snapshots instead).
+   */
+  private void noteShown(Member member) {
+    if (shownBefore != null && !shownBefore.containsKey(member.id)) {
+      shownBefore.put(member.id, member.shown ? member.row : null);
+    }
+  }
+
+  private Window newWindow() {
+    Window fresh = new Window(query.rowOrder(), query.limit().orElse(Integer.MAX_VALUE), this::noteShown);
+    fresh.refillBroken = refillBroken;
+    return fresh;
+  }
+
+  private void requireWithinLimit(long matches) {
+    if (matches > maxMatches) {
+      throw new LimitExceededException(MATCHES_SETTING, maxMatches, matches,
+          "the documents matching live query " + query.fingerprint().substring(0, 12));
+    }
+  }
+
+  /** Breaks the window on purpose (a removed row lets no other in), for tests that prove their check fails. */
+  void breakWindowRefill() {
+    refillBroken = true;
+    window.refillBroken = true;
+  }
+
+  /** Comparisons of rows made so far. */
+  long comparisons() {
+    return window.comparisons;
+  }
+}
