@@ -3,6 +3,7 @@ package dev.feedstore.store;
 import static dev.feedstore.store.schema.Tables.BLOCKS;
 import static dev.feedstore.store.schema.Tables.FEEDS;
 import static dev.feedstore.store.schema.Tables.SPACES;
+import static org.jooq.impl.DSL.coalesce;
 import static org.jooq.impl.DSL.function;
 import static org.jooq.impl.DSL.greatest;
 import static org.jooq.impl.DSL.inline;
@@ -12,6 +13,7 @@ import static org.jooq.impl.DSL.sum;
 
 import dev.feedstore.core.Position;
 import dev.feedstore.core.SpaceId;
+import dev.feedstore.core.store.FeedLoss;
 import dev.feedstore.core.store.Retention;
 import dev.feedstore.core.store.SpaceFloor;
 import dev.feedstore.store.schema.tables.Blocks;
@@ -72,9 +74,10 @@ final class SqlFloors {
           .set(SPACES.FLOOR_SEQUENCE, Params.SEQUENCE).set(SPACES.FLOOR_CHAIN, Params.CHAIN)
           .where(SPACES.SPACE_PRIVATE_ID.eq(Params.SPACE)),
           Params.POSITION, FLOOR_FEED, Params.ACTOR, Params.SEQUENCE, Params.CHAIN, Params.SPACE);
-      // The highest position each feed lost: a stream's content up to there is gone.
+      // The highest position and sequence each feed lost (FeedLoss): both only ever rise.
       lost = Rendered.of(sql.update(FEEDS).set(FEEDS.REMOVED_UP_TO, greatest(FEEDS.REMOVED_UP_TO, Params.POSITION))
-          .where(FEEDS.FEED_PRIVATE_ID.eq(Params.FEED)), Params.POSITION, Params.FEED);
+          .set(FEEDS.REMOVED_MAX_SEQUENCE, greatest(coalesce(FEEDS.REMOVED_MAX_SEQUENCE, inline(-1L)), Params.SEQUENCE))
+          .where(FEEDS.FEED_PRIVATE_ID.eq(Params.FEED)), Params.POSITION, Params.SEQUENCE, Params.FEED);
       retention = Rendered.of(sql.select(SPACES.RETAIN_BLOCKS, SPACES.RETAIN_AGE_MS, SPACES.RETAIN_BYTES).from(SPACES)
           .where(SPACES.SPACE_PRIVATE_ID.eq(Params.SPACE)), Params.SPACE);
       setRetention = Rendered.of(sql.update(SPACES).set(SPACES.RETAIN_BLOCKS, BLOCKS_KEPT)
@@ -144,14 +147,14 @@ final class SqlFloors {
     Removed last = removed.get(removed.size() - 1);
     tx.sql().update(queries.remove, space, floor, last.position());
     Map<Long, Long> perFeed = new HashMap<>();
-    Map<Long, Long> lastPerFeed = new TreeMap<>();
+    Map<Long, FeedLoss> lostPerFeed = new TreeMap<>();
     for (Removed block : removed) {
       perFeed.merge(block.feedPrivateId(), -1L, Long::sum);
-      lastPerFeed.put(block.feedPrivateId(), block.position());
+      lostPerFeed.merge(block.feedPrivateId(), new FeedLoss(block.position(), block.sequence()), FeedLoss::and);
     }
     perFeed.forEach(tx::countBlocks);
-    tx.sql().batch(queries.lost, lastPerFeed.entrySet().stream()
-        .map(feed -> new Object[] {feed.getValue(), feed.getKey()}).toList());
+    tx.sql().batch(queries.lost, lostPerFeed.entrySet().stream()
+        .map(feed -> new Object[] {feed.getValue().upTo(), feed.getValue().maxSequence(), feed.getKey()}).toList());
     tx.sql().update(queries.raise, last.position(), last.feedId(), last.actorId(), last.sequence(), last.chain(),
         space);
     return removed.size();

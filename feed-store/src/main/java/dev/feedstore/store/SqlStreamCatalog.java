@@ -5,7 +5,9 @@ import static dev.feedstore.store.schema.Tables.FEEDS;
 import static dev.feedstore.store.schema.Tables.SPACES;
 import static dev.feedstore.store.schema.Tables.STREAMS;
 import static dev.feedstore.store.schema.Tables.STREAM_PRODUCERS;
+import static org.jooq.impl.DSL.coalesce;
 import static org.jooq.impl.DSL.excluded;
+import static org.jooq.impl.DSL.greatest;
 import static org.jooq.impl.DSL.inline;
 import static org.jooq.impl.DSL.max;
 
@@ -116,7 +118,13 @@ final class SqlStreamCatalog implements StreamCatalog {
           .set(STREAM_PRODUCERS.EPOCH, excluded(STREAM_PRODUCERS.EPOCH))
           .set(STREAM_PRODUCERS.LAST_SEQ, excluded(STREAM_PRODUCERS.LAST_SEQ)),
           Params.ID, Params.NAME, EPOCH, LAST_SEQ);
-      maxSequence = feedMax(sql, BLOCKS.SEQUENCE);
+      // The higher of the feed's stored and removed sequences (-1 for neither; no row for no feed).
+      Field<Long> held = DSL.field(DSL.select(max(BLOCKS.SEQUENCE)).from(BLOCKS)
+          .where(BLOCKS.FEED_PRIVATE_ID.eq(FEEDS.FEED_PRIVATE_ID)));
+      maxSequence = Rendered.of(sql.select(greatest(coalesce(held, inline(-1L)),
+          coalesce(FEEDS.REMOVED_MAX_SEQUENCE, inline(-1L)))).from(FEEDS).join(SPACES)
+          .on(SPACES.SPACE_PRIVATE_ID.eq(FEEDS.SPACE_PRIVATE_ID)).where(SPACES.SPACE_ID.eq(Params.SPACE_ID))
+          .and(FEEDS.FEED_ID.eq(Params.FEED_ID)), Params.SPACE_ID, Params.FEED_ID);
       lastPosition = feedMax(sql, BLOCKS.POSITION);
       removedUpTo = Rendered.of(sql.select(FEEDS.REMOVED_UP_TO).from(FEEDS).join(SPACES)
           .on(SPACES.SPACE_PRIVATE_ID.eq(FEEDS.SPACE_PRIVATE_ID)).where(SPACES.SPACE_ID.eq(Params.SPACE_ID))
@@ -252,9 +260,11 @@ final class SqlStreamCatalog implements StreamCatalog {
     tx.sql().update(queries.putProducer, streamId, mark.producerId(), mark.epoch(), mark.seq());
   }
 
+  /** Read from the store, not from the rows kept in memory (see {@link #lastPosition}). */
   @Override
   public OptionalLong maxSequence(SpaceId spaceId, FeedId feedId) {
-    return optional(tx.sql().longValue(queries.maxSequence, spaceId.value(), feedId.value()));
+    Long max = tx.sql().longValue(queries.maxSequence, spaceId.value(), feedId.value());
+    return max == null || max < 0 ? OptionalLong.empty() : OptionalLong.of(max);
   }
 
   @Override
