@@ -8,7 +8,7 @@ import java.util.zip.CRC32C;
 
 /**
  * What the store's block checksum costs per block, beside the hash it could have been: CRC32C (the
- * store's choice, see the README's storage decisions) and SHA-256 over the bytes one block is
+ * store's choice, see Checksums in docs/storage.md) and SHA-256 over the bytes one block is
  * checked over (a key of about 64 bytes and 256 bytes of data, as the other parts write), computed
  * in this JVM, one after the other, after a warm-up. Not thread-safe.
  */

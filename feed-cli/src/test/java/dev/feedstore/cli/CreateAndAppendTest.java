@@ -1,5 +1,6 @@
 package dev.feedstore.cli;
 
+import static dev.feedstore.server.ServerSettings.BLOCK_BYTES;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -137,7 +138,7 @@ class CreateAndAppendTest {
   @Test
   void aBlockOverTheServersLimitIsRefusedWithTheLimitNamedAndExitCode1() {
     server.close();
-    server = new LocalServer(dir, ServerSettings.newBuilder().blockBytes(8).build());
+    server = new LocalServer(dir, ServerSettings.newBuilder().set(BLOCK_BYTES, 8).build());
 
     Cli.Result refused = Cli.run("append", "--server", server.address(), "--space", "demo", "--feed",
         FeedId.generate().value(), "more than eight bytes");

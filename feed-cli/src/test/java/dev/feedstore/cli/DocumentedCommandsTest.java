@@ -14,18 +14,20 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.OptionSpec;
 
 /**
- * The commands in the README and the deployment guide are valid command lines of the programs they
- * run, and the guide documents every flag of the server. (Running them is the end-to-end and
+ * The commands in the README and in every page of {@code docs/} are valid command lines of the programs
+ * they run, and the deployment guide documents every flag of the server. (Running them is the end-to-end and
  * command tests' job; this catches documentation that drifts from the code.)
  */
 class DocumentedCommandsTest {
   private static final Path README = Path.of("..", "README.md");
-  private static final Path GUIDE = Path.of("..", "docs", "deployment.md");
+  private static final Path DOCS = Path.of("..", "docs");
+  private static final Path GUIDE = DOCS.resolve("deployment.md");
   private static final Pattern FENCE = Pattern.compile("```[a-z]*\\n(.*?)```", Pattern.DOTALL);
 
   @Test
@@ -62,10 +64,10 @@ class DocumentedCommandsTest {
     }
   }
 
-  /** The arguments after {@code jar} on every line of a fenced code block of the README and the guide. */
+  /** The arguments after {@code jar} on every line of a fenced code block of the README and the docs. */
   static List<List<String>> commandLines(String jar) throws IOException {
     List<List<String>> lines = new ArrayList<>();
-    for (Path doc : List.of(README, GUIDE)) {
+    for (Path doc : documents()) {
       Matcher fence = FENCE.matcher(Files.readString(doc, StandardCharsets.UTF_8));
       while (fence.find()) {
         for (String line : fence.group(1).split("\n")) {
@@ -77,6 +79,16 @@ class DocumentedCommandsTest {
       }
     }
     return lines;
+  }
+
+  /** The README, then every Markdown page of {@code docs/} in name order. */
+  private static List<Path> documents() throws IOException {
+    List<Path> documents = new ArrayList<>(List.of(README));
+    try (Stream<Path> pages = Files.list(DOCS)) {
+      pages.filter(page -> page.toString().endsWith(".md")).sorted().forEach(documents::add);
+    }
+    assertTrue(documents.contains(GUIDE), "the deployment guide is among " + documents);
+    return documents;
   }
 
   /**

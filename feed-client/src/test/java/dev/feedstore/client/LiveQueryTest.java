@@ -180,7 +180,7 @@ class LiveQueryTest {
 
   @Test
   void aBlockSyncRefusesForItsSizeIsNoVersion() throws Exception {
-    try (AuthorityFixture authority = new AuthorityFixture(dir, ServerSettings.newBuilder().blockBytes(200).build())) {
+    try (AuthorityFixture authority = new AuthorityFixture(dir, ServerSettings.newBuilder().set(ServerSettings.BLOCK_BYTES, 200).build())) {
       var grpc = authority.authority();
       grpc.refreshInfo();
       SyncDriver driver = new SyncDriver(grpc, SPACE);

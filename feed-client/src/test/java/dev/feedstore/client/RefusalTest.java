@@ -1,5 +1,6 @@
 package dev.feedstore.client;
 
+import static dev.feedstore.server.ServerSettings.BLOCK_BYTES;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -108,7 +109,7 @@ class RefusalTest {
 
   @Test
   void aBlockOverTheServersBlockBytesIsListedAsRefusedAndTheFiftyAfterItSync() throws Exception {
-    ServerSettings settings = ServerSettings.newBuilder().blockBytes(64 * 1024).build();
+    ServerSettings settings = ServerSettings.newBuilder().set(BLOCK_BYTES, 64 * 1024).build();
     try (LoopbackServer authority = new LoopbackServer(dir, settings); Replicas replicas = new Replicas(dir)) {
       Replica alice = replicas.open("alice");
       FeedId feed = alice.createFeed(SPACE, Optional.empty(), Replication.fullHistory());
@@ -138,7 +139,7 @@ class RefusalTest {
 
   @Test
   void whileAPushIsRefusedPullsGoOn() throws Exception {
-    ServerSettings settings = ServerSettings.newBuilder().blockBytes(64 * 1024).build();
+    ServerSettings settings = ServerSettings.newBuilder().set(BLOCK_BYTES, 64 * 1024).build();
     try (LoopbackServer authority = new LoopbackServer(dir, settings); Replicas replicas = new Replicas(dir)) {
       Replica alice = replicas.open("alice");
       Replica bob = replicas.open("bob");

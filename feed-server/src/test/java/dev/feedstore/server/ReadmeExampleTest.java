@@ -8,6 +8,7 @@ import dev.feedstore.proto.v1.AppendRequest;
 import dev.feedstore.proto.v1.QueryRequest;
 import dev.feedstore.proto.v1.QueryResponse;
 import dev.feedstore.server.testing.TestServer;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,16 +20,20 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The grpcurl calls documented in the README, sent as grpcurl sends them: their JSON parsed with
- * protobuf's JSON mapping (grpcurl uses the same), against a server, over a socket.
+ * The grpcurl calls documented in the README (Append, Query, Watch) and in {@code docs/retention.md}
+ * (a Query from a time), sent as grpcurl sends them: their JSON parsed with protobuf's JSON mapping
+ * (grpcurl uses the same), against a server, over a socket.
  */
 class ReadmeExampleTest {
   @TempDir Path dir;
 
   @Test
-  void theReadmesGrpcurlCallsWork() throws Exception {
-    List<String> bodies = grpcurlBodies(Files.readString(Path.of("..", "README.md"), StandardCharsets.UTF_8));
-    assertEquals(4, bodies.size(), bodies.toString()); // Append, Query, Watch, Query from a time
+  void theDocumentedGrpcurlCallsWork() throws Exception {
+    List<String> bodies = new ArrayList<>(grpcurlBodies(document("README.md")));
+    assertEquals(3, bodies.size(), bodies.toString()); // Append, Query, Watch
+    List<String> fromTime = grpcurlBodies(document("docs/retention.md"));
+    assertEquals(1, fromTime.size(), fromTime.toString()); // Query from a time
+    bodies.addAll(fromTime);
     AppendRequest.Builder append = AppendRequest.newBuilder();
     JsonFormat.parser().merge(bodies.get(0), append);
     QueryRequest.Builder query = QueryRequest.newBuilder();
@@ -44,10 +49,14 @@ class ReadmeExampleTest {
       assertEquals(1, response.getBlocksCount());
       assertEquals("hello", response.getBlocks(0).getData().toStringUtf8());
       assertTrue(JsonFormat.printer().print(response).contains("\"aGVsbG8=\""));
-      QueryResponse fromTime = t.blocking().query(since.build());
-      assertTrue(fromTime.hasStartCursor(), fromTime.toString());
-      assertEquals(1, fromTime.getBlocksCount(), "the block was received after the README's time");
+      QueryResponse sinceResponse = t.blocking().query(since.build());
+      assertTrue(sinceResponse.hasStartCursor(), sinceResponse.toString());
+      assertEquals(1, sinceResponse.getBlocksCount(), "the block was received after the documented time");
     }
+  }
+
+  private static String document(String path) throws IOException {
+    return Files.readString(Path.of("..").resolve(path), StandardCharsets.UTF_8);
   }
 
   static List<String> grpcurlBodies(String readme) {

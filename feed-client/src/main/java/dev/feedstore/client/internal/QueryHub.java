@@ -11,6 +11,7 @@ import dev.feedstore.core.store.CorruptBlockException;
 import dev.feedstore.core.store.DocumentVersions;
 import dev.feedstore.core.store.FeedStore;
 import dev.feedstore.core.sync.Changes;
+import dev.feedstore.core.sync.SpaceSync;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,6 +22,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,7 +47,7 @@ public final class QueryHub implements AutoCloseable {
   private final ListenerThread thread;
   private final Clock clock;
   private final int maxMatches;
-  private final java.util.function.ToIntFunction<SpaceId> pushableData;
+  private final Function<SpaceId, UnpushableBlocks.Rules> refusals;
   private final Consumer<CorruptBlockException> onCorrupt;
   private final Object lock = new Object();
   /** Guarded by lock: the commits told since the last round took them. */
@@ -72,19 +74,20 @@ public final class QueryHub implements AutoCloseable {
   /**
    * @param clock the time of evaluation (a pending version's receive time)
    * @param maxMatches the most documents one query may match (setting {@code live-query-matches})
-   * @param pushableData per space, the largest data sync pushes now: larger pending blocks of
-   *     replicated feeds are refused, and no versions ({@link UnpushableBlocks}); a change of it is
+   * @param syncs the sync of each space, whose refusals now (of blocks too large, or of closed
+   *     feeds) say which blocks are no versions ({@link UnpushableBlocks}); a change of them is
    *     told with {@link #reread}
    * @param onCorrupt sets aside a block found corrupt (a commit told here in turn)
    */
   public QueryHub(FeedStore store, CommitOrder order, ListenerThread thread, Clock clock, int maxMatches,
-      java.util.function.ToIntFunction<SpaceId> pushableData, Consumer<CorruptBlockException> onCorrupt) {
+      Function<SpaceId, SpaceSync> syncs, Consumer<CorruptBlockException> onCorrupt) {
     this.store = store;
     this.order = order;
     this.thread = thread;
     this.clock = clock;
     this.maxMatches = maxMatches;
-    this.pushableData = pushableData;
+    this.refusals = space -> new UnpushableBlocks.Rules(syncs.apply(space).limits().maxPushableData(),
+        syncs.apply(space).closedFeeds().keySet());
     this.onCorrupt = onCorrupt;
   }
 
@@ -107,8 +110,8 @@ public final class QueryHub implements AutoCloseable {
 
   /** Blocks appended here by one commit, in order, to a feed with {@code namespace}. Call inside the commit's order. */
   public void appended(SpaceId space, List<Block> blocks, Optional<Namespace> namespace) {
-    int maxData = pushableData.applyAsInt(space);
-    if (blocks.stream().anyMatch(block -> block.data().size() > maxData)) {
+    UnpushableBlocks.Rules rules = refusals.apply(space);
+    if (blocks.stream().anyMatch(rules::mayLeaveOut)) {
       // Perhaps refused, and then no version: the round reads what the policies say.
       changed(space, Changes.of(blocks.stream().map(Block::key).toList()));
       return;
@@ -258,7 +261,7 @@ public final class QueryHub implements AutoCloseable {
       notices.addAll(pending);
       pending = new ArrayList<>();
       asking[0] = asked;
-      return new QueryRound(notices, List.copyOf(registrations), commits, clock.millis(), pushableData, broken);
+      return new QueryRound(notices, List.copyOf(registrations), commits, clock.millis(), refusals, broken);
     }
   }
 

@@ -48,7 +48,7 @@ final class QueryRound {
 
   private final long commit;
   private final long evaluatedAt;
-  private final java.util.function.ToIntFunction<SpaceId> pushableData;
+  private final java.util.function.Function<SpaceId, UnpushableBlocks.Rules> refusals;
   private final boolean broken;
   private final Map<SpaceId, SpaceRound> spaces = new LinkedHashMap<>();
   private long blocksRead;
@@ -56,17 +56,17 @@ final class QueryRound {
   /**
    * @param commit the number of the last commit told
    * @param evaluatedAt the time of evaluation: the receive time of pending versions
-   * @param pushableData per space, the largest data sync pushes now ({@link UnpushableBlocks}),
-   *     read when the round is made, among the commits it takes
+   * @param refusals per space, what sync refuses to push now ({@link UnpushableBlocks}), read
+   *     when the round is made, among the commits it takes
    * @param broken whether to take a sync step's blocks for their documents' newest versions, which
    *     is wrong ({@link QueryHub#breakOnPurpose})
    */
   QueryRound(List<Notice> notices, List<QueryRegistration> registrations, long commit, long evaluatedAt,
-      java.util.function.ToIntFunction<SpaceId> pushableData, boolean broken) {
+      java.util.function.Function<SpaceId, UnpushableBlocks.Rules> refusals, boolean broken) {
     this.broken = broken;
     this.commit = commit;
     this.evaluatedAt = evaluatedAt;
-    this.pushableData = pushableData;
+    this.refusals = refusals;
     for (QueryRegistration registration : registrations) {
       if (!registration.closed()) {
         spaces.computeIfAbsent(registration.query().space(), SpaceRound::new).registrations.add(registration);
@@ -122,11 +122,11 @@ final class QueryRound {
     final Map<Scope, Optional<HistoryGap>> gaps = new HashMap<>();
     List<ParsedBlock> touchedBlocks;
     boolean read;
-    final int maxData;
+    final UnpushableBlocks.Rules rules;
 
     SpaceRound(SpaceId space) {
       this.space = space;
-      this.maxData = pushableData.applyAsInt(space);
+      this.rules = refusals.apply(space);
     }
 
     void add(Notice notice) {
@@ -147,7 +147,7 @@ final class QueryRound {
     void read(StoreTransaction tx) {
       read = true;
       Map<Group, CurrentVersions> groups = new HashMap<>();
-      UnpushableBlocks unpushable = new UnpushableBlocks(maxData, SpaceSync.replicatedScope(tx, space));
+      UnpushableBlocks unpushable = new UnpushableBlocks(rules, SpaceSync.replicatedScope(tx, space));
       for (QueryRegistration registration : registrations) {
         LiveQuery query = registration.query();
         Group group = Group.of(query);

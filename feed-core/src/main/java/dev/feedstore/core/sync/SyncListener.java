@@ -27,8 +27,10 @@ public interface SyncListener {
   }
 
   /**
-   * Which blocks sync leaves out as refused ({@link SpaceSync#refused()}) may have changed: the
-   * authority's limits moved the largest data a push carries. Called inside {@link #committing}.
+   * Which blocks sync leaves out as refused may have changed: the authority's limits moved the
+   * largest data a push carries ({@link SpaceSync#refused()}), the authority closed feeds, or a
+   * swap or a rollback forgot the feeds it had closed ({@link SpaceSync#closedFeeds()}). Called
+   * inside {@link #committing}.
    */
   default void refusalsChanged(SpaceId spaceId) {}
 

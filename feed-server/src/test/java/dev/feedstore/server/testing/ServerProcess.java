@@ -117,12 +117,17 @@ public final class ServerProcess implements AutoCloseable {
 
   /** Waits (60 s at most) until the health service on {@code channel} says SERVING. */
   public void awaitServing(Channel channel) {
+    awaitHealth(channel, "", ServingStatus.SERVING);
+  }
+
+  /** Waits (60 s at most) until the health service on {@code channel} says {@code expected} of {@code service}. */
+  public void awaitHealth(Channel channel, String service, ServingStatus expected) {
     HealthGrpc.HealthBlockingStub health = HealthGrpc.newBlockingStub(channel);
-    Await.until("health says SERVING", Duration.ofSeconds(60), () -> {
+    Await.until("health of '" + service + "' says " + expected, Duration.ofSeconds(60), () -> {
       assertAlive();
       try {
-        return health.withDeadlineAfter(2, TimeUnit.SECONDS).check(HealthCheckRequest.getDefaultInstance())
-            .getStatus() == ServingStatus.SERVING;
+        return health.withDeadlineAfter(2, TimeUnit.SECONDS)
+            .check(HealthCheckRequest.newBuilder().setService(service).build()).getStatus() == expected;
       } catch (StatusRuntimeException e) {
         return false; // not listening yet
       }

@@ -19,6 +19,7 @@ import dev.feedstore.core.query.DocumentId;
 import dev.feedstore.core.store.DocumentVersions;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.sqlite.SqliteSettings;
+import dev.feedstore.store.sqlite.SchemaMigrator;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -99,13 +100,24 @@ class DocumentVersionsTest {
     try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("replica.db"));
         Statement statement = connection.createStatement();
         ResultSet plan = statement.executeQuery("EXPLAIN QUERY PLAN "
-            + SqliteDocumentVersions.byKey(path).replace("?", "1"))) {
+            + SqliteDocumentVersions.byKey(path).sql().replace("?", "1"))) {
       StringBuilder steps = new StringBuilder();
       while (plan.next()) {
         steps.append(plan.getString("detail")).append('\n');
       }
       assertTrue(steps.toString().contains("USING INDEX " + SqliteDocumentVersions.indexName(path)), steps.toString());
     }
+  }
+
+  /** The lookup and the index are one expression, as SQLite must see them to use the index. */
+  @Test
+  void theLookupAndTheIndexAreRenderedWithOneExpression() {
+    String path = SqliteDocumentVersions.path(ID).orElseThrow();
+    String expression = "case when json_valid(cast(data as clob)) = 1 then json_extract(cast(data as clob), '$.id') end";
+    assertEquals("create index if not exists " + SqliteDocumentVersions.indexName(path)
+        + " on blocks(space_private_id, " + expression + ")", SqliteDocumentVersions.index(path).sql());
+    assertTrue(SqliteDocumentVersions.byKey(path).sql().contains(expression.replace("data", "b.data") + " = ?"),
+        SqliteDocumentVersions.byKey(path).sql());
   }
 
   @Test
