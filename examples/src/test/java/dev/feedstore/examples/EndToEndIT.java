@@ -2,11 +2,11 @@ package dev.feedstore.examples;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.feedstore.core.testing.Await;
 import dev.feedstore.proto.v1.Block;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
 import dev.feedstore.proto.v1.QueryRequest;
 import dev.feedstore.proto.v1.QueryResponse;
+import dev.feedstore.testing.Await;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;

@@ -2,7 +2,7 @@ package dev.feedstore.examples;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.feedstore.core.testing.Await;
+import dev.feedstore.testing.Await;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;

@@ -1,9 +1,9 @@
 package dev.feedstore.cli;
 
-import dev.feedstore.core.testing.TestCertificates;
 import dev.feedstore.server.FeedServer;
 import dev.feedstore.server.ServerSettings;
 import dev.feedstore.sqlite.SqliteFeedStore;
+import dev.feedstore.testing.TestCertificates;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -13,7 +13,7 @@ import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Namespace;
 import dev.feedstore.core.Replication;
 import dev.feedstore.core.SpaceId;
-import dev.feedstore.core.testing.Await;
+import dev.feedstore.testing.Await;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

@@ -18,7 +18,7 @@ import dev.feedstore.core.Position;
 import dev.feedstore.core.Replication;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.sync.SyncStep;
-import dev.feedstore.core.testing.Await;
+import dev.feedstore.testing.Await;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

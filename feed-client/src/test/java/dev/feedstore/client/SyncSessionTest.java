@@ -11,7 +11,7 @@ import dev.feedstore.core.BlockData;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Replication;
 import dev.feedstore.core.SpaceId;
-import dev.feedstore.core.testing.Await;
+import dev.feedstore.testing.Await;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

@@ -3,9 +3,9 @@ package dev.feedstore.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
-import dev.feedstore.core.testing.Await;
 import dev.feedstore.server.testing.Http;
 import dev.feedstore.server.testing.ServerProcess;
+import dev.feedstore.testing.Await;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.feedstore.core.FeedId;
-import dev.feedstore.core.testing.DiskFaults;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.proto.v1.Block;
 import dev.feedstore.proto.v1.ListFeedsRequest;
@@ -18,6 +17,7 @@ import dev.feedstore.server.testing.CapturedErr;
 import dev.feedstore.server.testing.EventRecorder;
 import dev.feedstore.server.testing.TestServer;
 import dev.feedstore.server.testing.Wire;
+import dev.feedstore.testing.DiskFaults;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.nio.file.Path;

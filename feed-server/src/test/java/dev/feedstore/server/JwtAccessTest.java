@@ -213,6 +213,6 @@ class JwtAccessTest {
       assertEquals(Status.Code.UNAUTHENTICATED, end.getCode());
       assertTrue(end.getDescription().contains("connect again with a fresh token"), end.toString());
     }
-    dev.feedstore.core.testing.Await.until("both streams are released", () -> t.server.openWatches() == 0);
+    dev.feedstore.testing.Await.until("both streams are released", () -> t.server.openWatches() == 0);
   }
 }

@@ -3,7 +3,6 @@ package dev.feedstore.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.feedstore.core.FeedId;
-import dev.feedstore.core.testing.Await;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.proto.v1.AppendResponse;
 import dev.feedstore.proto.v1.QueryRequest;
@@ -12,6 +11,7 @@ import dev.feedstore.proto.v1.WatchRequest;
 import dev.feedstore.server.testing.EventRecorder;
 import dev.feedstore.server.testing.PostgresServer;
 import dev.feedstore.server.testing.Wire;
+import dev.feedstore.testing.Await;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;

@@ -3,8 +3,8 @@ package dev.feedstore.server.internal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.feedstore.core.testing.Await;
 import dev.feedstore.server.ServerSettings;
+import dev.feedstore.testing.Await;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.LongStream;

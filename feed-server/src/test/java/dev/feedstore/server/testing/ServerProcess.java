@@ -1,6 +1,6 @@
 package dev.feedstore.server.testing;
 
-import dev.feedstore.core.testing.Await;
+import dev.feedstore.testing.Await;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.grpc.Channel;
