@@ -3,10 +3,10 @@ package dev.feedstore.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.feedstore.server.testing.CapturedErr;
 import dev.feedstore.postgres.PostgresSettings;
 import dev.feedstore.postgres.PostgresStore;
 import dev.feedstore.sqlite.SqliteSettings;
+import dev.feedstore.testing.CapturedErr;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.lang.reflect.Field;

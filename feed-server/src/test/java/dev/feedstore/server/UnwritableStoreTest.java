@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.feedstore.core.store.StorageFaultException;
-import dev.feedstore.server.testing.CapturedErr;
 import dev.feedstore.sqlite.SqliteFeedStore;
+import dev.feedstore.testing.CapturedErr;
 import dev.feedstore.testing.ReadOnlyFile;
 import io.grpc.inprocess.InProcessServerBuilder;
 import java.nio.file.Path;
