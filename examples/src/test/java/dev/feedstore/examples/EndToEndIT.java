@@ -7,9 +7,8 @@ import dev.feedstore.proto.v1.FeedSyncGrpc;
 import dev.feedstore.proto.v1.QueryRequest;
 import dev.feedstore.proto.v1.QueryResponse;
 import dev.feedstore.testing.Await;
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
-import io.grpc.ManagedChannel;
+import dev.feedstore.testing.ServerProcess;
+import io.grpc.Channel;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
@@ -20,7 +19,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,23 +34,17 @@ class EndToEndIT {
   private static final Duration WAIT = Duration.ofSeconds(60);
 
   @TempDir Path dir;
-  ManagedChannel channel;
-
-  @AfterEach
-  void closeChannel() {
-    if (channel != null) {
-      channel.shutdownNow();
-    }
-  }
+  /** The server's channel, which reaches it across its restart. */
+  Channel channel;
 
   @Test
   void twoReplicaProcessesConvergeWithNothingLostWhenTheServerIsKilledUnderThem() throws Exception {
     long began = System.nanoTime();
-    try (ServerProcess server = new ServerProcess(dir);
+    try (ServerProcess server = ServerProcess.start(dir, "feeds.db", ServerProcess.freePort());
          ReplicaProcess alice = new ReplicaProcess(dir, "alice");
          ReplicaProcess bob = new ReplicaProcess(dir, "bob")) {
-      server.start();
-      channel = Grpc.newChannelBuilder(server.address(), InsecureChannelCredentials.create()).build();
+      server.awaitServing();
+      channel = server.channel();
       alice.start(server.address(), COUNT, 2 * COUNT);
       bob.start(server.address(), COUNT, 2 * COUNT);
       Await.until("the server holds 5 blocks of each replica", WAIT, () -> {
@@ -72,7 +64,8 @@ class EndToEndIT {
       System.out.printf("end-to-end: killed the server after %d and %d appends; restarting it after %d and %d%n",
           aliceAppended, bobAppended, alice.appended(), bob.appended());
 
-      server.start();
+      server.restart();
+      server.awaitServing();
       Map<String, Long> atAlice = alice.awaitConvergedBlocks();
       Map<String, Long> atBob = bob.awaitConvergedBlocks();
       Map<String, Long> atServer = serverBlocks();

@@ -19,6 +19,7 @@ import dev.feedstore.postgres.testing.EmbeddedDatabase;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
 import dev.feedstore.proto.v1.QueryRequest;
 import dev.feedstore.testing.Await;
+import dev.feedstore.testing.ServerProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -143,8 +144,9 @@ class PostgresProcessesIT {
     String url = database.url("postgres");
     for (int i = 0; i < 3; i++) {
       Path serverDir = Files.createDirectories(dir.resolve("server-" + i));
-      ServerProcess server = new ServerProcess(serverDir, List.of("--postgres", url, "--heartbeat-ms", "1000"));
-      server.start();
+      ServerProcess server = ServerProcess.startOnPostgres(serverDir, url, ServerProcess.freePort(), "--heartbeat-ms",
+          "1000");
+      server.awaitServing();
       servers.add(server);
     }
     List<String> targets = servers.stream().map(ServerProcess::address).toList();

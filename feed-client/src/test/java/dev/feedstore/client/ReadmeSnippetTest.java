@@ -3,10 +3,10 @@ package dev.feedstore.client;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.feedstore.client.testing.JavaProcess;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.server.ServerSettings;
 import dev.feedstore.server.testing.LoopbackServer;
+import dev.feedstore.testing.JavaProcess;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

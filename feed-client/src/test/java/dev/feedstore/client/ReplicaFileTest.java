@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.feedstore.client.testing.AuthorityFixture;
-import dev.feedstore.client.testing.JavaProcess;
 import dev.feedstore.client.testing.OpenReplica;
 import dev.feedstore.core.ActorId;
 import dev.feedstore.core.BlockData;
@@ -15,6 +14,7 @@ import dev.feedstore.core.Replication;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.IncompatibleStoreException;
 import dev.feedstore.sqlite.testing.ForeignDatabase;
+import dev.feedstore.testing.JavaProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import dev.feedstore.server.testing.Http;
-import dev.feedstore.server.testing.ServerProcess;
 import dev.feedstore.testing.Await;
+import dev.feedstore.testing.ServerProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.feedstore.server.testing.Http;
-import dev.feedstore.server.testing.ServerProcess;
 import dev.feedstore.server.testing.Streams;
 import dev.feedstore.testing.Await;
+import dev.feedstore.testing.ServerProcess;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
