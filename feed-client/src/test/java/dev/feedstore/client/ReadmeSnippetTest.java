@@ -4,8 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.feedstore.core.SpaceId;
-import dev.feedstore.server.ServerSettings;
-import dev.feedstore.server.testing.LoopbackServer;
+import dev.feedstore.server.testing.RestartableServer;
 import dev.feedstore.testing.JavaProcess;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
@@ -38,11 +37,10 @@ class ReadmeSnippetTest {
         + Files.readString(Path.of("target", "runtime-classpath.txt")).strip();
     assertTrue(!classPath.contains("feed-server") && !classPath.contains("test-classes"), classPath);
 
-    try (LoopbackServer authority = new LoopbackServer(Files.createDirectories(dir.resolve("server")),
-        ServerSettings.DEFAULTS)) {
+    try (RestartableServer authority = RestartableServer.loopback(Files.createDirectories(dir.resolve("server")))) {
       Path source = dir.resolve("src").resolve("ReadmeSnippet.java");
       Files.createDirectories(source.getParent());
-      Files.writeString(source, program(snippet.replace(README_TARGET, "\"" + authority.target() + "\"")));
+      Files.writeString(source, program(snippet.replace(README_TARGET, "\"" + authority.address() + "\"")));
       Path classes = Files.createDirectories(dir.resolve("classes"));
       JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
       int compiled = javac.run(null, null, null, "-cp", classPath, "-d", classes.toString(), source.toString());

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.feedstore.client.testing.AuthorityFixture;
 import dev.feedstore.client.testing.Convergence;
 import dev.feedstore.client.testing.Replicas;
 import dev.feedstore.client.testing.SyncDriver;
@@ -16,6 +15,7 @@ import dev.feedstore.core.Namespace;
 import dev.feedstore.core.Replication;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.UnknownFeedException;
+import dev.feedstore.server.testing.RestartableServer;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -33,16 +33,16 @@ class ReplicateSpaceTest {
   private static final SpaceId SPACE = SpaceId.of("team");
 
   @TempDir Path dir;
-  private AuthorityFixture authority;
+  private RestartableServer authority;
   private Replicas replicas;
   private SyncDriver driver;
   private Replica writer;
 
   @BeforeEach
   void setUp() {
-    authority = new AuthorityFixture(dir);
+    authority = RestartableServer.inProcess(dir);
     replicas = new Replicas(dir);
-    driver = new SyncDriver(authority.authority(), SPACE);
+    driver = new SyncDriver(authority.channel(), SPACE);
     writer = replicas.open("writer");
   }
 

@@ -14,7 +14,7 @@ import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.sync.SyncStep;
 import dev.feedstore.proto.v1.CompactRequest;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
-import dev.feedstore.server.testing.LoopbackServer;
+import dev.feedstore.server.testing.RestartableServer;
 import io.grpc.ManagedChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,7 +38,7 @@ class RollbackAtTheFloorTest {
   void aReplicaAtTheFloorNoticesThatTheAuthorityLostTheBlockThereAndPushesItAgain() throws Exception {
     Path file = dir.resolve("authority.db");
     Path backup = dir.resolve("authority-backup.db");
-    try (LoopbackServer authority = new LoopbackServer(dir); Replicas replicas = new Replicas(dir)) {
+    try (RestartableServer authority = RestartableServer.loopback(dir); Replicas replicas = new Replicas(dir)) {
       ManagedChannel channel = authority.newChannel();
       try {
         SyncDriver driver = new SyncDriver(new GrpcAuthority(channel), SPACE);

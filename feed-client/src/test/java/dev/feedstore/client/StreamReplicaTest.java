@@ -3,7 +3,6 @@ package dev.feedstore.client;
 import static dev.feedstore.client.testing.Convergence.data;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.feedstore.client.testing.AuthorityFixture;
 import dev.feedstore.client.testing.Replicas;
 import dev.feedstore.client.testing.SyncDriver;
 import dev.feedstore.core.Block;
@@ -13,6 +12,7 @@ import dev.feedstore.core.Replication;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.StreamName;
 import dev.feedstore.server.ServerSettings;
+import dev.feedstore.server.testing.RestartableServer;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -36,13 +36,13 @@ class StreamReplicaTest {
   private static final SpaceId STREAMS = SpaceId.of(ServerSettings.DEFAULT_STREAMS_SPACE);
 
   @TempDir Path dir;
-  private AuthorityFixture authority;
+  private RestartableServer authority;
   private Replicas replicas;
   private final HttpClient http = HttpClient.newHttpClient();
 
   @BeforeEach
   void setUp() {
-    authority = new AuthorityFixture(dir, ServerSettings.DEFAULTS, true);
+    authority = RestartableServer.inProcess(dir, builder -> builder.http("127.0.0.1", 0));
     replicas = new Replicas(dir);
   }
 
@@ -71,7 +71,7 @@ class StreamReplicaTest {
     assertEquals(201, send("PUT", "chat/room-2", "", "other room").statusCode());
     Replica replica = replicas.open("desk");
     replica.replicateSpace(STREAMS, Replication.fullHistory());
-    SyncDriver driver = new SyncDriver(authority.authority(), STREAMS);
+    SyncDriver driver = new SyncDriver(authority.channel(), STREAMS);
     driver.untilQuiet(10, replica);
 
     authority.stop();

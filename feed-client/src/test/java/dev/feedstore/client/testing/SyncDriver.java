@@ -1,6 +1,7 @@
 package dev.feedstore.client.testing;
 
 import dev.feedstore.client.Replica;
+import dev.feedstore.client.internal.GrpcAuthority;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.sync.Authority;
 import dev.feedstore.core.sync.CompactedHistoryException;
@@ -8,6 +9,8 @@ import dev.feedstore.core.sync.PullPage;
 import dev.feedstore.core.sync.PullTicket;
 import dev.feedstore.core.sync.SpaceSync;
 import dev.feedstore.core.sync.SyncStep;
+import io.grpc.Channel;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -25,6 +28,11 @@ public final class SyncDriver {
   public SyncDriver(Authority authority, SpaceId space) {
     this.authority = authority;
     this.space = space;
+  }
+
+  /** A driver that talks to the authority at the other end of {@code channel} (the caller keeps it). */
+  public SyncDriver(Channel channel, SpaceId space) {
+    this(new GrpcAuthority(channel, Duration.ofSeconds(20), Duration.ofHours(1)), space);
   }
 
   public List<SyncStep> steps() {
