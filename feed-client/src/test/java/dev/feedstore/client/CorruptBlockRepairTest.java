@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.feedstore.client.testing.Replicas;
-import dev.feedstore.client.testing.SyncDriver;
 import dev.feedstore.core.BlockData;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Position;
@@ -19,6 +18,7 @@ import dev.feedstore.core.sync.SyncStep;
 import dev.feedstore.server.testing.RestartableServer;
 import dev.feedstore.testing.Await;
 import dev.feedstore.testing.DiskFaults;
+import dev.feedstore.testing.SyncDriver;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -45,14 +45,14 @@ class CorruptBlockRepairTest {
   @TempDir Path dir;
   private RestartableServer authority;
   private Replicas replicas;
-  private SyncDriver driver;
+  private SyncDriver<Replica> driver;
   private FeedId feed;
 
   @BeforeEach
   void setUp() {
     authority = RestartableServer.inProcess(dir);
     replicas = new Replicas(dir);
-    driver = new SyncDriver(authority.channel(), SPACE);
+    driver = Replicas.driver(authority.channel(), SPACE);
   }
 
   @AfterEach

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.feedstore.client.testing.Replicas;
-import dev.feedstore.client.testing.SyncDriver;
 import dev.feedstore.core.ActorId;
 import dev.feedstore.core.Block;
 import dev.feedstore.core.BlockData;
@@ -18,6 +17,7 @@ import dev.feedstore.core.store.StorageFaultException;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.server.testing.RestartableServer;
 import dev.feedstore.testing.SmallDisk;
+import dev.feedstore.testing.SyncDriver;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -47,7 +47,7 @@ class DiskFullReplicaTest {
       // As much ballast as the replica will fill: freed, it leaves room for the WAL's checkpoint too.
       disk.reserve(4 << 20);
       Replica bob = replicas.open("bob");
-      SyncDriver sync = new SyncDriver(authority.channel(), SPACE);
+      SyncDriver<Replica> sync = Replicas.driver(authority.channel(), SPACE);
       FeedId mine = alice.createFeed(SPACE, NOTES, Replication.fullHistory());
       FeedId theirs = bob.createFeed(SPACE, NOTES, Replication.fullHistory());
       alice.replicate(SPACE, theirs, NOTES, Replication.fullHistory());

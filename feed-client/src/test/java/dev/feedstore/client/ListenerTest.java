@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.feedstore.client.testing.Replicas;
-import dev.feedstore.client.testing.SyncDriver;
 import dev.feedstore.core.Block;
 import dev.feedstore.core.BlockData;
 import dev.feedstore.core.FeedId;
@@ -13,6 +12,7 @@ import dev.feedstore.core.Replication;
 import dev.feedstore.core.Scope;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.server.testing.RestartableServer;
+import dev.feedstore.testing.SyncDriver;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -31,7 +31,7 @@ class ListenerTest {
   @Test
   void listenerSeesLocalAppendsPositionsAndPulledBlocksInOrder() throws Exception {
     try (RestartableServer authority = RestartableServer.inProcess(dir); Replicas replicas = new Replicas(dir)) {
-      SyncDriver driver = new SyncDriver(authority.channel(), SPACE);
+      SyncDriver<Replica> driver = Replicas.driver(authority.channel(), SPACE);
       Replica alice = replicas.open("alice");
       Replica bob = replicas.open("bob");
       FeedId feed = alice.createFeed(SPACE, Optional.empty(), Replication.fullHistory());

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.feedstore.client.internal.GrpcAuthority;
 import dev.feedstore.client.testing.Replicas;
-import dev.feedstore.client.testing.SyncDriver;
 import dev.feedstore.core.Block;
 import dev.feedstore.core.BlockData;
 import dev.feedstore.core.FeedId;
@@ -15,6 +14,7 @@ import dev.feedstore.core.sync.SyncStep;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.server.ServerSettings;
 import dev.feedstore.server.testing.RestartableServer;
+import dev.feedstore.testing.SyncDriver;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
@@ -89,7 +89,7 @@ class PushSizingTest {
         // An authority that was never asked for its limits: it starts from the defaults (16 MiB,
         // 1000 blocks) and learns from the refusals.
         GrpcAuthority stale = new GrpcAuthority(channel);
-        SyncDriver driver = new SyncDriver(stale, SPACE);
+        SyncDriver<Replica> driver = Replicas.driver(stale, SPACE);
         List<SyncStep> pushes = new ArrayList<>();
         for (SyncStep step = driver.push(replica); step.kind() != SyncStep.Kind.IDLE; step = driver.push(replica)) {
           pushes.add(step);

@@ -6,12 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.feedstore.client.testing.Replicas;
-import dev.feedstore.client.testing.SyncDriver;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Replication;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.sync.SyncStep;
 import dev.feedstore.server.testing.RestartableServer;
+import dev.feedstore.testing.SyncDriver;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,13 +27,13 @@ class ReplayTerminationTest {
   @TempDir Path dir;
   private RestartableServer authority;
   private Replicas replicas;
-  private SyncDriver driver;
+  private SyncDriver<Replica> driver;
 
   @BeforeEach
   void setUp() {
     authority = RestartableServer.inProcess(dir);
     replicas = new Replicas(dir);
-    driver = new SyncDriver(authority.channel(), SPACE);
+    driver = Replicas.driver(authority.channel(), SPACE);
   }
 
   @AfterEach

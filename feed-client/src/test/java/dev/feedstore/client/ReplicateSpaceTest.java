@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.feedstore.client.testing.Convergence;
 import dev.feedstore.client.testing.Replicas;
-import dev.feedstore.client.testing.SyncDriver;
 import dev.feedstore.core.Block;
 import dev.feedstore.core.BlockData;
 import dev.feedstore.core.FeedId;
@@ -16,6 +15,7 @@ import dev.feedstore.core.Replication;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.UnknownFeedException;
 import dev.feedstore.server.testing.RestartableServer;
+import dev.feedstore.testing.SyncDriver;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -35,14 +35,14 @@ class ReplicateSpaceTest {
   @TempDir Path dir;
   private RestartableServer authority;
   private Replicas replicas;
-  private SyncDriver driver;
+  private SyncDriver<Replica> driver;
   private Replica writer;
 
   @BeforeEach
   void setUp() {
     authority = RestartableServer.inProcess(dir);
     replicas = new Replicas(dir);
-    driver = new SyncDriver(authority.channel(), SPACE);
+    driver = Replicas.driver(authority.channel(), SPACE);
     writer = replicas.open("writer");
   }
 

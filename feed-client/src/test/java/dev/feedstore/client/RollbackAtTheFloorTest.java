@@ -3,9 +3,7 @@ package dev.feedstore.client;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.feedstore.client.internal.GrpcAuthority;
 import dev.feedstore.client.testing.Replicas;
-import dev.feedstore.client.testing.SyncDriver;
 import dev.feedstore.core.Block;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Position;
@@ -15,6 +13,7 @@ import dev.feedstore.core.sync.SyncStep;
 import dev.feedstore.proto.v1.CompactRequest;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
 import dev.feedstore.server.testing.RestartableServer;
+import dev.feedstore.testing.SyncDriver;
 import io.grpc.ManagedChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,7 +40,7 @@ class RollbackAtTheFloorTest {
     try (RestartableServer authority = RestartableServer.loopback(dir); Replicas replicas = new Replicas(dir)) {
       ManagedChannel channel = authority.newChannel();
       try {
-        SyncDriver driver = new SyncDriver(new GrpcAuthority(channel), SPACE);
+        SyncDriver<Replica> driver = Replicas.driver(channel, SPACE);
         Replica alice = replicas.open("alice");
         Replica bob = replicas.open("bob");
         FeedId feed = alice.createFeed(SPACE, Optional.empty(), Replication.fullHistory());

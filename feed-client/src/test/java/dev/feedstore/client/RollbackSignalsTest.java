@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.feedstore.client.testing.Convergence;
 import dev.feedstore.client.testing.Replicas;
-import dev.feedstore.client.testing.SyncDriver;
 import dev.feedstore.core.Block;
 import dev.feedstore.core.BlockKey;
 import dev.feedstore.core.FeedId;
@@ -19,6 +18,7 @@ import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.sync.SyncStep;
 import dev.feedstore.server.testing.RestartableServer;
 import dev.feedstore.testing.Await;
+import dev.feedstore.testing.SyncDriver;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -50,14 +50,14 @@ class RollbackSignalsTest {
   @TempDir Path dir;
   private RestartableServer authority;
   private Replicas replicas;
-  private SyncDriver driver;
+  private SyncDriver<Replica> driver;
   private FeedId feed;
 
   @BeforeEach
   void setUp() {
     authority = RestartableServer.inProcess(dir);
     replicas = new Replicas(dir);
-    driver = new SyncDriver(authority.channel(), SPACE);
+    driver = Replicas.driver(authority.channel(), SPACE);
   }
 
   @AfterEach

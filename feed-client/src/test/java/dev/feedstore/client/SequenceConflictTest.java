@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.feedstore.client.testing.Replicas;
-import dev.feedstore.client.testing.SyncDriver;
 import dev.feedstore.core.Block;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Predecessor;
@@ -14,6 +13,7 @@ import dev.feedstore.core.Replication;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.sync.SyncStep;
 import dev.feedstore.server.testing.RestartableServer;
+import dev.feedstore.testing.SyncDriver;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
@@ -33,7 +33,7 @@ class SequenceConflictTest {
   @Test
   void replicaRestoredFromAnOldBackupKeepsBothContentsUnderDistinctKeys() {
     try (RestartableServer authority = RestartableServer.inProcess(dir); Replicas replicas = new Replicas(dir)) {
-      SyncDriver driver = new SyncDriver(authority.channel(), SPACE);
+      SyncDriver<Replica> driver = Replicas.driver(authority.channel(), SPACE);
       Replica alice = replicas.open("alice");
       FeedId feed = alice.createFeed(SPACE, Optional.empty(), Replication.fullHistory());
       replicas.append(alice, SPACE, feed, "before-backup", 2);

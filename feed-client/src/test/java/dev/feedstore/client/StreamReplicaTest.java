@@ -4,7 +4,6 @@ import static dev.feedstore.client.testing.Convergence.data;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.feedstore.client.testing.Replicas;
-import dev.feedstore.client.testing.SyncDriver;
 import dev.feedstore.core.Block;
 import dev.feedstore.core.BlockData;
 import dev.feedstore.core.FeedId;
@@ -13,6 +12,7 @@ import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.StreamName;
 import dev.feedstore.server.ServerSettings;
 import dev.feedstore.server.testing.RestartableServer;
+import dev.feedstore.testing.SyncDriver;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -71,7 +71,7 @@ class StreamReplicaTest {
     assertEquals(201, send("PUT", "chat/room-2", "", "other room").statusCode());
     Replica replica = replicas.open("desk");
     replica.replicateSpace(STREAMS, Replication.fullHistory());
-    SyncDriver driver = new SyncDriver(authority.channel(), STREAMS);
+    SyncDriver<Replica> driver = Replicas.driver(authority.channel(), STREAMS);
     driver.untilQuiet(10, replica);
 
     authority.stop();

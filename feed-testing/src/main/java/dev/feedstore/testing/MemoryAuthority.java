@@ -106,7 +106,7 @@ public final class MemoryAuthority implements Authority {
     }
     ServerToken token = store.token(request.spaceId());
     Space space = store.space(request.spaceId());
-    boolean otherStore = request.expectedServerToken().isPresent() && !request.expectedServerToken().get().equals(token);
+    boolean otherStore = request.expectedServerToken().map(expected -> !expected.equals(token)).orElse(false);
     Position cursor = otherStore ? Position.NONE : request.cursor();
     List<Block> blocks = new ArrayList<>();
     boolean hasMore = false;
@@ -183,7 +183,10 @@ public final class MemoryAuthority implements Authority {
     }
   }
 
-  /** One space of a store: its blocks by position and by key, the chain at each position, its feeds. Not thread-safe. */
+  /**
+   * One space of a store: its blocks by position and by key, the chain at each position, its feeds.
+   * Not thread-safe.
+   */
   private static final class Space {
     final TreeMap<Long, Block> byPosition = new TreeMap<>();
     final Map<BlockKey, Block> byKey = new HashMap<>();

@@ -158,7 +158,10 @@ public final class ServerProcess implements AutoCloseable {
     return channel;
   }
 
-  /** Waits (60 s at most) until the health service says SERVING, over {@link #channel()}; fails at once if the process ended. */
+  /**
+   * Waits (60 s at most) until the health service says SERVING, over {@link #channel()}; fails at
+   * once if the process ended.
+   */
   public void awaitServing() {
     awaitServing(channel());
   }

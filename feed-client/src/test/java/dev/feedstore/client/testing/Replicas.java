@@ -1,10 +1,14 @@
 package dev.feedstore.client.testing;
 
 import dev.feedstore.client.Replica;
+import dev.feedstore.client.internal.GrpcAuthority;
 import dev.feedstore.core.ActorId;
 import dev.feedstore.core.BlockData;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.SpaceId;
+import dev.feedstore.core.sync.Authority;
+import dev.feedstore.testing.SyncDriver;
+import io.grpc.Channel;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -21,6 +25,19 @@ public final class Replicas implements AutoCloseable {
 
   public Replicas(Path dir) {
     this.dir = dir;
+  }
+
+  /**
+   * A driver of replicas' sync of {@code space}, one step at a time, with the authority at the other
+   * end of {@code channel} (the caller keeps the channel).
+   */
+  public static SyncDriver<Replica> driver(Channel channel, SpaceId space) {
+    return driver(new GrpcAuthority(channel), space);
+  }
+
+  /** A driver of replicas' sync of {@code space}, one step at a time, with {@code authority}. */
+  public static SyncDriver<Replica> driver(Authority authority, SpaceId space) {
+    return new SyncDriver<>(authority, replica -> replica.sync(space));
   }
 
   public Replica open(String actor) {
