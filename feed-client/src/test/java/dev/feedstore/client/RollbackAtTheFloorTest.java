@@ -15,9 +15,7 @@ import dev.feedstore.proto.v1.FeedSyncGrpc;
 import dev.feedstore.server.testing.RestartableServer;
 import dev.feedstore.testing.SyncDriver;
 import io.grpc.ManagedChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,8 +33,6 @@ class RollbackAtTheFloorTest {
 
   @Test
   void aReplicaAtTheFloorNoticesThatTheAuthorityLostTheBlockThereAndPushesItAgain() throws Exception {
-    Path file = dir.resolve("authority.db");
-    Path backup = dir.resolve("authority-backup.db");
     try (RestartableServer authority = RestartableServer.loopback(dir); Replicas replicas = new Replicas(dir)) {
       ManagedChannel channel = authority.newChannel();
       try {
@@ -47,20 +43,14 @@ class RollbackAtTheFloorTest {
         bob.replicate(SPACE, feed, Replication.fullHistory());
         replicas.append(alice, SPACE, feed, "kept", 5);
         driver.untilQuiet(10, alice, bob);
-        authority.stop();
-        Files.copy(file, backup, StandardCopyOption.REPLACE_EXISTING);
-        authority.start();
+        Path backup = authority.snapshot();
 
         // Position 6 goes to alice's block, which bob pulls; then the authority is restored from the
         // backup (same token, history up to 5), gives 6 to carol's block and compacts up to 6.
         replicas.append(alice, SPACE, feed, "lost", 1);
         driver.untilQuiet(10, alice, bob);
         assertEquals(Position.of(6), bob.sync(SPACE).state().cursor());
-        authority.stop();
-        Files.copy(backup, file, StandardCopyOption.REPLACE_EXISTING);
-        Files.deleteIfExists(Path.of(file + "-wal"));
-        Files.deleteIfExists(Path.of(file + "-shm"));
-        authority.start();
+        authority.restoreFrom(backup);
         Replica carol = replicas.open("carol");
         carol.replicate(SPACE, feed, Replication.fullHistory());
         driver.untilQuiet(10, carol);

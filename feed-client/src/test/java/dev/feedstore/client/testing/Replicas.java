@@ -7,13 +7,10 @@ import dev.feedstore.core.BlockData;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.sync.Authority;
+import dev.feedstore.testing.DatabaseFiles;
 import dev.feedstore.testing.SyncDriver;
 import io.grpc.Channel;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -57,13 +54,13 @@ public final class Replicas implements AutoCloseable {
     replica.close();
     open.remove(replica);
     Path copy = dir.resolve(name + ".backup.db");
-    copyFile(replica.file(), copy);
+    DatabaseFiles.replace(copy, replica.file());
     return copy;
   }
 
   /** Replaces the replica's file with {@code backup} and opens it. */
   public Replica restore(String actor, Path backup) {
-    copyFile(backup, file(actor));
+    DatabaseFiles.replace(file(actor), backup);
     return open(actor);
   }
 
@@ -95,13 +92,4 @@ public final class Replicas implements AutoCloseable {
     return replica;
   }
 
-  private static void copyFile(Path from, Path to) {
-    try {
-      Files.copy(from, to, StandardCopyOption.REPLACE_EXISTING);
-      Files.deleteIfExists(Path.of(to + "-wal"));
-      Files.deleteIfExists(Path.of(to + "-shm"));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
 }

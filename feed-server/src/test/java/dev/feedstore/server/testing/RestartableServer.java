@@ -6,6 +6,7 @@ import dev.feedstore.core.Scope;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.server.FeedServer;
 import dev.feedstore.sqlite.SqliteFeedStore;
+import dev.feedstore.testing.DatabaseFiles;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
@@ -13,9 +14,7 @@ import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -193,19 +192,14 @@ public final class RestartableServer implements AutoCloseable {
   /** Stops, puts {@code copy} in place of the file (a rollback, or a restore: same token, older data), starts. */
   public void restoreFrom(Path copy) {
     stop();
-    deleteFiles();
-    try {
-      Files.copy(copy, file, StandardCopyOption.REPLACE_EXISTING);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    DatabaseFiles.replace(file, copy);
     start();
   }
 
   /** Stops, deletes the file, starts on a new empty one (a swap: new token, no data). */
   public void wipe() {
     stop();
-    deleteFiles();
+    DatabaseFiles.delete(file);
     start();
   }
 
@@ -223,15 +217,5 @@ public final class RestartableServer implements AutoCloseable {
       throw new IllegalStateException("the server is stopped; start it first");
     }
     return server;
-  }
-
-  private void deleteFiles() {
-    for (String suffix : new String[] {"", "-wal", "-shm"}) {
-      try {
-        Files.deleteIfExists(Path.of(file + suffix));
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
   }
 }
