@@ -3,9 +3,7 @@ package dev.feedstore.examples;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.feedstore.proto.v1.Block;
-import dev.feedstore.proto.v1.FeedSyncGrpc;
-import dev.feedstore.proto.v1.QueryRequest;
-import dev.feedstore.proto.v1.QueryResponse;
+import dev.feedstore.server.testing.Calls;
 import dev.feedstore.testing.Await;
 import dev.feedstore.testing.ServerProcess;
 import io.grpc.Channel;
@@ -15,7 +13,6 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -84,19 +81,11 @@ class EndToEndIT {
 
   /** The data of every block of the space on the server, with its position; fails on a duplicate. */
   private Map<String, Long> serverBlocks() {
-    FeedSyncGrpc.FeedSyncBlockingStub stub = FeedSyncGrpc.newBlockingStub(channel).withWaitForReady();
     Map<String, Long> blocks = new TreeMap<>();
-    long cursor = 0;
-    QueryResponse page;
-    do {
-      page = stub.withDeadlineAfter(30, TimeUnit.SECONDS)
-          .query(QueryRequest.newBuilder().setSpaceId(ReplicaProcess.SPACE).setCursor(cursor).setLimit(100).build());
-      for (Block block : page.getBlocksList()) {
-        Long before = blocks.put(block.getData().toStringUtf8(), block.getPosition());
-        assertEquals(null, before, "a block is stored once: " + block.getData().toStringUtf8());
-        cursor = block.getPosition();
-      }
-    } while (page.getHasMore());
+    for (Block block : Calls.allBlocks(channel, ReplicaProcess.SPACE)) {
+      Long before = blocks.put(block.getData().toStringUtf8(), block.getPosition());
+      assertEquals(null, before, "a block is stored once: " + block.getData().toStringUtf8());
+    }
     return blocks;
   }
 }
