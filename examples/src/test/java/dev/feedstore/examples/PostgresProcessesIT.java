@@ -36,7 +36,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.LongStream;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -116,14 +115,14 @@ class PostgresProcessesIT {
 
     database.close(); // a consistent copy: taken while the database is stopped
     Path backup = dir.resolve("pgdata-backup");
-    copy(data, backup);
+    EmbeddedDatabase.copyData(data, backup);
     startDatabase(data, port);
     appendCount(10);
     assertConverged(REPLICAS * 20);
 
     database.close();
-    delete(data);
-    copy(backup, data); // the restore: the last 60 acknowledged blocks are gone from the database
+    EmbeddedDatabase.deleteData(data);
+    EmbeddedDatabase.copyData(backup, data); // the restore: the last 60 acknowledged blocks are gone from the database
     startDatabase(data, port);
     appendCount(5);
 
@@ -275,29 +274,6 @@ class PostgresProcessesIT {
       }
       session.close();
       replica.close();
-    }
-  }
-
-  /** A copy of a data directory, permissions included (PostgreSQL refuses a directory others may read). */
-  private static void copy(Path from, Path to) throws IOException {
-    try (Stream<Path> files = Files.walk(from)) {
-      for (Path file : files.toList()) {
-        Path target = to.resolve(from.relativize(file).toString());
-        if (Files.isDirectory(file)) {
-          Files.createDirectories(target);
-          Files.setPosixFilePermissions(target, Files.getPosixFilePermissions(file));
-        } else {
-          Files.copy(file, target, java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
-        }
-      }
-    }
-  }
-
-  private static void delete(Path tree) throws IOException {
-    try (Stream<Path> files = Files.walk(tree)) {
-      for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(file);
-      }
     }
   }
 

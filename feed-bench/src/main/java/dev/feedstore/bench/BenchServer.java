@@ -1,5 +1,7 @@
 package dev.feedstore.bench;
 
+import static dev.feedstore.server.ServerSettings.APPEND_GROUP_BLOCKS;
+
 import dev.feedstore.server.FeedServer;
 import dev.feedstore.server.ServerSettings;
 import dev.feedstore.sqlite.SqliteFeedStore;
@@ -41,7 +43,7 @@ abstract class BenchServer implements AutoCloseable {
 
   /** Serves the database {@code db} (created if missing) instead, on a new port; returns this. */
   BenchServer reopen(Path db) {
-    return reopen(db, ServerSettings.DEFAULT_APPEND_GROUP_BLOCKS);
+    return reopen(db, APPEND_GROUP_BLOCKS.defaultValue());
   }
 
   /** As {@link #reopen(Path)}, with the server's {@code append-group-blocks} set to {@code appendGroupBlocks}. */

@@ -1,5 +1,8 @@
 package dev.feedstore.bench;
 
+import static dev.feedstore.server.ServerSettings.APPEND_GROUP_BLOCKS;
+import static dev.feedstore.server.ServerSettings.PRINCIPAL_REQUESTS_PER_SECOND;
+
 import dev.feedstore.server.FeedServer;
 import dev.feedstore.server.ServerSettings;
 import dev.feedstore.sqlite.SqliteFeedStore;
@@ -27,7 +30,7 @@ public final class ChildServer {
   public static void main(String[] args) throws Exception {
     System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
     try {
-      open(Path.of(args[0]), ServerSettings.DEFAULT_APPEND_GROUP_BLOCKS);
+      open(Path.of(args[0]), APPEND_GROUP_BLOCKS.defaultValue());
       BufferedReader commands = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
       String command;
       while ((command = commands.readLine()) != null) {
@@ -68,8 +71,8 @@ public final class ChildServer {
    * store, not that limit.
    */
   static ServerSettings settings(int appendGroupBlocks) {
-    return ServerSettings.DEFAULTS.toBuilder().appendGroupBlocks(appendGroupBlocks)
-        .principalRequestsPerSecond(BENCH_PRINCIPAL_REQUESTS_PER_SECOND).build();
+    return ServerSettings.DEFAULTS.toBuilder().set(APPEND_GROUP_BLOCKS, appendGroupBlocks)
+        .set(PRINCIPAL_REQUESTS_PER_SECOND, BENCH_PRINCIPAL_REQUESTS_PER_SECOND).build();
   }
 
   private static void open(Path db, int appendGroupBlocks) throws IOException {

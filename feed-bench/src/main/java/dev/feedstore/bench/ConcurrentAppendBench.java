@@ -1,11 +1,12 @@
 package dev.feedstore.bench;
 
+import static dev.feedstore.server.ServerSettings.APPEND_GROUP_BLOCKS;
+
 import com.google.protobuf.ByteString;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.proto.v1.AppendRequest;
 import dev.feedstore.proto.v1.Block;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
-import dev.feedstore.server.ServerSettings;
 import io.grpc.ManagedChannel;
 import java.nio.file.Path;
 import java.sql.SQLException;
@@ -57,7 +58,7 @@ final class ConcurrentAppendBench {
     for (Case c : CASES) {
       // Alternated, so that the two figures of a case see the same load of the shared machine.
       Measured off = measure(c, 1);
-      Measured on = measure(c, ServerSettings.DEFAULT_APPEND_GROUP_BLOCKS);
+      Measured on = measure(c, APPEND_GROUP_BLOCKS.defaultValue());
       table.add(c.label(), on.blocksPerSecond(), "blocks/s", off.blocksPerSecond(), throughputTarget(c));
       table.add(c.label() + ".p50", on.p50Millis(), "ms", off.p50Millis(), ResultTable.Target.NONE);
       table.add(c.label() + ".p99", on.p99Millis(), "ms", off.p99Millis(),
@@ -72,7 +73,7 @@ final class ConcurrentAppendBench {
     }
     table.note("append.concurrent.*: C clients (own connection, own feed) each sending blocking Appends of B"
         + " 256-byte blocks one after another, into one space or a space per client; value = group commit on"
-        + " (append-group-blocks " + ServerSettings.DEFAULT_APPEND_GROUP_BLOCKS + "), baseline = the same case"
+        + " (append-group-blocks " + APPEND_GROUP_BLOCKS.defaultValue() + "), baseline = the same case"
         + " with every append its own transaction (append-group-blocks 1), run just before it on a fresh file;"
         + " .p50/.p99 = call latency; raw.rows1_per_tx / rows100_per_tx = raw sqlite-jdbc inserts of the same"
         + " schema and settings, one feed, 1 or 100 rows per transaction; " + options.appendWarmupSeconds()

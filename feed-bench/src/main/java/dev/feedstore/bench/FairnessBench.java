@@ -1,5 +1,8 @@
 package dev.feedstore.bench;
 
+import static dev.feedstore.server.ServerSettings.PRINCIPAL_APPEND_BYTES_PER_SECOND;
+import static dev.feedstore.server.ServerSettings.PRINCIPAL_REQUESTS_PER_SECOND;
+
 import com.google.protobuf.ByteString;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.proto.WireHeaders;
@@ -55,8 +58,8 @@ final class FairnessBench {
   void run() throws Exception {
     Path tokens = Files.writeString(dir.resolve("fairness-tokens"), AccessTokens.sha256("alice") + " write *\n"
         + AccessTokens.sha256("bob") + " write *\n");
-    ServerSettings settings = ServerSettings.newBuilder().principalRequestsPerSecond(REQUESTS_PER_SECOND)
-        .principalAppendBytesPerSecond(APPEND_BYTES_PER_SECOND).build();
+    ServerSettings settings = ServerSettings.newBuilder().set(PRINCIPAL_REQUESTS_PER_SECOND, REQUESTS_PER_SECOND)
+        .set(PRINCIPAL_APPEND_BYTES_PER_SECOND, APPEND_BYTES_PER_SECOND).build();
     try (SqliteFeedStore store = SqliteFeedStore.open(dir.resolve("fairness.db"), SqliteSettings.DEFAULTS)) {
       FeedServer server = FeedServer.newBuilder(store).settings(settings).accessTokens(AccessTokens.read(tokens))
           .address("127.0.0.1", 0).build().start();

@@ -1,6 +1,7 @@
 package dev.feedstore.cli;
 
 import dev.feedstore.server.testing.RestartableServer;
+import static dev.feedstore.server.ServerSettings.BLOCK_BYTES;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -138,7 +139,7 @@ class CreateAndAppendTest {
   @Test
   void aBlockOverTheServersLimitIsRefusedWithTheLimitNamedAndExitCode1() {
     server.close();
-    ServerSettings eightBytes = ServerSettings.newBuilder().blockBytes(8).build();
+    ServerSettings eightBytes = ServerSettings.newBuilder().set(BLOCK_BYTES, 8).build();
     server = RestartableServer.loopback(dir, builder -> builder.settings(eightBytes));
 
     Cli.Result refused = Cli.run("append", "--server", server.address(), "--space", "demo", "--feed",

@@ -1,6 +1,8 @@
 package dev.feedstore.cli;
 
 import dev.feedstore.server.testing.RestartableServer;
+import static dev.feedstore.server.ServerSettings.QUERY_LIMIT;
+import static dev.feedstore.server.ServerSettings.WATCH_BATCH_BLOCKS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -111,7 +113,7 @@ class ReadAndListTest {
 
   @Test
   void listReadsEveryPageWhenTheSpaceHasMoreFeedsThanOnePageHolds(@TempDir Path other) {
-    ServerSettings settings = ServerSettings.newBuilder().queryLimit(2).watchBatchBlocks(2).build();
+    ServerSettings settings = ServerSettings.newBuilder().set(QUERY_LIMIT, 2).set(WATCH_BATCH_BLOCKS, 2).build();
     try (RestartableServer small = RestartableServer.loopback(other, builder -> builder.settings(settings))) {
       List<String> created = new ArrayList<>();
       for (int i = 0; i < 5; i++) {

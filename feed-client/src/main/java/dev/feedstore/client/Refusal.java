@@ -30,7 +30,8 @@ public record Refusal(Optional<SpaceId> space, Held held, Status.Code code, Stri
     /** The space's pulls: it receives nothing new. */
     PULLS,
     /**
-     * Some blocks of the space, larger than the authority accepts: they wait, listed by {@link
+     * Some blocks of the space, larger than the authority accepts or in feeds it takes no new
+     * blocks in (a closed, deleted or expired stream's): they wait, listed by {@link
      * Replica#refused}, while every other block syncs.
      */
     BLOCKS

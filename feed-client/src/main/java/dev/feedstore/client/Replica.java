@@ -22,11 +22,13 @@ import dev.feedstore.core.Scope;
 import dev.feedstore.core.Sequence;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.CorruptBlockException;
+import dev.feedstore.core.store.DamagedStoreException;
 import dev.feedstore.core.store.FeedStore;
 import dev.feedstore.core.store.UnknownFeedException;
 import dev.feedstore.core.sync.Changes;
 import dev.feedstore.core.sync.SpaceSync;
 import dev.feedstore.core.sync.SyncStep;
+import dev.feedstore.sqlite.QuickCheck;
 import dev.feedstore.sqlite.SqliteFeedStore;
 import dev.feedstore.sqlite.SqliteSettings;
 import io.grpc.Channel;
@@ -34,6 +36,7 @@ import io.grpc.ManagedChannel;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -71,6 +74,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class Replica implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Replica.class);
+  /** How long the check of the file at open may take unless the builder says otherwise. */
+  public static final Duration DEFAULT_QUICK_CHECK = Duration.ofSeconds(10);
   private final ReplicaLock lock;
   private final SqliteFeedStore sqlite;
   /** The store every transaction goes through: {@link #sqlite}, unless a test wraps it. */
@@ -91,20 +96,49 @@ public final class Replica implements AutoCloseable {
     this.pullLimit = builder.pullLimit;
     this.pushLimit = builder.pushLimit;
     this.lock = ReplicaLock.acquire(builder.file);
+    SqliteFeedStore opened = null;
     try {
-      this.sqlite = SqliteFeedStore.open(builder.file, builder.sqlite);
+      opened = SqliteFeedStore.open(builder.file, builder.sqlite);
+      check(opened, builder.quickCheck);
     } catch (RuntimeException e) {
+      if (opened != null) {
+        opened.close();
+      }
       lock.abandon();
       throw e;
     }
+    this.sqlite = opened;
     this.store = builder.storeWrapper.apply(sqlite);
     this.listeners = new ListenerHub(store, this::setAside);
   }
 
   /**
-   * Opens (creating if needed) the replica in {@code file}, writing as {@code actor}.
+   * Checks the file's pages with SQLite's {@code quick_check} for at most {@code limit} (zero skips
+   * it); a check that runs out of time is logged with the tables it did not check whole.
+   *
+   * @throws DamagedStoreException if the check finds damage
+   */
+  private static void check(SqliteFeedStore store, Duration limit) {
+    if (limit.isZero()) {
+      return;
+    }
+    QuickCheck check = store.quickCheck(limit);
+    check.refuseDamaged(store.file(), "A replica does not write into a damaged file: restore the file from a backup,"
+        + " or move it with its -wal and -shm aside and open a new replica there, which pulls again what the"
+        + " authority holds (blocks not pushed yet are only in the damaged file: sqlite3's .recover may save them)");
+    if (!check.complete()) {
+      log.warn("{} of replica file {}; raise the replica's quickCheck to check it whole", check.summary(),
+          store.file());
+    }
+  }
+
+  /**
+   * Opens (creating if needed) the replica in {@code file}, writing as {@code actor}, after a check
+   * of its pages for at most {@link #DEFAULT_QUICK_CHECK} ({@link Builder#quickCheck}).
    *
    * @throws ReplicaInUseException if the file is open already, in this process or another
+   * @throws DamagedStoreException if the file is damaged (a torn write, a bad sector), naming the
+   *     file and what to do; nothing was written to it
    * @throws dev.feedstore.core.store.StoreException if the file cannot be opened, or is not a replica
    *     of this or an older version
    */
@@ -126,6 +160,7 @@ public final class Replica implements AutoCloseable {
     private int pullLimit = SpaceSync.DEFAULT_PULL_LIMIT;
     private int pushLimit = SpaceSync.DEFAULT_PUSH_LIMIT;
     private UnaryOperator<FeedStore> storeWrapper = UnaryOperator.identity();
+    private Duration quickCheck = DEFAULT_QUICK_CHECK;
 
     private Builder(Path file) {
       this.file = Objects.requireNonNull(file, "file");
@@ -160,6 +195,22 @@ public final class Replica implements AutoCloseable {
       }
       this.pullLimit = pull;
       this.pushLimit = push;
+      return this;
+    }
+
+    /**
+     * How long the check of the file's pages at open may take (default {@link
+     * #DEFAULT_QUICK_CHECK}): SQLite's {@code quick_check}, table by table; a damaged file is
+     * refused ({@link DamagedStoreException}), and a check that runs out of time opens the file with
+     * a warning naming the tables it did not check whole. Zero skips the check.
+     *
+     * @throws IllegalArgumentException if {@code limit} is negative
+     */
+    public Builder quickCheck(Duration limit) {
+      if (limit.isNegative()) {
+        throw new IllegalArgumentException("quickCheck must be >= 0 (0 skips the check), was " + limit);
+      }
+      this.quickCheck = limit;
       return this;
     }
 
@@ -434,9 +485,11 @@ public final class Replica implements AutoCloseable {
   }
 
   /**
-   * The blocks of the space that sync leaves out because the authority would refuse them for their
-   * size (by the limits the last session learned): they stay unpositioned, every other block keeps
-   * syncing, and they are pushed once the authority accepts them. In push order.
+   * The blocks of the space that sync leaves out because the authority would refuse them: for their
+   * size (by the limits the last session learned), pushed once the authority accepts them; or
+   * because the authority refused new blocks in their feed (the feed of a Durable Stream that is
+   * over, {@link RefusedBlock}), kept here and never pushed. They stay unpositioned and every other
+   * block keeps syncing. Those of closed feeds first, then those over a limit, each in push order.
    */
   public List<RefusedBlock> refused(SpaceId space) {
     return RefusedBlocks.of(sync(space));

@@ -1,5 +1,6 @@
 package dev.feedstore.client;
 
+import static dev.feedstore.server.ServerSettings.TAIL_BLOCKS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -108,7 +109,7 @@ class CompactedHistoryTest {
   void aCompactionThatOvertakesALiveStreamIsReportedAndTheReplicaSyncsOnFromTheFloor() throws Exception {
     HeldCalls held = new HeldCalls();
     // A tail of four blocks: a live stream that falls behind reads storage, where the compaction is.
-    ServerSettings settings = ServerSettings.newBuilder().tailBlocks(4).build();
+    ServerSettings settings = ServerSettings.newBuilder().set(TAIL_BLOCKS, 4).build();
     try (Authority authority = new Authority(dir, held, settings); Replicas replicas = new Replicas(dir)) {
       Replica alice = replicas.open("alice", 500, 5);
       FeedId feed = alice.createFeed(SPACE, Optional.empty(), Replication.fullHistory());

@@ -1,5 +1,8 @@
 package dev.feedstore.client;
 
+import static dev.feedstore.server.ServerSettings.BLOCKS_PER_APPEND;
+import static dev.feedstore.server.ServerSettings.BLOCK_BYTES;
+import static dev.feedstore.server.ServerSettings.MAX_MESSAGE_BYTES;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -48,13 +51,14 @@ class PushSizingTest {
 
   @Test
   void fortyBlocksOf1MiBSyncAgainstAServerWith4MiBMessagesAndSevenBlocksPerAppend() throws Exception {
-    syncsOfflineBacklog(ServerSettings.newBuilder().maxMessageBytes(4_194_304).blocksPerAppend(7).build(), 40, 1 << 20);
+    syncsOfflineBacklog(
+        ServerSettings.newBuilder().set(MAX_MESSAGE_BYTES, 4_194_304).set(BLOCKS_PER_APPEND, 7).build(), 40, 1 << 20);
   }
 
   @Test
   void anyMixOfBlockSizesUpToTheBlockLimitSyncs() throws Exception {
-    ServerSettings small = ServerSettings.newBuilder().maxMessageBytes(300_000).blockBytes(200_000).blocksPerAppend(5)
-        .build();
+    ServerSettings small = ServerSettings.newBuilder().set(MAX_MESSAGE_BYTES, 300_000).set(BLOCK_BYTES, 200_000)
+        .set(BLOCKS_PER_APPEND, 5).build();
     try (RestartableServer authority = RestartableServer.loopback(dir, builder -> builder.settings(small));
         Replicas replicas = new Replicas(dir)) {
       Replica replica = replicas.open("alice");
@@ -75,8 +79,8 @@ class PushSizingTest {
 
   @Test
   void aRefusalNamingALowerLimitIsLearnedAndNoRequestIsSentTwice() throws Exception {
-    ServerSettings small = ServerSettings.newBuilder().maxMessageBytes(1_100_000).blockBytes(300_000).blocksPerAppend(7)
-        .build();
+    ServerSettings small = ServerSettings.newBuilder().set(MAX_MESSAGE_BYTES, 1_100_000).set(BLOCK_BYTES, 300_000)
+        .set(BLOCKS_PER_APPEND, 7).build();
     try (RestartableServer authority = RestartableServer.loopback(dir, builder -> builder.settings(small));
         Replicas replicas = new Replicas(dir)) {
       Replica replica = replicas.open("alice");
@@ -125,7 +129,8 @@ class PushSizingTest {
       }
       try (SyncSession session = replica.connect(authority.address(), ConnectOptions.DEFAULTS)) {
         assertTrue(session.awaitSynced(Duration.ofSeconds(120)), "synced: " + session.status());
-        assertEquals(settings.maxMessageBytes(), session.serverInfo().orElseThrow().limits().maxMessageBytes());
+        assertEquals((long) settings.get(MAX_MESSAGE_BYTES),
+            session.serverInfo().orElseThrow().limits().maxMessageBytes());
       }
       List<Block> stored = authority.blocks(SPACE);
       assertEquals(count, stored.size(), "blocks on the server");

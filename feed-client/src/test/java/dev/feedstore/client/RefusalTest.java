@@ -1,5 +1,6 @@
 package dev.feedstore.client;
 
+import static dev.feedstore.server.ServerSettings.BLOCK_BYTES;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -111,7 +112,7 @@ class RefusalTest {
 
   @Test
   void aBlockOverTheServersBlockBytesIsListedAsRefusedAndTheFiftyAfterItSync() throws Exception {
-    ServerSettings settings = ServerSettings.newBuilder().blockBytes(64 * 1024).build();
+    ServerSettings settings = ServerSettings.newBuilder().set(BLOCK_BYTES, 64 * 1024).build();
     try (RestartableServer authority = RestartableServer.loopback(dir, builder -> builder.settings(settings));
         Replicas replicas = new Replicas(dir)) {
       Replica alice = replicas.open("alice");
@@ -142,7 +143,7 @@ class RefusalTest {
 
   @Test
   void whileAPushIsRefusedPullsGoOn() throws Exception {
-    ServerSettings settings = ServerSettings.newBuilder().blockBytes(64 * 1024).build();
+    ServerSettings settings = ServerSettings.newBuilder().set(BLOCK_BYTES, 64 * 1024).build();
     try (RestartableServer authority = RestartableServer.loopback(dir, builder -> builder.settings(settings));
         Replicas replicas = new Replicas(dir)) {
       Replica alice = replicas.open("alice");

@@ -1,5 +1,11 @@
 package dev.feedstore.server;
 
+import static dev.feedstore.server.ServerSettings.KEEPALIVE_MS;
+import static dev.feedstore.server.ServerSettings.KEEPALIVE_TIMEOUT_MS;
+import static dev.feedstore.server.ServerSettings.MAX_MESSAGE_BYTES;
+import static dev.feedstore.server.ServerSettings.PERMIT_KEEPALIVE_MS;
+import static dev.feedstore.server.ServerSettings.SHUTDOWN_GRACE_MS;
+
 import dev.feedstore.core.store.AuthorityStore;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
 import dev.feedstore.server.internal.Authenticator;
@@ -65,7 +71,15 @@ public final class FeedServer implements AutoCloseable {
   private final ServerSettings settings;
   private final HttpEdge.Options http;
   private final Authenticator authenticator;
+  /**
+   * The service name under which the health service says whether the server serves reads: SERVING
+   * while reads work, though writes may fail (a full disk, a read-only file), when the whole server
+   * ({@code ""}) and {@code feed.v1.FeedSync} say NOT_SERVING so that writers are routed away.
+   */
+  public static final String READS_HEALTH = FeedSyncGrpc.SERVICE_NAME + ".Reads";
+
   private final Object lifecycle = new Object();
+  private final Object healthLock = new Object();
   /** Guarded by lifecycle; null unless the HTTP API or metrics are served. */
   private HttpEdge edge;
   /** Guarded by lifecycle. */
@@ -81,6 +95,7 @@ public final class FeedServer implements AutoCloseable {
     this.health = health;
     this.settings = settings;
     this.http = http;
+    core.onStorageHealth(this::reportHealth);
   }
 
   /** The version of this build (from its resources; {@code unknown} when they do not say). */
@@ -103,13 +118,16 @@ public final class FeedServer implements AutoCloseable {
 
   /**
    * Checks that the store takes writes (one tiny commit, {@link AuthorityStore#probeWrite}), then binds
-   * and starts serving. Blocks until the socket is bound. From then on health says NOT_SERVING while
-   * writes fail on the storage (found by the writes and by a probe every {@code write-probe-ms}) and
-   * SERVING again once a probe succeeds.
+   * and starts serving. Blocks until the socket is bound. From then on health ({@code ""} and {@code
+   * feed.v1.FeedSync}) says NOT_SERVING while writes or reads fail on the storage (found by the
+   * transactions and by a probe every {@code write-probe-ms}) and SERVING again once a probe
+   * succeeds; {@link #READS_HEALTH} says whether reads work. A store found damaged stays NOT_SERVING
+   * under every name until the process ends. A full disk does not stop the start: the server starts
+   * with writes failing and serves reads.
    *
    * @throws IOException if the address cannot be bound
-   * @throws dev.feedstore.core.store.StorageFaultException if the store cannot be written (a full
-   *     disk, a read-only file): nothing was bound
+   * @throws dev.feedstore.core.store.StorageFaultException if the store cannot be written for another
+   *     reason than a full disk (a read-only file, an I/O error, a damaged file): nothing was bound
    * @throws IllegalStateException if started before or closed
    */
   public FeedServer start() throws IOException {
@@ -130,11 +148,26 @@ public final class FeedServer implements AutoCloseable {
         core.close();
         throw e;
       }
+      reportHealth();
       core.startTicking();
-      health.setStatus("", ServingStatus.SERVING);
-      health.setStatus(FeedSyncGrpc.SERVICE_NAME, ServingStatus.SERVING);
     }
     return this;
+  }
+
+  /**
+   * Sets what health says from what the storage does now: the whole server and FeedSync are
+   * SERVING while writes and reads work, {@link #READS_HEALTH} while reads work. Runs at start and
+   * after every change the storage reports; synchronized, and reading the storage's state inside,
+   * so that the last change reported is the one health says.
+   */
+  private void reportHealth() {
+    synchronized (healthLock) {
+      boolean reads = core.storageServesReads();
+      ServingStatus all = reads && core.storageTakesWrites() ? ServingStatus.SERVING : ServingStatus.NOT_SERVING;
+      health.setStatus("", all);
+      health.setStatus(FeedSyncGrpc.SERVICE_NAME, all);
+      health.setStatus(READS_HEALTH, reads ? ServingStatus.SERVING : ServingStatus.NOT_SERVING);
+    }
   }
 
   /** The port the server listens on (the bound one when 0 was asked for); -1 if not a socket. */
@@ -227,14 +260,14 @@ public final class FeedServer implements AutoCloseable {
     server.shutdown();
     core.endWatches();
     try {
-      long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settings.shutdownGraceMillis());
+      long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settings.get(SHUTDOWN_GRACE_MS));
       boolean terminated = false;
       while (!terminated && !core.idle() && System.nanoTime() < deadline) {
         terminated = server.awaitTermination(10, TimeUnit.MILLISECONDS);
       }
       if (!terminated && !core.idle()) {
-        LOG.warn("calls still running after {} ms ({}); cancelling them", settings.shutdownGraceMillis(),
-            ServerSettings.Key.SHUTDOWN_GRACE_MS);
+        LOG.warn("calls still running after {} ms ({}); cancelling them", settings.get(SHUTDOWN_GRACE_MS),
+            SHUTDOWN_GRACE_MS.name());
       }
       // Every call of ours has ended (or the grace is over). The transports get a moment to deliver
       // the statuses just sent (UNAVAILABLE to watchers); what they still hold open after that
@@ -393,9 +426,9 @@ public final class FeedServer implements AutoCloseable {
       ServerBuilder<?> builder = serverBuilder != null
           ? serverBuilder
           : NettyServerBuilder.forAddress(address, credentials())
-              .keepAliveTime(settings.keepaliveMillis(), TimeUnit.MILLISECONDS)
-              .keepAliveTimeout(settings.keepaliveTimeoutMillis(), TimeUnit.MILLISECONDS)
-              .permitKeepAliveTime(settings.permitKeepaliveMillis(), TimeUnit.MILLISECONDS);
+              .keepAliveTime(settings.get(KEEPALIVE_MS), TimeUnit.MILLISECONDS)
+              .keepAliveTimeout(settings.get(KEEPALIVE_TIMEOUT_MS), TimeUnit.MILLISECONDS)
+              .permitKeepAliveTime(settings.get(PERMIT_KEEPALIVE_MS), TimeUnit.MILLISECONDS);
       Authenticator authenticator = new Authenticator(java.util.Optional.ofNullable(accessTokens),
           java.util.Optional.ofNullable(jwt).map(JwtAccess::new));
       ServerCore core = new ServerCore(store, settings, clock,
@@ -406,11 +439,6 @@ public final class FeedServer implements AutoCloseable {
               : java.util.Optional.of(new Path[] {tlsCertificateChain, tlsPrivateKey}),
           corsOrigins, java.util.Optional.ofNullable(ui));
       HealthStatusManager health = new HealthStatusManager();
-      core.onStorageHealth(writable -> {
-        ServingStatus status = writable ? ServingStatus.SERVING : ServingStatus.NOT_SERVING;
-        health.setStatus("", status);
-        health.setStatus(FeedSyncGrpc.SERVICE_NAME, status);
-      });
       if (authenticator.mayBlock()) {
         builder.executor(core.requestExecutor());
       } else {
@@ -425,7 +453,7 @@ public final class FeedServer implements AutoCloseable {
           }
         });
       }
-      builder.maxInboundMessageSize(settings.maxMessageBytes())
+      builder.maxInboundMessageSize(settings.get(MAX_MESSAGE_BYTES))
           .addService(core.feedSync())
           .addService(health.getHealthService())
           .addService(ProtoReflectionServiceV1.newInstance())

@@ -1,5 +1,8 @@
 package dev.feedstore.server;
 
+import static dev.feedstore.server.ServerSettings.QUICK_CHECK_MS;
+import static dev.feedstore.server.ServerSettings.REJECTIONS_LOGGED_PER_MINUTE;
+
 import dev.feedstore.core.InvalidValueException;
 import dev.feedstore.core.store.AuthorityStore;
 import dev.feedstore.core.store.StoreException;
@@ -25,8 +28,8 @@ import picocli.CommandLine.Option;
  * one of several processes over one PostgreSQL database: {@code --postgres
  * jdbc:postgresql://HOST/DB} (the user in the URL or {@code PGUSER}, the password in {@code
  * PGPASSWORD} or {@code --postgres-password-file}, never on the command line).
- * Every setting of {@link ServerSettings} is a flag of the same name; {@code --help} lists them with
- * their defaults.
+ * Every setting of {@link ServerSettings} is a flag of the same name ({@link SettingOptions});
+ * {@code --help} lists them with their defaults.
  *
  * <p>SIGTERM and SIGINT shut it down gracefully (health NOT_SERVING, new calls refused, calls in
  * flight finish, Watch streams end with UNAVAILABLE, the database is closed) and the process exits
@@ -36,7 +39,7 @@ import picocli.CommandLine.Option;
  * with a line that names the file and the problem; 2 a bad flag.
  */
 @Command(name = "feed-server", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
-    sortOptions = false, showDefaultValues = true, usageHelpWidth = 100,
+    modelTransformer = SettingOptions.class, sortOptions = false, showDefaultValues = true, usageHelpWidth = 100,
     description = "The feed store's position authority: gRPC service feed.v1.FeedSync (plus health and"
         + " reflection) over an embedded SQLite database, or over PostgreSQL shared with other processes.")
 public final class Main implements Callable<Integer> {
@@ -134,196 +137,6 @@ public final class Main implements Callable<Integer> {
           + " when used. At least " + SqliteSettings.MIN_CACHED_FEEDS + ".")
   int cachedFeeds = SqliteSettings.DEFAULT_CACHED_FEEDS;
 
-  @Option(names = "--" + ServerSettings.Key.BLOCK_BYTES, paramLabel = "BYTES",
-      description = "Largest data of one block.")
-  int blockBytes = ServerSettings.DEFAULT_BLOCK_BYTES;
-
-  @Option(names = "--" + ServerSettings.Key.BLOCKS_PER_APPEND, paramLabel = "N",
-      description = "Most blocks in one Append.")
-  int blocksPerAppend = ServerSettings.DEFAULT_BLOCKS_PER_APPEND;
-
-  @Option(names = "--" + ServerSettings.Key.QUERY_LIMIT, paramLabel = "N",
-      description = "Largest limit a Query may ask for (0 in a request means 100).")
-  int queryLimit = ServerSettings.DEFAULT_QUERY_LIMIT;
-
-  @Option(names = "--" + ServerSettings.Key.FEEDS_PER_SCOPE, paramLabel = "N",
-      description = "Most feed ids and namespaces one scope names (Query, Watch, Subscribe); at most "
-          + ServerSettings.MAX_FEEDS_PER_SCOPE + ".")
-  int feedsPerScope = ServerSettings.DEFAULT_FEEDS_PER_SCOPE;
-
-  @Option(names = "--" + ServerSettings.Key.MAX_MESSAGE_BYTES, paramLabel = "BYTES",
-      description = "Largest request message; must exceed --block-bytes.")
-  int maxMessageBytes = ServerSettings.DEFAULT_MAX_MESSAGE_BYTES;
-
-  @Option(names = "--" + ServerSettings.Key.RESPONSE_BYTES, paramLabel = "BYTES",
-      description = "Most block data in one Query response or Watch batch (one block is always sent).")
-  int responseBytes = ServerSettings.DEFAULT_RESPONSE_BYTES;
-
-  @Option(names = "--" + ServerSettings.Key.WATCHES_PER_SERVER, paramLabel = "N",
-      description = "Most open Watch streams on the server.")
-  int watchesPerServer = ServerSettings.DEFAULT_WATCHES_PER_SERVER;
-
-  @Option(names = "--" + ServerSettings.Key.WATCHES_PER_CONNECTION, paramLabel = "N",
-      description = "Most open Watch streams on one client connection.")
-  int watchesPerConnection = ServerSettings.DEFAULT_WATCHES_PER_CONNECTION;
-
-  @Option(names = "--" + ServerSettings.Key.WATCH_SCOPE_BYTES, paramLabel = "BYTES",
-      description = "Most heap the scopes of all open Watch streams hold (16 bytes a feed id); a stream"
-          + " over it is refused.")
-  long watchScopeBytes = ServerSettings.DEFAULT_WATCH_SCOPE_BYTES;
-
-  @Option(names = "--" + ServerSettings.Key.WATCH_SCOPE_BYTES_PER_CONNECTION, paramLabel = "BYTES",
-      description = "Most heap the scopes of the Watch streams of one client connection hold.")
-  long watchScopeBytesPerConnection = ServerSettings.DEFAULT_WATCH_SCOPE_BYTES_PER_CONNECTION;
-
-  @Option(names = "--" + ServerSettings.Key.WATCH_BATCH_BLOCKS, paramLabel = "N",
-      description = "Most blocks in one Watch batch (at most --query-limit).")
-  int watchBatchBlocks = ServerSettings.DEFAULT_WATCH_BATCH_BLOCKS;
-
-  @Option(names = "--" + ServerSettings.Key.WATCH_BATCH_BYTES, paramLabel = "BYTES",
-      description = "Block data in one Watch batch (one block always goes); bounds what a stalled stream holds off the heap.")
-  int watchBatchBytes = ServerSettings.DEFAULT_WATCH_BATCH_BYTES;
-
-  @Option(names = "--" + ServerSettings.Key.SUBSCRIPTION_TTL_MS, paramLabel = "MS",
-      description = "TTL of a subscription that asks for none.")
-  long subscriptionTtlMillis = ServerSettings.DEFAULT_SUBSCRIPTION_TTL_MS;
-
-  @Option(names = "--" + ServerSettings.Key.SUBSCRIPTION_MAX_TTL_MS, paramLabel = "MS",
-      description = "Longest TTL a subscription may ask for.")
-  long subscriptionMaxTtlMillis = ServerSettings.DEFAULT_SUBSCRIPTION_MAX_TTL_MS;
-
-  @Option(names = "--" + ServerSettings.Key.SUBSCRIPTIONS_PER_SPACE, paramLabel = "N",
-      description = "Most unexpired subscriptions one space may have (counted in the store).")
-  int subscriptionsPerSpace = ServerSettings.DEFAULT_SUBSCRIPTIONS_PER_SPACE;
-
-  @Option(names = "--" + ServerSettings.Key.HEARTBEAT_MS, paramLabel = "MS",
-      description = "Heartbeat interval of idle Watch streams; also how often their subscriptions are"
-          + " renewed and expired subscriptions purged.")
-  long heartbeatMillis = ServerSettings.DEFAULT_HEARTBEAT_MS;
-
-  @Option(names = "--" + ServerSettings.Key.SPACES_PER_SERVER, paramLabel = "N",
-      description = "Most spaces the server serves from its file; an Append creating one more is refused.")
-  int spacesPerServer = ServerSettings.DEFAULT_SPACES_PER_SERVER;
-
-  @Option(names = "--" + ServerSettings.Key.FEEDS_PER_SPACE, paramLabel = "N",
-      description = "Most feeds one space may have; an Append creating one more is refused.")
-  int feedsPerSpace = ServerSettings.DEFAULT_FEEDS_PER_SPACE;
-
-  @Option(names = "--" + ServerSettings.Key.APPEND_GROUP_BLOCKS, paramLabel = "N",
-      description = "Most blocks of appends waiting for a commit that are committed together in one"
-          + " transaction; 1 commits every append alone.")
-  int appendGroupBlocks = ServerSettings.DEFAULT_APPEND_GROUP_BLOCKS;
-
-  @Option(names = "--" + ServerSettings.Key.KEEPALIVE_MS, paramLabel = "MS",
-      description = "How long a client connection may be silent before the server pings it.")
-  long keepaliveMillis = ServerSettings.DEFAULT_KEEPALIVE_MS;
-
-  @Option(names = "--" + ServerSettings.Key.KEEPALIVE_TIMEOUT_MS, paramLabel = "MS",
-      description = "How long the server waits for a ping's answer before closing the connection and its"
-          + " Watch streams.")
-  long keepaliveTimeoutMillis = ServerSettings.DEFAULT_KEEPALIVE_TIMEOUT_MS;
-
-  @Option(names = "--" + ServerSettings.Key.WRITE_PROBE_MS, paramLabel = "MS",
-      description = "How often a tiny write checks that the database takes writes; health is NOT_SERVING from a"
-          + " failed write until one succeeds.")
-  long writeProbeMillis = ServerSettings.DEFAULT_WRITE_PROBE_MS;
-
-  @Option(names = "--" + ServerSettings.Key.PERMIT_KEEPALIVE_MS, paramLabel = "MS",
-      description = "Shortest interval at which a client may send keepalive pings (replicas ping to notice"
-          + " a dead link); a client that pings more often is disconnected.")
-  long permitKeepaliveMillis = ServerSettings.DEFAULT_PERMIT_KEEPALIVE_MS;
-
-  @Option(names = "--" + ServerSettings.Key.TAIL_BLOCKS, paramLabel = "N",
-      description = "Recently committed blocks kept in memory per watched space, shared by its watchers.")
-  int tailBlocks = ServerSettings.DEFAULT_TAIL_BLOCKS;
-
-  @Option(names = "--" + ServerSettings.Key.TAIL_BYTES, paramLabel = "BYTES",
-      description = "Most block data kept in memory per watched space.")
-  long tailBytes = ServerSettings.DEFAULT_TAIL_BYTES;
-
-  @Option(names = "--" + ServerSettings.Key.SHARED_PAGES, paramLabel = "N",
-      description = "Pages read from storage kept per watched space for the streams behind its recent blocks,"
-          + " each read once and shared (at most one Watch batch each, only after streams fell behind).")
-  int sharedPages = ServerSettings.DEFAULT_SHARED_PAGES;
-
-  @Option(names = "--" + ServerSettings.Key.SHUTDOWN_GRACE_MS, paramLabel = "MS",
-      description = "How long a shutdown lets calls in flight finish before cancelling them.")
-  long shutdownGraceMillis = ServerSettings.DEFAULT_SHUTDOWN_GRACE_MS;
-
-  @Option(names = "--" + ServerSettings.Key.REJECTIONS_LOGGED_PER_MINUTE, paramLabel = "N",
-      description = "Rejected requests logged per minute; the rest are counted as suppressed.")
-  int rejectionsLoggedPerMinute = ServerSettings.DEFAULT_REJECTIONS_LOGGED_PER_MINUTE;
-
-  @Option(names = "--" + ServerSettings.Key.RPC_THREADS, paramLabel = "N",
-      description = "Threads that run request handlers.")
-  int rpcThreads = ServerSettings.DEFAULT_RPC_THREADS;
-
-  @Option(names = "--" + ServerSettings.Key.WATCH_THREADS, paramLabel = "N",
-      description = "Threads that feed Watch streams.")
-  int watchThreads = ServerSettings.DEFAULT_WATCH_THREADS;
-
-  @Option(names = "--" + ServerSettings.Key.QUICK_CHECK_MS, paramLabel = "MS",
-      description = "How long SQLite's quick_check may read the database at start (a damaged file is refused;"
-          + " one not checked whole in time starts with a warning); 0 skips it.")
-  long quickCheckMillis = ServerSettings.DEFAULT_QUICK_CHECK_MS;
-
-  @Option(names = "--" + ServerSettings.Key.METRICS_READ_TIMEOUT_MS, paramLabel = "MS",
-      description = "How long a metrics client may take to send its request before its connection is closed.")
-  long metricsReadTimeoutMillis = ServerSettings.DEFAULT_METRICS_READ_TIMEOUT_MS;
-
-  @Option(names = "--" + ServerSettings.Key.HTTP_THREADS, paramLabel = "N",
-      description = "Threads of the HTTP side (API and metrics); they only move bytes, never wait for a client.")
-  int httpThreads = ServerSettings.DEFAULT_HTTP_THREADS;
-
-  @Option(names = "--" + ServerSettings.Key.HTTP_IDLE_TIMEOUT_MS, paramLabel = "MS",
-      description = "How long an HTTP connection may be idle before it is closed (an event stream: a heartbeat"
-          + " interval more).")
-  long httpIdleTimeoutMillis = ServerSettings.DEFAULT_HTTP_IDLE_TIMEOUT_MS;
-
-  @Option(names = "--" + ServerSettings.Key.HTTP_REFUSED_BODY_BYTES, paramLabel = "BYTES",
-      description = "How much of a refused HTTP request's body is read and discarded before the refusal is"
-          + " written, so that a client still sending it reads the refusal (0 reads none).")
-  long httpRefusedBodyBytes = ServerSettings.DEFAULT_HTTP_REFUSED_BODY_BYTES;
-
-  @Option(names = "--" + ServerSettings.Key.PRINCIPAL_REQUESTS_PER_SECOND, paramLabel = "N",
-      description = "Requests one principal (JWT subject, token, or client host without access control) may make per"
-          + " second, gRPC and HTTP together; more are refused with when to retry.")
-  long principalRequestsPerSecond = ServerSettings.DEFAULT_PRINCIPAL_REQUESTS_PER_SECOND;
-
-  @Option(names = "--" + ServerSettings.Key.PRINCIPAL_APPEND_BYTES_PER_SECOND, paramLabel = "BYTES",
-      description = "Block data one principal may append per second.")
-  long principalAppendBytesPerSecond = ServerSettings.DEFAULT_PRINCIPAL_APPEND_BYTES_PER_SECOND;
-
-  @Option(names = "--" + ServerSettings.Key.PRINCIPAL_STREAMS, paramLabel = "N",
-      description = "Live streams (Watch and Server-Sent Events) one principal may hold open.")
-  int principalStreams = ServerSettings.DEFAULT_PRINCIPAL_STREAMS;
-
-  @Option(names = "--" + ServerSettings.Key.STREAMS_SPACE, paramLabel = "SPACE",
-      description = "The space whose feeds are the Durable Streams under /v1/stream/ of the HTTP API; a replica"
-          + " that replicates it holds every stream.")
-  String streamsSpace = ServerSettings.DEFAULT_STREAMS_SPACE;
-
-  @Option(names = "--" + ServerSettings.Key.STREAMS_LONG_POLL_MS, paramLabel = "MS",
-      description = "How long a Durable Streams long-poll read waits for new data before it answers 204.")
-  long streamsLongPollMillis = ServerSettings.DEFAULT_STREAMS_LONG_POLL_MS;
-
-  @Option(names = "--" + ServerSettings.Key.RETAIN_BLOCKS, paramLabel = "N",
-      description = "Most blocks a space keeps; older ones are compacted away. 0 keeps all. A space's own"
-          + " retention (SetRetention) replaces the retain settings for it.")
-  long retainBlocks = ServerSettings.DEFAULT_RETAIN_BLOCKS;
-
-  @Option(names = "--" + ServerSettings.Key.RETAIN_AGE_MS, paramLabel = "MS",
-      description = "Oldest block a space keeps, by the time the server received it. 0 keeps all.")
-  long retainAgeMillis = ServerSettings.DEFAULT_RETAIN_AGE_MS;
-
-  @Option(names = "--" + ServerSettings.Key.RETAIN_BYTES, paramLabel = "BYTES",
-      description = "Most bytes of block data a space keeps. 0 keeps all.")
-  long retainBytes = ServerSettings.DEFAULT_RETAIN_BYTES;
-
-  @Option(names = "--" + ServerSettings.Key.RETENTION_INTERVAL_MS, paramLabel = "MS",
-      description = "How often retention is applied to every space.")
-  long retentionIntervalMillis = ServerSettings.DEFAULT_RETENTION_INTERVAL_MS;
-
   private final CountDownLatch stop = new CountDownLatch(1);
   private final Object closing = new Object();
   /** Guarded by closing. */
@@ -401,7 +214,7 @@ public final class Main implements Callable<Integer> {
       return 2;
     }
     // Every handler is in place before the server can answer: the JVM's own action for SIGHUP is to exit.
-    TransportLog.install(java.time.Clock.systemUTC(), settings.rejectionsLoggedPerMinute());
+    TransportLog.install(java.time.Clock.systemUTC(), settings.get(REJECTIONS_LOGGED_PER_MINUTE));
     handleStopSignals();
     handleReloadSignal(log);
     Runtime.getRuntime().addShutdownHook(new Thread(this::shutDown, "feed-shutdown"));
@@ -422,7 +235,7 @@ public final class Main implements Callable<Integer> {
         } else {
           SqliteFeedStore file = SqliteFeedStore.open(db, storeSettings);
           store = file;
-          checked = StoreCheck.atStart(file, settings.quickCheckMillis(), log);
+          checked = StoreCheck.atStart(file, settings.get(QUICK_CHECK_MS), log);
           database = "database " + file.file() + " (sync " + sync.name().toLowerCase(java.util.Locale.ROOT);
         }
         FeedServer.Builder builder = FeedServer.newBuilder(store).settings(settings).address(host, port);
@@ -472,53 +285,9 @@ public final class Main implements Callable<Integer> {
     return 0;
   }
 
+  /** The settings the flags of the parsed command line give: the options {@link SettingOptions} added. */
   ServerSettings settings() {
-    return ServerSettings.newBuilder()
-        .blockBytes(blockBytes)
-        .blocksPerAppend(blocksPerAppend)
-        .queryLimit(queryLimit)
-        .feedsPerScope(feedsPerScope)
-        .maxMessageBytes(maxMessageBytes)
-        .responseBytes(responseBytes)
-        .watchesPerServer(watchesPerServer)
-        .watchesPerConnection(watchesPerConnection)
-        .watchScopeBytes(watchScopeBytes)
-        .watchScopeBytesPerConnection(watchScopeBytesPerConnection)
-        .watchBatchBlocks(watchBatchBlocks)
-        .watchBatchBytes(watchBatchBytes)
-        .subscriptionTtlMillis(subscriptionTtlMillis)
-        .subscriptionMaxTtlMillis(subscriptionMaxTtlMillis)
-        .subscriptionsPerSpace(subscriptionsPerSpace)
-        .heartbeatMillis(heartbeatMillis)
-        .tailBlocks(tailBlocks)
-        .tailBytes(tailBytes)
-        .sharedPages(sharedPages)
-        .shutdownGraceMillis(shutdownGraceMillis)
-        .rejectionsLoggedPerMinute(rejectionsLoggedPerMinute)
-        .rpcThreads(rpcThreads)
-        .watchThreads(watchThreads)
-        .spacesPerServer(spacesPerServer)
-        .feedsPerSpace(feedsPerSpace)
-        .appendGroupBlocks(appendGroupBlocks)
-        .keepaliveMillis(keepaliveMillis)
-        .keepaliveTimeoutMillis(keepaliveTimeoutMillis)
-        .quickCheckMillis(quickCheckMillis)
-        .metricsReadTimeoutMillis(metricsReadTimeoutMillis)
-        .writeProbeMillis(writeProbeMillis)
-        .permitKeepaliveMillis(permitKeepaliveMillis)
-        .httpThreads(httpThreads)
-        .httpIdleTimeoutMillis(httpIdleTimeoutMillis)
-        .httpRefusedBodyBytes(httpRefusedBodyBytes)
-        .principalRequestsPerSecond(principalRequestsPerSecond)
-        .principalAppendBytesPerSecond(principalAppendBytesPerSecond)
-        .principalStreams(principalStreams)
-        .streamsSpace(streamsSpace)
-        .streamsLongPollMillis(streamsLongPollMillis)
-        .retainBlocks(retainBlocks)
-        .retainAgeMillis(retainAgeMillis)
-        .retainBytes(retainBytes)
-        .retentionIntervalMillis(retentionIntervalMillis)
-        .build();
+    return SettingOptions.settings(spec);
   }
 
   /**

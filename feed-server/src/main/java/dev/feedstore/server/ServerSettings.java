@@ -1,431 +1,341 @@
 package dev.feedstore.server;
 
-import dev.feedstore.core.store.Retention;
-import dev.feedstore.core.InvalidValueException;
+import static dev.feedstore.server.Setting.Area.DURABLE_STREAMS;
+import static dev.feedstore.server.Setting.Area.GRPC;
+import static dev.feedstore.server.Setting.Area.HTTP;
+import static dev.feedstore.server.Setting.Area.LIVE;
+import static dev.feedstore.server.Setting.Area.PRINCIPALS;
+import static dev.feedstore.server.Setting.Area.PROCESS;
+import static dev.feedstore.server.Setting.Area.REQUESTS;
+import static dev.feedstore.server.Setting.Area.RETENTION;
+import static dev.feedstore.server.Setting.Area.SQLITE;
+import static dev.feedstore.server.Setting.Area.STORE;
+import static dev.feedstore.server.Setting.Area.SUBSCRIPTIONS;
+import static dev.feedstore.server.Setting.Unit.BYTES;
+import static dev.feedstore.server.Setting.Unit.COUNT;
+import static dev.feedstore.server.Setting.Unit.MILLISECONDS;
+import static dev.feedstore.server.Setting.Unit.SPACE;
+
 import dev.feedstore.core.Limits;
+import dev.feedstore.core.SpaceId;
+import dev.feedstore.core.store.Retention;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.StringJoiner;
 
 /**
- * Every limit and tunable of the position authority, with its default. Each setting has a key
- * ({@link Key}) that is both its command-line flag ({@code --block-bytes}) and the name an error
- * gives when a request goes over it. Immutable; the compact constructor rejects values that cannot
- * work, naming the key.
+ * Every limit and tunable of the position authority, each defined once in the table below: its
+ * name, type, default, bounds, unit, where it applies and what it does ({@link Setting}). Each name
+ * is a command-line flag of {@link Main} ({@code --block-bytes}) and the name an error gives when a
+ * request goes over the limit; {@code --help} and the settings table of {@code docs/deployment.md}
+ * are made from the same entries ({@code SettingsTableTest} rewrites the table). A new setting is
+ * one more entry ({@code docs/settings.md}).
  *
- * @param blockBytes the largest {@code data} of one block ({@code block-bytes})
- * @param blocksPerAppend the most blocks in one Append ({@code blocks-per-append})
- * @param queryLimit the largest {@code limit} a Query may ask for ({@code query-limit})
- * @param feedsPerScope the most feed ids and namespaces one scope may name: the {@code feed_ids} of
- *     a Query or Watch, the {@code feed_ids} and {@code namespaces} of a Subscribe together ({@code
- *     feeds-per-scope}). A scope is held in memory by every Watch stream that reads it and goes to
- *     storage in one statement, so it is bounded, at most by {@value #MAX_FEEDS_PER_SCOPE}
- * @param maxMessageBytes the largest request message gRPC accepts ({@code max-message-bytes}); it
- *     must hold at least one block of {@code blockBytes}
- * @param responseBytes how much block data one Query response or Watch batch carries at most
- *     ({@code response-bytes}); at least one block is always sent, so a response holds
- *     {@code max(responseBytes, one block)} plus framing. The default keeps responses under gRPC's
- *     default 4 MiB inbound limit of clients
- * @param watchesPerServer the most Watch streams open on the server ({@code watches-per-server})
- * @param watchesPerConnection the most Watch streams open on one client connection ({@code
- *     watches-per-connection})
- * @param watchScopeBytes the most heap the scopes of all open Watch streams may hold ({@code
- *     watch-scope-bytes}): a stream keeps its scope (16 bytes a feed id, about 100 a namespace) for
- *     its life, and one that would take more is refused
- * @param watchScopeBytesPerConnection the most heap the scopes of the Watch streams of one client
- *     connection may hold ({@code watch-scope-bytes-per-connection})
- * @param watchBatchBytes how much block data one Watch batch carries at most ({@code
- *     watch-batch-bytes}; one block always goes). A stream whose reader stopped reading holds about
- *     one batch in the transport's buffers (off the heap), so this bounds that memory: at most
- *     {@code watches-per-server x (watch-batch-bytes + one block)} plus HTTP/2 windows
- * @param watchBatchBlocks the most blocks in one Watch batch ({@code watch-batch-blocks}), at most
- *     {@code queryLimit}
- * @param subscriptionTtlMillis the TTL of a subscription whose request names none ({@code
- *     subscription-ttl-ms})
- * @param subscriptionMaxTtlMillis the longest TTL a subscription may ask for ({@code
- *     subscription-max-ttl-ms})
- * @param subscriptionsPerSpace the most stored subscriptions one space may have that have not
- *     expired ({@code subscriptions-per-space}): a Subscribe that would make more is refused.
- *     Counted in the store, in the transaction that stores the subscription, so every server
- *     sharing the store counts the same
- * @param heartbeatMillis how often idle Watch streams get a heartbeat, and how often the
- *     subscriptions of open streams are renewed and checked ({@code heartbeat-ms})
- * @param tailBlocks how many recently committed blocks are kept in memory per watched space, so
- *     that live watchers share them instead of each reading storage ({@code tail-blocks})
- * @param tailBytes the most block data kept in that memory per watched space ({@code tail-bytes})
- * @param sharedPages how many pages read from storage are kept per watched space for the streams
- *     that fell behind its recent blocks, each read once and shared ({@code shared-pages}). Each
- *     holds at most one Watch batch ({@code watch-batch-bytes}) and its encoded frame; they are
- *     held only after streams fell behind, and dropped with the space's last watcher
- * @param shutdownGraceMillis how long a shutdown waits for calls in flight before cancelling them
- *     ({@code shutdown-grace-ms})
- * @param rejectionsLoggedPerMinute how many rejected requests are logged per minute; the rest are
- *     counted and reported as suppressed ({@code rejections-logged-per-minute}, 0 logs only counts)
- * @param rpcThreads the threads that run request handlers ({@code rpc-threads})
- * @param watchThreads the threads that feed Watch streams ({@code watch-threads})
- * @param spacesPerServer the most spaces the server serves from its store ({@code
- *     spaces-per-server}): the first Append to a space creates it (a read creates nothing), and
- *     every space stays in the file and, once touched, in memory (about 500 bytes)
- * @param feedsPerSpace the most feeds one space may have ({@code feeds-per-space}): an Append that
- *     would create more is refused. Counted in the store, in the transaction that creates feeds
- * @param appendGroupBlocks the most blocks of waiting appends committed together in one transaction
- *     ({@code append-group-blocks}): appends that arrive while a commit is in flight wait and are
- *     committed together as the next group, up to this many blocks (an append larger than this is a
- *     group of its own); 1 commits every append alone
- * @param keepaliveMillis how long a client connection may be silent before the server sends it an
- *     HTTP/2 PING ({@code keepalive-ms}, at least 10 s); applies to the socket the server opens itself
- * @param keepaliveTimeoutMillis how long the server waits for the answer to that PING before it
- *     closes the connection and ends its calls ({@code keepalive-timeout-ms}), so that the Watch
- *     streams of a client that vanished without closing its connection are freed
- * @param quickCheckMillis how long SQLite's {@code PRAGMA quick_check} may read the database file
- *     when the runnable server starts ({@code quick-check-ms}; 0 skips it): a file it finds damaged
- *     is refused, and a check that runs out of time is reported as incomplete and the server starts
- * @param metricsReadTimeoutMillis how long a client of the metrics endpoint may take to send its
- *     request ({@code metrics-read-timeout-ms}); a connection that has not sent a whole request by
- *     then is closed, so a slow or stalled client cannot hold the endpoint
- * @param writeProbeMillis how often the server commits a tiny write to learn whether its storage
- *     takes writes ({@code write-probe-ms}); the health service says NOT_SERVING from a failed write
- *     until a probe succeeds again
- * @param permitKeepaliveMillis the shortest interval at which the server lets a client send its own
- *     keepalive pings ({@code permit-keepalive-ms}); a client that pings more often is disconnected
- *     (HTTP/2 GOAWAY {@code ENHANCE_YOUR_CALM}). Replicas ping to notice a dead link, so the
- *     default allows gRPC's shortest client keepalive, 10 s; gRPC's own default would be 5 min
- * @param httpThreads the threads of the HTTP side (the API and the metrics endpoint) that move
- *     bytes ({@code http-threads}); they never wait for a client or the store, so a few serve
- *     thousands of open event streams
- * @param httpIdleTimeoutMillis how long an HTTP connection may be idle (a request not arriving, an
- *     answer not taken) before it is closed ({@code http-idle-timeout-ms}); an event stream may be
- *     idle for a heartbeat interval on top of it
- * @param httpRefusedBodyBytes how much of a refused HTTP request's body the server reads and
- *     discards before it writes the refusal ({@code http-refused-body-bytes}; 0 reads none). A
- *     client that sends its whole body before it reads the answer then reads the refusal, and the
- *     connection stays open; a refused body larger than this is answered at once and its
- *     connection closed, so the client may see the connection break instead of the answer
- * @param principalRequestsPerSecond the requests one principal (a JWT's subject, a static token,
- *     or a client host on a server without access control) may make per second, over gRPC and
- *     HTTP together ({@code principal-requests-per-second}); more are refused with {@code
- *     RESOURCE_EXHAUSTED} / 429 and when to retry
- * @param principalAppendBytesPerSecond the block data one principal may append per second ({@code
- *     principal-append-bytes-per-second})
- * @param principalStreams the live streams (Watch and Server-Sent Events) one principal may hold
- *     open ({@code principal-streams})
- * @param streamsSpace the space whose feeds are the Durable Streams served under {@code
- *     /v1/stream/} ({@code streams-space}); a replica that replicates it holds every stream
- * @param streamsLongPollMillis how long a Durable Streams long-poll read waits for new data before
- *     it answers 204 ({@code streams-long-poll-ms})
- * @param retainBlocks the most blocks a space keeps ({@code retain-blocks}); 0 keeps all. A space's
- *     own retention (set by an administrator) replaces the three retain settings for it
- * @param retainAgeMillis the oldest block a space keeps, in ms before now, by the block's receive time
- *     ({@code retain-age-ms}); 0 keeps all
- * @param retainBytes the most bytes of block data a space keeps ({@code retain-bytes}); 0 keeps all
- * @param retentionIntervalMillis how often retention is applied to the spaces of the store ({@code
- *     retention-interval-ms})
+ * <p>A value is read with {@link #get(Setting)}, e.g. {@code settings.get(ServerSettings.BLOCK_BYTES)}.
+ * Immutable and thread-safe; {@link Builder#build()} rejects values that cannot work, naming the
+ * setting and its rule.
  */
-public record ServerSettings(
-    int blockBytes,
-    int blocksPerAppend,
-    int queryLimit,
-    int feedsPerScope,
-    int maxMessageBytes,
-    int responseBytes,
-    int watchesPerServer,
-    int watchesPerConnection,
-    long watchScopeBytes,
-    long watchScopeBytesPerConnection,
-    int watchBatchBlocks,
-    int watchBatchBytes,
-    long subscriptionTtlMillis,
-    long subscriptionMaxTtlMillis,
-    int subscriptionsPerSpace,
-    long heartbeatMillis,
-    int tailBlocks,
-    long tailBytes,
-    int sharedPages,
-    long shutdownGraceMillis,
-    int rejectionsLoggedPerMinute,
-    int rpcThreads,
-    int watchThreads,
-    int spacesPerServer,
-    int feedsPerSpace,
-    int appendGroupBlocks,
-    long keepaliveMillis,
-    long keepaliveTimeoutMillis,
-    long quickCheckMillis,
-    long metricsReadTimeoutMillis,
-    long writeProbeMillis,
-    long permitKeepaliveMillis,
-    int httpThreads,
-    long httpIdleTimeoutMillis,
-    long httpRefusedBodyBytes,
-    long principalRequestsPerSecond,
-    long principalAppendBytesPerSecond,
-    int principalStreams,
-    String streamsSpace,
-    long streamsLongPollMillis,
-    long retainBlocks,
-    long retainAgeMillis,
-    long retainBytes,
-    long retentionIntervalMillis) {
+public final class ServerSettings {
+  private static final List<Setting<?>> DEFINED = new ArrayList<>();
 
-  /** The keys of the settings: command-line flags without the dashes, and names in errors. */
-  public static final class Key {
-    private Key() {}
+  public static final Setting<Integer> BLOCK_BYTES = define(Setting.ofInt(Limits.Key.BLOCK_BYTES,
+      Limits.DEFAULT_BLOCK_BYTES).unit(BYTES).in(REQUESTS).atLeast(1)
+      .doc("Largest data of one block."));
 
-    public static final String BLOCK_BYTES = Limits.Key.BLOCK_BYTES;
-    public static final String BLOCKS_PER_APPEND = Limits.Key.BLOCKS_PER_APPEND;
-    public static final String QUERY_LIMIT = Limits.Key.QUERY_LIMIT;
-    public static final String FEEDS_PER_SCOPE = "feeds-per-scope";
-    public static final String MAX_MESSAGE_BYTES = "max-message-bytes";
-    public static final String RESPONSE_BYTES = "response-bytes";
-    public static final String WATCHES_PER_SERVER = "watches-per-server";
-    public static final String WATCHES_PER_CONNECTION = "watches-per-connection";
-    public static final String WATCH_SCOPE_BYTES = "watch-scope-bytes";
-    public static final String WATCH_SCOPE_BYTES_PER_CONNECTION = "watch-scope-bytes-per-connection";
-    public static final String WATCH_BATCH_BLOCKS = "watch-batch-blocks";
-    public static final String WATCH_BATCH_BYTES = "watch-batch-bytes";
-    public static final String SUBSCRIPTION_TTL_MS = "subscription-ttl-ms";
-    public static final String SUBSCRIPTION_MAX_TTL_MS = "subscription-max-ttl-ms";
-    public static final String SUBSCRIPTIONS_PER_SPACE = "subscriptions-per-space";
-    public static final String HEARTBEAT_MS = "heartbeat-ms";
-    public static final String TAIL_BLOCKS = "tail-blocks";
-    public static final String TAIL_BYTES = "tail-bytes";
-    public static final String SHARED_PAGES = "shared-pages";
-    public static final String SHUTDOWN_GRACE_MS = "shutdown-grace-ms";
-    public static final String REJECTIONS_LOGGED_PER_MINUTE = "rejections-logged-per-minute";
-    public static final String RPC_THREADS = "rpc-threads";
-    public static final String WATCH_THREADS = "watch-threads";
-    public static final String SPACES_PER_SERVER = "spaces-per-server";
-    public static final String FEEDS_PER_SPACE = "feeds-per-space";
-    public static final String APPEND_GROUP_BLOCKS = "append-group-blocks";
-    public static final String KEEPALIVE_MS = "keepalive-ms";
-    public static final String KEEPALIVE_TIMEOUT_MS = "keepalive-timeout-ms";
-    public static final String QUICK_CHECK_MS = "quick-check-ms";
-    public static final String METRICS_READ_TIMEOUT_MS = "metrics-read-timeout-ms";
-    public static final String WRITE_PROBE_MS = "write-probe-ms";
-    public static final String HTTP_THREADS = "http-threads";
-    public static final String HTTP_IDLE_TIMEOUT_MS = "http-idle-timeout-ms";
-    public static final String HTTP_REFUSED_BODY_BYTES = "http-refused-body-bytes";
-    public static final String PRINCIPAL_REQUESTS_PER_SECOND = "principal-requests-per-second";
-    public static final String PRINCIPAL_APPEND_BYTES_PER_SECOND = "principal-append-bytes-per-second";
-    public static final String PRINCIPAL_STREAMS = "principal-streams";
-    public static final String RETAIN_BLOCKS = "retain-blocks";
-    public static final String RETAIN_AGE_MS = "retain-age-ms";
-    public static final String RETAIN_BYTES = "retain-bytes";
-    public static final String RETENTION_INTERVAL_MS = "retention-interval-ms";
-    public static final String PERMIT_KEEPALIVE_MS = "permit-keepalive-ms";
-    public static final String STREAMS_SPACE = "streams-space";
-    public static final String STREAMS_LONG_POLL_MS = "streams-long-poll-ms";
-  }
+  public static final Setting<Integer> BLOCKS_PER_APPEND = define(Setting.ofInt(Limits.Key.BLOCKS_PER_APPEND,
+      Limits.DEFAULT_BLOCKS_PER_APPEND).unit(COUNT).in(REQUESTS).atLeast(1)
+      .doc("Most blocks in one Append."));
 
-  public static final int DEFAULT_BLOCK_BYTES = Limits.DEFAULT_BLOCK_BYTES;
-  public static final int DEFAULT_BLOCKS_PER_APPEND = Limits.DEFAULT_BLOCKS_PER_APPEND;
-  public static final int DEFAULT_QUERY_LIMIT = Limits.DEFAULT_QUERY_LIMIT;
-  /** 1,000: a replica's client lists at most 64 feeds in a read and subscribes for more. */
-  public static final int DEFAULT_FEEDS_PER_SCOPE = 1_000;
-  /**
-   * 5,000: the SQLite store reads a scope with one statement that names each feed id (26
-   * characters) or namespace (up to 128); 5,000 of the longest stay well under SQLite's default
-   * statement length of 1,000,000 bytes, which 40,000 feed ids exceed.
-   */
-  public static final int MAX_FEEDS_PER_SCOPE = 5_000;
-  /**
-   * 16 MiB: one block of the largest default size (1 MiB) fits many times over, as does a batch of
-   * 1,000 blocks of up to ~16 KiB, while a handful of concurrent oversized requests cannot exhaust
-   * a default heap. gRPC itself would stop at 4 MiB, too little for batches of large blocks.
-   */
-  public static final int DEFAULT_MAX_MESSAGE_BYTES = 16 << 20;
-  /** 3 MiB: with framing, under the 4 MiB that gRPC clients accept by default. */
-  public static final int DEFAULT_RESPONSE_BYTES = 3 << 20;
-  public static final int DEFAULT_WATCHES_PER_SERVER = 10_000;
-  public static final int DEFAULT_WATCHES_PER_CONNECTION = 1_000;
-  /**
-   * 64 MiB: a quarter of a 256 MiB heap, the smallest the deployment guide plans for; 4,000
-   * streams of 1,000 feed ids each (16 KiB a scope), or any number that list a namespace or watch
-   * the whole space.
-   */
-  public static final long DEFAULT_WATCH_SCOPE_BYTES = 64L << 20;
-  /**
-   * 16 MiB: a quarter of {@link #DEFAULT_WATCH_SCOPE_BYTES}, so one client cannot take it all;
-   * still enough for {@link #DEFAULT_WATCHES_PER_CONNECTION} streams of 1,000 feed ids each.
-   */
-  public static final long DEFAULT_WATCH_SCOPE_BYTES_PER_CONNECTION = 16L << 20;
-  public static final int DEFAULT_WATCH_BATCH_BLOCKS = 100;
-  public static final int DEFAULT_WATCH_BATCH_BYTES = 256 << 10;
-  public static final long DEFAULT_SUBSCRIPTION_TTL_MS = 60 * 60 * 1000L;
-  public static final long DEFAULT_SUBSCRIPTION_MAX_TTL_MS = 24 * 60 * 60 * 1000L;
-  /**
-   * 10,000: a subscription per client of a busy space, renewed while in use; with {@code
-   * feeds-per-scope} ids each at most, a space's subscriptions stay within a bounded size.
-   */
-  public static final int DEFAULT_SUBSCRIPTIONS_PER_SPACE = 10_000;
-  public static final long DEFAULT_HEARTBEAT_MS = 15_000;
-  public static final int DEFAULT_TAIL_BLOCKS = 4096;
-  public static final long DEFAULT_TAIL_BYTES = 16 << 20;
-  /**
-   * 512: enough for 1,000 streams that fell behind at as many points, a page apart, on one core
-   * (feed-bench fan-out at 1.5 times what one core keeps up with). About 80 KiB a page of 100
-   * blocks of 256 bytes, 40 MiB when all are in use.
-   */
-  public static final int DEFAULT_SHARED_PAGES = 512;
-  /** The most pages {@code shared-pages} may keep per space. */
-  public static final int MAX_SHARED_PAGES = 65_536;
-  public static final long DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
-  public static final int DEFAULT_REJECTIONS_LOGGED_PER_MINUTE = 20;
-  public static final int DEFAULT_RPC_THREADS = 16;
-  public static final int DEFAULT_WATCH_THREADS = 4;
-  public static final int DEFAULT_SPACES_PER_SERVER = 100_000;
-  /**
-   * 1,000,000: far above what an application's space holds (a feed per user and document), while
-   * one client cannot make a space grow without end; the store's memory does not grow with feeds
-   * (its cache of feed rows is bounded).
-   */
-  public static final int DEFAULT_FEEDS_PER_SPACE = 1_000_000;
-  /**
-   * 1,000, the default of blocks-per-append: a group's transaction is never larger than the largest
-   * single Append the server takes by default, and 100 clients appending 10 blocks each fit in one.
-   */
-  public static final int DEFAULT_APPEND_GROUP_BLOCKS = 1_000;
-  /** One minute: a vanished client is noticed within keepalive-ms + keepalive-timeout-ms. */
-  public static final long DEFAULT_KEEPALIVE_MS = 60_000;
-  public static final long DEFAULT_KEEPALIVE_TIMEOUT_MS = 20_000;
-  /** 10 s, gRPC's shortest client keepalive time: replicas may ping as often as gRPC lets them. */
-  public static final long DEFAULT_PERMIT_KEEPALIVE_MS = 10_000;
-  /** gRPC's smallest keepalive time; it raises shorter ones to this. */
-  public static final long MIN_KEEPALIVE_MS = 10_000;
-  /** gRPC's smallest keepalive timeout. */
-  public static final long MIN_KEEPALIVE_TIMEOUT_MS = 10;
-  /**
-   * 20 s: a start stays within the 30 s a Kubernetes liveness probe of the deployment guide allows.
-   * Measured on a 1.1 GB store: 4.2 s with the file in the page cache, 29 s read cold from the
-   * shared disk of a small build machine, so a file of some GiB is checked whole when it was recently
-   * used (a restart) and partly, with a warning, after a reboot.
-   */
-  public static final long DEFAULT_QUICK_CHECK_MS = 20_000;
-  /** 5 s: a scraper sends its request at once; a client that takes longer is stalled or hostile. */
-  public static final long DEFAULT_METRICS_READ_TIMEOUT_MS = 5_000;
-  /**
-   * Five seconds: a load balancer that checks health every few seconds learns of a disk that stopped
-   * taking writes, or took them again, within about that, for one small commit per interval.
-   */
-  public static final long DEFAULT_WRITE_PROBE_MS = 5_000;
+  public static final Setting<Integer> QUERY_LIMIT = define(Setting.ofInt(Limits.Key.QUERY_LIMIT,
+      Limits.DEFAULT_QUERY_LIMIT).unit(COUNT).in(REQUESTS).atLeast(1)
+      .doc("Largest `limit` a Query may ask for (0 in a request means 100).",
+          "Also the page size of ListFeeds (its `limit`, at most this; 0 means this)."));
 
-  /** 16: the HTTP side's threads only move bytes (the store's work runs on the rpc threads). */
-  public static final int DEFAULT_HTTP_THREADS = 16;
-  public static final long DEFAULT_HTTP_IDLE_TIMEOUT_MS = 30_000;
-  /** 64 MiB: four times the default {@code max-message-bytes}, so a body just over a limit is read. */
-  public static final long DEFAULT_HTTP_REFUSED_BODY_BYTES = 64L << 20;
-  /**
-   * 10,000: above what one replica or the benchmark's busiest client sends (about 3,000 appends a
-   * second one block at a time), far below what floods two cores.
-   */
-  public static final long DEFAULT_PRINCIPAL_REQUESTS_PER_SECOND = 10_000;
-  /** 64 MiB a second: above what one client's pushes reach here (about 26 MiB/s of large blocks). */
-  public static final long DEFAULT_PRINCIPAL_APPEND_BYTES_PER_SECOND = 64L << 20;
-  /** As many as the whole server holds by default ({@link #DEFAULT_WATCHES_PER_SERVER}): lower it to share. */
-  public static final int DEFAULT_PRINCIPAL_STREAMS = DEFAULT_WATCHES_PER_SERVER;
-  /** The space of Durable Streams: a name no application is likely to use for its own feeds. */
-  public static final String DEFAULT_STREAMS_SPACE = "streams";
-  /** 20 seconds: the protocol's cursor interval, so a CDN in front collapses one long-poll per interval. */
-  public static final long DEFAULT_STREAMS_LONG_POLL_MS = 20_000;
-  /** Retention is off by default: a space keeps everything until an operator says otherwise. */
-  public static final long DEFAULT_RETAIN_BLOCKS = 0;
-  public static final long DEFAULT_RETAIN_AGE_MS = 0;
-  public static final long DEFAULT_RETAIN_BYTES = 0;
-  public static final long DEFAULT_RETENTION_INTERVAL_MS = 60_000;
+  public static final Setting<Integer> FEEDS_PER_SCOPE = define(Setting.ofInt("feeds-per-scope", 1_000)
+      .unit(COUNT).in(REQUESTS).atLeast(1).atMost(5_000, "a larger scope does not fit in one statement of the store")
+      .doc("Most feed ids and namespaces one scope names: the feed ids of a Query or Watch, the feed ids and"
+          + " namespaces of a Subscribe together.",
+          "Every Watch stream holds its scope in memory and the store reads it in one SQL statement, which names each"
+          + " feed id (26 characters) or namespace (up to 128): 5,000 of the longest stay well under SQLite's default"
+          + " statement length of 1,000,000 bytes. A replica lists at most 64 feeds in a read and subscribes for"
+          + " more."));
+
+  public static final Setting<Integer> MAX_MESSAGE_BYTES = define(Setting.ofInt("max-message-bytes", 16 << 20)
+      .unit(BYTES).in(REQUESTS).atLeast(1).above(BLOCK_BYTES, "so that a block of the largest size fits")
+      .doc("Largest request message: a gRPC message, or an HTTP request's body.",
+          "16 MiB: a block of the largest default size fits many times over, as does a batch of 1,000 blocks of up"
+          + " to about 16 KiB, while a handful of concurrent oversized requests cannot exhaust a default heap; gRPC"
+          + " itself would stop at 4 MiB, too little for batches of large blocks."));
+
+  public static final Setting<Integer> RESPONSE_BYTES = define(Setting.ofInt("response-bytes", 3 << 20)
+      .unit(BYTES).in(REQUESTS).atLeast(1)
+      .doc("Most block data in one Query response or HTTP page of blocks (one block always goes).",
+          "A response holds the larger of this and one block, plus framing: the default keeps answers under the"
+          + " 4 MiB that gRPC clients accept by default."));
+
+  public static final Setting<Integer> WATCHES_PER_SERVER = define(Setting.ofInt("watches-per-server", 10_000)
+      .unit(COUNT).in(LIVE).atLeast(1)
+      .doc("Most live streams open on the server (Watch and Server-Sent Events).",
+          "About 2 KiB of heap each; a stalled reader holds one batch more (`--watch-batch-bytes`)."));
+
+  public static final Setting<Integer> WATCHES_PER_CONNECTION = define(Setting.ofInt("watches-per-connection", 1_000)
+      .unit(COUNT).in(LIVE).atLeast(1)
+      .doc("Most Watch streams open on one client connection."));
+
+  public static final Setting<Long> WATCH_SCOPE_BYTES = define(Setting.ofLong("watch-scope-bytes", 64L << 20)
+      .unit(BYTES).in(LIVE).atLeast(1)
+      .doc("Most heap the scopes of all open live streams hold; a stream that would take more is refused.",
+          "A stream keeps the feed ids (16 bytes each) and namespaces (about 100 bytes each) it watches for its life"
+          + " and is refused with `RESOURCE_EXHAUSTED` over this. 64 MiB is a quarter of a 256 MiB heap, the"
+          + " smallest this guide plans for: 4,000 streams of 1,000 feed ids; streams of a namespace or a whole"
+          + " space hold almost nothing."));
+
+  public static final Setting<Long> WATCH_SCOPE_BYTES_PER_CONNECTION = define(Setting.ofLong(
+      "watch-scope-bytes-per-connection", 16L << 20).unit(BYTES).in(LIVE).atLeast(1)
+      .doc("Most heap the scopes of the Watch streams of one client connection hold.",
+          "A quarter of `--watch-scope-bytes`, so one client cannot take the whole server's share, and still enough"
+          + " for its 1,000 streams (`--watches-per-connection`) to list 1,000 feed ids each."));
+
+  public static final Setting<Integer> WATCH_BATCH_BLOCKS = define(Setting.ofInt("watch-batch-blocks", 100)
+      .unit(COUNT).in(LIVE).atLeast(1).atMost(QUERY_LIMIT)
+      .doc("Most blocks in one batch of a live stream (a Watch batch)."));
+
+  public static final Setting<Integer> WATCH_BATCH_BYTES = define(Setting.ofInt("watch-batch-bytes", 256 << 10)
+      .unit(BYTES).in(LIVE).atLeast(1)
+      .doc("Most block data in one Watch batch (one block always goes); bounds what a stalled stream holds off the"
+          + " heap.",
+          "A stream whose reader stopped reading holds about one batch in the transport's buffers, off the heap: the"
+          + " worst case is `--watches-per-server` x (this + one block) plus HTTP/2 windows, about 2.5 GiB at the"
+          + " defaults with small blocks, so lower `--watches-per-server` on a small machine."));
+
+  public static final Setting<Long> HEARTBEAT_MS = define(Setting.ofLong("heartbeat-ms", 15_000)
+      .unit(MILLISECONDS).in(LIVE).atLeast(1)
+      .doc("Heartbeat interval of idle live streams; also how often open streams renew their subscriptions and"
+          + " expired subscriptions are purged."));
+
+  public static final Setting<Integer> TAIL_BLOCKS = define(Setting.ofInt("tail-blocks", 4096)
+      .unit(COUNT).in(LIVE).atLeast(1)
+      .doc("Recently committed blocks kept in memory per watched space, read once and shared by its watchers."));
+
+  public static final Setting<Long> TAIL_BYTES = define(Setting.ofLong("tail-bytes", 16L << 20)
+      .unit(BYTES).in(LIVE).atLeast(1)
+      .doc("Most block data kept in memory per watched space."));
+
+  public static final Setting<Integer> SHARED_PAGES = define(Setting.ofInt("shared-pages", 512)
+      .unit(COUNT).in(LIVE).atLeast(1).atMost(65_536)
+      .doc("Pages read from storage kept per watched space for the streams behind its recent blocks, each read once"
+          + " and shared.",
+          "A saturated server's streams fall behind `--tail-blocks` at hundreds of points a page apart; 512 is enough"
+          + " for 1,000 of them on one core. Each page holds at most one batch (`--watch-batch-bytes`) and its"
+          + " encoded frame, about 80 KiB for 100 blocks of 256 bytes (40 MiB when all 512 are in use); pages are"
+          + " held only once streams fell behind, dropped with the space's last watcher, and bounded in all spaces"
+          + " together by `--shared-pages-bytes`."));
+
+  public static final Setting<Long> SHARED_PAGES_BYTES = define(Setting.ofLong("shared-pages-bytes", 64L << 20)
+      .unit(BYTES).in(LIVE).atLeast(0, "0 keeps no page: every stream behind reads its own")
+      .doc("Most memory the pages kept for streams behind may hold in all watched spaces together (a page counts"
+          + " twice its blocks' data); beyond it the oldest are dropped. 0 keeps none.",
+          "A page counts its blocks and their encoded frame. When a page would pass it, the pages kept longest, of"
+          + " whichever space, are dropped (streams behind them read storage again), and a page larger than the whole"
+          + " budget is sent unshared. 64 MiB holds the 512 pages of one space whose streams all fell behind, with"
+          + " room to spare, and is a quarter of a 256 MiB heap."));
+
+  public static final Setting<Integer> WATCH_THREADS = define(Setting.ofInt("watch-threads", 4)
+      .unit(COUNT).in(LIVE).atLeast(1)
+      .doc("Threads that feed live streams (Watch and Server-Sent Events)."));
+
+  public static final Setting<Long> SUBSCRIPTION_MAX_TTL_MS = define(Setting.ofLong("subscription-max-ttl-ms",
+      24 * 60 * 60 * 1000L).unit(MILLISECONDS).in(SUBSCRIPTIONS).atLeast(1)
+      .doc("Longest TTL (and `ack_within_ms`) a subscription may ask for.",
+          "Also how long an expired durable subscription is remembered as expired (`SUBSCRIPTION_EXPIRED`) before it"
+          + " is purged (then `SUBSCRIPTION_UNKNOWN`)."));
+
+  public static final Setting<Long> SUBSCRIPTION_TTL_MS = define(Setting.ofLong("subscription-ttl-ms",
+      60 * 60 * 1000L).unit(MILLISECONDS).in(SUBSCRIPTIONS).atLeast(1).atMost(SUBSCRIPTION_MAX_TTL_MS)
+      .doc("TTL of a subscription that asks for none; also a durable subscription's `ack_within_ms` when it asks for"
+          + " none."));
+
+  public static final Setting<Integer> SUBSCRIPTIONS_PER_SPACE = define(Setting.ofInt("subscriptions-per-space",
+      10_000).unit(COUNT).in(SUBSCRIPTIONS).atLeast(1)
+      .doc("Most unexpired stored subscriptions one space may have; a Subscribe that would make more is refused.",
+          "Refused with `RESOURCE_EXHAUSTED`, storing nothing. Counted in the store in the Subscribe's transaction, so"
+          + " every server sharing it counts the same; expired ones make room. With `--feeds-per-scope` ids each at"
+          + " most, a space's subscriptions stay within a bounded size."));
+
+  public static final Setting<Integer> SPACES_PER_SERVER = define(Setting.ofInt("spaces-per-server", 100_000)
+      .unit(COUNT).in(STORE).atLeast(1)
+      .doc("Most spaces the server serves from its store; an Append creating one more is refused.",
+          "The first Append to a space creates it (a read of a space the store does not hold creates nothing and"
+          + " takes no place), and every space stays in the store and, once touched, in memory: about 500 bytes,"
+          + " 50 MiB at the default. Refused with `RESOURCE_EXHAUSTED`."));
+
+  public static final Setting<Integer> FEEDS_PER_SPACE = define(Setting.ofInt("feeds-per-space", 1_000_000)
+      .unit(COUNT).in(STORE).atLeast(1)
+      .doc("Most feeds one space may have; an Append creating one more is refused.",
+          "Refused with `RESOURCE_EXHAUSTED`, writing nothing. Counted in the store in the transaction that creates"
+          + " feeds, so a restart keeps the bound. Far above what an application's space holds (a feed per user and"
+          + " document), while one client cannot make a space grow without end; feeds take no memory."));
+
+  public static final Setting<Integer> APPEND_GROUP_BLOCKS = define(Setting.ofInt("append-group-blocks", 1_000)
+      .unit(COUNT).in(STORE).atLeast(1)
+      .doc("Most blocks of appends waiting for a commit that are committed together in one transaction; 1 commits"
+          + " every append alone.",
+          "Group commit: appends that arrive while a commit is in flight are committed together as the next group,"
+          + " one commit and one fsync for all, each still all or nothing with its own positions; an append that finds"
+          + " no commit in flight is committed at once, and one larger than this is a group of its own. The default"
+          + " is that of `--blocks-per-append`: a group's transaction is never larger than the largest single Append,"
+          + " and 100 clients appending 10 blocks each fit in one. See \"Group commit\" below."));
+
+  public static final Setting<Long> WRITE_PROBE_MS = define(Setting.ofLong("write-probe-ms", 5_000)
+      .unit(MILLISECONDS).in(STORE).atLeast(1)
+      .doc("How often a tiny write checks that the store takes writes; health is NOT_SERVING from a failed write"
+          + " until one succeeds.",
+          "A load balancer that checks health every few seconds learns of a disk that stopped taking writes, or took"
+          + " them again, within about that, for one small commit per interval (see Health checks and When the disk"
+          + " fills up below)."));
+
+  public static final Setting<Long> QUICK_CHECK_MS = define(Setting.ofLong("quick-check-ms", 20_000)
+      .unit(MILLISECONDS).in(SQLITE).atLeast(0, "0 skips the check")
+      .doc("How long SQLite's `quick_check` may read the database at start, table by table (a damaged file is"
+          + " refused; one not checked whole in time starts with a warning naming the tables not checked whole); 0"
+          + " skips it.",
+          "20 s keeps a start within the 30 s a Kubernetes liveness probe of this guide allows. Measured on a 1.1 GB"
+          + " store: 4.2 s with the file in the page cache, 29 s read cold from a slow shared disk. See Checked at"
+          + " start below."));
+
+  public static final Setting<Long> RETAIN_BLOCKS = define(Setting.ofLong("retain-blocks", 0)
+      .unit(COUNT).in(RETENTION).atLeast(0, "0 keeps everything")
+      .doc("Most blocks a space keeps; older ones are compacted away. 0 keeps all.",
+          "Applied every `--retention-interval-ms`: the space's floor rises (see Retention and compaction below). A"
+          + " space's own retention, set with `SetRetention` (`feedctl retention`), replaces the three retain"
+          + " settings for it. Retention is off by default: a space keeps everything until an operator says"
+          + " otherwise."));
+
+  public static final Setting<Long> RETAIN_AGE_MS = define(Setting.ofLong("retain-age-ms", 0)
+      .unit(MILLISECONDS).in(RETENTION).atLeast(0, "0 keeps everything")
+      .doc("Oldest block a space keeps, by the time the server received it. 0 keeps all.",
+          "In ms before now, by the block's receive time (the server's clock when it positioned the block):"
+          + " everything from the first block within the age on is kept."));
+
+  public static final Setting<Long> RETAIN_BYTES = define(Setting.ofLong("retain-bytes", 0)
+      .unit(BYTES).in(RETENTION).atLeast(0, "0 keeps everything")
+      .doc("Most bytes of block data a space keeps: the newest blocks whose data fits. 0 keeps all."));
+
+  public static final Setting<Long> RETENTION_INTERVAL_MS = define(Setting.ofLong("retention-interval-ms", 60_000)
+      .unit(MILLISECONDS).in(RETENTION).atLeast(1)
+      .doc("How often retention is applied to every space of the store, on a thread of its own."));
+
+  public static final Setting<Long> PRINCIPAL_REQUESTS_PER_SECOND = define(Setting.ofLong(
+      "principal-requests-per-second", 10_000).unit(COUNT).in(PRINCIPALS).atLeast(1)
+      .doc("Requests one principal (JWT subject, token, or client host without access control) may make per second,"
+          + " gRPC and HTTP together; more are refused with when to retry.",
+          "Refused with `RESOURCE_EXHAUSTED` / 429. Above what one replica or the benchmark's busiest client sends"
+          + " (about 3,000 appends a second one block at a time), far below what floods two cores. See Per-principal"
+          + " limits below."));
+
+  public static final Setting<Long> PRINCIPAL_APPEND_BYTES_PER_SECOND = define(Setting.ofLong(
+      "principal-append-bytes-per-second", 64L << 20).unit(BYTES).in(PRINCIPALS).atLeast(1)
+      .doc("Block data one principal may append per second.",
+          "Above what one client's pushes reach here (about 26 MiB/s of large blocks)."));
+
+  public static final Setting<Integer> PRINCIPAL_STREAMS = define(Setting.ofInt("principal-streams",
+      WATCHES_PER_SERVER.defaultValue()).unit(COUNT).in(PRINCIPALS).atLeast(1)
+      .doc("Live streams (Watch and Server-Sent Events) one principal may hold open.",
+          "As many as the whole server holds by default (`--watches-per-server`): lower it to share."));
+
+  public static final Setting<Long> KEEPALIVE_MS = define(Setting.ofLong("keepalive-ms", 60_000)
+      .unit(MILLISECONDS).in(GRPC).atLeast(10_000, "gRPC raises shorter keepalive times to 10 s")
+      .doc("How long a client connection may be silent before the server sends it an HTTP/2 PING.",
+          "Applies to the socket the server opens itself. A vanished client is noticed within this +"
+          + " `--keepalive-timeout-ms`."));
+
+  public static final Setting<Long> KEEPALIVE_TIMEOUT_MS = define(Setting.ofLong("keepalive-timeout-ms", 20_000)
+      .unit(MILLISECONDS).in(GRPC).atLeast(10, "gRPC raises shorter keepalive timeouts to 10 ms")
+      .doc("How long the server waits for a PING's answer before it closes the connection and ends its calls.",
+          "The Watch streams of a client that vanished without closing its connection are released within"
+          + " `--keepalive-ms` + this."));
+
+  public static final Setting<Long> PERMIT_KEEPALIVE_MS = define(Setting.ofLong("permit-keepalive-ms", 10_000)
+      .unit(MILLISECONDS).in(GRPC).atLeast(1)
+      .doc("Shortest interval at which a client may send its own keepalive pings; a client that pings more often is"
+          + " disconnected.",
+          "Disconnected with `GOAWAY ENHANCE_YOUR_CALM`. Replicas ping after 15 s of silence to notice a dead link:"
+          + " 10 s is gRPC's shortest client keepalive, while gRPC's own default permit, 5 min, would disconnect"
+          + " them."));
+
+  public static final Setting<Integer> HTTP_THREADS = define(Setting.ofInt("http-threads", 16)
+      .unit(COUNT).in(HTTP).atLeast(4, "Jetty takes two for accepting and selecting, on each address")
+      .doc("Threads of the HTTP side (API and metrics endpoint); they only move bytes, never wait for a client.",
+          "The store's work runs on `--rpc-threads`, so a few serve thousands of open event streams."));
+
+  public static final Setting<Long> HTTP_IDLE_TIMEOUT_MS = define(Setting.ofLong("http-idle-timeout-ms", 30_000)
+      .unit(MILLISECONDS).in(HTTP).atLeast(1)
+      .doc("How long an HTTP connection may be idle (a request not arriving, an answer not taken) before it is"
+          + " closed.",
+          "An event stream may idle a heartbeat interval (`--heartbeat-ms`) more."));
+
+  public static final Setting<Long> HTTP_REFUSED_BODY_BYTES = define(Setting.ofLong("http-refused-body-bytes",
+      64L << 20).unit(BYTES).in(HTTP).atLeast(0, "0 reads none of a refused body")
+      .doc("How much of a refused HTTP request's body is read and discarded before the refusal is written, so that a"
+          + " client still sending it reads the refusal (0 reads none).",
+          "A refused body is one over a size limit, or refused before it was read. A client that sends its whole body"
+          + " before it reads the answer then reads the refusal and keeps its connection; a larger body is answered"
+          + " at once and its connection closed, so the client may see the connection break instead. 64 MiB is four"
+          + " times the default `--max-message-bytes`, so a body just over a limit is read."));
+
+  public static final Setting<Long> METRICS_READ_TIMEOUT_MS = define(Setting.ofLong("metrics-read-timeout-ms", 5_000)
+      .unit(MILLISECONDS).in(HTTP).atLeast(1)
+      .doc("How long a metrics client may take to send its request (and then to take its answer) before its"
+          + " connection is closed.",
+          "A scraper sends its request at once; a client that takes longer is stalled or hostile."));
+
+  public static final Setting<String> STREAMS_SPACE = define(Setting.ofText("streams-space", "streams")
+      .unit(SPACE).in(DURABLE_STREAMS).form(SpaceId::new, "a space id: 1-128 of `A-Za-z0-9._:-`")
+      .doc("The space whose feeds are the Durable Streams under `/v1/stream/` of the HTTP API; a replica that"
+          + " replicates it holds every stream.",
+          "Each stream, `/v1/stream/{name}`, is a feed of this space. A name no application is likely to use for its"
+          + " own feeds. See Durable Streams below."));
+
+  public static final Setting<Long> STREAMS_LONG_POLL_MS = define(Setting.ofLong("streams-long-poll-ms", 20_000)
+      .unit(MILLISECONDS).in(DURABLE_STREAMS).atLeast(1)
+      .doc("How long a Durable Streams long-poll read waits for new data before it answers 204.",
+          "A read with `live=long-poll`. The protocol's cursor interval, so a CDN in front collapses one long-poll"
+          + " per interval."));
+
+  public static final Setting<Integer> RPC_THREADS = define(Setting.ofInt("rpc-threads", 16)
+      .unit(COUNT).in(PROCESS).atLeast(1)
+      .doc("Threads that run request handlers, and the store's work for the HTTP side."));
+
+  public static final Setting<Long> SHUTDOWN_GRACE_MS = define(Setting.ofLong("shutdown-grace-ms", 10_000)
+      .unit(MILLISECONDS).in(PROCESS).atLeast(1)
+      .doc("How long a shutdown lets calls in flight finish before cancelling them."));
+
+  public static final Setting<Integer> REJECTIONS_LOGGED_PER_MINUTE = define(Setting.ofInt(
+      "rejections-logged-per-minute", 20).unit(COUNT).in(PROCESS).atLeast(0, "0 logs only counts")
+      .doc("Rejected requests logged per minute; the rest are counted in one line as suppressed."));
+
+  /** Every setting, in the order of {@code --help} and of the deployment guide's table. */
+  public static final List<Setting<?>> ALL = List.copyOf(DEFINED);
 
   /** Every setting at its default. */
   public static final ServerSettings DEFAULTS = newBuilder().build();
 
-  public ServerSettings {
-    positive(Key.BLOCK_BYTES, blockBytes);
-    positive(Key.BLOCKS_PER_APPEND, blocksPerAppend);
-    positive(Key.QUERY_LIMIT, queryLimit);
-    positive(Key.FEEDS_PER_SCOPE, feedsPerScope);
-    if (feedsPerScope > MAX_FEEDS_PER_SCOPE) {
-      throw new InvalidValueException(Key.FEEDS_PER_SCOPE,
-          "must be <= " + MAX_FEEDS_PER_SCOPE + " (a larger scope does not fit in one statement of the store)",
-          feedsPerScope);
-    }
-    positive(Key.MAX_MESSAGE_BYTES, maxMessageBytes);
-    positive(Key.RESPONSE_BYTES, responseBytes);
-    positive(Key.WATCHES_PER_SERVER, watchesPerServer);
-    positive(Key.WATCHES_PER_CONNECTION, watchesPerConnection);
-    positive(Key.WATCH_SCOPE_BYTES, watchScopeBytes);
-    positive(Key.WATCH_SCOPE_BYTES_PER_CONNECTION, watchScopeBytesPerConnection);
-    positive(Key.WATCH_BATCH_BLOCKS, watchBatchBlocks);
-    positive(Key.WATCH_BATCH_BYTES, watchBatchBytes);
-    positive(Key.SUBSCRIPTION_TTL_MS, subscriptionTtlMillis);
-    positive(Key.SUBSCRIPTION_MAX_TTL_MS, subscriptionMaxTtlMillis);
-    positive(Key.SUBSCRIPTIONS_PER_SPACE, subscriptionsPerSpace);
-    positive(Key.HEARTBEAT_MS, heartbeatMillis);
-    positive(Key.TAIL_BLOCKS, tailBlocks);
-    positive(Key.TAIL_BYTES, tailBytes);
-    if (sharedPages < 1 || sharedPages > MAX_SHARED_PAGES) {
-      throw new InvalidValueException(Key.SHARED_PAGES, "must be 1 to " + MAX_SHARED_PAGES, sharedPages);
-    }
-    positive(Key.SHUTDOWN_GRACE_MS, shutdownGraceMillis);
-    if (rejectionsLoggedPerMinute < 0) {
-      throw new InvalidValueException(Key.REJECTIONS_LOGGED_PER_MINUTE, "must be >= 0", rejectionsLoggedPerMinute);
-    }
-    positive(Key.RPC_THREADS, rpcThreads);
-    positive(Key.WATCH_THREADS, watchThreads);
-    positive(Key.SPACES_PER_SERVER, spacesPerServer);
-    positive(Key.FEEDS_PER_SPACE, feedsPerSpace);
-    positive(Key.APPEND_GROUP_BLOCKS, appendGroupBlocks);
-    if (keepaliveMillis < MIN_KEEPALIVE_MS) {
-      throw new InvalidValueException(Key.KEEPALIVE_MS,
-          "must be >= " + MIN_KEEPALIVE_MS + " (gRPC raises shorter keepalive times to 10 s)", keepaliveMillis);
-    }
-    if (keepaliveTimeoutMillis < MIN_KEEPALIVE_TIMEOUT_MS) {
-      throw new InvalidValueException(Key.KEEPALIVE_TIMEOUT_MS,
-          "must be >= " + MIN_KEEPALIVE_TIMEOUT_MS + " (gRPC raises shorter keepalive timeouts to 10 ms)",
-          keepaliveTimeoutMillis);
-    }
-    if (quickCheckMillis < 0) {
-      throw new InvalidValueException(Key.QUICK_CHECK_MS, "must be >= 0 (0 skips the check)", quickCheckMillis);
-    }
-    positive(Key.METRICS_READ_TIMEOUT_MS, metricsReadTimeoutMillis);
-    positive(Key.WRITE_PROBE_MS, writeProbeMillis);
-    positive(Key.PERMIT_KEEPALIVE_MS, permitKeepaliveMillis);
-    positive(Key.HTTP_THREADS, httpThreads);
-    if (httpThreads < 4) {
-      throw new InvalidValueException(Key.HTTP_THREADS, "must be >= 4 (Jetty takes two for accepting and selecting,"
-          + " on each address)", httpThreads);
-    }
-    positive(Key.HTTP_IDLE_TIMEOUT_MS, httpIdleTimeoutMillis);
-    if (httpRefusedBodyBytes < 0) {
-      throw new InvalidValueException(Key.HTTP_REFUSED_BODY_BYTES, "must be >= 0 (0 reads none of a refused body)",
-          httpRefusedBodyBytes);
-    }
-    positive(Key.PRINCIPAL_REQUESTS_PER_SECOND, principalRequestsPerSecond);
-    positive(Key.PRINCIPAL_APPEND_BYTES_PER_SECOND, principalAppendBytesPerSecond);
-    positive(Key.PRINCIPAL_STREAMS, principalStreams);
-    java.util.Objects.requireNonNull(streamsSpace, Key.STREAMS_SPACE);
-    try {
-      new dev.feedstore.core.SpaceId(streamsSpace);
-    } catch (InvalidValueException e) {
-      throw e.withField(Key.STREAMS_SPACE);
-    }
-    positive(Key.STREAMS_LONG_POLL_MS, streamsLongPollMillis);
-    notNegative(Key.RETAIN_BLOCKS, retainBlocks);
-    notNegative(Key.RETAIN_AGE_MS, retainAgeMillis);
-    notNegative(Key.RETAIN_BYTES, retainBytes);
-    positive(Key.RETENTION_INTERVAL_MS, retentionIntervalMillis);
-    if (maxMessageBytes <= blockBytes) {
-      throw new InvalidValueException(Key.MAX_MESSAGE_BYTES,
-          "must be above " + Key.BLOCK_BYTES + " (" + blockBytes + ") so that a block of the largest size fits",
-          maxMessageBytes);
-    }
-    if (watchBatchBlocks > queryLimit) {
-      throw new InvalidValueException(Key.WATCH_BATCH_BLOCKS,
-          "must be <= " + Key.QUERY_LIMIT + " (" + queryLimit + ")", watchBatchBlocks);
-    }
-    if (subscriptionTtlMillis > subscriptionMaxTtlMillis) {
-      throw new InvalidValueException(Key.SUBSCRIPTION_TTL_MS,
-          "must be <= " + Key.SUBSCRIPTION_MAX_TTL_MS + " (" + subscriptionMaxTtlMillis + ")", subscriptionTtlMillis);
-    }
+  /** By {@link Setting#index()}. */
+  private final Object[] values;
+
+  private ServerSettings(Object[] values) {
+    this.values = values;
+  }
+
+  /** The value of {@code setting}. */
+  public <T> T get(Setting<T> setting) {
+    return setting.type().cast(values[setting.index()]);
   }
 
   /** The data-model limits these settings imply, for the checks shared with other modules. */
   public Limits limits() {
-    return new Limits(blockBytes, blocksPerAppend, queryLimit);
+    return new Limits(get(BLOCK_BYTES), get(BLOCKS_PER_APPEND), get(QUERY_LIMIT));
   }
 
   /**
@@ -435,369 +345,95 @@ public record ServerSettings(
    * and the token). Clients learn it from GetServerInfo and accept messages of this size.
    */
   public long maxResponseBytes() {
-    long blocks = Math.max(Math.max(responseBytes, watchBatchBytes), blockBytes + 512L);
-    return blocks + (long) queryLimit * 256 + 65_536;
-  }
-
-  /** A builder starting from the defaults. */
-  public static Builder newBuilder() {
-    return new Builder();
-  }
-
-  /** A builder starting from these settings. */
-  public Builder toBuilder() {
-    return new Builder(this);
+    long blocks = Math.max(Math.max(get(RESPONSE_BYTES), get(WATCH_BATCH_BYTES)), get(BLOCK_BYTES) + 512L);
+    return blocks + (long) get(QUERY_LIMIT) * 256 + 65_536;
   }
 
   /** The retention of a space that has none of its own: the three retain settings. */
   public Retention retention() {
-    return Retention.of(retainBlocks, retainAgeMillis, retainBytes);
+    return Retention.of(get(RETAIN_BLOCKS), get(RETAIN_AGE_MS), get(RETAIN_BYTES));
   }
 
-  private static void notNegative(String key, long value) {
-    if (value < 0) {
-      throw new InvalidValueException(key, "must be >= 0 (0 keeps everything)", value);
+  /** A builder starting from the defaults. */
+  public static Builder newBuilder() {
+    Object[] defaults = new Object[DEFINED.size()];
+    for (Setting<?> setting : DEFINED) {
+      defaults[setting.index()] = setting.defaultValue();
     }
+    return new Builder(defaults);
   }
 
-  private static void positive(String key, long value) {
-    if (value <= 0) {
-      throw new InvalidValueException(key, "must be > 0", value);
+  /** A builder starting from these settings. */
+  public Builder toBuilder() {
+    return new Builder(values.clone());
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof ServerSettings settings && Arrays.equals(values, settings.values);
+  }
+
+  @Override
+  public int hashCode() {
+    return Arrays.hashCode(values);
+  }
+
+  /** The settings that differ from their defaults, e.g. {@code ServerSettings[block-bytes=2048]}. */
+  @Override
+  public String toString() {
+    StringJoiner changed = new StringJoiner(", ", "ServerSettings[", "]");
+    for (Setting<?> setting : ALL) {
+      if (!setting.defaultValue().equals(values[setting.index()])) {
+        changed.add(setting.name() + "=" + values[setting.index()]);
+      }
     }
+    return changed.toString();
   }
 
-  /** Collects settings; {@link #build} validates them. Not thread-safe. */
+  private static <T> Setting<T> define(Setting.Definition<T> definition) {
+    Setting<T> setting = definition.build(DEFINED.size());
+    for (Setting<?> defined : DEFINED) {
+      if (defined.name().equals(setting.name())) {
+        throw new IllegalStateException("two settings named " + setting.name());
+      }
+    }
+    DEFINED.add(setting);
+    return setting;
+  }
+
+  /** Collects settings; {@link #build} checks them. Not thread-safe. */
   public static final class Builder {
-    private int blockBytes = DEFAULT_BLOCK_BYTES;
-    private int blocksPerAppend = DEFAULT_BLOCKS_PER_APPEND;
-    private int queryLimit = DEFAULT_QUERY_LIMIT;
-    private int feedsPerScope = DEFAULT_FEEDS_PER_SCOPE;
-    private int maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES;
-    private int responseBytes = DEFAULT_RESPONSE_BYTES;
-    private int watchesPerServer = DEFAULT_WATCHES_PER_SERVER;
-    private int watchesPerConnection = DEFAULT_WATCHES_PER_CONNECTION;
-    private long watchScopeBytes = DEFAULT_WATCH_SCOPE_BYTES;
-    private long watchScopeBytesPerConnection = DEFAULT_WATCH_SCOPE_BYTES_PER_CONNECTION;
-    private int watchBatchBlocks = DEFAULT_WATCH_BATCH_BLOCKS;
-    private int watchBatchBytes = DEFAULT_WATCH_BATCH_BYTES;
-    private long subscriptionTtlMillis = DEFAULT_SUBSCRIPTION_TTL_MS;
-    private long subscriptionMaxTtlMillis = DEFAULT_SUBSCRIPTION_MAX_TTL_MS;
-    private int subscriptionsPerSpace = DEFAULT_SUBSCRIPTIONS_PER_SPACE;
-    private long heartbeatMillis = DEFAULT_HEARTBEAT_MS;
-    private int tailBlocks = DEFAULT_TAIL_BLOCKS;
-    private long tailBytes = DEFAULT_TAIL_BYTES;
-    private int sharedPages = DEFAULT_SHARED_PAGES;
-    private long shutdownGraceMillis = DEFAULT_SHUTDOWN_GRACE_MS;
-    private int rejectionsLoggedPerMinute = DEFAULT_REJECTIONS_LOGGED_PER_MINUTE;
-    private int rpcThreads = DEFAULT_RPC_THREADS;
-    private int watchThreads = DEFAULT_WATCH_THREADS;
-    private int spacesPerServer = DEFAULT_SPACES_PER_SERVER;
-    private int feedsPerSpace = DEFAULT_FEEDS_PER_SPACE;
-    private int appendGroupBlocks = DEFAULT_APPEND_GROUP_BLOCKS;
-    private long keepaliveMillis = DEFAULT_KEEPALIVE_MS;
-    private long keepaliveTimeoutMillis = DEFAULT_KEEPALIVE_TIMEOUT_MS;
-    private long quickCheckMillis = DEFAULT_QUICK_CHECK_MS;
-    private long metricsReadTimeoutMillis = DEFAULT_METRICS_READ_TIMEOUT_MS;
-    private long writeProbeMillis = DEFAULT_WRITE_PROBE_MS;
-    private long permitKeepaliveMillis = DEFAULT_PERMIT_KEEPALIVE_MS;
-    private int httpThreads = DEFAULT_HTTP_THREADS;
-    private long httpIdleTimeoutMillis = DEFAULT_HTTP_IDLE_TIMEOUT_MS;
-    private long httpRefusedBodyBytes = DEFAULT_HTTP_REFUSED_BODY_BYTES;
-    private long principalRequestsPerSecond = DEFAULT_PRINCIPAL_REQUESTS_PER_SECOND;
-    private long principalAppendBytesPerSecond = DEFAULT_PRINCIPAL_APPEND_BYTES_PER_SECOND;
-    private int principalStreams = DEFAULT_PRINCIPAL_STREAMS;
-    private String streamsSpace = DEFAULT_STREAMS_SPACE;
-    private long streamsLongPollMillis = DEFAULT_STREAMS_LONG_POLL_MS;
-    private long retainBlocks = DEFAULT_RETAIN_BLOCKS;
-    private long retainAgeMillis = DEFAULT_RETAIN_AGE_MS;
-    private long retainBytes = DEFAULT_RETAIN_BYTES;
-    private long retentionIntervalMillis = DEFAULT_RETENTION_INTERVAL_MS;
+    private final Object[] values;
 
-    private Builder() {}
-
-    private Builder(ServerSettings s) {
-      blockBytes = s.blockBytes;
-      blocksPerAppend = s.blocksPerAppend;
-      queryLimit = s.queryLimit;
-      feedsPerScope = s.feedsPerScope;
-      maxMessageBytes = s.maxMessageBytes;
-      responseBytes = s.responseBytes;
-      watchesPerServer = s.watchesPerServer;
-      watchesPerConnection = s.watchesPerConnection;
-      watchScopeBytes = s.watchScopeBytes;
-      watchScopeBytesPerConnection = s.watchScopeBytesPerConnection;
-      watchBatchBlocks = s.watchBatchBlocks;
-      watchBatchBytes = s.watchBatchBytes;
-      subscriptionTtlMillis = s.subscriptionTtlMillis;
-      subscriptionMaxTtlMillis = s.subscriptionMaxTtlMillis;
-      subscriptionsPerSpace = s.subscriptionsPerSpace;
-      heartbeatMillis = s.heartbeatMillis;
-      tailBlocks = s.tailBlocks;
-      tailBytes = s.tailBytes;
-      sharedPages = s.sharedPages;
-      shutdownGraceMillis = s.shutdownGraceMillis;
-      rejectionsLoggedPerMinute = s.rejectionsLoggedPerMinute;
-      rpcThreads = s.rpcThreads;
-      watchThreads = s.watchThreads;
-      spacesPerServer = s.spacesPerServer;
-      feedsPerSpace = s.feedsPerSpace;
-      appendGroupBlocks = s.appendGroupBlocks;
-      keepaliveMillis = s.keepaliveMillis;
-      keepaliveTimeoutMillis = s.keepaliveTimeoutMillis;
-      quickCheckMillis = s.quickCheckMillis;
-      metricsReadTimeoutMillis = s.metricsReadTimeoutMillis;
-      writeProbeMillis = s.writeProbeMillis;
-      permitKeepaliveMillis = s.permitKeepaliveMillis;
-      httpThreads = s.httpThreads;
-      httpIdleTimeoutMillis = s.httpIdleTimeoutMillis;
-      httpRefusedBodyBytes = s.httpRefusedBodyBytes;
-      principalRequestsPerSecond = s.principalRequestsPerSecond;
-      principalAppendBytesPerSecond = s.principalAppendBytesPerSecond;
-      principalStreams = s.principalStreams;
-      streamsSpace = s.streamsSpace;
-      streamsLongPollMillis = s.streamsLongPollMillis;
-      retainBlocks = s.retainBlocks;
-      retainAgeMillis = s.retainAgeMillis;
-      retainBytes = s.retainBytes;
-      retentionIntervalMillis = s.retentionIntervalMillis;
+    private Builder(Object[] values) {
+      this.values = values;
     }
 
-    public Builder blockBytes(int value) {
-      blockBytes = value;
+    /** Sets {@code setting} to {@code value}; {@link #build} checks it. */
+    public <T> Builder set(Setting<T> setting, T value) {
+      values[setting.index()] = value;
       return this;
     }
 
-    public Builder blocksPerAppend(int value) {
-      blocksPerAppend = value;
-      return this;
-    }
-
-    public Builder queryLimit(int value) {
-      queryLimit = value;
-      return this;
-    }
-
-    public Builder feedsPerScope(int value) {
-      feedsPerScope = value;
-      return this;
-    }
-
-    public Builder maxMessageBytes(int value) {
-      maxMessageBytes = value;
-      return this;
-    }
-
-    public Builder responseBytes(int value) {
-      responseBytes = value;
-      return this;
-    }
-
-    public Builder watchesPerServer(int value) {
-      watchesPerServer = value;
-      return this;
-    }
-
-    public Builder watchesPerConnection(int value) {
-      watchesPerConnection = value;
-      return this;
-    }
-
-    public Builder watchScopeBytes(long value) {
-      watchScopeBytes = value;
-      return this;
-    }
-
-    public Builder watchScopeBytesPerConnection(long value) {
-      watchScopeBytesPerConnection = value;
-      return this;
-    }
-
-    public Builder watchBatchBytes(int value) {
-      watchBatchBytes = value;
-      return this;
-    }
-
-    public Builder watchBatchBlocks(int value) {
-      watchBatchBlocks = value;
-      return this;
-    }
-
-    public Builder subscriptionTtlMillis(long value) {
-      subscriptionTtlMillis = value;
-      return this;
-    }
-
-    public Builder subscriptionMaxTtlMillis(long value) {
-      subscriptionMaxTtlMillis = value;
-      return this;
-    }
-
-    public Builder subscriptionsPerSpace(int value) {
-      subscriptionsPerSpace = value;
-      return this;
-    }
-
-    public Builder heartbeatMillis(long value) {
-      heartbeatMillis = value;
-      return this;
-    }
-
-    public Builder tailBlocks(int value) {
-      tailBlocks = value;
-      return this;
-    }
-
-    public Builder tailBytes(long value) {
-      tailBytes = value;
-      return this;
-    }
-
-    public Builder sharedPages(int value) {
-      sharedPages = value;
-      return this;
-    }
-
-    public Builder shutdownGraceMillis(long value) {
-      shutdownGraceMillis = value;
-      return this;
-    }
-
-    public Builder rejectionsLoggedPerMinute(int value) {
-      rejectionsLoggedPerMinute = value;
-      return this;
-    }
-
-    public Builder rpcThreads(int value) {
-      rpcThreads = value;
-      return this;
-    }
-
-    public Builder watchThreads(int value) {
-      watchThreads = value;
-      return this;
-    }
-
-    public Builder spacesPerServer(int value) {
-      spacesPerServer = value;
-      return this;
-    }
-
-    public Builder feedsPerSpace(int value) {
-      feedsPerSpace = value;
-      return this;
-    }
-
-    public Builder appendGroupBlocks(int value) {
-      appendGroupBlocks = value;
-      return this;
-    }
-
-    public Builder keepaliveMillis(long value) {
-      keepaliveMillis = value;
-      return this;
-    }
-
-    public Builder keepaliveTimeoutMillis(long value) {
-      keepaliveTimeoutMillis = value;
-      return this;
-    }
-
-    public Builder quickCheckMillis(long value) {
-      quickCheckMillis = value;
-      return this;
-    }
-
-    public Builder metricsReadTimeoutMillis(long value) {
-      metricsReadTimeoutMillis = value;
-      return this;
-    }
-
-    public Builder writeProbeMillis(long value) {
-      writeProbeMillis = value;
-      return this;
-    }
-
-    public Builder permitKeepaliveMillis(long value) {
-      permitKeepaliveMillis = value;
-      return this;
-    }
-
-    public Builder httpThreads(int value) {
-      httpThreads = value;
-      return this;
-    }
-
-    public Builder httpIdleTimeoutMillis(long value) {
-      httpIdleTimeoutMillis = value;
-      return this;
-    }
-
-    public Builder httpRefusedBodyBytes(long value) {
-      httpRefusedBodyBytes = value;
-      return this;
-    }
-
-    public Builder principalRequestsPerSecond(long value) {
-      principalRequestsPerSecond = value;
-      return this;
-    }
-
-    public Builder principalAppendBytesPerSecond(long value) {
-      principalAppendBytesPerSecond = value;
-      return this;
-    }
-
-    public Builder principalStreams(int value) {
-      principalStreams = value;
-      return this;
-    }
-
-    public Builder streamsSpace(String value) {
-      streamsSpace = value;
-      return this;
-    }
-
-    public Builder streamsLongPollMillis(long value) {
-      streamsLongPollMillis = value;
-      return this;
-    }
-
-    public Builder retainBlocks(long value) {
-      retainBlocks = value;
-      return this;
-    }
-
-    public Builder retainAgeMillis(long value) {
-      retainAgeMillis = value;
-      return this;
-    }
-
-    public Builder retainBytes(long value) {
-      retainBytes = value;
-      return this;
-    }
-
-    public Builder retentionIntervalMillis(long value) {
-      retentionIntervalMillis = value;
-      return this;
+    /** Sets a {@code Long} setting, so that {@code set(HEARTBEAT_MS, 500)} needs no {@code L}. */
+    public Builder set(Setting<Long> setting, long value) {
+      return set(setting, Long.valueOf(value));
     }
 
     /**
      * The settings.
      *
-     * @throws InvalidValueException naming the key of a value that cannot work
+     * @throws dev.feedstore.core.InvalidValueException naming the setting whose value cannot work, and its rule:
+     *     first each value against its own bounds, then against the settings it relates to
      */
     public ServerSettings build() {
-      return new ServerSettings(blockBytes, blocksPerAppend, queryLimit, feedsPerScope, maxMessageBytes, responseBytes,
-          watchesPerServer, watchesPerConnection, watchScopeBytes, watchScopeBytesPerConnection, watchBatchBlocks,
-          watchBatchBytes, subscriptionTtlMillis, subscriptionMaxTtlMillis, subscriptionsPerSpace, heartbeatMillis, tailBlocks, tailBytes,
-          sharedPages,
-          shutdownGraceMillis, rejectionsLoggedPerMinute, rpcThreads, watchThreads, spacesPerServer, feedsPerSpace,
-          appendGroupBlocks, keepaliveMillis, keepaliveTimeoutMillis, quickCheckMillis, metricsReadTimeoutMillis, writeProbeMillis,
-          permitKeepaliveMillis, httpThreads, httpIdleTimeoutMillis, httpRefusedBodyBytes,
-          principalRequestsPerSecond,
-          principalAppendBytesPerSecond, principalStreams, streamsSpace, streamsLongPollMillis, retainBlocks,
-          retainAgeMillis, retainBytes, retentionIntervalMillis);
+      for (Setting<?> setting : ALL) {
+        setting.check(values[setting.index()]);
+      }
+      for (Setting<?> setting : ALL) {
+        setting.checkRelation(values);
+      }
+      return new ServerSettings(values.clone());
     }
   }
 }

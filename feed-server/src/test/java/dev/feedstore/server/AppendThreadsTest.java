@@ -1,5 +1,7 @@
 package dev.feedstore.server;
 
+import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.ServerSettings.RPC_THREADS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -72,7 +74,7 @@ class AppendThreadsTest {
   @Test
   void anAppendToALoadedSpaceIsAnsweredWhileEveryRequestThreadIsBusy() throws Exception {
     t = TestServer.on(dir.resolve("feeds.db")).loopback()
-        .settings(ServerSettings.newBuilder().heartbeatMillis(3_600_000).rpcThreads(1).build())
+        .settings(ServerSettings.newBuilder().set(HEARTBEAT_MS, 3_600_000).set(RPC_THREADS, 1).build())
         .start();
     t.blocking().append(Wire.append("s", Wire.block(feed, "a", 0)));
     AtomicInteger heldReads = new AtomicInteger();
@@ -97,7 +99,7 @@ class AppendThreadsTest {
   @Test
   void anHttpAppendWaitingForItsCommitHoldsNoRequestThread() throws Exception {
     t = TestServer.on(dir.resolve("feeds.db")).http()
-        .settings(ServerSettings.newBuilder().heartbeatMillis(3_600_000).rpcThreads(1).build())
+        .settings(ServerSettings.newBuilder().set(HEARTBEAT_MS, 3_600_000).set(RPC_THREADS, 1).build())
         .start();
     Http http = t.http();
     assertEquals(200, http.append("s", feed.value(), "a", 0, 1).statusCode());

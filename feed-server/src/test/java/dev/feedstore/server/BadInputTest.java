@@ -1,5 +1,9 @@
 package dev.feedstore.server;
 
+import static dev.feedstore.server.ServerSettings.BLOCKS_PER_APPEND;
+import static dev.feedstore.server.ServerSettings.BLOCK_BYTES;
+import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.ServerSettings.MAX_MESSAGE_BYTES;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -42,8 +46,8 @@ class BadInputTest {
   @BeforeEach
   void start() {
     t = TestServer.on(dir.resolve("feeds.db"))
-        .settings(ServerSettings.newBuilder().heartbeatMillis(3_600_000).blocksPerAppend(5).blockBytes(100)
-            .maxMessageBytes(4096).build())
+        .settings(ServerSettings.newBuilder().set(HEARTBEAT_MS, 3_600_000).set(BLOCKS_PER_APPEND, 5)
+            .set(BLOCK_BYTES, 100).set(MAX_MESSAGE_BYTES, 4096).build())
         .start();
   }
 

@@ -1,5 +1,6 @@
 package dev.feedstore.server;
 
+import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -32,7 +33,7 @@ class ConcurrencyTest {
   @BeforeEach
   void start() {
     t = TestServer.on(dir.resolve("feeds.db"))
-        .settings(ServerSettings.newBuilder().heartbeatMillis(3_600_000).build())
+        .settings(ServerSettings.newBuilder().set(HEARTBEAT_MS, 3_600_000).build())
         .start();
   }
 

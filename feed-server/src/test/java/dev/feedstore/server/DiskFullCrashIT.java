@@ -1,6 +1,7 @@
 package dev.feedstore.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -25,7 +26,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,8 +35,9 @@ import org.junit.jupiter.api.io.TempDir;
  * The runnable server with its database on a small file system of its own (a tmpfs): clients append
  * until the disk is full and keep appending into it (RESOURCE_EXHAUSTED, health NOT_SERVING); the
  * server is killed with SIGKILL in the middle of that; started again on the still-full disk it
- * refuses to start, naming the full disk; once space is freed it starts, every block a client saw
- * acknowledged is at its position ({@link CrashChecks}), and the clients carry on.
+ * serves reads (every block a client saw acknowledged is at its position, {@link CrashChecks}) with
+ * health NOT_SERVING for writes and SERVING for reads, and logs how much to free; once space is
+ * freed the same process takes writes, and the clients carry on.
  */
 class DiskFullCrashIT {
   private static final int CLIENTS = 3;
@@ -83,17 +85,22 @@ class DiskFullCrashIT {
     server.kill(); // in the middle of the clients' failing calls
     int acknowledgedBeforeKill = clients.acknowledged().size();
 
+    disk.fill(); // whatever the killed process's last commits left free
     server = ServerProcess.start(dir, db, port, "--write-probe-ms", "200");
-    assertTrue(server.process().waitFor(60, TimeUnit.SECONDS), "a server on a full disk does not start");
-    assertEquals(1, server.process().exitValue(), server.output());
-    assertTrue(server.output().contains("cannot start: the disk holding " + db + " is full: free space on it"),
-        server.output());
+    server.awaitHealth(control, HealthChecks.READS, ServingStatus.SERVING);
+    assertEquals(ServingStatus.NOT_SERVING, HealthChecks.status(control, ""), "it takes no writes");
+    CrashChecks checks = new CrashChecks();
+    checks.checkRead(control, clients, "after the kill, served from the full disk");
+    StatusRuntimeException stillFull = assertThrows(StatusRuntimeException.class, () -> Calls.blocking(control)
+        .append(Wire.append(CrashIT.SPACE, mebibyteBlocks(1))));
+    assertEquals(Status.Code.RESOURCE_EXHAUSTED, stillFull.getStatus().getCode(), stillFull.getStatus().toString());
+    server.awaitOutput("writes to the database fail: the disk holding " + db + " is full");
+    assertTrue(Pattern.compile("free at least \\d+ MB").matcher(server.output()).find(), server.output());
+    assertFalse(server.output().contains("cannot start"), server.output());
 
     disk.release();
-    server = ServerProcess.start(dir, db, port, "--write-probe-ms", "200");
-    server.awaitServing(control);
-    CrashChecks checks = new CrashChecks();
-    checks.checkRead(control, clients, "after the kill on a full disk");
+    server.awaitServing(control); // the same process, once there is room
+    checks.checkRead(control, clients, "after space was freed");
     clients.resetConnectBackoff();
     clients.gate.open();
     clients.awaitMoreAcknowledged(300); // the clients carry on after space was freed

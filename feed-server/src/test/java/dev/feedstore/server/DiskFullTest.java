@@ -1,5 +1,7 @@
 package dev.feedstore.server;
 
+import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.ServerSettings.WRITE_PROBE_MS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -50,7 +52,8 @@ class DiskFullTest {
       // As much ballast as the store will fill: freed, it leaves room for what the WAL holds to be
       // copied into the main file as well.
       disk.reserve(4 << 20);
-      ServerSettings settings = ServerSettings.newBuilder().heartbeatMillis(3_600_000).writeProbeMillis(100).build();
+      ServerSettings settings = ServerSettings.newBuilder().set(HEARTBEAT_MS, 3_600_000).set(WRITE_PROBE_MS, 100)
+          .build();
       try (TestServer t = TestServer.on(disk.dir().resolve("feeds.db")).settings(settings).start()) {
         HealthChecks.await(t.channel, ServingStatus.SERVING);
         Map<String, dev.feedstore.proto.v1.Block> acknowledged = new LinkedHashMap<>();
@@ -68,6 +71,7 @@ class DiskFullTest {
         }
         assertFull(full);
         HealthChecks.await(t.channel, ServingStatus.NOT_SERVING);
+        assertEquals(ServingStatus.SERVING, HealthChecks.status(t.channel, HealthChecks.READS), "reads still work");
         for (int i = 0; i < 3; i++) {
           assertFull(assertThrows(StatusRuntimeException.class,
               () -> t.blocking().append(Wire.append(SPACE, nextBatch()))));
@@ -85,6 +89,45 @@ class DiskFullTest {
         assertTrue(fresh.getServerToken().length() > 0);
         t.blocking().subscribe(SubscribeRequest.newBuilder().setSpaceId(SPACE).addFeedIds(feed.value()).build());
         assertEquals(acknowledged, readAll(t), "every acknowledged block is intact at its position");
+      }
+    }
+  }
+
+  @Test
+  void aServerStartedOnAFullDiskServesReadsAndTakesWritesOnceSpaceIsFreedWithoutARestart() {
+    try (SmallDisk disk = SmallDisk.mount(dir, 8 << 20)) {
+      disk.reserve(4 << 20);
+      Path file = disk.dir().resolve("feeds.db");
+      ServerSettings settings =
+          ServerSettings.newBuilder().set(HEARTBEAT_MS, 3_600_000).set(WRITE_PROBE_MS, 100).build();
+      Map<String, dev.feedstore.proto.v1.Block> acknowledged = new LinkedHashMap<>();
+      try (TestServer t = TestServer.on(file).settings(settings).start()) {
+        while (true) {
+          AppendRequest request = Wire.append(SPACE, nextBatch());
+          try {
+            record(acknowledged, request, t.blocking().append(request));
+          } catch (StatusRuntimeException e) {
+            assertFull(e);
+            break;
+          }
+          assertTrue(acknowledged.size() < 2000, "the disk fills up");
+        }
+      }
+      disk.fill(); // what closing the store gave back (its WAL folded into the file) is taken again
+
+      try (TestServer t = TestServer.on(file).settings(settings).start()) {
+        assertEquals(ServingStatus.NOT_SERVING, HealthChecks.status(t.channel, ""), "writes fail from the start");
+        assertEquals(ServingStatus.NOT_SERVING, HealthChecks.status(t.channel, "feed.v1.FeedSync"));
+        assertEquals(ServingStatus.SERVING, HealthChecks.status(t.channel, HealthChecks.READS));
+        assertEquals(acknowledged, readAll(t), "reads work on a full disk");
+        assertFull(assertThrows(StatusRuntimeException.class,
+            () -> t.blocking().append(Wire.append(SPACE, nextBatch()))));
+
+        disk.release();
+        HealthChecks.await(t.channel, ServingStatus.SERVING);
+        AppendRequest after = Wire.append(SPACE, nextBatch());
+        record(acknowledged, after, t.blocking().append(after));
+        assertEquals(acknowledged, readAll(t));
       }
     }
   }

@@ -1,5 +1,8 @@
 package dev.feedstore.server;
 
+import static dev.feedstore.server.ServerSettings.FEEDS_PER_SPACE;
+import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.ServerSettings.STREAMS_LONG_POLL_MS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -138,7 +141,8 @@ class DurableStreamsTest {
   @Test
   void longPollsWhoseWaitEndsAsTheyOpenAreAnsweredAndLeaveNoStreamOpen() throws Exception {
     t = TestServer.on(dir.resolve("feeds.db")).http()
-        .settings(ServerSettings.newBuilder().heartbeatMillis(3_600_000).streamsLongPollMillis(1).build()).start();
+        .settings(ServerSettings.newBuilder().set(HEARTBEAT_MS, 3_600_000).set(STREAMS_LONG_POLL_MS, 1).build())
+        .start();
     Streams streams = new Streams(t.http());
     String tail = Streams.offset(streams.create("quiet", "text/plain", "only"));
     // Waits of 1 ms often end while their followers are being opened, in either order.
@@ -207,7 +211,7 @@ class DurableStreamsTest {
     java.nio.file.Files.writeString(tokens, AccessTokens.sha256("writer") + " write streams\n"
         + AccessTokens.sha256("reader") + " read streams\n");
     t = TestServer.on(dir.resolve("feeds.db")).http().accessTokens(AccessTokens.read(tokens))
-        .settings(ServerSettings.newBuilder().feedsPerSpace(2).build()).start();
+        .settings(ServerSettings.newBuilder().set(FEEDS_PER_SPACE, 2).build()).start();
     Streams writer = new Streams(t.http().withToken("writer"));
     Streams reader = new Streams(t.http().withToken("reader"));
     assertEquals(201, writer.create("one", "text/plain", "1").statusCode());

@@ -1,5 +1,7 @@
 package dev.feedstore.server;
 
+import static dev.feedstore.server.ServerSettings.FEEDS_PER_SPACE;
+import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -22,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class FeedsPerSpaceTest {
   private static final ServerSettings SETTINGS =
-      ServerSettings.newBuilder().heartbeatMillis(3_600_000).feedsPerSpace(3).build();
+      ServerSettings.newBuilder().set(HEARTBEAT_MS, 3_600_000).set(FEEDS_PER_SPACE, 3).build();
 
   @TempDir Path dir;
 

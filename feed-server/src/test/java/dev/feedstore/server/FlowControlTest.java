@@ -1,5 +1,9 @@
 package dev.feedstore.server;
 
+import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.ServerSettings.TAIL_BLOCKS;
+import static dev.feedstore.server.ServerSettings.TAIL_BYTES;
+import static dev.feedstore.server.ServerSettings.WATCH_BATCH_BLOCKS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -58,8 +62,8 @@ class FlowControlTest {
    */
   @Test
   void streamsThatFellBehindTogetherEachGetEveryBlockOnceInOrder() {
-    t = TestServer.on(dir.resolve("feeds.db")).settings(ServerSettings.newBuilder().heartbeatMillis(3_600_000)
-        .tailBlocks(64).watchBatchBlocks(50).build()).loopback().start();
+    t = TestServer.on(dir.resolve("feeds.db")).settings(ServerSettings.newBuilder().set(HEARTBEAT_MS, 3_600_000)
+        .set(TAIL_BLOCKS, 64).set(WATCH_BATCH_BLOCKS, 50).build()).loopback().start();
     FeedId feed = TestBlocks.feedId();
     FeedId other = TestBlocks.feedId();
     // 3 MB to each stream: more than its flow-control window, so that it falls behind the tail.
@@ -104,7 +108,8 @@ class FlowControlTest {
 
   private static ServerSettings settings() {
     // A small shared tail, so that what the heap holds for live watchers is visibly bounded.
-    return ServerSettings.newBuilder().heartbeatMillis(3_600_000).tailBlocks(256).tailBytes(512 * 1024).build();
+    return ServerSettings.newBuilder().set(HEARTBEAT_MS, 3_600_000).set(TAIL_BLOCKS, 256).set(TAIL_BYTES, 512 * 1024)
+        .build();
   }
 
   private void stalledWatcherReceivesEverythingWithoutHeapGrowth(String transport) {

@@ -1,5 +1,6 @@
 package dev.feedstore.server;
 
+import static dev.feedstore.server.ServerSettings.SUBSCRIPTION_MAX_TTL_MS;
 import static io.grpc.Status.Code.INVALID_ARGUMENT;
 import static io.grpc.Status.Code.NOT_FOUND;
 import static io.grpc.Status.Code.RESOURCE_EXHAUSTED;
@@ -61,7 +62,7 @@ record HostileDurableCases(HostileRequests requests, String durable, String expi
       requests.addSubscribe(cases, "ack_within_ms " + within, s -> s.setDurable(true).setAckWithinMs(within), INVALID_ARGUMENT,
           "ack_within_ms must be > 0", "was " + within);
     }
-    for (long within : new long[] {ServerSettings.DEFAULT_SUBSCRIPTION_MAX_TTL_MS + 1, Long.MAX_VALUE}) {
+    for (long within : new long[] {SUBSCRIPTION_MAX_TTL_MS.defaultValue() + 1, Long.MAX_VALUE}) {
       requests.addSubscribe(cases, "ack_within_ms " + within, s -> s.setDurable(true).setAckWithinMs(within), RESOURCE_EXHAUSTED,
           "subscription-max-ttl-ms limit is 86400000, ack_within_ms has " + within);
     }

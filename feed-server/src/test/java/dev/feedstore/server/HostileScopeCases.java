@@ -1,5 +1,6 @@
 package dev.feedstore.server;
 
+import static dev.feedstore.server.ServerSettings.SUBSCRIPTION_MAX_TTL_MS;
 import static io.grpc.Status.Code.INVALID_ARGUMENT;
 import static io.grpc.Status.Code.NOT_FOUND;
 import static io.grpc.Status.Code.RESOURCE_EXHAUSTED;
@@ -80,7 +81,7 @@ record HostileScopeCases(HostileRequests requests, String expired, String foreig
     for (long ttl : new long[] {0, -1, Long.MIN_VALUE}) {
       requests.addSubscribe(cases, "ttl_ms " + ttl, s -> s.setTtlMs(ttl), INVALID_ARGUMENT, "ttl_ms must be > 0", "was " + ttl);
     }
-    for (long ttl : new long[] {ServerSettings.DEFAULT_SUBSCRIPTION_MAX_TTL_MS + 1, Long.MAX_VALUE}) {
+    for (long ttl : new long[] {SUBSCRIPTION_MAX_TTL_MS.defaultValue() + 1, Long.MAX_VALUE}) {
       requests.addSubscribe(cases, "ttl_ms " + ttl, s -> s.setTtlMs(ttl), RESOURCE_EXHAUSTED,
           "subscription-max-ttl-ms limit is 86400000, ttl_ms has " + ttl);
     }

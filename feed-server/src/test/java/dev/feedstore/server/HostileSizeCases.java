@@ -1,5 +1,6 @@
 package dev.feedstore.server;
 
+import static dev.feedstore.server.ServerSettings.MAX_MESSAGE_BYTES;
 import static io.grpc.Status.Code.RESOURCE_EXHAUSTED;
 
 import com.google.protobuf.ByteString;
@@ -15,8 +16,8 @@ import java.util.List;
  * names the limit's value (not its flag; see Limits in docs/authority.md).
  */
 final class HostileSizeCases {
-  private static final int OVER = ServerSettings.DEFAULT_MAX_MESSAGE_BYTES + 1024;
-  private static final String REFUSED = "gRPC message exceeds maximum size " + ServerSettings.DEFAULT_MAX_MESSAGE_BYTES;
+  private static final int OVER = MAX_MESSAGE_BYTES.defaultValue() + 1024;
+  private static final String REFUSED = "gRPC message exceeds maximum size " + MAX_MESSAGE_BYTES.defaultValue();
 
   private HostileSizeCases() {}
 

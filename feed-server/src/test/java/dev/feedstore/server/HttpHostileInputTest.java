@@ -1,5 +1,9 @@
 package dev.feedstore.server;
 
+import static dev.feedstore.server.ServerSettings.BLOCKS_PER_APPEND;
+import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.ServerSettings.HTTP_IDLE_TIMEOUT_MS;
+import static dev.feedstore.server.ServerSettings.MAX_MESSAGE_BYTES;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -39,9 +43,9 @@ class HttpHostileInputTest {
 
   @BeforeEach
   void start() {
-    t = TestServer.on(dir.resolve("feeds.db")).settings(ServerSettings.newBuilder().heartbeatMillis(3_600_000)
-        .blockBytes(BLOCK_BYTES).maxMessageBytes(MESSAGE_BYTES).blocksPerAppend(10).httpIdleTimeoutMillis(1_000)
-        .build()).http().start();
+    t = TestServer.on(dir.resolve("feeds.db")).settings(ServerSettings.newBuilder().set(HEARTBEAT_MS, 3_600_000)
+        .set(ServerSettings.BLOCK_BYTES, BLOCK_BYTES).set(MAX_MESSAGE_BYTES, MESSAGE_BYTES).set(BLOCKS_PER_APPEND, 10)
+        .set(HTTP_IDLE_TIMEOUT_MS, 1_000).build()).http().start();
     http = t.http();
     appendPath = "/v1/spaces/s/feeds/" + feed.value() + "/blocks";
     assertEquals(200, http.append("s", feed.value(), "a", 0, 1).statusCode());

@@ -1,5 +1,8 @@
 package dev.feedstore.server;
 
+import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.ServerSettings.KEEPALIVE_MS;
+import static dev.feedstore.server.ServerSettings.KEEPALIVE_TIMEOUT_MS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.feedstore.core.FeedId;
@@ -30,9 +33,9 @@ class KeepaliveTest {
   @Test
   void watchStreamsOfAClientThatStopsAnsweringAreReleasedAndAnsweringClientsKeepTheirs() {
     ServerSettings settings = ServerSettings.newBuilder()
-        .heartbeatMillis(3_600_000) // no heartbeats: only keepalive pings cross the idle connections
-        .keepaliveMillis(ServerSettings.MIN_KEEPALIVE_MS)
-        .keepaliveTimeoutMillis(300)
+        .set(HEARTBEAT_MS, 3_600_000) // no heartbeats: only keepalive pings cross the idle connections
+        .set(KEEPALIVE_MS, KEEPALIVE_MS.min())
+        .set(KEEPALIVE_TIMEOUT_MS, 300)
         .build();
     FeedId feed = TestBlocks.feedId();
     WatchRequest live = WatchRequest.newBuilder().setSpaceId("s").build();

@@ -1,5 +1,7 @@
 package dev.feedstore.server;
 
+import static dev.feedstore.server.ServerSettings.BLOCKS_PER_APPEND;
+import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -35,7 +37,8 @@ class LargeAppendTest {
   void aHundredThousandBlocksInOneAppendGetDensePositionsAndReachALiveWatcher() {
     assumeTrue(Boolean.getBoolean("feed.hostile.heavy"), "heavy: -Dfeed.hostile.heavy=true");
     try (TestServer t = TestServer.on(dir.resolve("feeds.db")).loopback()
-        .settings(ServerSettings.newBuilder().heartbeatMillis(3_600_000).blocksPerAppend(BLOCKS).build()).start()) {
+        .settings(ServerSettings.newBuilder().set(HEARTBEAT_MS, 3_600_000).set(BLOCKS_PER_APPEND, BLOCKS).build())
+        .start()) {
       FeedId feed = TestBlocks.feedId();
       t.blocking().append(Wire.append("s", Wire.block(feed, "a", 0)));
       EventRecorder<WatchEvent> watcher = new EventRecorder<>();

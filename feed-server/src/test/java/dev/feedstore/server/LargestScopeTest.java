@@ -1,5 +1,7 @@
 package dev.feedstore.server;
 
+import static dev.feedstore.server.ServerSettings.FEEDS_PER_SCOPE;
+import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -18,19 +20,19 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The largest scope {@code feeds-per-scope} may allow ({@value ServerSettings#MAX_FEEDS_PER_SCOPE}
+ * The largest scope {@code feeds-per-scope} may allow (its maximum, 5,000
  * names, the longest namespaces among them) is read from storage without error, in a Query, a Watch
  * and through a subscription. (40,000 feed ids made the store's statement too long: INTERNAL.)
  */
 class LargestScopeTest {
-  private static final int MAX = ServerSettings.MAX_FEEDS_PER_SCOPE;
+  private static final int MAX = (int) FEEDS_PER_SCOPE.max();
 
   @TempDir Path dir;
 
   @Test
   void theLargestAllowedScopeIsServedByQueryWatchAndSubscriptions() {
     try (TestServer t = TestServer.on(dir.resolve("feeds.db")).loopback()
-        .settings(ServerSettings.newBuilder().heartbeatMillis(3_600_000).feedsPerScope(MAX).build()).start()) {
+        .settings(ServerSettings.newBuilder().set(HEARTBEAT_MS, 3_600_000).set(FEEDS_PER_SCOPE, MAX).build()).start()) {
       FeedId stored = TestBlocks.feedId();
       t.blocking().append(Wire.append("s", Wire.block(stored, "a", 0)));
       List<String> feeds = new ArrayList<>(List.of(stored.value()));

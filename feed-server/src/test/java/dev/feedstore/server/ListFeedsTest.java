@@ -1,5 +1,7 @@
 package dev.feedstore.server;
 
+import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.ServerSettings.WATCH_BATCH_BLOCKS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -35,8 +37,8 @@ class ListFeedsTest {
   @BeforeEach
   void start() {
     t = TestServer.on(dir.resolve("feeds.db"))
-        .settings(ServerSettings.newBuilder().heartbeatMillis(3_600_000).queryLimit(QUERY_LIMIT)
-            .watchBatchBlocks(QUERY_LIMIT).build())
+        .settings(ServerSettings.newBuilder().set(HEARTBEAT_MS, 3_600_000).set(ServerSettings.QUERY_LIMIT, QUERY_LIMIT)
+            .set(WATCH_BATCH_BLOCKS, QUERY_LIMIT).build())
         .start();
     for (int i = 0; i < 21; i++) {
       FeedId feed = TestBlocks.feedId();

@@ -1,5 +1,9 @@
 package dev.feedstore.server;
 
+import static dev.feedstore.server.ServerSettings.BLOCK_BYTES;
+import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.ServerSettings.MAX_MESSAGE_BYTES;
+import static dev.feedstore.server.ServerSettings.WATCHES_PER_CONNECTION;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -87,7 +91,8 @@ class LoopbackTest {
   @Test
   void watchesPerConnectionCountsEachClientConnectionApart() throws Exception {
     t = TestServer.on(dir.resolve("feeds.db")).loopback()
-        .settings(ServerSettings.newBuilder().heartbeatMillis(3_600_000).watchesPerConnection(2).build()).start();
+        .settings(ServerSettings.newBuilder().set(HEARTBEAT_MS, 3_600_000).set(WATCHES_PER_CONNECTION, 2).build())
+        .start();
     ManagedChannel second = Grpc.newChannelBuilderForAddress("127.0.0.1", t.server.port(),
         InsecureChannelCredentials.create()).build();
     try {
@@ -107,7 +112,8 @@ class LoopbackTest {
   @Test
   void aMessageAboveMaxMessageBytesIsRefusedAndTheServerKeepsServing() {
     t = TestServer.on(dir.resolve("feeds.db")).loopback()
-        .settings(ServerSettings.newBuilder().heartbeatMillis(3_600_000).blockBytes(1000).maxMessageBytes(2000).build())
+        .settings(ServerSettings.newBuilder().set(HEARTBEAT_MS, 3_600_000).set(BLOCK_BYTES, 1000)
+            .set(MAX_MESSAGE_BYTES, 2000).build())
         .start();
     ByteString data = ByteString.copyFrom(new byte[900]);
 

@@ -1,5 +1,12 @@
 package dev.feedstore.server;
 
+import static dev.feedstore.server.ServerSettings.BLOCK_BYTES;
+import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.ServerSettings.HTTP_IDLE_TIMEOUT_MS;
+import static dev.feedstore.server.ServerSettings.PRINCIPAL_REQUESTS_PER_SECOND;
+import static dev.feedstore.server.ServerSettings.STREAMS_SPACE;
+import static dev.feedstore.server.ServerSettings.WATCHES_PER_CONNECTION;
+import static dev.feedstore.server.ServerSettings.WRITE_PROBE_MS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -7,10 +14,6 @@ import dev.feedstore.postgres.PostgresSettings;
 import dev.feedstore.postgres.PostgresStore;
 import dev.feedstore.sqlite.SqliteSettings;
 import dev.feedstore.testing.CapturedErr;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.lang.reflect.Field;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -21,12 +24,16 @@ import picocli.CommandLine;
 
 class MainTest {
   @Test
-  void helpListsEverySettingWithItsDefault() throws Exception {
-    String help = new CommandLine(new Main()).getUsageMessage();
+  void helpListsEverySettingWithItsUnitDefaultAndDescription() {
+    String help = new CommandLine(new Main()).getUsageMessage().replaceAll("\\s+", " ");
 
-    for (Field key : ServerSettings.Key.class.getFields()) {
-      String flag = "--" + key.get(null);
-      assertTrue(help.contains(flag), "--help lists " + flag + ":\n" + help);
+    for (Setting<?> setting : ServerSettings.ALL) {
+      String option = "--" + setting.name() + "=" + setting.unit().label();
+      int at = help.lastIndexOf(option);
+      assertTrue(at >= 0, "--help lists " + option + ":\n" + help);
+      String described = help.substring(at + option.length()).strip();
+      assertTrue(described.startsWith(SettingOptions.description(setting) + " Default: " + setting.defaultValue()),
+          "--help describes " + option + " from its entry: " + described);
     }
     for (String flag : new String[] {"--db", "--host", "--port", "--metrics-host", "--sync", "--help", "--version",
         "--http-port", "--http-host", "--http-cors-origin", "--http-ui", "--jwt-jwks", "--jwt-hmac-secret",
@@ -37,18 +44,10 @@ class MainTest {
     assertTrue(help.contains("Default: feeds.db"), help);
     assertTrue(help.contains("Default: 127.0.0.1"), help);
     assertTrue(help.contains("Default: 7070"), help);
-    assertTrue(help.contains("Default: 1048576"), help);
+    assertTrue(help.contains("--block-bytes=BYTES Largest data of one block. Default: 1048576"), help);
+    assertTrue(help.contains("--shared-pages=N Pages read from storage"), help);
+    assertTrue(help.contains("Must be 1 to 65536. Default: 512"), help);
     assertTrue(help.contains("Default: FULL"), help);
-  }
-
-  @Test
-  void theDeploymentGuideListsEverySetting() throws Exception {
-    String guide = Files.readString(Path.of("..", "docs", "deployment.md"), StandardCharsets.UTF_8);
-
-    for (Field key : ServerSettings.Key.class.getFields()) {
-      String row = "| `--" + key.get(null) + "` |";
-      assertTrue(guide.contains(row), "docs/deployment.md's flag table has a row " + row);
-    }
   }
 
   @Test
@@ -79,17 +78,23 @@ class MainTest {
   void flagsBecomeSettings() {
     Main main = new Main();
     new CommandLine(main).parseArgs("--block-bytes", "2048", "--watches-per-connection", "5", "--heartbeat-ms", "500",
-        "--write-probe-ms", "250", "--principal-requests-per-second", "7", "--http-idle-timeout-ms", "900");
+        "--write-probe-ms", "250", "--principal-requests-per-second", "7", "--http-idle-timeout-ms", "900",
+        "--streams-space", "durable");
 
     ServerSettings settings = main.settings();
 
-    assertEquals(2048, settings.blockBytes());
-    assertEquals(5, settings.watchesPerConnection());
-    assertEquals(500, settings.heartbeatMillis());
-    assertEquals(250, settings.writeProbeMillis());
-    assertEquals(7, settings.principalRequestsPerSecond());
-    assertEquals(900, settings.httpIdleTimeoutMillis());
-    assertEquals(ServerSettings.DEFAULT_WRITE_PROBE_MS, ServerSettings.DEFAULTS.writeProbeMillis());
+    assertEquals(2048, settings.get(BLOCK_BYTES));
+    assertEquals(5, settings.get(WATCHES_PER_CONNECTION));
+    assertEquals(500, settings.get(HEARTBEAT_MS));
+    assertEquals(250, settings.get(WRITE_PROBE_MS));
+    assertEquals(7, settings.get(PRINCIPAL_REQUESTS_PER_SECOND));
+    assertEquals(900, settings.get(HTTP_IDLE_TIMEOUT_MS));
+    assertEquals("durable", settings.get(STREAMS_SPACE));
+    assertEquals(ServerSettings.DEFAULTS.toBuilder().set(BLOCK_BYTES, 2048).set(WATCHES_PER_CONNECTION, 5)
+        .set(HEARTBEAT_MS, 500).set(WRITE_PROBE_MS, 250).set(PRINCIPAL_REQUESTS_PER_SECOND, 7)
+        .set(HTTP_IDLE_TIMEOUT_MS, 900).set(STREAMS_SPACE, "durable").build(), settings,
+        "every other flag at its default");
+    assertEquals(WRITE_PROBE_MS.defaultValue(), ServerSettings.DEFAULTS.get(WRITE_PROBE_MS));
   }
 
   @Test
@@ -106,26 +111,28 @@ class MainTest {
 
   @Test
   void aBadSettingExitsWithTwoNamingIt() {
-    PrintStream err = System.err;
-    ByteArrayOutputStream captured = new ByteArrayOutputStream();
-    System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
-    try {
+    String text;
+    try (CapturedErr err = new CapturedErr()) {
       assertEquals(2, Main.run("--watches-per-server", "0"));
       assertEquals(2, Main.run("--no-such-flag"));
       assertEquals(2, Main.run("--cached-feeds", "3"));
       assertEquals(2, Main.run("--http-ui", "examples/web"));
       assertEquals(2, Main.run("--jwt-jwks", "jwks.json", "--jwt-hmac-secret", "secret"));
       assertEquals(2, Main.run("--principal-streams", "0"));
-    } finally {
-      System.setErr(err);
+      assertEquals(2, Main.run("--shared-pages", "70000"));
+      assertEquals(2, Main.run("--streams-space", "two words"));
+      assertEquals(2, Main.run("--watch-batch-blocks", "20", "--query-limit", "10"));
+      text = err.text();
     }
-    String text = captured.toString(StandardCharsets.UTF_8);
     assertTrue(text.contains("--watches-per-server must be > 0, was 0"), text);
     assertTrue(text.contains("no-such-flag"), text);
     assertTrue(text.contains("--cached-feeds must be >= 16, was 3"), text);
     assertTrue(text.contains("--http-ui needs --http-port"), text);
     assertTrue(text.contains("JWT access needs exactly one of --jwt-jwks and --jwt-hmac-secret, got both"), text);
     assertTrue(text.contains("--principal-streams must be > 0, was 0"), text);
+    assertTrue(text.contains("--shared-pages must be <= 65536, was 70000"), text);
+    assertTrue(text.contains("--streams-space must be "), text);
+    assertTrue(text.contains("--watch-batch-blocks must be <= query-limit (10), was 20"), text);
   }
 
   @Test

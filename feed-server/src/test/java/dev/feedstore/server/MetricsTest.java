@@ -1,5 +1,6 @@
 package dev.feedstore.server;
 
+import static dev.feedstore.server.ServerSettings.METRICS_READ_TIMEOUT_MS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -96,7 +97,7 @@ class MetricsTest {
 
   @Test
   void clientsThatSendHalfARequestHoldUpNoScrapeAndAreCutOffAfterTheReadTimeout() throws Exception {
-    ServerSettings settings = ServerSettings.newBuilder().metricsReadTimeoutMillis(1_000).build();
+    ServerSettings settings = ServerSettings.newBuilder().set(METRICS_READ_TIMEOUT_MS, 1_000).build();
     try (SqliteFeedStore store = SqliteFeedStore.open(dir.resolve("feeds.db"))) {
       FeedServer server = FeedServer.newBuilder(store).settings(settings).address("127.0.0.1", 0)
           .metricsAddress("127.0.0.1", 0).build().start();

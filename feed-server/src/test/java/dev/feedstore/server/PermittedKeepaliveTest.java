@@ -1,5 +1,7 @@
 package dev.feedstore.server;
 
+import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.ServerSettings.PERMIT_KEEPALIVE_MS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -38,8 +40,8 @@ class PermittedKeepaliveTest {
   void aClientPingingEvery10sKeepsItsConnectionWithTheDefaultPermit() throws Exception {
     assumeTrue(Boolean.getBoolean("feed.hostile.heavy"), "heavy: -Dfeed.hostile.heavy=true");
     // No heartbeats: only the client's pings cross the idle connections.
-    ServerSettings quiet = ServerSettings.newBuilder().heartbeatMillis(3_600_000).build();
-    ServerSettings grpcDefault = quiet.toBuilder().permitKeepaliveMillis(TimeUnit.MINUTES.toMillis(5)).build();
+    ServerSettings quiet = ServerSettings.newBuilder().set(HEARTBEAT_MS, 3_600_000).build();
+    ServerSettings grpcDefault = quiet.toBuilder().set(PERMIT_KEEPALIVE_MS, TimeUnit.MINUTES.toMillis(5)).build();
     try (TestServer permitted = TestServer.on(dir.resolve("a.db")).settings(quiet).loopback().start();
         TestServer strict = TestServer.on(dir.resolve("b.db")).settings(grpcDefault).loopback().start()) {
       ManagedChannel toPermitted = pinging(permitted.server.port());

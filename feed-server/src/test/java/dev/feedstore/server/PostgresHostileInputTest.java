@@ -1,5 +1,7 @@
 package dev.feedstore.server;
 
+import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
+
 import dev.feedstore.proto.v1.FeedSyncGrpc;
 import dev.feedstore.server.testing.Census;
 import dev.feedstore.server.testing.PostgresServer;
@@ -16,7 +18,7 @@ class PostgresHostileInputTest extends HostileInputTest {
   @Override
   void startServer() {
     postgres = PostgresServer.on(PostgresServer.newDatabase(),
-        dev.feedstore.server.ServerSettings.newBuilder().heartbeatMillis(3_600_000).build(), clock);
+        dev.feedstore.server.ServerSettings.newBuilder().set(HEARTBEAT_MS, 3_600_000).build(), clock);
   }
 
   @Override

@@ -1,5 +1,7 @@
 package dev.feedstore.server;
 
+import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.ServerSettings.WRITE_PROBE_MS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,6 +11,7 @@ import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.postgres.PostgresStore;
 import dev.feedstore.postgres.testing.EmbeddedDatabase;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
+import dev.feedstore.proto.v1.QueryRequest;
 import dev.feedstore.server.testing.HealthChecks;
 import dev.feedstore.server.testing.Wire;
 import dev.feedstore.testing.Await;
@@ -27,8 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A server whose PostgreSQL goes away: appends fail with UNAVAILABLE naming the database (retry
- * later, or on another server), health turns NOT_SERVING, and when the database is back the same
- * process serves again by itself, with nothing lost.
+ * later, or on another server), health turns NOT_SERVING (and for reads too once a read fails), and
+ * when the database is back the same process serves again by itself, with nothing lost.
  */
 class PostgresOutageTest {
   @TempDir Path dir;
@@ -39,7 +42,7 @@ class PostgresOutageTest {
     EmbeddedDatabase database = EmbeddedDatabase.start(data, 0);
     int port = database.port();
     FeedId feed = TestBlocks.feedId();
-    ServerSettings settings = ServerSettings.newBuilder().heartbeatMillis(3_600_000).writeProbeMillis(100).build();
+    ServerSettings settings = ServerSettings.newBuilder().set(HEARTBEAT_MS, 3_600_000).set(WRITE_PROBE_MS, 100).build();
     try (PostgresStore store = PostgresStore.open(EmbeddedDatabase.settings(database.url("postgres")));
         FeedServer server = FeedServer.newBuilder(store).settings(settings).address("127.0.0.1", 0).build().start()) {
       ManagedChannel channel = Grpc.newChannelBuilderForAddress("127.0.0.1", server.port(),
@@ -58,9 +61,16 @@ class PostgresOutageTest {
         assertTrue(down.getStatus().getDescription().contains("cannot reach its database postgres; retry later, or on"
             + " another server"), down.getStatus().getDescription());
         HealthChecks.await(channel, ServingStatus.NOT_SERVING);
+        HealthChecks.awaitReads(channel, ServingStatus.SERVING); // no read failed yet
+        StatusRuntimeException read = assertThrows(StatusRuntimeException.class,
+            () -> FeedSyncGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS)
+                .query(QueryRequest.newBuilder().setSpaceId("s").build()));
+        assertEquals(Status.Code.UNAVAILABLE, read.getStatus().getCode(), String.valueOf(read.getStatus()));
+        HealthChecks.awaitReads(channel, ServingStatus.NOT_SERVING);
 
         database = EmbeddedDatabase.start(data, port);
         HealthChecks.await(channel, ServingStatus.SERVING);
+        HealthChecks.awaitReads(channel, ServingStatus.SERVING);
         Await.until("appends succeed again", Duration.ofSeconds(30), () -> {
           try {
             return FeedSyncGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS)

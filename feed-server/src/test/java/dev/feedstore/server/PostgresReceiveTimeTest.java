@@ -1,5 +1,6 @@
 package dev.feedstore.server;
 
+import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.feedstore.core.FeedId;
@@ -24,7 +25,7 @@ class PostgresReceiveTimeTest {
   @Test
   void twoServersWithSkewedClocksStampOneSpaceInPositionOrderAndResolveTimesAlike() {
     String url = PostgresServer.newDatabase();
-    ServerSettings settings = ServerSettings.newBuilder().heartbeatMillis(3_600_000).build();
+    ServerSettings settings = ServerSettings.newBuilder().set(HEARTBEAT_MS, 3_600_000).build();
     TestClock ahead = new TestClock(Instant.ofEpochMilli(200_000));
     TestClock behind = new TestClock(Instant.ofEpochMilli(100_000));
     try (PostgresServer a = PostgresServer.on(url, settings, ahead);

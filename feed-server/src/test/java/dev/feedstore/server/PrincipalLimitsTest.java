@@ -1,5 +1,9 @@
 package dev.feedstore.server;
 
+import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.ServerSettings.PRINCIPAL_APPEND_BYTES_PER_SECOND;
+import static dev.feedstore.server.ServerSettings.PRINCIPAL_REQUESTS_PER_SECOND;
+import static dev.feedstore.server.ServerSettings.PRINCIPAL_STREAMS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -52,14 +56,14 @@ class PrincipalLimitsTest {
   private void start(ServerSettings.Builder settings, boolean loopback) throws Exception {
     Path tokens = Files.writeString(dir.resolve("tokens"), AccessTokens.sha256("alice") + " write *\n"
         + AccessTokens.sha256("bob") + " write *\n");
-    TestServer.Builder builder = TestServer.on(dir.resolve("feeds.db")).settings(settings.heartbeatMillis(3_600_000)
+    TestServer.Builder builder = TestServer.on(dir.resolve("feeds.db")).settings(settings.set(HEARTBEAT_MS, 3_600_000)
         .build()).accessTokens(AccessTokens.read(tokens)).http();
     t = (loopback ? builder.loopback() : builder).start();
   }
 
   @Test
   void requestsOverTheRateAreRefusedNamingItWithWhenToRetryAndOthersGoOn() throws Exception {
-    start(ServerSettings.newBuilder().principalRequestsPerSecond(5), false);
+    start(ServerSettings.newBuilder().set(PRINCIPAL_REQUESTS_PER_SECOND, 5), false);
     for (int i = 0; i < 5; i++) {
       t.blocking("alice").query(QueryRequest.newBuilder().setSpaceId("s").build());
     }
@@ -87,7 +91,7 @@ class PrincipalLimitsTest {
 
   @Test
   void appendsOverTheByteRateAreRefusedAndWriteNothing() throws Exception {
-    start(ServerSettings.newBuilder().principalAppendBytesPerSecond(1000), false);
+    start(ServerSettings.newBuilder().set(PRINCIPAL_APPEND_BYTES_PER_SECOND, 1000), false);
     ByteString data = ByteString.copyFrom(new byte[800]);
     t.blocking("alice").append(Wire.append("s", Wire.block(feed, "a", 0).toBuilder().setData(data).build()));
 
@@ -103,7 +107,7 @@ class PrincipalLimitsTest {
 
   @Test
   void streamsOverTheLimitAreRefusedAndAClosedOneMakesRoom() throws Exception {
-    start(ServerSettings.newBuilder().principalStreams(2), false);
+    start(ServerSettings.newBuilder().set(PRINCIPAL_STREAMS, 2), false);
     EventRecorder<WatchEvent> watch = new EventRecorder<>();
     io.grpc.Context.CancellableContext context = io.grpc.Context.current().withCancellation();
     context.run(() -> FeedSyncGrpc.newStub(t.channel("alice")).watch(WatchRequest.newBuilder().setSpaceId("s")
@@ -137,8 +141,8 @@ class PrincipalLimitsTest {
   @Test
   void onePrincipalFloodingIsHeldToItsRateWhileAnotherIsNeverRefused() throws Exception {
     int bytesPerSecond = 64 << 10;
-    start(ServerSettings.newBuilder().principalRequestsPerSecond(500).principalAppendBytesPerSecond(bytesPerSecond),
-        true);
+    start(ServerSettings.newBuilder().set(PRINCIPAL_REQUESTS_PER_SECOND, 500)
+        .set(PRINCIPAL_APPEND_BYTES_PER_SECOND, bytesPerSecond), true);
     FeedSyncGrpc.FeedSyncBlockingStub bob = t.blocking("bob");
     for (int i = 0; i < 10; i++) {
       bob.append(Wire.append("s", Wire.blocks(feed, "b", i * 100L, 100)));

@@ -1,5 +1,6 @@
 package dev.feedstore.server;
 
+import static dev.feedstore.server.ServerSettings.RESPONSE_BYTES;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -128,7 +129,8 @@ class QueryTest {
   @Test
   void aPageStopsAtTheResponseByteBudgetButAlwaysCarriesOneBlock() {
     t.close();
-    t = TestServer.on(dir.resolve("feeds.db")).settings(ServerSettings.newBuilder().responseBytes(3000).build()).start();
+    t = TestServer.on(dir.resolve("feeds.db")).settings(ServerSettings.newBuilder().set(RESPONSE_BYTES, 3000).build())
+        .start();
     FeedId big = TestBlocks.feedId();
     ByteString kib = ByteString.copyFrom(new byte[1024]);
     ByteString huge = ByteString.copyFrom(new byte[10_000]);

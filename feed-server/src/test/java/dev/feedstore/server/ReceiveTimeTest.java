@@ -1,5 +1,6 @@
 package dev.feedstore.server;
 
+import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -48,8 +49,8 @@ class ReceiveTimeTest {
   }
 
   private void start() {
-    t = TestServer.on(dir.resolve("feeds.db")).settings(ServerSettings.newBuilder().heartbeatMillis(3_600_000).build())
-        .clock(clock).start();
+    t = TestServer.on(dir.resolve("feeds.db"))
+        .settings(ServerSettings.newBuilder().set(HEARTBEAT_MS, 3_600_000).build()).clock(clock).start();
   }
 
   /** Appends {@code count} blocks of {@code to} at {@code at} on the server's clock. */

@@ -1,5 +1,8 @@
 package dev.feedstore.server;
 
+import static dev.feedstore.server.ServerSettings.BLOCK_BYTES;
+import static dev.feedstore.server.ServerSettings.HTTP_REFUSED_BODY_BYTES;
+import static dev.feedstore.server.ServerSettings.MAX_MESSAGE_BYTES;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -34,14 +37,14 @@ class RefusedBodyTest {
   }
 
   private RawConnection start(long refusedBodyBytes) throws Exception {
-    t = TestServer.on(dir.resolve("feeds.db")).settings(ServerSettings.newBuilder().blockBytes(1024)
-        .maxMessageBytes(16 * 1024).httpRefusedBodyBytes(refusedBodyBytes).build()).http().start();
+    t = TestServer.on(dir.resolve("feeds.db")).settings(ServerSettings.newBuilder().set(BLOCK_BYTES, 1024)
+        .set(MAX_MESSAGE_BYTES, 16 * 1024).set(HTTP_REFUSED_BODY_BYTES, refusedBodyBytes).build()).http().start();
     return new RawConnection(t.server.httpPort());
   }
 
   @Test
   void aStreamAppendOverBlockBytesIsReadThenRefusedAndTheConnectionServesTheNext() throws Exception {
-    try (RawConnection connection = start(ServerSettings.DEFAULT_HTTP_REFUSED_BODY_BYTES)) {
+    try (RawConnection connection = start(HTTP_REFUSED_BODY_BYTES.defaultValue())) {
       connection.write(head("PUT", "/v1/stream/big", "Content-Length: 0"));
       Answer created = connection.read();
       assertEquals(201, created.status());
@@ -60,7 +63,7 @@ class RefusedBodyTest {
 
   @Test
   void aChunkedAppendOverMaxMessageBytesIsReadThenRefused() throws Exception {
-    try (RawConnection connection = start(ServerSettings.DEFAULT_HTTP_REFUSED_BODY_BYTES)) {
+    try (RawConnection connection = start(HTTP_REFUSED_BODY_BYTES.defaultValue())) {
       String path = "/v1/spaces/s/feeds/" + TestBlocks.feedId().value() + "/blocks";
       Answer refused = answerToWhole(connection,
           withBody(head("POST", path, "Transfer-Encoding: chunked"), chunked(TEN_MIB)), 413);
@@ -75,7 +78,7 @@ class RefusedBodyTest {
 
   @Test
   void aBodyToNoEndpointIsReadThenAnswered404() throws Exception {
-    try (RawConnection connection = start(ServerSettings.DEFAULT_HTTP_REFUSED_BODY_BYTES)) {
+    try (RawConnection connection = start(HTTP_REFUSED_BODY_BYTES.defaultValue())) {
       answerToWhole(connection,
           withBody(head("POST", "/v1/nothing", "Content-Length: " + TEN_MIB), new byte[TEN_MIB]), 404);
       connection.write(head("GET", "/v1/spaces/s/blocks", "Content-Length: 0"));

@@ -48,6 +48,19 @@ class RefusedStartIT {
   }
 
   @Test
+  void aDatabaseWhoseBlocksRootPageIsDamagedIsRefused() throws Exception {
+    int root = PageDamage.storeWithDamagedRoot(dir.resolve("feeds.db"), 2_000);
+
+    String output = refusal("feeds.db");
+
+    assertTrue(output.contains("ERROR Main - cannot start: database file " + dir.toRealPath().resolve("feeds.db")
+        + " is damaged: SQLite's quick_check found "), output);
+    assertTrue(output.contains("page " + root + ": btreeInitPage() returns error code 11"), output);
+    assertFalse(output.contains("quick_check ok"), output);
+    assertFalse(output.contains("listening"), output);
+  }
+
+  @Test
   void quickCheckZeroSkipsTheCheckOfTheDatabase() throws Exception {
     PageDamage.damagedStore(dir.resolve("feeds.db"), 2_000);
     int port = ServerProcess.freePort();

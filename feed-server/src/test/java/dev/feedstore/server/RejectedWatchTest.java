@@ -1,5 +1,7 @@
 package dev.feedstore.server;
 
+import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.ServerSettings.WATCHES_PER_CONNECTION;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -34,7 +36,8 @@ class RejectedWatchTest {
   void aWatchOverItsConnectionsLimitWritesNothing() {
     TestClock clock = new TestClock();
     try (TestServer t = TestServer.on(dir.resolve("feeds.db")).loopback().clock(clock)
-        .settings(ServerSettings.newBuilder().heartbeatMillis(3_600_000).watchesPerConnection(1).build()).start()) {
+        .settings(ServerSettings.newBuilder().set(HEARTBEAT_MS, 3_600_000).set(WATCHES_PER_CONNECTION, 1).build())
+        .start()) {
       t.blocking().append(Wire.append("s", Wire.block(TestBlocks.feedId(), "a", 0)));
       String subscription = t.blocking().subscribe(SubscribeRequest.newBuilder().setSpaceId("s").addNamespaces("n")
           .build()).getSubscriptionId();

@@ -1,5 +1,8 @@
 package dev.feedstore.server;
 
+import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.ServerSettings.SPACES_PER_SERVER;
+import static dev.feedstore.server.ServerSettings.WATCH_BATCH_BYTES;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -78,7 +81,7 @@ class ResourceGrowthTest {
       WatchCrowd.drop(stalled);
       channel.shutdownNow();
       long clientWindow = 1 << 20;
-      long perStream = clientWindow + ServerSettings.DEFAULT_WATCH_BATCH_BYTES + oneBlock + (32 << 10);
+      long perStream = clientWindow + WATCH_BATCH_BYTES.defaultValue() + oneBlock + (32 << 10);
       assertTrue(pinned <= streams * perStream * 3 / 2, pinned + " bytes for " + streams + " streams");
     }
   }
@@ -93,7 +96,8 @@ class ResourceGrowthTest {
   void everySpaceAnAppendCreatesStaysInTheFileAndTheHeapAndReadsLeaveNothing() {
     assumeTrue(Boolean.getBoolean("feed.hostile.heavy"), "heavy: -Dfeed.hostile.heavy=true");
     int spaces = 10_000;
-    ServerSettings settings = ServerSettings.newBuilder().heartbeatMillis(3_600_000).spacesPerServer(spaces + 1).build();
+    ServerSettings settings = ServerSettings.newBuilder().set(HEARTBEAT_MS, 3_600_000)
+        .set(SPACES_PER_SERVER, spaces + 1).build();
     FeedId feed = TestBlocks.feedId();
     try (TestServer t = TestServer.on(dir.resolve("feeds.db")).settings(settings).loopback().start()) {
       t.blocking().append(Wire.append("warm-up", Wire.block(feed, "a", 0)));

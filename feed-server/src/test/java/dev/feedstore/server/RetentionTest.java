@@ -1,5 +1,9 @@
 package dev.feedstore.server;
 
+import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.ServerSettings.RETAIN_AGE_MS;
+import static dev.feedstore.server.ServerSettings.RETAIN_BLOCKS;
+import static dev.feedstore.server.ServerSettings.RETAIN_BYTES;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -45,7 +49,8 @@ class RetentionTest {
   }
 
   private void start(ServerSettings.Builder settings) {
-    t = TestServer.on(dir.resolve("feeds.db")).settings(settings.heartbeatMillis(3_600_000).build()).clock(clock).start();
+    t = TestServer.on(dir.resolve("feeds.db")).settings(settings.set(HEARTBEAT_MS, 3_600_000).build()).clock(clock)
+        .start();
   }
 
   /** Appends blocks to space {@code space} stamped 1000 ms apart from {@code firstStamp}, 100 bytes each. */
@@ -75,7 +80,7 @@ class RetentionTest {
 
   @Test
   void theServersRetainBlocksKeepsTheNewestBlocksOfEverySpace() {
-    start(ServerSettings.newBuilder().retainBlocks(5));
+    start(ServerSettings.newBuilder().set(RETAIN_BLOCKS, 5));
     append("s", 12, 0);
     append("t", 3, 0);
 
@@ -89,7 +94,7 @@ class RetentionTest {
 
   @Test
   void retainAgeKeepsEverythingFromTheFirstBlockReceivedWithinTheAge() {
-    start(ServerSettings.newBuilder().retainAgeMillis(10_000));
+    start(ServerSettings.newBuilder().set(RETAIN_AGE_MS, 10_000));
     clock.set(Instant.ofEpochMilli(85_000));
     for (int i = 0; i < 10; i++) {
       append("s", 1, 99_000); // received 85 000 .. 94 000, whatever their authors' clocks said
@@ -107,7 +112,7 @@ class RetentionTest {
 
   @Test
   void retainAgeGoesByTheReceiveTimeNotTheAuthorsClock() {
-    start(ServerSettings.newBuilder().retainAgeMillis(10_000));
+    start(ServerSettings.newBuilder().set(RETAIN_AGE_MS, 10_000));
     append("s", 3, 0); // authors' clocks at 1970, received now
     append("s", 2, 10_000_000); // authors' clocks far ahead, received now
     t.server.applyRetention();
@@ -122,7 +127,7 @@ class RetentionTest {
 
   @Test
   void retainBytesKeepsTheNewestBlocksWhoseDataFits() {
-    start(ServerSettings.newBuilder().retainBytes(350));
+    start(ServerSettings.newBuilder().set(RETAIN_BYTES, 350));
     append("s", 10, 0);
     t.server.applyRetention();
     assertEquals(7, query("s").getFloor(), "three blocks of 100 bytes fit in 350");
@@ -130,7 +135,7 @@ class RetentionTest {
 
   @Test
   void aSpacesOwnRetentionReplacesTheServersAndIsAppliedAtOnce() {
-    start(ServerSettings.newBuilder().retainBlocks(8));
+    start(ServerSettings.newBuilder().set(RETAIN_BLOCKS, 8));
     append("s", 10, 0);
     append("t", 10, 0);
 
@@ -174,7 +179,7 @@ class RetentionTest {
     assertEquals(0, query("s").getFloor());
 
     InvalidValueException setting = assertThrows(InvalidValueException.class,
-        () -> ServerSettings.newBuilder().retainBytes(-5).build());
+        () -> ServerSettings.newBuilder().set(RETAIN_BYTES, -5).build());
     assertTrue(setting.getMessage().contains("retain-bytes"), setting.getMessage());
   }
 }

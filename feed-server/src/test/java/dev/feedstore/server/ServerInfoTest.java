@@ -1,5 +1,11 @@
 package dev.feedstore.server;
 
+import static dev.feedstore.server.ServerSettings.BLOCKS_PER_APPEND;
+import static dev.feedstore.server.ServerSettings.BLOCK_BYTES;
+import static dev.feedstore.server.ServerSettings.MAX_MESSAGE_BYTES;
+import static dev.feedstore.server.ServerSettings.QUERY_LIMIT;
+import static dev.feedstore.server.ServerSettings.RESPONSE_BYTES;
+import static dev.feedstore.server.ServerSettings.WATCH_BATCH_BLOCKS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -37,8 +43,8 @@ class ServerInfoTest {
 
   @Test
   void theServerStatesItsVersionAndLimits() {
-    ServerSettings settings = ServerSettings.newBuilder().maxMessageBytes(4_194_304).blocksPerAppend(7)
-        .blockBytes(65_536).queryLimit(250).watchBatchBlocks(100).build();
+    ServerSettings settings = ServerSettings.newBuilder().set(MAX_MESSAGE_BYTES, 4_194_304).set(BLOCKS_PER_APPEND, 7)
+        .set(BLOCK_BYTES, 65_536).set(QUERY_LIMIT, 250).set(WATCH_BATCH_BLOCKS, 100).build();
     try (TestServer t = TestServer.on(dir.resolve("feeds.db")).settings(settings).start()) {
       GetServerInfoResponse info = t.blocking().getServerInfo(GetServerInfoRequest.newBuilder().setRequestId("i").build());
       assertEquals("i", info.getRequestId());
@@ -49,7 +55,7 @@ class ServerInfoTest {
       assertEquals(65_536, info.getBlockBytes());
       assertEquals(250, info.getQueryLimit());
       assertEquals(settings.maxResponseBytes(), info.getMaxResponseBytes());
-      assertTrue(info.getMaxResponseBytes() > settings.responseBytes() + settings.blockBytes(),
+      assertTrue(info.getMaxResponseBytes() > settings.get(RESPONSE_BYTES) + settings.get(BLOCK_BYTES),
           "a page of response-bytes plus one block fits: " + info.getMaxResponseBytes());
     }
   }
@@ -61,8 +67,8 @@ class ServerInfoTest {
 
   @Test
   void aRequestOverALimitNamesTheSettingAndItsValueInATrailer() {
-    ServerSettings settings = ServerSettings.newBuilder().blocksPerAppend(3).blockBytes(1000).queryLimit(50)
-        .watchBatchBlocks(50).build();
+    ServerSettings settings = ServerSettings.newBuilder().set(BLOCKS_PER_APPEND, 3).set(BLOCK_BYTES, 1000)
+        .set(QUERY_LIMIT, 50).set(WATCH_BATCH_BLOCKS, 50).build();
     FeedId feed = TestBlocks.feedId();
     try (TestServer t = TestServer.on(dir.resolve("feeds.db")).settings(settings).start()) {
       StatusRuntimeException tooMany = assertThrows(StatusRuntimeException.class,

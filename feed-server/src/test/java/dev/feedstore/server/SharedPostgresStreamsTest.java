@@ -3,6 +3,7 @@ package dev.feedstore.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.feedstore.core.StreamName;
 import dev.feedstore.server.testing.PostgresServer;
 import dev.feedstore.server.testing.SseReader;
 import dev.feedstore.server.testing.Streams;
@@ -57,6 +58,18 @@ class SharedPostgresStreamsTest {
     assertEquals(Streams.offset(appended), Streams.offset(readOnA), "one tail, whichever server is asked");
     assertEquals(200, viaB.create("chat/room-1", "text/plain", "").statusCode(),
         "creating it again through the other server confirms the same stream");
+  }
+
+  @Test
+  void aStreamClosedThroughOneServerTakesNoBlockInItsFeedThroughTheOther() {
+    Streams viaA = new Streams(a.http());
+    viaA.create("done", "text/plain", "a");
+    String end = Streams.offset(viaA.append("done", "text/plain", "", "Stream-Closed", "true"));
+
+    HttpResponse<String> refused = b.http().append("streams", StreamName.of("done").feedId(0).value(), "replica", 1, 1);
+    assertEquals(409, refused.statusCode(), refused.body());
+    assertTrue(refused.body().contains("STREAM_CLOSED") && refused.body().contains(end), refused.body());
+    assertEquals("a", new Streams(b.http()).read("done", "offset=-1").body());
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.feedstore.server;
 
+import static dev.feedstore.server.testing.WatchEvents.positionsUpTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.feedstore.core.FeedId;
@@ -15,7 +16,6 @@ import dev.feedstore.testing.Await;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -135,18 +135,5 @@ class SharedPostgresTest {
       event = watch.next();
     }
     return event;
-  }
-
-  /** The positions of the blocks the stream delivers until it has delivered {@code last}. */
-  private static List<Long> positionsUpTo(EventRecorder<WatchEvent> watch, long last) {
-    List<Long> positions = new ArrayList<>();
-    Await.until("the watch delivered position " + last, Duration.ofSeconds(30), () -> {
-      while (watch.pending() > 0) {
-        WatchEvent event = watch.next();
-        event.getBlocks().getBlocksList().forEach(b -> positions.add(b.getPosition()));
-      }
-      return !positions.isEmpty() && positions.get(positions.size() - 1) >= last;
-    });
-    return positions;
   }
 }

@@ -1,5 +1,7 @@
 package dev.feedstore.server;
 
+import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.ServerSettings.SPACES_PER_SERVER;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -29,7 +31,8 @@ class SpacesLimitTest {
 
   @Test
   void aRequestNamingOneSpaceTooManyIsRefusedAndChangesNothing() {
-    ServerSettings settings = ServerSettings.newBuilder().heartbeatMillis(3_600_000).spacesPerServer(2).build();
+    ServerSettings settings = ServerSettings.newBuilder().set(HEARTBEAT_MS, 3_600_000).set(SPACES_PER_SERVER, 2)
+        .build();
     FeedId feed = TestBlocks.feedId();
     String tokenOfA;
     try (TestServer t = TestServer.on(dir.resolve("feeds.db")).settings(settings).start()) {

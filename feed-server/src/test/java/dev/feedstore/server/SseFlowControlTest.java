@@ -1,5 +1,11 @@
 package dev.feedstore.server;
 
+import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.ServerSettings.HTTP_THREADS;
+import static dev.feedstore.server.ServerSettings.RPC_THREADS;
+import static dev.feedstore.server.ServerSettings.TAIL_BLOCKS;
+import static dev.feedstore.server.ServerSettings.TAIL_BYTES;
+import static dev.feedstore.server.ServerSettings.WATCH_THREADS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -41,8 +47,8 @@ class SseFlowControlTest {
 
   @Test
   void aStalledReaderDoesNotGrowTheHeapAndThenGetsEverythingInOrder() {
-    t = TestServer.on(dir.resolve("feeds.db")).settings(ServerSettings.newBuilder().heartbeatMillis(3_600_000)
-        .tailBlocks(256).tailBytes(512 * 1024).build()).http().start();
+    t = TestServer.on(dir.resolve("feeds.db")).settings(ServerSettings.newBuilder().set(HEARTBEAT_MS, 3_600_000)
+        .set(TAIL_BLOCKS, 256).set(TAIL_BYTES, 512 * 1024).build()).http().start();
     FeedId feed = TestBlocks.feedId();
     ByteString data = ByteString.copyFrom(TestBlocks.bytes(BLOCK_BYTES).toByteArray());
     t.appendRange(feed, 0, 200, data);
@@ -88,10 +94,10 @@ class SseFlowControlTest {
 
     System.out.printf("1,000 open SSE streams: the server's threads %d (http-threads %d), the JVM's %d -> %d"
             + " (the test's 1,000 reader threads included); heap %.1f MiB -> %.1f MiB, %.1f KiB a stream, the"
-            + " client's side included%n", serverThreads, ServerSettings.DEFAULT_HTTP_THREADS, threadsBefore,
+            + " client's side included%n", serverThreads, HTTP_THREADS.defaultValue(), threadsBefore,
         threadsAfter, heapBefore / 1048576.0, heapAfter / 1048576.0, (heapAfter - heapBefore) / 1024.0 / 1000);
-    assertTrue(serverThreads <= ServerSettings.DEFAULT_HTTP_THREADS + ServerSettings.DEFAULT_RPC_THREADS
-        + ServerSettings.DEFAULT_WATCH_THREADS + 4, "the server's threads: " + serverThreads);
+    assertTrue(serverThreads <= HTTP_THREADS.defaultValue() + RPC_THREADS.defaultValue()
+        + WATCH_THREADS.defaultValue() + 4, "the server's threads: " + serverThreads);
 
     t.blocking().append(Wire.append("s", Wire.block(feed, "a", 1)));
     readers.forEach(reader -> assertEquals(List.of(2L), reader.positions(1)));

@@ -1,5 +1,6 @@
 package dev.feedstore.server;
 
+import static dev.feedstore.server.ServerSettings.SUBSCRIPTIONS_PER_SPACE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -35,7 +36,7 @@ class SubscriptionLimitTest {
   @Test
   void subscriptionsOverTheLimitAreRefusedNamingItByEveryServerOfTheStore() {
     Path file = dir.resolve("feeds.db");
-    ServerSettings settings = ServerSettings.newBuilder().subscriptionsPerSpace(3).build();
+    ServerSettings settings = ServerSettings.newBuilder().set(SUBSCRIPTIONS_PER_SPACE, 3).build();
     try (TestServer a = TestServer.on(file).settings(settings).clock(clock).start();
         TestServer b = TestServer.on(file).settings(settings).clock(clock).start()) {
       a.blocking().subscribe(subscribe("s", feed, 60_000));
@@ -63,7 +64,7 @@ class SubscriptionLimitTest {
   @Test
   void theLimitMustBePositive() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> ServerSettings.newBuilder().subscriptionsPerSpace(0).build());
+        () -> ServerSettings.newBuilder().set(SUBSCRIPTIONS_PER_SPACE, 0).build());
     assertTrue(e.getMessage().contains("subscriptions-per-space"), e.getMessage());
   }
 }

@@ -1,5 +1,7 @@
 package dev.feedstore.server;
 
+import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.ServerSettings.SPACES_PER_SERVER;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -41,7 +43,8 @@ class UnknownSpaceReadsTest {
   void aReadOnlyTokenReadingAThousandNewSpacesCreatesNoneAndUsesNoPlaceOfSpacesPerServer() throws Exception {
     Path tokens = dir.resolve("tokens");
     Files.writeString(tokens, AccessTokens.sha256("reader") + " read *\n" + AccessTokens.sha256("writer") + " write *\n");
-    ServerSettings settings = ServerSettings.newBuilder().heartbeatMillis(3_600_000).spacesPerServer(3).build();
+    ServerSettings settings = ServerSettings.newBuilder().set(HEARTBEAT_MS, 3_600_000).set(SPACES_PER_SERVER, 3)
+        .build();
     FeedId feed = TestBlocks.feedId();
     try (TestServer t = TestServer.on(dir.resolve("feeds.db")).settings(settings)
         .accessTokens(AccessTokens.read(tokens)).start()) {

@@ -1,5 +1,8 @@
 package dev.feedstore.server;
 
+import static dev.feedstore.server.ServerSettings.RPC_THREADS;
+import static dev.feedstore.server.ServerSettings.WATCHES_PER_CONNECTION;
+import static dev.feedstore.server.ServerSettings.WATCH_THREADS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -36,7 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the waves.
  */
 class WatchChurnTest {
-  private static final int STREAMS = ServerSettings.DEFAULT_WATCHES_PER_CONNECTION;
+  private static final int STREAMS = WATCHES_PER_CONNECTION.defaultValue();
   private static final int WAVES = Boolean.getBoolean("feed.hostile.heavy") ? 10 : 1;
   private static final int HISTORY = 300;
 
@@ -68,10 +71,10 @@ class WatchChurnTest {
       assertTrue(heapAfter - heapBefore < 16 << 20, "heap grew by " + (heapAfter - heapBefore) + " bytes");
       // Pools start threads on demand (request handlers, the store's checkpointer), so a few may
       // appear; a thread per stream would show as hundreds.
-      int poolThreads = ServerSettings.DEFAULT_RPC_THREADS + ServerSettings.DEFAULT_WATCH_THREADS + 2;
+      int poolThreads = RPC_THREADS.defaultValue() + WATCH_THREADS.defaultValue() + 2;
       assertTrue(threadsAfter - threadsBefore <= poolThreads,
           threadsBefore + " threads before, " + threadsAfter + " after " + WAVES * 4 * STREAMS + " streams");
-      assertTrue(watchThreads <= ServerSettings.DEFAULT_WATCH_THREADS, watchThreads + " feed-watch threads");
+      assertTrue(watchThreads <= WATCH_THREADS.defaultValue(), watchThreads + " feed-watch threads");
     } finally {
       long closing = System.nanoTime();
       t.close();

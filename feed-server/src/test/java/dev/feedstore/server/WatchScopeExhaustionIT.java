@@ -1,5 +1,6 @@
 package dev.feedstore.server;
 
+import static dev.feedstore.server.ServerSettings.WATCH_SCOPE_BYTES;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -98,7 +99,7 @@ class WatchScopeExhaustionIT {
           assertTrue(status.getDescription().startsWith("watch-scope-bytes limit is 67108864, "), status.toString());
         }
       }
-      assertTrue(samples.get("feedstore_watch_scope_bytes") <= ServerSettings.DEFAULT_WATCH_SCOPE_BYTES);
+      assertTrue(samples.get("feedstore_watch_scope_bytes") <= WATCH_SCOPE_BYTES.defaultValue());
 
       for (int i = 1; i < channels.size(); i++) {
         channels.get(i).shutdownNow();

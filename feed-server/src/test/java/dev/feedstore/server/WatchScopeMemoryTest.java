@@ -1,5 +1,8 @@
 package dev.feedstore.server;
 
+import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.ServerSettings.WATCH_SCOPE_BYTES;
+import static dev.feedstore.server.ServerSettings.WATCH_SCOPE_BYTES_PER_CONNECTION;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -44,8 +47,8 @@ class WatchScopeMemoryTest {
       feeds.add(TestBlocks.feedId());
     }
     long scope = Scope.feeds(feeds).heapBytes();
-    ServerSettings settings = ServerSettings.newBuilder().heartbeatMillis(3_600_000)
-        .watchScopeBytesPerConnection(3 * scope).watchScopeBytes(5 * scope).build();
+    ServerSettings settings = ServerSettings.newBuilder().set(HEARTBEAT_MS, 3_600_000)
+        .set(WATCH_SCOPE_BYTES_PER_CONNECTION, 3 * scope).set(WATCH_SCOPE_BYTES, 5 * scope).build();
     WatchRequest request = WatchRequest.newBuilder().setSpaceId("s")
         .addAllFeedIds(feeds.stream().map(FeedId::value).toList()).build();
     try (TestServer t = TestServer.on(dir.resolve("feeds.db")).settings(settings).loopback().start()) {

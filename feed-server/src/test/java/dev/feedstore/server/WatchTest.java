@@ -1,5 +1,8 @@
 package dev.feedstore.server;
 
+import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.ServerSettings.WATCHES_PER_SERVER;
+import static dev.feedstore.server.ServerSettings.WATCH_BATCH_BLOCKS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -35,7 +38,7 @@ class WatchTest {
   @BeforeEach
   void start() {
     t = TestServer.on(dir.resolve("feeds.db")).clock(clock)
-        .settings(ServerSettings.newBuilder().heartbeatMillis(3_600_000).watchBatchBlocks(10).build())
+        .settings(ServerSettings.newBuilder().set(HEARTBEAT_MS, 3_600_000).set(WATCH_BATCH_BLOCKS, 10).build())
         .start();
   }
 
@@ -140,7 +143,8 @@ class WatchTest {
   @Test
   void heartbeatsArriveOnTheirOwnWithAShortInterval() {
     t.close();
-    t = TestServer.on(dir.resolve("feeds.db")).settings(ServerSettings.newBuilder().heartbeatMillis(20).build()).start();
+    t = TestServer.on(dir.resolve("feeds.db")).settings(ServerSettings.newBuilder().set(HEARTBEAT_MS, 20).build())
+        .start();
     EventRecorder<WatchEvent> events = watch(request("s").build());
     assertTrue(events.next().hasCaughtUp());
 
@@ -209,7 +213,8 @@ class WatchTest {
   @Test
   void watchesPerServerIsALimitNamedInTheError() {
     t.close();
-    t = TestServer.on(dir.resolve("feeds.db")).settings(ServerSettings.newBuilder().watchesPerServer(2).build()).start();
+    t = TestServer.on(dir.resolve("feeds.db")).settings(ServerSettings.newBuilder().set(WATCHES_PER_SERVER, 2)
+        .build()).start();
     watch(request("s").build()).next();
     watch(request("s").build()).next();
 

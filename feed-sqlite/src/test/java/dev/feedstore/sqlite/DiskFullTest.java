@@ -12,10 +12,13 @@ import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.StorageFaultException;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.testing.SmallDisk;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -89,20 +92,13 @@ class DiskFullTest {
       disk.reserve(4 << 20);
       Path file = disk.dir().resolve("feeds.db");
       FeedId feed = TestBlocks.feedId();
-      List<Block> committed = new ArrayList<>();
+      List<Block> committed;
       try (SqliteFeedStore store = SqliteFeedStore.open(file)) {
         store.write(tx -> tx.feeds().create(SPACE, feed, Optional.empty()));
-        int refused = 0;
-        while (refused < 3) {
-          Block next = block(feed, committed.size());
-          try {
-            committed.add(store.write(tx -> claimAndInsert(tx, next)));
-          } catch (StorageFaultException e) {
-            assertFull(file, e);
-            refused++;
-          }
-          assertTrue(committed.size() < 1000, "the disk fills up");
-        }
+        committed = untilFull(file, next -> {
+          Block positioned = store.write(tx -> claimAndInsert(tx, block(feed, next)));
+          return List.of(positioned);
+        });
         assertEquals(committed.size(), store.read(tx -> tx.blocks().maxPosition(SPACE)).value(),
             "the refused commits claimed nothing");
 
@@ -115,6 +111,84 @@ class DiskFullTest {
         assertEquals(committed, reopened.read(tx -> tx.blocks().feed(SPACE, feed)));
       }
     }
+  }
+
+  @Test
+  void aWalLargerThanTheSpaceFreedKeepsWritesRefusedSayingHowMuchToFreeWithoutTakingWhatWasFreed()
+      throws Exception {
+    try (SmallDisk disk = SmallDisk.mount(dir, 48 << 20)) {
+      disk.reserve(8 << 20);
+      disk.reserve(8 << 20);
+      Path file = disk.dir().resolve("feeds.db");
+      Path wal = disk.dir().resolve("feeds.db-wal");
+      FeedId feed = TestBlocks.feedId();
+      List<Block> committed;
+      try (SqliteFeedStore store = SqliteFeedStore.open(file)) {
+        store.write(tx -> tx.feeds().create(SPACE, feed, Optional.empty()));
+        committed = untilFull(file, next -> store.write(tx -> insertAll(tx, batch(feed, next))));
+        long walBytes = Files.size(wal);
+        assertTrue(walBytes > 8 << 20, "the WAL holds more than the first ballast: " + walBytes);
+
+        disk.releaseOldest();
+        long freed = disk.usableBytes();
+        StorageFaultException stillFull = assertThrows(StorageFaultException.class, store::probeWrite);
+        assertFull(file, stillFull);
+        List<Block> next = batch(feed, committed.size());
+        assertFull(file, assertThrows(StorageFaultException.class, () -> store.write(tx -> insertAll(tx, next))));
+        Matcher needed = Pattern.compile("free at least (\\d+) MB").matcher(stillFull.getMessage());
+        assertTrue(needed.find(), stillFull.getMessage());
+        assertTrue(stillFull.getMessage().contains(file.getFileName() + "-wal"), stillFull.getMessage());
+        assertEquals(freed, disk.usableBytes(), "the space freed is kept for the copy of the WAL, not taken by"
+            + " a part of it");
+        assertTrue(Long.parseLong(needed.group(1)) * 1_000_000 <= 8 << 20, "the second ballast is enough: "
+            + stillFull.getMessage());
+        assertEquals(committed, store.read(tx -> tx.blocks().feed(SPACE, feed)), "reads work meanwhile");
+
+        disk.releaseOldest();
+        store.probeWrite();
+        store.write(tx -> insertAll(tx, next));
+        committed.addAll(next);
+        assertEquals(committed, store.read(tx -> tx.blocks().feed(SPACE, feed)));
+      }
+      try (SqliteFeedStore reopened = SqliteFeedStore.open(file)) {
+        assertEquals(committed, reopened.read(tx -> tx.blocks().feed(SPACE, feed)));
+      }
+    }
+  }
+
+  /**
+   * Runs {@code write} (given how many blocks were committed so far) until the disk refuses it three
+   * times in a row, since a refused commit can leave WAL space that the next one fits in; returns
+   * the blocks the writes committed.
+   */
+  private static List<Block> untilFull(Path file, java.util.function.IntFunction<List<Block>> write) {
+    List<Block> committed = new ArrayList<>();
+    int refused = 0;
+    while (refused < 3) {
+      try {
+        committed.addAll(write.apply(committed.size()));
+        refused = 0;
+      } catch (StorageFaultException e) {
+        assertFull(file, e);
+        refused++;
+      }
+      assertTrue(committed.size() < 10_000, "the disk fills up");
+    }
+    return committed;
+  }
+
+  /** Eight blocks of 32 KiB, sequences {@code from..from+7}. */
+  private static List<Block> batch(FeedId feed, int from) {
+    List<Block> blocks = new ArrayList<>();
+    for (int i = from; i < from + 8; i++) {
+      blocks.add(block(feed, i));
+    }
+    return blocks;
+  }
+
+  private static List<Block> insertAll(dev.feedstore.core.store.StoreTransaction tx, List<Block> blocks) {
+    blocks.forEach(block -> tx.blocks().insert(SPACE, block));
+    return blocks;
   }
 
   /** Claims the next position of the space and stores the block there, as an authority's append does. */

@@ -168,12 +168,20 @@ public final class ServerProcess implements AutoCloseable {
 
   /** As {@link #awaitServing()}, over {@code channel} (one with TLS, or with a token). */
   public void awaitServing(Channel channel) {
+    awaitHealth(channel, "", ServingStatus.SERVING);
+  }
+
+  /**
+   * Waits (60 s at most) until the health service on {@code channel} says {@code expected} of {@code
+   * service}; fails at once if the process ended.
+   */
+  public void awaitHealth(Channel channel, String service, ServingStatus expected) {
     HealthGrpc.HealthBlockingStub health = HealthGrpc.newBlockingStub(channel);
-    Await.until("health says SERVING on " + address(), WAIT, () -> {
+    Await.until("health of '" + service + "' on " + address() + " says " + expected, WAIT, () -> {
       assertAlive();
       try {
-        return health.withDeadlineAfter(2, TimeUnit.SECONDS).check(HealthCheckRequest.getDefaultInstance())
-            .getStatus() == ServingStatus.SERVING;
+        return health.withDeadlineAfter(2, TimeUnit.SECONDS)
+            .check(HealthCheckRequest.newBuilder().setService(service).build()).getStatus() == expected;
       } catch (StatusRuntimeException e) {
         return false; // not listening yet
       }

@@ -22,6 +22,7 @@ public final class SmallDisk implements AutoCloseable {
 
   private final Path dir;
   private final List<Path> ballast = new ArrayList<>();
+  private int ballastWritten;
   private boolean mounted = true;
 
   private SmallDisk(Path dir) {
@@ -94,6 +95,18 @@ public final class SmallDisk implements AutoCloseable {
     }
   }
 
+  /** Deletes the oldest ballast file still there, giving its space back, as an operator frees some. */
+  public void releaseOldest() {
+    if (ballast.isEmpty()) {
+      throw new IllegalStateException("no ballast left on " + dir);
+    }
+    try {
+      Files.deleteIfExists(ballast.remove(0));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** Deletes every ballast file, giving their space back. */
   public void release() {
     try {
@@ -117,7 +130,7 @@ public final class SmallDisk implements AutoCloseable {
   }
 
   private Path nextBallast() {
-    Path file = dir.resolve("ballast-" + ballast.size());
+    Path file = dir.resolve("ballast-" + ballastWritten++);
     ballast.add(file);
     return file;
   }

@@ -3,6 +3,7 @@ package dev.feedstore.client.internal;
 import dev.feedstore.client.ServerInfo;
 import dev.feedstore.core.Block;
 import dev.feedstore.core.BlockKey;
+import dev.feedstore.core.FeedId;
 import dev.feedstore.core.InvalidValueException;
 import dev.feedstore.core.Limits;
 import dev.feedstore.core.Namespace;
@@ -14,6 +15,7 @@ import dev.feedstore.core.sync.Authority;
 import dev.feedstore.core.sync.AuthorityException;
 import dev.feedstore.core.sync.AuthorityLimitException;
 import dev.feedstore.core.sync.AuthorityLimits;
+import dev.feedstore.core.sync.ClosedFeedsException;
 import dev.feedstore.core.sync.CompactedHistoryException;
 import dev.feedstore.core.sync.PullPage;
 import dev.feedstore.core.sync.PullRequest;
@@ -36,9 +38,11 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
@@ -341,8 +345,25 @@ public final class GrpcAuthority implements Authority {
       if (floor.isPresent() && floor.getAsLong() > 0) {
         return new CompactedHistoryException(message, Position.of(floor.getAsLong()), e);
       }
+      Set<FeedId> closed = closedFeeds(e);
+      if (!closed.isEmpty()) {
+        return new ClosedFeedsException(closed, WireErrors.STREAM_CLOSED + ": " + message, e);
+      }
     }
     return new AuthorityException(message, isOutage(status), e);
+  }
+
+  /** The feeds a {@code STREAM_CLOSED} refusal names (those that are feed ids), none for another failure. */
+  private static Set<FeedId> closedFeeds(StatusRuntimeException e) {
+    Set<FeedId> feeds = new LinkedHashSet<>();
+    for (String id : WireErrors.closedFeeds(e).orElse(List.of())) {
+      try {
+        feeds.add(FeedId.of(id));
+      } catch (InvalidValueException notAFeed) {
+        // an id this client cannot hold: nothing of its own to leave out
+      }
+    }
+    return feeds;
   }
 
   /**

@@ -489,7 +489,7 @@ public final class SessionLoop implements Runnable {
       toPull += caughtUp ? 0 : sync.pendingPullBound();
       synced &= pending == 0 && caughtUp && !sync.state().isReplaying();
       if (pending > 0) {
-        refusedBlocks(sync).ifPresent(refused::add);
+        refused.addAll(refusedBlocks(sync));
       }
       sync.historyUnavailable().ifPresent(floor -> gaps.add(new HistoryGap(space, floor.value())));
     }
@@ -502,16 +502,27 @@ public final class SessionLoop implements Runnable {
     status.set(new SyncStatus(state, toPush, toPull, shown, refused, gaps), version);
   }
 
-  /** The blocks of a space that push leaves out as larger than the authority accepts, as one refusal. */
-  private static Optional<Refusal> refusedBlocks(SpaceSync sync) {
-    Map<BlockKey, Integer> refused = sync.refused();
-    if (refused.isEmpty()) {
-      return Optional.empty();
+  /**
+   * The blocks of a space that push leaves out: those in feeds the authority takes no new blocks in,
+   * and those larger than it accepts, one refusal for each kind there is.
+   */
+  private static List<Refusal> refusedBlocks(SpaceSync sync) {
+    List<Refusal> refusals = new ArrayList<>(2);
+    Map<BlockKey, Integer> closed = sync.refusedInClosedFeeds();
+    if (!closed.isEmpty()) {
+      BlockKey first = closed.keySet().iterator().next();
+      refusals.add(new Refusal(Optional.of(sync.space()), Refusal.Held.BLOCKS, Status.Code.FAILED_PRECONDITION,
+          closed.size() + " blocks are in feeds the authority takes no new blocks in, kept here, the first " + first
+              + ": " + sync.closedFeeds().getOrDefault(first.feedId(), "its stream is over")));
     }
-    return Optional.of(new Refusal(Optional.of(sync.space()), Refusal.Held.BLOCKS, Status.Code.RESOURCE_EXHAUSTED,
-        refused.size() + " blocks are larger than the authority accepts (" + RefusedBlocks.limitOf(sync.limits())
-            + "), the first " + refused.keySet().iterator().next() + " with " + refused.values().iterator().next()
-            + " bytes of data"));
+    Map<BlockKey, Integer> large = sync.refused();
+    if (!large.isEmpty()) {
+      refusals.add(new Refusal(Optional.of(sync.space()), Refusal.Held.BLOCKS, Status.Code.RESOURCE_EXHAUSTED,
+          large.size() + " blocks are larger than the authority accepts (" + RefusedBlocks.limitOf(sync.limits())
+              + "), the first " + large.keySet().iterator().next() + " with " + large.values().iterator().next()
+              + " bytes of data"));
+    }
+    return refusals;
   }
 
   private void closeStream(SpaceId space) {
@@ -528,7 +539,7 @@ public final class SessionLoop implements Runnable {
   }
 
   private static void logStep(SpaceId space, SyncStep step) {
-    if (step.restarted() || step.kind() == SyncStep.Kind.REKEYED) {
+    if (step.restarted() || step.kind() == SyncStep.Kind.REKEYED || step.kind() == SyncStep.Kind.FEEDS_CLOSED) {
       log.warn("sync of {}: {}", space, step.detail());
     } else if (log.isDebugEnabled() && step.kind() != SyncStep.Kind.IDLE) {
       log.debug("sync of {}: {}", space, step.detail());

@@ -1,5 +1,11 @@
 package dev.feedstore.client.simulation;
 
+import static dev.feedstore.server.ServerSettings.BLOCKS_PER_APPEND;
+import static dev.feedstore.server.ServerSettings.BLOCK_BYTES;
+import static dev.feedstore.server.ServerSettings.MAX_MESSAGE_BYTES;
+import static dev.feedstore.server.ServerSettings.QUERY_LIMIT;
+import static dev.feedstore.server.ServerSettings.WATCH_BATCH_BLOCKS;
+
 import dev.feedstore.client.Replica;
 import dev.feedstore.client.ReplicaStores;
 import dev.feedstore.client.internal.GrpcAuthority;
@@ -71,10 +77,11 @@ final class World implements AutoCloseable {
    */
   static final List<ServerSettings> LIMITS = List.of(
       ServerSettings.DEFAULTS,
-      ServerSettings.newBuilder().maxMessageBytes(8_192).blockBytes(4_096).blocksPerAppend(3).build(),
-      ServerSettings.newBuilder().blocksPerAppend(2).build(),
-      ServerSettings.newBuilder().maxMessageBytes(20_000).blockBytes(6_000).blocksPerAppend(4).queryLimit(5)
-          .watchBatchBlocks(5).build());
+      ServerSettings.newBuilder().set(MAX_MESSAGE_BYTES, 8_192).set(BLOCK_BYTES, 4_096).set(BLOCKS_PER_APPEND, 3)
+          .build(),
+      ServerSettings.newBuilder().set(BLOCKS_PER_APPEND, 2).build(),
+      ServerSettings.newBuilder().set(MAX_MESSAGE_BYTES, 20_000).set(BLOCK_BYTES, 6_000).set(BLOCKS_PER_APPEND, 4)
+          .set(QUERY_LIMIT, 5).set(WATCH_BATCH_BLOCKS, 5).build());
 
   final Path dir;
   final FeedId[] feeds = new FeedId[ScheduleGenerator.FEEDS];

@@ -129,7 +129,8 @@ public interface BlockLog {
    * Removes the lowest blocks of the space, those at positions up to {@code upTo}, at most {@code
    * maxBlocks} of them in this write transaction, and raises the space's floor to the highest
    * position removed (keeping that block's key and chain: {@link SpaceFloor}). Feeds keep their
-   * rows; their block counts drop by what they lost. A caller that removes much history does it in
+   * rows; their block counts drop by what they lost, and each keeps the highest position it lost
+   * ({@link StreamCatalog#removedUpTo}). A caller that removes much history does it in
    * several small transactions, calling again until fewer than {@code maxBlocks} are removed, so
    * that appends wait for one small transaction at a time. The floor never moves down: {@code upTo}
    * at or below it removes nothing.

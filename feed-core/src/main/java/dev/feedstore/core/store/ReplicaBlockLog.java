@@ -11,6 +11,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The blocks of a replica's store: the {@link BlockLog} and the moves only a replica makes. A
@@ -100,12 +101,13 @@ public interface ReplicaBlockLog extends BlockLog {
   List<Block> unpositioned(SpaceId spaceId, Scope scope, int limit);
 
   /**
-   * Unpositioned blocks of feeds in {@code scope}, in the order of {@link #unpositioned(SpaceId,
-   * Scope, int)}, that a push may carry: only blocks whose data is at most {@code maxBlockData}
-   * bytes, at most {@code limit} of them, and no more than their data adds up to {@code maxData}
-   * bytes, except that the first always comes. Reads only the blocks it returns.
+   * Unpositioned blocks of feeds in {@code scope} but not in {@code leftOut}, in the order of {@link
+   * #unpositioned(SpaceId, Scope, int)}, that a push may carry: only blocks whose data is at most
+   * {@code maxBlockData} bytes, at most {@code limit} of them, and no more than their data adds up
+   * to {@code maxData} bytes, except that the first always comes. Reads only the blocks it returns.
    */
-  List<Block> unpositioned(SpaceId spaceId, Scope scope, int limit, int maxBlockData, long maxData);
+  List<Block> unpositioned(SpaceId spaceId, Scope scope, Set<FeedId> leftOut, int limit, int maxBlockData,
+      long maxData);
 
   /**
    * The unpositioned blocks of feeds in {@code scope} whose data is larger than {@code maxBlockData}

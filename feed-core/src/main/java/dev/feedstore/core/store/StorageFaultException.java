@@ -38,6 +38,7 @@ public final class StorageFaultException extends StoreException {
 
   private final Kind kind;
   private final transient Path file;
+  private final String detail;
 
   /**
    * @param detail what failed, in the storage's own words (e.g. the SQLite error), appended in
@@ -47,10 +48,16 @@ public final class StorageFaultException extends StoreException {
     super(describe(kind, file) + (detail == null || detail.isEmpty() ? "" : " (" + detail + ")"), cause);
     this.kind = Objects.requireNonNull(kind, "kind");
     this.file = Objects.requireNonNull(file, "file");
+    this.detail = detail == null ? "" : detail;
   }
 
   public Kind kind() {
     return kind;
+  }
+
+  /** What failed, in the storage's own words; empty if nothing more was said. */
+  public String detail() {
+    return detail;
   }
 
   /** The database file whose storage failed (for a database served by another process, its name). */

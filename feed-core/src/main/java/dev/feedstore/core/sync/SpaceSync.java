@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
@@ -60,6 +61,13 @@ public final class SpaceSync {
   private volatile Position lastKnownMax = Position.NONE;
   /** The authority's limits as last given to a begin: pushes skip the blocks they make too large. */
   private volatile AuthorityLimits limits = AuthorityLimits.DEFAULTS;
+  /**
+   * The feeds the authority takes no new blocks in (their streams are over), each with the
+   * authority's words: pushes leave their blocks out. Learned from refusals, so held in memory: a
+   * replica opened again learns them again from its first refused push. Forgotten on a swap or a
+   * rollback, after which the authority may hold the streams' records no more.
+   */
+  private final Map<FeedId, String> closedFeeds = new ConcurrentHashMap<>();
 
   public SpaceSync(SpaceId space, FeedStore store, SyncListener listener, int pullLimit, int pushLimit) {
     if (pullLimit < 1 || pushLimit < 1) {
@@ -136,6 +144,9 @@ public final class SpaceSync {
     try {
       lastKnownMax = page.maxPosition();
       Applied applied = store.writeRelaxed(tx -> new PullApplier(new LocalSpace(tx, space), ticket, page, epoch).apply());
+      if (applied.step.kind() == SyncStep.Kind.SWAPPED || applied.step.kind() == SyncStep.Kind.ROLLED_BACK) {
+        closedFeeds.clear();
+      }
       notify(applied.local);
       Optional<PullTicket> next = applied.step.kind() == SyncStep.Kind.PULLED
           ? Optional.of(ticket.continueAt(applied.cursor))
@@ -222,7 +233,8 @@ public final class SpaceSync {
    * <p>The batch fits {@code authorityLimits}: at most the push limit and {@code blocks-per-append}
    * blocks, at most {@link AuthorityLimits#pushBytes()} in the request. Blocks whose data is over
    * {@link AuthorityLimits#maxPushableData()} are left out, and every other block keeps syncing; they
-   * are {@link #refused()} until the limits allow them.
+   * are {@link #refused()} until the limits allow them. The blocks of the feeds the authority takes
+   * no new blocks in are left out too ({@link #refusedInClosedFeeds()}).
    */
   public Optional<PushBatch> beginPush(AuthorityLimits authorityLimits) {
     this.limits = authorityLimits;
@@ -230,11 +242,12 @@ public final class SpaceSync {
     int maxBlockData = authorityLimits.maxPushableData();
     long maxBytes = authorityLimits.pushBytes();
     long currentEpoch = epoch.get();
+    Set<FeedId> leftOut = Set.copyOf(closedFeeds.keySet());
     // Most calls find nothing to send (the round after a push): learn that from a reader, without
     // waiting for the writer, which a local append may hold through its commit's fsync.
     boolean anything = store.read(tx -> {
       Scope scope = new ReplicationView(tx, space).scope();
-      return !scope.isEmpty() && !tx.blocks().unpositioned(space, scope, 1, maxBlockData, 0).isEmpty();
+      return !scope.isEmpty() && !tx.blocks().unpositioned(space, scope, leftOut, 1, maxBlockData, 0).isEmpty();
     });
     if (!anything) {
       return Optional.empty();
@@ -245,7 +258,7 @@ public final class SpaceSync {
       if (scope.isEmpty()) {
         return Optional.empty();
       }
-      List<Block> pending = tx.blocks().unpositioned(space, scope, maxBlocks, maxBlockData, maxBytes);
+      List<Block> pending = tx.blocks().unpositioned(space, scope, leftOut, maxBlocks, maxBlockData, maxBytes);
       if (pending.isEmpty()) {
         return Optional.empty();
       }
@@ -348,6 +361,35 @@ public final class SpaceSync {
   }
 
   /**
+   * The authority refused a pushed batch because some of its blocks are in feeds it takes no new
+   * blocks in (the feeds of Durable Streams that are over): it stored nothing, so what the batch
+   * sent for the first time is unpublished again. Those feeds' blocks are kept, left out of pushes
+   * from now on and listed as refused ({@link #closedFeeds()}); the next batch carries the others.
+   *
+   * @throws AuthorityException if the authority named none of the batch's feeds (pushing again
+   *     would be refused the same way)
+   */
+  public SyncStep applyClosedFeeds(PushBatch batch, ClosedFeedsException closed) {
+    applyLock.lock();
+    try {
+      List<Block> held = batch.blocks().stream().filter(block -> closed.feeds().contains(block.feedId())).toList();
+      if (held.isEmpty()) {
+        throw new AuthorityException("the authority refused feeds " + closed.feeds() + " as closed, which the pushed"
+            + " batch does not write: " + closed.getMessage(), false, closed);
+      }
+      store.writeRelaxed(tx -> {
+        tx.blocks().markPublished(space, batch.firstSent(), false);
+        return null;
+      });
+      closed.feeds().forEach(feed -> closedFeeds.put(feed, closed.getMessage()));
+      return SyncStep.of(SyncStep.Kind.FEEDS_CLOSED, held.size(), "the authority takes no new blocks in feeds "
+          + closed.feeds() + " (" + closed.getMessage() + "): their blocks stay here unpushed, the others are pushed");
+    } finally {
+      applyLock.unlock();
+    }
+  }
+
+  /**
    * Begins a push, sends it to {@code authority}, applies the answer (or the conflict, or the
    * refusal). A block found corrupt on the way is set aside instead ({@link SyncStep.Kind#SET_ASIDE}).
    */
@@ -371,6 +413,8 @@ public final class SpaceSync {
       return applyConflict(batch.get(), conflict);
     } catch (AuthorityLimitException over) {
       return applyOverLimit(batch.get(), over);
+    } catch (ClosedFeedsException closed) {
+      return applyClosedFeeds(batch.get(), closed);
     }
     return applyPush(batch.get(), reply);
   }
@@ -478,6 +522,27 @@ public final class SpaceSync {
           ? Map.<BlockKey, Integer>of()
           : tx.blocks().unpositionedLarger(space, scope, maxBlockData, Integer.MAX_VALUE);
     });
+  }
+
+  /**
+   * The feeds the authority takes no new blocks in, learned from its refusals ({@link
+   * SyncStep.Kind#FEEDS_CLOSED}), each with the authority's words.
+   */
+  public Map<FeedId, String> closedFeeds() {
+    return Map.copyOf(closedFeeds);
+  }
+
+  /**
+   * The unpositioned blocks of the feeds the authority takes no new blocks in ({@link
+   * #closedFeeds()}): their keys and data sizes, in push order. Kept, never pushed.
+   */
+  public Map<BlockKey, Integer> refusedInClosedFeeds() {
+    Set<FeedId> closed = Set.copyOf(closedFeeds.keySet());
+    if (closed.isEmpty()) {
+      return Map.of();
+    }
+    // Every block's data is larger than -1 bytes: all of those feeds' unpositioned blocks.
+    return store.read(tx -> tx.blocks().unpositionedLarger(space, Scope.feeds(closed), -1, Integer.MAX_VALUE));
   }
 
   /** The authority's limits as last given to {@link #beginPush(AuthorityLimits)} or {@link #beginPull(AuthorityLimits)}. */

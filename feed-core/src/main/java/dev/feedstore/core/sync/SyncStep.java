@@ -44,7 +44,13 @@ public record SyncStep(Kind kind, int blocks, String detail) {
      * authority's floor, every block held was kept, and what the replica's policies needed below the
      * floor is reported as unavailable ({@link SpaceSync#historyUnavailable()}).
      */
-    RESUMED_AT_FLOOR
+    RESUMED_AT_FLOOR,
+    /**
+     * The authority refused a push because some of its blocks are in feeds it takes no new blocks
+     * in (the feeds of Durable Streams that are over): those feeds' blocks are kept, left out of
+     * pushes and listed as refused ({@link SpaceSync#closedFeeds()}); every other block is pushed.
+     */
+    FEEDS_CLOSED
   }
 
   static SyncStep of(Kind kind, int blocks, String detail) {

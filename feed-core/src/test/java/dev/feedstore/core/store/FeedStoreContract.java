@@ -174,16 +174,18 @@ public abstract class FeedStoreContract extends AuthorityStoreContract<FeedStore
 
     // Block 1 (500 bytes) is over the block limit of 400: left out, and listed as larger.
     assertEquals(List.of(0L, 2L, 3L), sequences(store.read(tx ->
-        tx.blocks().unpositioned(SPACE, Scope.WHOLE_SPACE, 10, 400, 500))));
+        tx.blocks().unpositioned(SPACE, Scope.WHOLE_SPACE, Set.of(), 10, 400, 500))));
     assertEquals(List.of(0L, 2L, 3L, 4L, 5L), sequences(store.read(tx ->
-        tx.blocks().unpositioned(SPACE, Scope.WHOLE_SPACE, 10, 400, 10_000))));
+        tx.blocks().unpositioned(SPACE, Scope.WHOLE_SPACE, Set.of(), 10, 400, 10_000))));
     assertEquals(List.of(0L, 2L), sequences(store.read(tx ->
-        tx.blocks().unpositioned(SPACE, Scope.WHOLE_SPACE, 2, 400, 10_000))));
+        tx.blocks().unpositioned(SPACE, Scope.WHOLE_SPACE, Set.of(), 2, 400, 10_000))));
     // The first block comes even when it alone is over the byte budget.
     assertEquals(List.of(0L), sequences(store.read(tx ->
-        tx.blocks().unpositioned(SPACE, Scope.WHOLE_SPACE, 10, 400, 50))));
-    assertEquals(List.of(), store.read(tx -> tx.blocks().unpositioned(SPACE, Scope.NOTHING, 10, 400, 10_000)));
-    assertEquals(List.of(), store.read(tx -> tx.blocks().unpositioned(OTHER_SPACE, Scope.WHOLE_SPACE, 10, 400, 10_000)));
+        tx.blocks().unpositioned(SPACE, Scope.WHOLE_SPACE, Set.of(), 10, 400, 50))));
+    assertEquals(List.of(), store.read(tx ->
+        tx.blocks().unpositioned(SPACE, Scope.NOTHING, Set.of(), 10, 400, 10_000)));
+    assertEquals(List.of(), store.read(tx ->
+        tx.blocks().unpositioned(OTHER_SPACE, Scope.WHOLE_SPACE, Set.of(), 10, 400, 10_000)));
 
     assertEquals(Map.of(TestBlocks.key(feed, "a", 1), 500), store.read(tx ->
         tx.blocks().unpositionedLarger(SPACE, Scope.WHOLE_SPACE, 400, 10)));
@@ -191,6 +193,24 @@ public abstract class FeedStoreContract extends AuthorityStoreContract<FeedStore
         tx.blocks().unpositionedLarger(SPACE, Scope.feeds(Set.of(feed)), 200, 10)).keySet()));
     assertEquals(1, store.read(tx -> tx.blocks().unpositionedLarger(SPACE, Scope.WHOLE_SPACE, 99, 1)).size());
     assertEquals(Map.of(), store.read(tx -> tx.blocks().unpositionedLarger(SPACE, Scope.NOTHING, 0, 10)));
+  }
+
+  @Test
+  void unpositionedBlocksForAPushLeaveOutTheFeedsAsked() {
+    FeedId kept = createFeed(SPACE, Optional.empty());
+    FeedId closed = createFeed(SPACE, Optional.empty());
+    for (int i = 0; i < 3; i++) {
+      insert(SPACE, block(closed, "a", i));
+      insert(SPACE, block(kept, "a", i));
+    }
+
+    List<Block> pushed = store.read(tx -> tx.blocks().unpositioned(SPACE, Scope.WHOLE_SPACE, Set.of(closed), 2,
+        1_000, 10_000));
+    assertEquals(List.of(block(kept, "a", 0), block(kept, "a", 1)), pushed, "the limit counts only blocks pushed");
+    assertEquals(List.of(), store.read(tx -> tx.blocks().unpositioned(SPACE, Scope.feeds(Set.of(closed)),
+        Set.of(closed), 10, 1_000, 10_000)));
+    assertEquals(6, store.read(tx -> tx.blocks().unpositioned(SPACE, Scope.WHOLE_SPACE, Set.of(), 10, 1_000, 10_000))
+        .size());
   }
 
   @Test

@@ -4,11 +4,16 @@ import static dev.feedstore.core.testing.TestBlocks.positioned;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.feedstore.core.Block;
 import dev.feedstore.core.FeedId;
+import dev.feedstore.core.Position;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.StreamName;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -78,6 +83,24 @@ public abstract class StreamCatalogContract {
   }
 
   @Test
+  void theRecordsOfFeedsAreFoundWhateverTheirState() {
+    long live = store.write(tx -> tx.streams().insert(draft("live", 0, OptionalLong.empty(), 1)));
+    long gone = store.write(tx -> {
+      long id = tx.streams().insert(draft("gone", 0, OptionalLong.empty(), 1));
+      tx.streams().update(tx.streams().get(id).orElseThrow().withState(StreamRecord.State.GONE));
+      return id;
+    });
+    store.write(tx -> tx.streams().insert(draft("unasked", 0, OptionalLong.empty(), 1)));
+    Set<FeedId> asked = Set.of(StreamName.of("live").feedId(0), StreamName.of("gone").feedId(0),
+        StreamName.of("never").feedId(0));
+
+    assertEquals(Set.of(live, gone), store.read(tx -> tx.streams().ofFeeds(SPACE, asked)).stream()
+        .map(StreamRecord::id).collect(Collectors.toSet()));
+    assertEquals(List.of(), store.read(tx -> tx.streams().ofFeeds(new SpaceId("elsewhere"), asked)));
+    assertEquals(List.of(), store.read(tx -> tx.streams().ofFeeds(SPACE, Set.of())));
+  }
+
+  @Test
   void twoRecordsOfOneNameThatAreNotGoneAreRefused() {
     store.write(tx -> tx.streams().insert(draft("twice", 0, OptionalLong.empty(), 1)));
     assertThrows(UniquenessViolationException.class,
@@ -140,6 +163,58 @@ public abstract class StreamCatalogContract {
     assertEquals(OptionalLong.of(4), store.read(tx -> tx.streams().maxSequence(SPACE, feed)));
     assertEquals(OptionalLong.of(2), store.read(tx -> tx.streams().lastPosition(SPACE, feed)));
     assertEquals(OptionalLong.of(3), store.read(tx -> tx.streams().lastPosition(SPACE, other)));
+  }
+
+  @Test
+  void maxSequenceNeverGoesBackWhenRetentionRemovesTheFeedsBlocks() {
+    FeedId feed = StreamName.of("compacted").feedId(0);
+    FeedId other = StreamName.of("other").feedId(0);
+    appendPositioned(positioned(feed, "http", 0, 1), positioned(feed, "replica", 7, 2), positioned(feed, "http", 3, 3),
+        positioned(other, "http", 0, 4));
+
+    assertEquals(2, (int) store.write(tx -> tx.blocks().compact(SPACE, Position.of(2), 10)));
+    assertEquals(OptionalLong.of(7), store.read(tx -> tx.streams().maxSequence(SPACE, feed)),
+        "the removed sequence 7 is above the stored 3");
+    assertEquals(1, (int) store.write(tx -> tx.blocks().compact(SPACE, Position.of(3), 10)));
+    assertEquals(OptionalLong.of(7), store.read(tx -> tx.streams().maxSequence(SPACE, feed)),
+        "with none of its blocks left the feed keeps its highest sequence");
+    assertEquals(OptionalLong.of(0), store.read(tx -> tx.streams().maxSequence(SPACE, other)));
+    appendPositioned(positioned(feed, "http", 8, 5));
+    assertEquals(1, (int) store.write(tx -> tx.blocks().compact(SPACE, Position.of(4), 10)));
+    assertEquals(OptionalLong.of(8), store.read(tx -> tx.streams().maxSequence(SPACE, feed)));
+  }
+
+  @Test
+  void removedUpToIsTheHighestPositionRetentionTookFromTheFeed() {
+    FeedId feed = StreamName.of("kept").feedId(0);
+    FeedId other = StreamName.of("other").feedId(0);
+    appendPositioned(positioned(feed, "http", 0, 1), positioned(other, "http", 0, 2), positioned(feed, "http", 1, 3),
+        positioned(other, "http", 1, 4));
+    assertEquals(0L, (long) store.read(tx -> tx.streams().removedUpTo(SPACE, feed)));
+
+    assertEquals(3, (int) store.write(tx -> tx.blocks().compact(SPACE, Position.of(3), 10)));
+    assertEquals(3L, (long) store.read(tx -> tx.streams().removedUpTo(SPACE, feed)));
+    assertEquals(2L, (long) store.read(tx -> tx.streams().removedUpTo(SPACE, other)));
+    assertEquals(1, (int) store.write(tx -> tx.blocks().compact(SPACE, Position.of(4), 10)));
+    assertEquals(3L, (long) store.read(tx -> tx.streams().removedUpTo(SPACE, feed)), "a feed keeps what it lost");
+    assertEquals(4L, (long) store.read(tx -> tx.streams().removedUpTo(SPACE, other)));
+    assertEquals(0L, (long) store.read(tx -> tx.streams().removedUpTo(SPACE, StreamName.of("none").feedId(0))));
+  }
+
+  /**
+   * Stores {@code blocks} as an append does, creating their feeds: their positions must be the next
+   * ones of the space, in order.
+   */
+  private void appendPositioned(Block... blocks) {
+    store.write(tx -> {
+      tx.serverTokens().findOrCreate(SPACE);
+      tx.blocks().claimPositions(SPACE, blocks.length);
+      for (Block block : blocks) {
+        tx.feeds().create(SPACE, block.feedId(), Optional.empty());
+        tx.blocks().insert(SPACE, block);
+      }
+      return null;
+    });
   }
 
   @Test

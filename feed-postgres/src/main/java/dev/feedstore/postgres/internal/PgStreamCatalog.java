@@ -8,8 +8,10 @@ import dev.feedstore.core.store.StreamRecord;
 import dev.feedstore.core.store.StreamRecordColumns;
 import dev.feedstore.core.store.StreamRecordRow;
 import dev.feedstore.core.store.UniquenessViolationException;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 
 /**
  * {@link StreamCatalog} in the {@code streams} and {@code stream_producers} tables (schema version
@@ -36,6 +38,7 @@ final class PgStreamCatalog implements StreamCatalog {
   private static final String LOCK_SPACE = "SELECT pg_advisory_xact_lock(hashtextextended(?, 13))";
   private static final String FIND = "SELECT " + COLUMNS + " FROM streams WHERE space_id = ? AND name = ?"
       + " AND state <> 'gone'";
+  private static final String OF_FEEDS = "SELECT " + COLUMNS + " FROM streams WHERE space_id = ? AND feed_id = ANY(?)";
   private static final String GET = "SELECT " + COLUMNS + " FROM streams WHERE stream_private_id = ?";
   private static final String NEXT_GENERATION = "SELECT max(generation) FROM streams WHERE space_id = ? AND name = ?";
   private static final String INSERT = "INSERT INTO streams (space_id, name, generation, feed_id, content_type,"
@@ -52,6 +55,13 @@ final class PgStreamCatalog implements StreamCatalog {
   private static final String PUT_PRODUCER = "INSERT INTO stream_producers (stream_private_id, producer_id, epoch,"
       + " last_seq) VALUES (?, ?, ?, ?) ON CONFLICT (stream_private_id, producer_id) DO UPDATE"
       + " SET epoch = excluded.epoch, last_seq = excluded.last_seq";
+
+  /** The higher of the feed's stored and removed sequences (greatest skips NULLs); NULL for neither. */
+  private static final String MAX_SEQUENCE = "SELECT greatest((SELECT max(b.sequence) FROM blocks b"
+      + " WHERE b.feed_private_id = f.feed_private_id), f.removed_max_sequence) FROM feeds f"
+      + " JOIN spaces s ON s.space_private_id = f.space_private_id WHERE s.space_id = ? AND f.feed_id = ?";
+  private static final String REMOVED_UP_TO = "SELECT f.removed_up_to FROM feeds f JOIN spaces s"
+      + " ON s.space_private_id = f.space_private_id WHERE s.space_id = ? AND f.feed_id = ?";
 
   private final PgTransaction tx;
 
@@ -81,6 +91,15 @@ final class PgStreamCatalog implements StreamCatalog {
   /** Waits for, then holds until this transaction ends, the lock of the stream of this name. */
   private void lock(SpaceId spaceId, String name) {
     Sql.list(tx.connection, LOCK_STREAM, rs -> null, spaceId.value() + "/" + name);
+  }
+
+  @Override
+  public List<StreamRecord> ofFeeds(SpaceId spaceId, Set<FeedId> feedIds) {
+    if (feedIds.isEmpty()) {
+      return List.of();
+    }
+    return Sql.list(tx.connection, OF_FEEDS, RECORD, spaceId.value(),
+        feedIds.stream().map(FeedId::value).toArray(String[]::new));
   }
 
   @Override
@@ -133,12 +152,19 @@ final class PgStreamCatalog implements StreamCatalog {
 
   @Override
   public OptionalLong maxSequence(SpaceId spaceId, FeedId feedId) {
-    return feedMax("sequence", spaceId, feedId);
+    Long max = Sql.longValue(tx.connection, MAX_SEQUENCE, spaceId.value(), feedId.value());
+    return max == null ? OptionalLong.empty() : OptionalLong.of(max);
   }
 
   @Override
   public OptionalLong lastPosition(SpaceId spaceId, FeedId feedId) {
     return feedMax("position", spaceId, feedId);
+  }
+
+  @Override
+  public long removedUpTo(SpaceId spaceId, FeedId feedId) {
+    Long removed = Sql.longValue(tx.connection, REMOVED_UP_TO, spaceId.value(), feedId.value());
+    return removed == null ? 0 : removed;
   }
 
   /** The highest {@code column} of the feed's blocks, read from the database in one statement. */

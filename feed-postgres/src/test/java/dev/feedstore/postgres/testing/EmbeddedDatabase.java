@@ -4,12 +4,16 @@ import dev.feedstore.postgres.PostgresSettings;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Comparator;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 
 /**
  * A real PostgreSQL server for tests, started from the binaries Maven fetched (no installation, no
@@ -81,6 +85,37 @@ public final class EmbeddedDatabase implements AutoCloseable {
   /** The JDBC URL of a database of this server, as its superuser (trusted: no password). */
   public String url(String database) {
     return "jdbc:postgresql://localhost:" + port() + "/" + database + "?user=postgres";
+  }
+
+  /**
+   * Copies the data directory of a stopped server, permissions included (PostgreSQL refuses a
+   * directory others may read): a backup, and with {@link #deleteData} first, a restore.
+   */
+  public static void copyData(Path from, Path to) {
+    try (Stream<Path> files = Files.walk(from)) {
+      for (Path file : files.toList()) {
+        Path target = to.resolve(from.relativize(file).toString());
+        if (Files.isDirectory(file)) {
+          Files.createDirectories(target);
+          Files.setPosixFilePermissions(target, Files.getPosixFilePermissions(file));
+        } else {
+          Files.copy(file, target, StandardCopyOption.COPY_ATTRIBUTES);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot copy " + from + " to " + to, e);
+    }
+  }
+
+  /** Deletes the data directory of a stopped server. */
+  public static void deleteData(Path data) {
+    try (Stream<Path> files = Files.walk(data)) {
+      for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(file);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot delete " + data, e);
+    }
   }
 
   /** Settings for a store on {@code url}, with a small pool as tests need. */

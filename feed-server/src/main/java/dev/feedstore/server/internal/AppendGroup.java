@@ -1,5 +1,7 @@
 package dev.feedstore.server.internal;
 
+import static dev.feedstore.server.ServerSettings.FEEDS_PER_SPACE;
+
 import dev.feedstore.core.store.AuthorityStore;
 import dev.feedstore.core.store.AuthorityTransaction;
 import dev.feedstore.core.store.StorageFaultException;
@@ -21,9 +23,9 @@ import java.util.Set;
  * cannot deadlock on them.
  *
  * <p>Each append is all or nothing on its own. If the work fails for one append (a sequence
- * conflict, a limit, keys stored already: {@link SpaceRun#culprit} names it; a step its space's
- * appends share counts as the first one's), the transaction rolls back and the group runs again without it; the
- * appends set aside run after the group, each in a transaction of its own, exactly as a lone
+ * conflict, a limit, keys stored already, blocks for a stream that is over: {@link SpaceRun#culprit}
+ * names it; a step its space's appends share counts as the first one's), the transaction rolls back
+ * and the group runs again without it; the appends set aside run after the group, each in a transaction of its own, exactly as a lone
  * append does, which gives them their own answer (their error, or positions after the group's). A
  * failure of the storage itself ({@link StorageFaultException}: disk full, read-only file, I/O
  * error, damaged file), or one no append's work raised (the commit), fails every append of the
@@ -46,12 +48,14 @@ final class AppendGroup implements AppendQueue.Committer {
   private final AuthorityStore<?> store;
   private final Spaces spaces;
   private final ServerSettings settings;
+  private final EndedStreams endedStreams;
   private final Clock clock;
 
-  AppendGroup(AuthorityStore<?> store, Spaces spaces, ServerSettings settings, Clock clock) {
+  AppendGroup(AuthorityStore<?> store, Spaces spaces, ServerSettings settings, EndedStreams endedStreams, Clock clock) {
     this.store = store;
     this.spaces = spaces;
     this.settings = settings;
+    this.endedStreams = endedStreams;
     this.clock = clock;
   }
 
@@ -114,7 +118,8 @@ final class AppendGroup implements AppendQueue.Committer {
       while (end < appends.size() && appends.get(end).space().spaceId().equals(space.spaceId())) {
         end++;
       }
-      SpaceRun run = new SpaceRun(space.spaceId(), appends.subList(start, end), settings.feedsPerSpace(), now);
+      SpaceRun run = new SpaceRun(space.spaceId(), appends.subList(start, end), settings.get(FEEDS_PER_SPACE),
+          endedStreams, now);
       try {
         spaces.admit(tx, space);
         outcomes.addAll(run.run(tx));
@@ -137,14 +142,15 @@ final class AppendGroup implements AppendQueue.Committer {
       try {
         return store.write(tx -> {
           spaces.admit(tx, space);
-          return new SpaceRun(space.spaceId(), List.of(append), settings.feedsPerSpace(), now).run(tx).get(0);
+          return new SpaceRun(space.spaceId(), List.of(append), settings.get(FEEDS_PER_SPACE), endedStreams, now)
+              .run(tx).get(0);
         });
       } catch (SpaceRun.NotAllNew e) {
         // Re-pushed blocks: the optimistic transaction rolled back; store them one by one.
       }
     }
-    AppendWork work = new AppendWork(space.spaceId(), append.namespace(), append.blocks(), settings.feedsPerSpace(),
-        now);
+    AppendWork work = new AppendWork(space.spaceId(), append.namespace(), append.blocks(),
+        settings.get(FEEDS_PER_SPACE), endedStreams, now);
     return store.write(tx -> {
       spaces.admit(tx, space);
       return work.run(tx);

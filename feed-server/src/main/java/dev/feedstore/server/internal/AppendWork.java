@@ -52,26 +52,31 @@ final class AppendWork implements AuthorityStore.Work<AuthorityTransaction, Appe
   private final Optional<Namespace> namespace;
   private final List<Block> blocks;
   private final int feedsPerSpace;
+  private final EndedStreams endedStreams;
   private final long nowMillis;
 
   /**
    * @param blocks distinct keys, unpositioned
    * @param feedsPerSpace the most feeds the space may have after the append
+   * @param endedStreams the streams whose feeds take no new blocks
    * @param nowMillis the authority's clock for the receive time of the new blocks ({@link
    *     dev.feedstore.core.store.BlockLog#stampReceipt}, which keeps it from going back)
    */
   AppendWork(SpaceId spaceId, Optional<Namespace> namespace, List<Block> blocks, int feedsPerSpace,
-      long nowMillis) {
+      EndedStreams endedStreams, long nowMillis) {
     this.spaceId = spaceId;
     this.namespace = namespace;
     this.blocks = blocks;
     this.feedsPerSpace = feedsPerSpace;
+    this.endedStreams = endedStreams;
     this.nowMillis = nowMillis;
   }
 
   /**
    * @throws LimitExceededException if the space would have more than {@code feeds-per-space} feeds
    * @throws AppendConflictException if keys are stored with different content
+   * @throws StreamClosedException if new blocks are in the feed of a stream that is over (blocks
+   *     stored there already are not new)
    */
   @Override
   public Outcome run(AuthorityTransaction tx) {
@@ -120,6 +125,10 @@ final class AppendWork implements AuthorityStore.Work<AuthorityTransaction, Appe
     }
     if (!conflicts.isEmpty()) {
       throw new AppendConflictException(conflicts);
+    }
+    Map<FeedId, String> ended = endedStreams.of(tx, spaceId, added, nowMillis);
+    if (!ended.isEmpty()) {
+      throw new StreamClosedException(spaceId, ended);
     }
     if (!added.isEmpty() && !tx.blocks().claimPositions(spaceId, added.size()).equals(before)) {
       throw new IllegalStateException("the position counter of space " + spaceId.value()

@@ -1,5 +1,7 @@
 package dev.feedstore.server.internal;
 
+import static dev.feedstore.server.ServerSettings.FEEDS_PER_SPACE;
+
 import dev.feedstore.core.ActorId;
 import dev.feedstore.core.LimitExceededException;
 import dev.feedstore.core.SpaceId;
@@ -7,7 +9,6 @@ import dev.feedstore.core.StreamName;
 import dev.feedstore.core.store.AuthorityTransaction;
 import dev.feedstore.core.store.ProducerMark;
 import dev.feedstore.core.store.StreamRecord;
-import dev.feedstore.server.ServerSettings;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -29,7 +30,7 @@ import java.util.function.LongConsumer;
  *
  * <p>A block's key: the actor is the request's {@code Producer-Id} (hashed when it is not a valid
  * actor id) or {@code http}; the sequence is one more than the feed's highest, as a replica's next
- * block would take. A producer's epoch and sequence live in the record, committed with the block,
+ * block would take, counting the blocks retention removed (a replica may hold them). A producer's epoch and sequence live in the record, committed with the block,
  * so a retried append is answered as a duplicate after a crash too.
  *
  * <p>Expiry is checked when a stream is used: an expired stream answers 404 at once and gives its
@@ -136,7 +137,7 @@ final class DurableStreams {
       }
       long streams = tx.streams().countNotGone(space());
       if (streams >= feedsPerSpace) {
-        throw new LimitExceededException(ServerSettings.Key.FEEDS_PER_SPACE, feedsPerSpace, streams + 1,
+        throw new LimitExceededException(FEEDS_PER_SPACE.name(), feedsPerSpace, streams + 1,
             "streams of space '" + space().value() + "' with this one (each stream is a feed)");
       }
       long generation = tx.streams().nextGeneration(space(), name.value());
@@ -228,6 +229,7 @@ final class DurableStreams {
       if (record.state() != StreamRecord.State.LIVE) {
         throw gone(record);
       }
+      appender.holdCounter(); // the tail read below and a close are ordered with every append of the feed
       Optional<ProducerMark> mark = Optional.empty();
       if (request.producer().isPresent()) {
         StreamWrite.Producer producer = request.producer().get();
@@ -298,6 +300,7 @@ final class DurableStreams {
       if (record.state() != StreamRecord.State.LIVE) {
         throw gone(record);
       }
+      appender.holdCounter(); // no block of the feed commits after the delete unrefused
       retire(tx, record);
       return record;
     });
@@ -333,13 +336,15 @@ final class DurableStreams {
   }
 
   /**
-   * A look at a stream: its blocks after {@code from} (none when {@code from} is empty, a look at
+   * A look at a stream: its blocks after {@code from} (none for {@link StreamStart#TAIL}, a look at
    * the tail), within {@code maxBlocks} and {@code maxBytes}. A read renews a sliding TTL unless
    * {@code renew} is false (HEAD).
    *
-   * @throws StreamException 404 for no such stream (or an expired one), 410 for one deleted while forks read it
+   * @throws StreamException 404 for no such stream (or an expired one), 410 for one deleted while
+   *     forks read it or for an offset after which retention removed some of the stream's content,
+   *     400 for an offset past the stream's tail
    */
-  StreamView read(StreamName name, Optional<StreamOffset> from, int maxBlocks, long maxBytes, boolean renew) {
+  StreamView read(StreamName name, StreamStart from, int maxBlocks, long maxBytes, boolean renew) {
     long now = clock.millis();
     StreamView view = authority.read(tx -> {
       StreamRecord record = tx.streams().find(space(), name.value())
@@ -348,15 +353,16 @@ final class DurableStreams {
       if (record.state() != StreamRecord.State.LIVE) {
         throw gone(record);
       }
-      long tail = reader.tail(tx, record);
-      if (from.isEmpty()) {
-        return new StreamView(record, new StreamOffset(tail), List.of(), new StreamOffset(tail), true);
+      StreamOffset tail = new StreamOffset(reader.tail(tx, record));
+      long floor = tx.blocks().floor(space()).position().value();
+      if (from instanceof StreamStart.Tail) {
+        return new StreamView(record, tail, List.of(), tail, true, floor);
       }
-      StreamReader.Read read = reader.after(tx, record, from.get().position(), maxBlocks, maxBytes);
-      StreamOffset next = read.blocks().isEmpty() ? from.get()
+      StreamOffset after = start(tx, record, from, tail);
+      StreamReader.Read read = reader.after(tx, record, after.position(), maxBlocks, maxBytes);
+      StreamOffset next = read.blocks().isEmpty() ? after
           : new StreamOffset(read.blocks().get(read.blocks().size() - 1).position().value());
-      boolean upToDate = !read.more();
-      return new StreamView(record, new StreamOffset(tail), read.blocks(), next, upToDate);
+      return new StreamView(record, tail, read.blocks(), next, !read.more(), floor);
     });
     if (renew && view.record().ttlSeconds().isPresent()) {
       authority.write(space(), (tx, appender) -> {
@@ -366,6 +372,33 @@ final class DurableStreams {
       });
     }
     return view;
+  }
+
+  /**
+   * The offset a read from {@code from} reads after: for {@code -1}, the beginning of what the
+   * stream still holds (after what retention removed of it); an offset as given, once it is known
+   * to skip nothing.
+   *
+   * @throws StreamException 400 for an offset past the tail, 410 for one after which retention
+   *     removed some of the stream's content
+   */
+  private StreamOffset start(AuthorityTransaction tx, StreamRecord record, StreamStart from, StreamOffset tail) {
+    long removed = reader.removed(tx, record);
+    if (!(from instanceof StreamStart.After after)) {
+      return new StreamOffset(removed);
+    }
+    StreamOffset offset = after.offset();
+    String stream = "stream '" + RateLimitedLog.clip(record.name()) + "'";
+    if (offset.position() > tail.position()) {
+      throw StreamException.badRequest("offset " + offset + " is past the tail " + tail + " of " + stream
+          + ": this server never gave it (read from -1, now, or an offset a read gave)");
+    }
+    if (offset.position() < removed) {
+      throw new StreamException(410, "offset " + offset + " of " + stream + " is before the earliest position it"
+          + " still holds: retention removed its data up to " + new StreamOffset(removed) + ", so a read from"
+          + " there (or from -1) knows that what lay between is gone");
+    }
+    return offset;
   }
 
   /**

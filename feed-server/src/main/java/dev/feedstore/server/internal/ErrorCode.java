@@ -12,6 +12,8 @@ enum ErrorCode {
   PERMISSION_DENIED(403),
   NOT_FOUND(404),
   ALREADY_EXISTS(409),
+  /** The space's history went back under an open stream (a restore): connect again and check (HTTP 409 Conflict). */
+  ABORTED(409),
   /** A cursor below the space's floor: the history it names is gone (HTTP 410 Gone). */
   FAILED_PRECONDITION(410),
   RESOURCE_EXHAUSTED(429),

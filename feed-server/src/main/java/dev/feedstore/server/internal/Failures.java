@@ -13,6 +13,7 @@ import io.grpc.protobuf.StatusProto;
 import io.grpc.Status;
 import io.grpc.StatusException;
 import io.grpc.StatusRuntimeException;
+import java.util.List;
 
 /**
  * Turns failures into gRPC statuses, at the gRPC edge only: the code and description of their
@@ -42,8 +43,15 @@ final class Failures {
     if (failure instanceof CursorCompactedException compacted) {
       return compacted(compacted);
     }
+    if (failure instanceof HistoryRolledBackException rolledBack) {
+      return detailed(Status.Code.ABORTED, rolledBack.getMessage(),
+          WireErrors.historyRolledBack(rolledBack.spaceId().value(), rolledBack.highest()));
+    }
     if (failure instanceof SubscriptionNotFoundException notFound) {
       return notFound(notFound);
+    }
+    if (failure instanceof StreamClosedException closed) {
+      return closed(closed);
     }
     Refusal refusal = Refusal.of(failure);
     Status status = Status.fromCode(Status.Code.valueOf(refusal.code().name())).withDescription(refusal.message());
@@ -93,34 +101,46 @@ final class Failures {
    * whether the subscription is unknown or expired.
    */
   private static StatusException notFound(SubscriptionNotFoundException notFound) {
-    com.google.rpc.Status detailed = com.google.rpc.Status.newBuilder()
-        .setCode(Status.Code.NOT_FOUND.value())
-        .setMessage(notFound.getMessage())
-        .addDetails(Any.pack(ErrorInfo.newBuilder()
-            .setReason(notFound.reason().name())
-            .setDomain(WireErrors.DOMAIN)
-            .putMetadata("subscription_id", notFound.subscriptionId())
-            .build()))
-        .build();
-    return StatusProto.toStatusException(detailed);
+    return detailed(Status.Code.NOT_FOUND, notFound.getMessage(), ErrorInfo.newBuilder()
+        .setReason(notFound.reason().name())
+        .setDomain(WireErrors.DOMAIN)
+        .putMetadata("subscription_id", notFound.subscriptionId())
+        .build());
   }
 
-  /** True for failures caused by the request (logged as rejections), false for the server's own. */
   /**
    * {@code FAILED_PRECONDITION} with a {@code google.rpc.ErrorInfo} in the status details (the
    * standard place a gRPC client looks for a machine-readable reason): reason {@code
    * CURSOR_COMPACTED}, the floor and the space in its metadata.
    */
   private static StatusException compacted(CursorCompactedException compacted) {
-    com.google.rpc.Status detail = com.google.rpc.Status.newBuilder()
-        .setCode(Status.Code.FAILED_PRECONDITION.value())
-        .setMessage(compacted.getMessage())
-        .addDetails(com.google.protobuf.Any.pack(WireErrors.cursorCompacted(compacted.spaceId().value(),
-            compacted.cursor().value(), compacted.floor().value())))
-        .build();
-    return io.grpc.protobuf.StatusProto.toStatusException(detail);
+    return detailed(Status.Code.FAILED_PRECONDITION, compacted.getMessage(), WireErrors.cursorCompacted(
+        compacted.spaceId().value(), compacted.cursor().value(), compacted.floor().value()));
   }
 
+  /**
+   * {@code FAILED_PRECONDITION} with a {@code google.rpc.ErrorInfo} in the status details: reason
+   * {@code STREAM_CLOSED}, the space and the feeds (the first {@value StreamClosedException#MAX_DETAILED},
+   * so that the trailer stays small: a client leaves those out and learns any others on its next try).
+   */
+  private static StatusException closed(StreamClosedException closed) {
+    List<String> feeds = closed.feeds().stream().limit(StreamClosedException.MAX_DETAILED)
+        .map(dev.feedstore.core.FeedId::value).toList();
+    return detailed(Status.Code.FAILED_PRECONDITION, closed.getMessage(),
+        WireErrors.streamClosed(closed.spaceId().value(), feeds));
+  }
+
+  /** A status of {@code code} with {@code info} in its details, where gRPC clients look for a machine-readable reason. */
+  private static StatusException detailed(Status.Code code, String message, ErrorInfo info) {
+    com.google.rpc.Status detail = com.google.rpc.Status.newBuilder()
+        .setCode(code.value())
+        .setMessage(message)
+        .addDetails(Any.pack(info))
+        .build();
+    return StatusProto.toStatusException(detail);
+  }
+
+  /** True for failures caused by the request (logged as rejections), false for the server's own. */
   static boolean isRejection(Status.Code code) {
     return code != Status.Code.INTERNAL && code != Status.Code.UNKNOWN && code != Status.Code.DATA_LOSS;
   }

@@ -1,5 +1,10 @@
 package dev.feedstore.server.internal;
 
+import static dev.feedstore.server.ServerSettings.BLOCKS_PER_APPEND;
+import static dev.feedstore.server.ServerSettings.BLOCK_BYTES;
+import static dev.feedstore.server.ServerSettings.MAX_MESSAGE_BYTES;
+import static dev.feedstore.server.ServerSettings.QUERY_LIMIT;
+
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.FeedInfo;
 import dev.feedstore.core.Namespace;
@@ -279,10 +284,10 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
     responses.onNext(GetServerInfoResponse.newBuilder()
         .setRequestId(request.getRequestId())
         .setVersion(FeedServer.version())
-        .setMaxMessageBytes(settings.maxMessageBytes())
-        .setBlocksPerAppend(settings.blocksPerAppend())
-        .setBlockBytes(settings.blockBytes())
-        .setQueryLimit(settings.queryLimit())
+        .setMaxMessageBytes(settings.get(MAX_MESSAGE_BYTES))
+        .setBlocksPerAppend(settings.get(BLOCKS_PER_APPEND))
+        .setBlockBytes(settings.get(BLOCK_BYTES))
+        .setQueryLimit(settings.get(QUERY_LIMIT))
         .setMaxResponseBytes(settings.maxResponseBytes())
         .build());
     responses.onCompleted();

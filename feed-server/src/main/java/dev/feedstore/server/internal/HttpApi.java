@@ -1,5 +1,8 @@
 package dev.feedstore.server.internal;
 
+import static dev.feedstore.server.ServerSettings.HTTP_REFUSED_BODY_BYTES;
+import static dev.feedstore.server.ServerSettings.STREAMS_SPACE;
+
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executor;
@@ -51,7 +54,7 @@ final class HttpApi extends Handler.Abstract {
     String rawPath = request.getHttpURI().getPath();
     if (rawPath.startsWith(HttpStreams.PREFIX)) {
       HttpStreams.secure(response);
-      HttpExchange exchange = new HttpExchange(request, response, callback, core, core.settings().streamsSpace(),
+      HttpExchange exchange = new HttpExchange(request, response, callback, core, core.settings().get(STREAMS_SPACE),
           HttpStreams.method(method), true);
       String name = rawPath.substring(HttpStreams.PREFIX.length());
       run(exchange, HttpStreams.writes(method), (ex, caller) -> {
@@ -126,7 +129,7 @@ final class HttpApi extends Handler.Abstract {
   }
 
   private void refuse(Request request, Response response, Callback callback, int status, String json) {
-    HttpExchange.refuse(request, response, callback, core.settings().httpRefusedBodyBytes(), status, json);
+    HttpExchange.refuse(request, response, callback, core.settings().get(HTTP_REFUSED_BODY_BYTES), status, json);
   }
 
   private Executor executor() {

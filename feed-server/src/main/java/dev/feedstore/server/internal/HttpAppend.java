@@ -1,12 +1,13 @@
 package dev.feedstore.server.internal;
 
+import static dev.feedstore.server.ServerSettings.MAX_MESSAGE_BYTES;
+
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
 import dev.feedstore.core.InvalidValueException;
 import dev.feedstore.core.LimitExceededException;
 import dev.feedstore.proto.v1.AppendRequest;
 import dev.feedstore.proto.v1.Block;
-import dev.feedstore.server.ServerSettings;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -35,7 +36,7 @@ final class HttpAppend {
   }
 
   void append(HttpExchange exchange, Caller caller, String feed) {
-    int max = core.settings().maxMessageBytes();
+    int max = core.settings().get(MAX_MESSAGE_BYTES);
     String space = exchange.space();
     // Every outcome goes on on the request executor: the store's work blocks, and a refusal first
     // reads what is left of the body (HttpExchange.fail), which is not done from inside this read.
@@ -48,7 +49,7 @@ final class HttpAppend {
       @Override
       public void tooLarge(long seen) {
         dispatch(exchange, () -> exchange.fail(
-            new LimitExceededException(ServerSettings.Key.MAX_MESSAGE_BYTES, max, seen, "the request body")));
+            new LimitExceededException(MAX_MESSAGE_BYTES.name(), max, seen, "the request body")));
       }
 
       @Override

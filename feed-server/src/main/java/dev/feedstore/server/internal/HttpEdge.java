@@ -1,5 +1,9 @@
 package dev.feedstore.server.internal;
 
+import static dev.feedstore.server.ServerSettings.HTTP_IDLE_TIMEOUT_MS;
+import static dev.feedstore.server.ServerSettings.HTTP_THREADS;
+import static dev.feedstore.server.ServerSettings.METRICS_READ_TIMEOUT_MS;
+
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -78,7 +82,7 @@ public final class HttpEdge implements AutoCloseable {
    * @throws IllegalArgumentException if the TLS files cannot be used, naming the file and the fix
    */
   public static HttpEdge start(ServerCore core, Options options) throws IOException {
-    QueuedThreadPool threads = new QueuedThreadPool(core.settings().httpThreads(), 2);
+    QueuedThreadPool threads = new QueuedThreadPool(core.settings().get(HTTP_THREADS), 2);
     threads.setName("feed-http");
     threads.setDaemon(true);
     Server server = new Server(threads);
@@ -90,12 +94,12 @@ public final class HttpEdge implements AutoCloseable {
       ServerConnector connector = options.tls().isPresent()
           ? tlsConnector(server, config, options.tls().get())
           : new ServerConnector(server, 1, 1, new HttpConnectionFactory(config));
-      bind(connector, address, core.settings().httpIdleTimeoutMillis());
+      bind(connector, address, core.settings().get(HTTP_IDLE_TIMEOUT_MS));
       return connector;
     });
     Optional<ServerConnector> metrics = options.metrics().map(address -> {
       ServerConnector connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(config));
-      bind(connector, address, core.settings().metricsReadTimeoutMillis());
+      bind(connector, address, core.settings().get(METRICS_READ_TIMEOUT_MS));
       server.addBean(new NetworkConnectionLimit(METRICS_CONNECTIONS, connector));
       return connector;
     });

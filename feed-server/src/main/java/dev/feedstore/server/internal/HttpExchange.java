@@ -1,7 +1,10 @@
 package dev.feedstore.server.internal;
 
+import static dev.feedstore.server.ServerSettings.HTTP_REFUSED_BODY_BYTES;
+
 import dev.feedstore.core.CursorCompactedException;
 import dev.feedstore.core.store.StorageFaultException;
+import dev.feedstore.proto.WireErrors;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -92,6 +95,9 @@ final class HttpExchange {
       body.raw("keys", Json.array(conflict.keys().stream().map(BlockJson::of).toList()));
     } else if (failure instanceof CursorCompactedException compacted) {
       body.field("reason", CursorCompactedException.REASON).field("floor", compacted.floor().value());
+    } else if (failure instanceof StreamClosedException closed) {
+      body.field("reason", WireErrors.STREAM_CLOSED).raw("feeds", Json.array(closed.feeds().stream()
+          .limit(StreamClosedException.MAX_DETAILED).map(feed -> Json.string(feed.value())).toList()));
     }
     refuse(refusal.httpStatus(), body.end());
   }
@@ -101,7 +107,7 @@ final class HttpExchange {
    * been read, up to {@code http-refused-body-bytes} ({@link RequestBody#discard}).
    */
   void refuse(int status, String json) {
-    refuse(request, response, callback, core.settings().httpRefusedBodyBytes(), status, json);
+    refuse(request, response, callback, core.settings().get(HTTP_REFUSED_BODY_BYTES), status, json);
   }
 
   /** {@link #refuse(int, String)} of a request that has no exchange, reading at most {@code bound}. */

@@ -1,5 +1,8 @@
 package dev.feedstore.server.internal;
 
+import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.ServerSettings.HTTP_IDLE_TIMEOUT_MS;
+
 import dev.feedstore.core.InvalidValueException;
 import dev.feedstore.proto.v1.QueryRequest;
 import dev.feedstore.proto.v1.WatchRequest;
@@ -86,7 +89,7 @@ final class HttpReads {
     ReadRequest read = named(() -> WireRequests.watch(watch.build(), core.settings()));
     // An event stream is quiet between heartbeats: it may idle for one interval and then some.
     request.getConnectionMetaData().getConnection().getEndPoint().setIdleTimeout(
-        core.settings().heartbeatMillis() + core.settings().httpIdleTimeoutMillis());
+        core.settings().get(HEARTBEAT_MS) + core.settings().get(HTTP_IDLE_TIMEOUT_MS));
     core.watches().open(read, new SseSink(exchange, token),
         "http " + Request.getRemoteAddr(request) + ":" + Request.getRemotePort(request), caller);
   }

@@ -1,5 +1,12 @@
 package dev.feedstore.server.internal;
 
+import static dev.feedstore.server.ServerSettings.BLOCK_BYTES;
+import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.ServerSettings.HTTP_IDLE_TIMEOUT_MS;
+import static dev.feedstore.server.ServerSettings.QUERY_LIMIT;
+import static dev.feedstore.server.ServerSettings.RESPONSE_BYTES;
+import static dev.feedstore.server.ServerSettings.STREAMS_LONG_POLL_MS;
+
 import dev.feedstore.core.Block;
 import dev.feedstore.core.InvalidValueException;
 import dev.feedstore.core.StreamName;
@@ -91,7 +98,7 @@ final class HttpStreams {
   }
 
   private void body(HttpExchange exchange, Caller caller, StreamName name) {
-    int max = core.settings().blockBytes();
+    int max = core.settings().get(BLOCK_BYTES);
     RequestBody.read(exchange.request(), max, new RequestBody.Reader() {
       @Override
       public void whole(byte[] body) {
@@ -179,7 +186,7 @@ final class HttpStreams {
 
 
   private void head(HttpExchange exchange, StreamName name) {
-    StreamView view = streams.read(name, Optional.empty(), 1, 0, false);
+    StreamView view = streams.read(name, StreamStart.TAIL, 1, 0, false);
     Response response = exchange.response();
     metadata(response, view);
     response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
@@ -212,12 +219,13 @@ final class HttpStreams {
       throw StreamException.badRequest("live=" + live + " needs an offset (-1 for the beginning, now for the tail)");
     }
     String text = offsets.isEmpty() ? "-1" : offsets.get(0);
-    Optional<StreamOffset> from = text.equals("-1") ? Optional.of(StreamOffset.START)
-        : text.equals("now") ? Optional.empty() : Optional.of(StreamOffset.parse("offset", text));
+    StreamStart from = text.equals("-1") ? StreamStart.BEGINNING
+        : text.equals("now") ? StreamStart.TAIL : StreamStart.after(StreamOffset.parse("offset", text));
     Optional<String> echoed = Optional.ofNullable(query.getValue("cursor"));
-    StreamView view = streams.read(name, from, core.settings().queryLimit(), core.settings().responseBytes(), true);
+    StreamView view = streams.read(name, from, core.settings().get(QUERY_LIMIT),
+        core.settings().get(RESPONSE_BYTES), true);
     if (live == null) {
-      catchUp(exchange, view, from.isEmpty(), Optional.empty());
+      catchUp(exchange, view, from == StreamStart.TAIL, Optional.empty());
     } else if (live.equals("long-poll")) {
       longPoll(exchange, caller, name, view, echoed);
     } else {
@@ -276,16 +284,16 @@ final class HttpStreams {
     StreamLongPoll[] poll = new StreamLongPoll[1];
     poll[0] = new StreamLongPoll(exchange, () -> {
       try {
-        answerPoll(exchange, streams.read(name, Optional.of(at), core.settings().queryLimit(),
-            core.settings().responseBytes(), false), echoed);
+        answerPoll(exchange, streams.read(name, StreamStart.after(at), core.settings().get(QUERY_LIMIT),
+            core.settings().get(RESPONSE_BYTES), false), echoed);
       } catch (RuntimeException e) {
         fail(exchange, e);
       }
     }, core.requestExecutor());
     AutoCloseable listening = streams.onClose(view.record(), position -> poll[0].fire());
     exchange.request().getConnectionMetaData().getConnection().getEndPoint().setIdleTimeout(
-        core.settings().streamsLongPollMillis() + core.settings().httpIdleTimeoutMillis());
-    var timer = core.timers().schedule(poll[0]::fire, core.settings().streamsLongPollMillis(), TimeUnit.MILLISECONDS);
+        core.settings().get(STREAMS_LONG_POLL_MS) + core.settings().get(HTTP_IDLE_TIMEOUT_MS));
+    var timer = core.timers().schedule(poll[0]::fire, core.settings().get(STREAMS_LONG_POLL_MS), TimeUnit.MILLISECONDS);
     // The follower's sink stops the timer and the listener on every path (an answer, also one given
     // before the follower started; the client leaving; the stream ending). Nothing here hooks the
     // request itself: the timer may have completed it already.
@@ -362,10 +370,10 @@ final class HttpStreams {
     }
     StreamName name = StreamName.of(view.record().name());
     StreamSseSink sink = new StreamSseSink(exchange, content, opening.toString(), reached, () -> cursors.next(echoed),
-        after -> streams.read(name, Optional.of(new StreamOffset(after)), core.settings().queryLimit(),
-            core.settings().responseBytes(), false).blocks());
+        after -> streams.read(name, StreamStart.after(new StreamOffset(after)), core.settings().get(QUERY_LIMIT),
+            core.settings().get(RESPONSE_BYTES), false).blocks());
     exchange.request().getConnectionMetaData().getConnection().getEndPoint().setIdleTimeout(
-        core.settings().heartbeatMillis() + core.settings().httpIdleTimeoutMillis());
+        core.settings().get(HEARTBEAT_MS) + core.settings().get(HTTP_IDLE_TIMEOUT_MS));
     // A close may come before the follower exists: it is kept and delivered once the follower does.
     AtomicReference<LiveFollower> follower = new AtomicReference<>();
     AtomicLong closedAt = new AtomicLong(NOT_CLOSED);
@@ -388,11 +396,15 @@ final class HttpStreams {
     }
   }
 
-  /** Opens a live follower of the stream's own feed after {@code at}, writing to {@code sink}. */
+  /**
+   * Opens a live follower of the stream's own feed after {@code at}, writing to {@code sink}. It
+   * starts at the space's floor when {@code at} is below it: the stream holds nothing in between
+   * ({@link StreamView#floor}), and a follower below the floor would be refused as compacted.
+   */
   private LiveFollower openFollower(HttpExchange exchange, Caller caller, StreamView view, StreamOffset at,
       LiveSink sink) {
     WatchRequest watch = WatchRequest.newBuilder().setSpaceId(streams.space().value())
-        .addFeedIds(view.record().feedId().value()).setCursor(at.position()).build();
+        .addFeedIds(view.record().feedId().value()).setCursor(Math.max(at.position(), view.floor())).build();
     Request request = exchange.request();
     return core.watches().openFollower(WireRequests.watch(watch, core.settings()), sink,
         "http " + Request.getRemoteAddr(request) + ":" + Request.getRemotePort(request), caller);

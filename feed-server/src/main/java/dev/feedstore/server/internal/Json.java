@@ -63,6 +63,13 @@ final class Json {
     return array.append(']').toString();
   }
 
+  /** {@code value} as a JSON string. */
+  static String string(String value) {
+    StringBuilder text = new StringBuilder(value.length() + 2);
+    string(text, value);
+    return text.toString();
+  }
+
   private void name(String name) {
     if (!first) {
       out.append(',');

@@ -1,5 +1,8 @@
 package dev.feedstore.server.internal;
 
+import static dev.feedstore.server.ServerSettings.WATCH_BATCH_BLOCKS;
+import static dev.feedstore.server.ServerSettings.WATCH_BATCH_BYTES;
+
 import dev.feedstore.core.BlockKey;
 import dev.feedstore.core.CursorCompactedException;
 import dev.feedstore.core.Position;
@@ -81,8 +84,8 @@ final class LiveFollower implements SpaceTail.Watcher {
     this.failures = failures;
     this.principal = principal;
     this.onRelease = onRelease;
-    this.batchBlocks = authority.settings().watchBatchBlocks();
-    this.batchBytes = authority.settings().watchBatchBytes();
+    this.batchBlocks = authority.settings().get(WATCH_BATCH_BLOCKS);
+    this.batchBytes = authority.settings().get(WATCH_BATCH_BYTES);
     this.scanned = read.cursor().value();
   }
 
@@ -150,6 +153,16 @@ final class LiveFollower implements SpaceTail.Watcher {
     if (!awaitingReady) {
       schedule();
     }
+  }
+
+  /**
+   * The space's history went back under the stream (a restore): it ends, so that its client connects
+   * again from its cursor and checks what it holds against the new history, instead of following a
+   * history whose positions are handed out again ({@code scanned} and {@code knownMax} only grow).
+   */
+  @Override
+  public void historyWentBack(long highest) {
+    end(new HistoryRolledBackException(read.space().spaceId(), highest));
   }
 
   /** Schedules the drain unless it is scheduled or running; then it runs once more. */
@@ -248,6 +261,7 @@ final class LiveFollower implements SpaceTail.Watcher {
     long committed = tail.committed();
     knownMax = Math.max(knownMax, committed);
     if (scanned < committed) {
+      checkFloor();
       SpaceTail.Slice slice = tail.read(scanned, blocksToRead(committed), batchBytes);
       knownMax = Math.max(knownMax, slice.committed()); // streams that read the same slice send the same head
       if (slice.behind() || slice.entries().isEmpty()) {
@@ -274,6 +288,18 @@ final class LiveFollower implements SpaceTail.Watcher {
       sentSinceHeartbeat = false;
     }
     return false;
+  }
+
+  /**
+   * Ends the stream when a compaction removed history after {@code scanned} (it only learned the new
+   * floor): what follows may still be in memory (the tail, a kept page), but a stream below the floor
+   * is told so, as a read from storage would tell it, whatever happens to be kept.
+   */
+  private void checkFloor() {
+    long floor = read.space().floor();
+    if (scanned > 0 && scanned < floor) {
+      throw new CursorCompactedException(read.space().spaceId(), Position.of(scanned), Position.of(floor));
+    }
   }
 
   /**
@@ -338,6 +364,10 @@ final class LiveFollower implements SpaceTail.Watcher {
     scanned = page.scannedTo(scanned);
     if (page.blocks().isEmpty()) {
       return;
+    }
+    if (page.lastChain().isPresent()) {
+      read.space().tail().sent(page.blocks().get(page.blocks().size() - 1).position().value(),
+          page.lastChain().getAsLong());
     }
     if (frames == null) {
       sink.history(head(page.lastChain()), page);

@@ -6,9 +6,9 @@ import dev.feedstore.core.store.StorageFaultException;
 import java.util.function.Supplier;
 
 /**
- * The server's store, telling {@link StorageHealth} how every write ended: a storage fault marks
- * the storage failing, a commit lets it probe for a recovery. Reads pass through. Does not own the
- * store: closing it does nothing. Thread-safe, like the store.
+ * The server's store, telling {@link StorageHealth} how every transaction ended: a storage fault
+ * marks writes or reads failing (or the store damaged), a success lets it probe for a recovery. Does
+ * not own the store: closing it does nothing. Thread-safe, like the store.
  *
  * @param <X> the type of the store's transactions
  */
@@ -28,12 +28,12 @@ final class MonitoredStore<X extends AuthorityTransaction> implements AuthorityS
 
   @Override
   public <T> T read(Work<? super X, T> work) {
-    return store.read(work);
+    return observed(() -> store.read(work), false);
   }
 
   @Override
   public <T> T write(Work<? super X, T> work) {
-    return observed(() -> store.write(work));
+    return observed(() -> store.write(work), true);
   }
 
   @Override
@@ -51,13 +51,17 @@ final class MonitoredStore<X extends AuthorityTransaction> implements AuthorityS
     // The caller of the server owns the store.
   }
 
-  private <T> T observed(Supplier<T> write) {
+  private <T> T observed(Supplier<T> transaction, boolean write) {
     try {
-      T result = write.get();
-      health.wrote();
+      T result = transaction.get();
+      health.succeeded();
       return result;
     } catch (StorageFaultException e) {
-      health.failed(e);
+      if (write) {
+        health.writeFailed(e);
+      } else {
+        health.readFailed(e);
+      }
       throw e;
     }
   }

@@ -1,5 +1,10 @@
 package dev.feedstore.server.internal;
 
+import static dev.feedstore.server.ServerSettings.APPEND_GROUP_BLOCKS;
+import static dev.feedstore.server.ServerSettings.FEEDS_PER_SPACE;
+import static dev.feedstore.server.ServerSettings.RESPONSE_BYTES;
+import static dev.feedstore.server.ServerSettings.STREAMS_SPACE;
+
 import dev.feedstore.core.Block;
 import dev.feedstore.core.BlockKey;
 import dev.feedstore.core.FeedId;
@@ -55,11 +60,12 @@ public final class PositionAuthority {
   /** The thread that answers the appends of a committed group while the next one commits. */
   private final ThreadPoolExecutor answerer;
   private final Compaction compaction;
+  private final EndedStreams endedStreams;
   private final Clock clock;
   /**
    * Held by the thread that commits a group from its commit until its blocks are recorded in the
-   * spaces' tails, and by {@link #recheckCommitted}, so that a highest position read from the store
-   * before a group committed is never set after that group recorded a higher one.
+   * spaces' tails, and by {@link #write} likewise, so that what they commit is recorded in commit
+   * order.
    */
   private final ReentrantLock publishing = new ReentrantLock();
 
@@ -71,7 +77,8 @@ public final class PositionAuthority {
     this.subscriptions = new SubscriptionBook(store, clock, settings);
     this.compaction = new Compaction(store, subscriptions.retentionHolds());
     this.clock = clock;
-    AppendGroup group = new AppendGroup(store, spaces, settings, clock);
+    this.endedStreams = new EndedStreams(SpaceId.of(settings.get(STREAMS_SPACE)));
+    AppendGroup group = new AppendGroup(store, spaces, settings, endedStreams, clock);
     this.committer = oneThread("feed-commit");
     this.answerer = oneThread("feed-answer");
     this.appends = new AppendQueue(appendGroup -> {
@@ -81,7 +88,7 @@ public final class PositionAuthority {
       } finally {
         publishing.unlock();
       }
-    }, settings.appendGroupBlocks(), committer, answerer);
+    }, settings.get(APPEND_GROUP_BLOCKS), committer, answerer);
   }
 
   /** One thread for queued tasks, which ends when it had none for a while. */
@@ -220,8 +227,18 @@ public final class PositionAuthority {
      * Stores the blocks in the work's transaction (at most once per work) and returns the position of each.
      *
      * @throws AppendConflictException if keys are stored with different content
+     * @throws StreamClosedException if some are in the feed of a stream that is over
      */
     long[] append(List<Block> blocks);
+
+    /**
+     * Holds the space's position counter until the work's transaction ends (storing the space if
+     * the store holds nothing of it yet), as an append does: every append of the space commits
+     * before the work, and the work sees it, or after it, and sees what the work changed, in this
+     * process and in every other sharing the store. A stream's close and delete hold it, so that no
+     * block of the stream's feed commits after them unrefused ({@link EndedStreams}).
+     */
+    void holdCounter();
   }
 
   /** Work in one write transaction that may append blocks to its space: a stream's append with its records. */
@@ -245,15 +262,24 @@ public final class PositionAuthority {
       try {
         result = store.write(tx -> {
           outcome.clear();
-          return work.run(tx, blocks -> {
-            if (!outcome.isEmpty()) {
-              throw new IllegalStateException("a space work appends once");
+          return work.run(tx, new Appender() {
+            @Override
+            public long[] append(List<Block> blocks) {
+              if (!outcome.isEmpty()) {
+                throw new IllegalStateException("a space work appends once");
+              }
+              spaces.admit(tx, space);
+              AppendWork.Outcome done = new AppendWork(spaceId, Optional.empty(), blocks,
+                  settings.get(FEEDS_PER_SPACE), endedStreams, clock.millis()).run(tx);
+              outcome.add(done);
+              return done.positions();
             }
-            spaces.admit(tx, space);
-            AppendWork.Outcome done = new AppendWork(spaceId, Optional.empty(), blocks,
-                settings.feedsPerSpace(), clock.millis()).run(tx);
-            outcome.add(done);
-            return done.positions();
+
+            @Override
+            public void holdCounter() {
+              spaces.admit(tx, space);
+              tx.blocks().claimPositions(spaceId, 0);
+            }
           });
         });
         if (!outcome.isEmpty()) {
@@ -286,7 +312,7 @@ public final class PositionAuthority {
   public QueryResult query(ReadRequest request) {
     ResolvedRead read = resolve(request);
     try {
-      StartPage start = startPage(read, request.limit(), settings.responseBytes());
+      StartPage start = startPage(read, request.limit(), settings.get(RESPONSE_BYTES));
       return new QueryResult(start.page(), read.space().token(), start.startCursor());
     } finally {
       release(read);
@@ -481,22 +507,32 @@ public final class PositionAuthority {
     state.tail().signalWatchers();
   }
 
+  /** The spaces this process holds in memory: those whose positions {@link #recheck} reads again. */
+  List<SpaceState> spacesInMemory() {
+    return spaces.allInMemory();
+  }
+
   /**
-   * Told by the store that commits of other processes may have been missed: reads the highest
-   * position of every space in memory again, while no group of this process is between its commit
-   * and its record in the tail ({@link #publishing}), and wakes its watchers, which re-read from
-   * their cursors. Blocks on one read of the store per space.
+   * Reads the highest position of a space again after commits of other processes may have been
+   * missed ({@link dev.feedstore.core.store.CommitListener#missedCommits}), with the history chain
+   * where this process last saw one, and moves its tail there ({@link SpaceTail#resync}): forward,
+   * waking its watchers to read what they missed from their cursors, or back, when the store lost
+   * history this process had seen, ending its open streams. Holds no lock while it reads: the groups
+   * of appends go on, however long the store takes.
+   *
+   * @return true when the space's history went back
+   * @throws dev.feedstore.core.store.StoreException if the store cannot be read (try again later)
    */
-  void recheckCommitted() {
-    for (SpaceState state : spaces.allInMemory()) {
-      publishing.lock();
-      try {
-        state.tail().resync(store.read(tx -> tx.blocks().maxPosition(state.spaceId())).value());
-      } finally {
-        publishing.unlock();
-      }
-      state.tail().signalWatchers();
-    }
+  boolean recheck(SpaceState state) {
+    SpaceTail tail = state.tail();
+    SpaceId spaceId = state.spaceId();
+    KnownHistory known = tail.known();
+    KnownHistory.Stored stored = store.read(tx -> new KnownHistory.Stored(tx.blocks().maxPosition(spaceId).value(),
+        known.chainedAt() > 0 ? tx.blocks().chainAt(spaceId, Position.of(known.chainedAt())) : OptionalLong.empty(),
+        tx.blocks().floor(spaceId).position().value()));
+    boolean wentBack = tail.resync(known, stored);
+    tail.signalWatchers();
+    return wentBack;
   }
 
   /** How many spaces this process has loaded. */

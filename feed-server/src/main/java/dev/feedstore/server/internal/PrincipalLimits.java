@@ -1,5 +1,9 @@
 package dev.feedstore.server.internal;
 
+import static dev.feedstore.server.ServerSettings.PRINCIPAL_APPEND_BYTES_PER_SECOND;
+import static dev.feedstore.server.ServerSettings.PRINCIPAL_REQUESTS_PER_SECOND;
+import static dev.feedstore.server.ServerSettings.PRINCIPAL_STREAMS;
+
 import dev.feedstore.server.ServerSettings;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -33,8 +37,8 @@ final class PrincipalLimits {
     int streams;
 
     Usage(ServerSettings settings, long now) {
-      requests = new Bucket(settings.principalRequestsPerSecond(), now);
-      bytes = new Bucket(settings.principalAppendBytesPerSecond(), now);
+      requests = new Bucket(settings.get(PRINCIPAL_REQUESTS_PER_SECOND), now);
+      bytes = new Bucket(settings.get(PRINCIPAL_APPEND_BYTES_PER_SECOND), now);
     }
   }
 
@@ -85,8 +89,8 @@ final class PrincipalLimits {
    * @throws RateLimitedException over {@code principal-requests-per-second}
    */
   void admitRequest(String principal) {
-    take(principal, false, 1, ServerSettings.Key.PRINCIPAL_REQUESTS_PER_SECOND,
-        settings.principalRequestsPerSecond(), principal + " sent more requests than that in the last second");
+    take(principal, false, 1, PRINCIPAL_REQUESTS_PER_SECOND.name(),
+        settings.get(PRINCIPAL_REQUESTS_PER_SECOND), principal + " sent more requests than that in the last second");
   }
 
   /**
@@ -95,8 +99,9 @@ final class PrincipalLimits {
    * @throws RateLimitedException over {@code principal-append-bytes-per-second}
    */
   void admitAppend(String principal, long bytes) {
-    take(principal, true, bytes, ServerSettings.Key.PRINCIPAL_APPEND_BYTES_PER_SECOND,
-        settings.principalAppendBytesPerSecond(), principal + " would append more block data than that in one second"
+    take(principal, true, bytes, PRINCIPAL_APPEND_BYTES_PER_SECOND.name(),
+        settings.get(PRINCIPAL_APPEND_BYTES_PER_SECOND),
+        principal + " would append more block data than that in one second"
             + " with this append of " + bytes + " bytes");
   }
 
@@ -108,9 +113,9 @@ final class PrincipalLimits {
   void openStream(String principal) {
     Usage used = usage.computeIfAbsent(principal, k -> new Usage(settings, nanos.getAsLong()));
     synchronized (used) {
-      if (used.streams >= settings.principalStreams()) {
-        metrics.limited(ServerSettings.Key.PRINCIPAL_STREAMS);
-        throw new RateLimitedException(ServerSettings.Key.PRINCIPAL_STREAMS, settings.principalStreams(),
+      if (used.streams >= settings.get(PRINCIPAL_STREAMS)) {
+        metrics.limited(PRINCIPAL_STREAMS.name());
+        throw new RateLimitedException(PRINCIPAL_STREAMS.name(), settings.get(PRINCIPAL_STREAMS),
             used.streams + 1L, principal + " has " + used.streams + " live streams open (gRPC Watch and"
             + " Server-Sent Events): close one first", TimeUnit.SECONDS.toMillis(1));
       }

@@ -1,5 +1,7 @@
 package dev.feedstore.server.internal;
 
+import static dev.feedstore.server.ServerSettings.MAX_MESSAGE_BYTES;
+
 import dev.feedstore.core.CursorCompactedException;
 import dev.feedstore.core.InvalidValueException;
 import dev.feedstore.core.LimitExceededException;
@@ -7,7 +9,6 @@ import dev.feedstore.core.Limits;
 import dev.feedstore.core.store.CorruptBlockException;
 import dev.feedstore.core.store.StorageFaultException;
 import dev.feedstore.core.store.StoreException;
-import dev.feedstore.server.ServerSettings;
 import java.util.OptionalLong;
 import java.util.Set;
 
@@ -15,9 +16,10 @@ import java.util.Set;
  * A failed call as any transport reports it: a code and a message a person can act on, naming
  * the value and the rule. Bad input is {@code INVALID_ARGUMENT}, a limit {@code RESOURCE_EXHAUSTED},
  * a sequence conflict {@code ALREADY_EXISTS}, an unknown subscription {@code NOT_FOUND}, a cursor
- * below the space's floor {@code FAILED_PRECONDITION}, shutting
- * down {@code UNAVAILABLE}; a block stored corrupt is {@code DATA_LOSS} naming the block (its key
- * is the caller's data, not a server detail). A fault of the server's storage says what is wrong
+ * below the space's floor and blocks for a stream that is over {@code FAILED_PRECONDITION}, a
+ * space's history that went back under an open stream {@code ABORTED}, shutting down {@code
+ * UNAVAILABLE}; a block stored corrupt is {@code DATA_LOSS} naming the block (its key is the
+ * caller's data, not a server detail). A fault of the server's storage says what is wrong
  * without the server's paths (the log has them): a full disk is {@code RESOURCE_EXHAUSTED}, a
  * read-only file or an I/O error {@code UNAVAILABLE} (retry, here later or on another server), a
  * damaged file {@code DATA_LOSS}. Anything else is the server's fault, {@code INTERNAL}, whose
@@ -26,15 +28,17 @@ import java.util.Set;
  * @param code what kind of failure
  * @param message what went wrong and what to do
  * @param retryAfterMillis when the caller may try again, for a refusal that passes with time
- * @param tooLarge true when the request itself is over a size limit (HTTP 413)
+ * @param httpStatus the HTTP status: the code's, but 413 for a request over a size limit and 409
+ *     for blocks refused because their stream is over (a conflict with the stream's state, as the
+ *     Durable Streams protocol answers an append to a closed stream)
  */
-record Refusal(ErrorCode code, String message, OptionalLong retryAfterMillis, boolean tooLarge) {
+record Refusal(ErrorCode code, String message, OptionalLong retryAfterMillis, int httpStatus) {
   /** The limits that bound the size of one request: over them, the request is too large to take. */
   private static final Set<String> SIZE_LIMITS = Set.of(Limits.Key.BLOCK_BYTES, Limits.Key.BLOCKS_PER_APPEND,
-      ServerSettings.Key.MAX_MESSAGE_BYTES);
+      MAX_MESSAGE_BYTES.name());
 
   Refusal(ErrorCode code, String message) {
-    this(code, message, OptionalLong.empty(), false);
+    this(code, message, OptionalLong.empty(), code.httpStatus());
   }
 
   /** The refusal that reports {@code failure}. */
@@ -44,17 +48,23 @@ record Refusal(ErrorCode code, String message, OptionalLong retryAfterMillis, bo
     }
     if (failure instanceof LimitExceededException limit) {
       return new Refusal(ErrorCode.RESOURCE_EXHAUSTED, failure.getMessage(), OptionalLong.empty(),
-          SIZE_LIMITS.contains(limit.limitKey()));
+          SIZE_LIMITS.contains(limit.limitKey()) ? 413 : ErrorCode.RESOURCE_EXHAUSTED.httpStatus());
     }
     if (failure instanceof RateLimitedException rate) {
       return new Refusal(ErrorCode.RESOURCE_EXHAUSTED, failure.getMessage(), OptionalLong.of(rate.retryAfterMillis()),
-          false);
+          ErrorCode.RESOURCE_EXHAUSTED.httpStatus());
     }
     if (failure instanceof AppendConflictException) {
       return new Refusal(ErrorCode.ALREADY_EXISTS, failure.getMessage());
     }
     if (failure instanceof CursorCompactedException) {
       return new Refusal(ErrorCode.FAILED_PRECONDITION, failure.getMessage());
+    }
+    if (failure instanceof StreamClosedException) {
+      return new Refusal(ErrorCode.FAILED_PRECONDITION, failure.getMessage(), OptionalLong.empty(), 409);
+    }
+    if (failure instanceof HistoryRolledBackException) {
+      return new Refusal(ErrorCode.ABORTED, failure.getMessage());
     }
     if (failure instanceof SubscriptionNotFoundException) {
       return new Refusal(ErrorCode.NOT_FOUND, failure.getMessage());
@@ -94,10 +104,5 @@ record Refusal(ErrorCode code, String message, OptionalLong retryAfterMillis, bo
       case UNREACHABLE -> new Refusal(ErrorCode.UNAVAILABLE, "the server cannot reach its database " + name
           + "; retry later, or on another server");
     };
-  }
-
-  /** The HTTP status: the code's, or 413 for a request over a size limit. */
-  int httpStatus() {
-    return tooLarge ? 413 : code.httpStatus();
   }
 }

@@ -1,12 +1,13 @@
 package dev.feedstore.server.internal;
 
+import static dev.feedstore.server.ServerSettings.FEEDS_PER_SPACE;
+
 import dev.feedstore.core.Block;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.LimitExceededException;
 import dev.feedstore.core.Namespace;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.AuthorityTransaction;
-import dev.feedstore.server.ServerSettings;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -89,7 +90,7 @@ final class RunFeeds {
       long feeds = count + created.size();
       if (created.size() > before && feeds > feedsPerSpace) {
         crossing = i;
-        throw new LimitExceededException(ServerSettings.Key.FEEDS_PER_SPACE, feedsPerSpace, feeds,
+        throw new LimitExceededException(FEEDS_PER_SPACE.name(), feedsPerSpace, feeds,
             "space '" + spaceId.value() + "' with the feeds this append creates");
       }
     }

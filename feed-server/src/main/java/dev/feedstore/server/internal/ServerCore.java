@@ -1,5 +1,14 @@
 package dev.feedstore.server.internal;
 
+import static dev.feedstore.server.ServerSettings.FEEDS_PER_SPACE;
+import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.ServerSettings.REJECTIONS_LOGGED_PER_MINUTE;
+import static dev.feedstore.server.ServerSettings.RETENTION_INTERVAL_MS;
+import static dev.feedstore.server.ServerSettings.RPC_THREADS;
+import static dev.feedstore.server.ServerSettings.STREAMS_SPACE;
+import static dev.feedstore.server.ServerSettings.WATCH_THREADS;
+import static dev.feedstore.server.ServerSettings.WRITE_PROBE_MS;
+
 import dev.feedstore.core.Position;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.AuthorityStore;
@@ -14,7 +23,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.event.Level;
@@ -48,6 +56,7 @@ public final class ServerCore implements AutoCloseable {
   private final Clock clock;
   private final DurableStreams streams;
   private final RetentionRunner retention;
+  private final CommitRecheck recheck;
 
   /** The caller keeps owning {@code store}; {@code authenticator} decides who may call. */
   public ServerCore(AuthorityStore<?> store, ServerSettings settings, Clock clock, Authenticator authenticator) {
@@ -55,22 +64,22 @@ public final class ServerCore implements AutoCloseable {
     this.settings = settings;
     this.store = store;
     this.clock = clock;
-    this.rpcExecutor = Executors.newFixedThreadPool(settings.rpcThreads(), new NamedThreads("feed-rpc"));
-    this.watchExecutor = Executors.newFixedThreadPool(settings.watchThreads(), new NamedThreads("feed-watch"));
+    this.rpcExecutor = Executors.newFixedThreadPool(settings.get(RPC_THREADS), new NamedThreads("feed-rpc"));
+    this.watchExecutor = Executors.newFixedThreadPool(settings.get(WATCH_THREADS), new NamedThreads("feed-watch"));
     this.ticker = Executors.newSingleThreadScheduledExecutor(new NamedThreads("feed-ticker"));
     this.rejections = new RateLimitedLog(LOG, Level.WARN, "rejected requests", clock,
-        settings.rejectionsLoggedPerMinute());
+        settings.get(REJECTIONS_LOGGED_PER_MINUTE));
     this.failures = new RateLimitedLog(LOG, Level.ERROR, "server failures", clock,
-        Math.max(1, settings.rejectionsLoggedPerMinute()));
-    this.storage = new StorageHealth(store, settings.writeProbeMillis());
+        Math.max(1, settings.get(REJECTIONS_LOGGED_PER_MINUTE)));
+    this.storage = new StorageHealth(store, settings.get(WRITE_PROBE_MS));
     this.authority = new PositionAuthority(MonitoredStore.of(store, storage), settings, clock);
     this.principalLimits = new PrincipalLimits(settings, System::nanoTime, metrics);
-    this.watches = new Watches(authority, new DrainQueue(watchExecutor, settings.watchThreads()), failures,
+    this.watches = new Watches(authority, new DrainQueue(watchExecutor, settings.get(WATCH_THREADS)), failures,
         principalLimits, ticker, clock);
-    this.streams = new DurableStreams(authority, new dev.feedstore.core.SpaceId(settings.streamsSpace()), clock,
-        settings.feedsPerSpace());
+    this.streams = new DurableStreams(authority, new dev.feedstore.core.SpaceId(settings.get(STREAMS_SPACE)), clock,
+        settings.get(FEEDS_PER_SPACE));
     this.service = new FeedSyncService(authority, watches, rejections, failures, principalLimits, rpcExecutor);
-    this.retention = new RetentionRunner(authority, failures, settings.retentionIntervalMillis());
+    this.retention = new RetentionRunner(authority, failures, settings.get(RETENTION_INTERVAL_MS));
     metrics.gauge("feedstore_watch_streams", "Live streams open (gRPC Watch and Server-Sent Events).",
         watches::openCount);
     metrics.gauge("feedstore_watch_scope_bytes", "Heap the scopes of open live streams hold.", watches::scopeBytes);
@@ -84,13 +93,15 @@ public final class ServerCore implements AutoCloseable {
         authority::loadedSpaces);
     metrics.gauge("feedstore_jvm_heap_used_bytes", "Heap in use, garbage included.",
         () -> Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory());
+    this.recheck = new CommitRecheck(authority::spacesInMemory, authority::recheck, LOG);
     store.listen(new OtherProcesses());
   }
 
   /**
    * Commits other processes made to a shared store (PostgreSQL): wakes this process's watchers of
-   * the space, and after a gap in what the store heard, reads every space's position again, on the
-   * store's thread, before it tells of later commits.
+   * the space, and after a gap in what the store heard, has every space's position read again
+   * ({@link CommitRecheck}, on a thread of its own, until each read succeeds). A commit told while
+   * those reads run only moves a position forward, so the order of the two does not matter.
    */
   private final class OtherProcesses implements CommitListener {
     @Override
@@ -100,12 +111,7 @@ public final class ServerCore implements AutoCloseable {
 
     @Override
     public void missedCommits() {
-      try {
-        authority.recheckCommitted();
-      } catch (RuntimeException e) {
-        // The store is failing again: its streams catch up at the next commit told, or the next check.
-        LOG.warn("could not read the spaces' positions again after missed commits: {}", e.getMessage());
-      }
+      recheck.missedCommits();
     }
   }
 
@@ -179,20 +185,32 @@ public final class ServerCore implements AutoCloseable {
   }
 
   /**
-   * Commits a tiny write to learn whether the store takes writes (see {@link AuthorityStore#probeWrite}).
+   * Commits a tiny write to learn whether the store takes writes (see {@link AuthorityStore#probeWrite});
+   * a full disk marks writes failing and lets the server start, to serve reads.
    *
-   * @throws dev.feedstore.core.store.StorageFaultException if it does not
+   * @throws dev.feedstore.core.store.StorageFaultException if the store cannot take writes for
+   *     another reason (a read-only file, an I/O error, a damaged file)
    */
   public void checkStorage() {
     storage.check();
   }
 
   /**
-   * Tells {@code listener} whenever writes to the store start failing (false) or succeed again
-   * (true), as found by the writes themselves and the write probe.
+   * Runs {@code listener} whenever {@link #storageTakesWrites} or {@link #storageServesReads} may
+   * have changed, as found by the transactions themselves and the write probe.
    */
-  public void onStorageHealth(Consumer<Boolean> listener) {
+  public void onStorageHealth(Runnable listener) {
     storage.listen(listener);
+  }
+
+  /** Whether the store takes writes now: none failed on the storage since the last good probe. */
+  public boolean storageTakesWrites() {
+    return storage.takesWrites();
+  }
+
+  /** Whether the store serves reads now: none failed on the storage since the last good probe. */
+  public boolean storageServesReads() {
+    return storage.servesReads();
   }
 
   /**
@@ -200,7 +218,7 @@ public final class ServerCore implements AutoCloseable {
    * probe every {@code write-probe-ms}, retention every {@code retention-interval-ms}.
    */
   public void startTicking() {
-    ticker.scheduleWithFixedDelay(this::tick, settings.heartbeatMillis(), settings.heartbeatMillis(),
+    ticker.scheduleWithFixedDelay(this::tick, settings.get(HEARTBEAT_MS), settings.get(HEARTBEAT_MS),
         TimeUnit.MILLISECONDS);
     storage.start();
     retention.start();
@@ -225,10 +243,10 @@ public final class ServerCore implements AutoCloseable {
       failures.flush();
     } catch (StorageFaultException e) {
       // Renewing subscriptions writes; the message says what is wrong with the storage.
-      failures.log("periodic work failed; it runs again in " + settings.heartbeatMillis() + " ms: "
+      failures.log("periodic work failed; it runs again in " + settings.get(HEARTBEAT_MS) + " ms: "
           + e.getMessage(), null);
     } catch (RuntimeException e) {
-      failures.log("periodic work failed; it runs again in " + settings.heartbeatMillis() + " ms", e);
+      failures.log("periodic work failed; it runs again in " + settings.get(HEARTBEAT_MS) + " ms", e);
     }
   }
 
@@ -246,6 +264,7 @@ public final class ServerCore implements AutoCloseable {
   @Override
   public void close() {
     store.listen(null);
+    recheck.close();
     ticker.shutdownNow();
     retention.close();
     storage.close();

@@ -10,6 +10,7 @@ import dev.feedstore.core.store.AuthorityTransaction;
 import dev.feedstore.core.store.InsertOutcome;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -29,7 +30,8 @@ import java.util.OptionalLong;
  * it in the run: a retried push), the run throws {@link NotAllNew}, which rolls the transaction
  * back; the caller runs that append carefully, block by block ({@link AppendWork}). Whatever the run
  * throws, {@link #culprit} names the append it came from: the one whose block was not new, the one
- * whose feeds crossed {@code feeds-per-space}, and the first of the run for a failure of a step they
+ * whose feeds crossed {@code feeds-per-space}, the first that brings blocks to the feed of a stream
+ * that is over ({@link EndedStreams}), and the first of the run for a failure of a step they
  * share.
  *
  * <p>Not thread-safe; runs once, inside {@link dev.feedstore.core.store.AuthorityStore#write}.
@@ -48,19 +50,23 @@ final class SpaceRun {
   private final SpaceId spaceId;
   private final List<PendingAppend> appends;
   private final RunFeeds feeds;
+  private final EndedStreams endedStreams;
   private final long nowMillis;
   private int culprit;
 
   /**
    * @param appends appends to {@code spaceId}, in the order their positions follow, each with distinct keys
    * @param feedsPerSpace the most feeds the space may have after the run
+   * @param endedStreams the streams whose feeds take no new blocks
    * @param nowMillis the authority's clock for the receive time of the blocks ({@link
    *     dev.feedstore.core.store.BlockLog#stampReceipt}, which keeps it from going back)
    */
-  SpaceRun(SpaceId spaceId, List<PendingAppend> appends, int feedsPerSpace, long nowMillis) {
+  SpaceRun(SpaceId spaceId, List<PendingAppend> appends, int feedsPerSpace, EndedStreams endedStreams,
+      long nowMillis) {
     this.spaceId = spaceId;
     this.appends = appends;
     this.feeds = new RunFeeds(spaceId, feedsPerSpace);
+    this.endedStreams = endedStreams;
     this.nowMillis = nowMillis;
   }
 
@@ -72,6 +78,7 @@ final class SpaceRun {
   /**
    * @return what each append did, in the run's order
    * @throws NotAllNew if a key was stored already
+   * @throws StreamClosedException if an append brings blocks to the feed of a stream that is over
    * @throws dev.feedstore.core.LimitExceededException if the space would have more than {@code feeds-per-space} feeds
    */
   List<AppendWork.Outcome> run(AuthorityTransaction tx) {
@@ -106,7 +113,28 @@ final class SpaceRun {
         throw new NotAllNew();
       }
     }
+    refuseEndedStreams(tx, offered);
     return split(next, offered, chains, named);
+  }
+
+  /**
+   * Refuses the first append that brings blocks to the feed of a stream that is over, naming its
+   * feeds of such streams (the others may commit without it).
+   */
+  private void refuseEndedStreams(AuthorityTransaction tx, List<Block> offered) {
+    Map<FeedId, String> ended = endedStreams.of(tx, spaceId, offered, nowMillis);
+    if (ended.isEmpty()) {
+      return;
+    }
+    for (int i = 0; i < offered.size(); i++) {
+      if (ended.containsKey(offered.get(i).feedId())) {
+        culprit = owner(i);
+        Map<FeedId, String> own = new LinkedHashMap<>();
+        appends.get(culprit).blocks().stream().map(Block::feedId).filter(ended::containsKey)
+            .forEach(feed -> own.put(feed, ended.get(feed)));
+        throw new StreamClosedException(spaceId, own);
+      }
+    }
   }
 
   /** The history chain at each offered block, null when the chain before them is not known (a file from before chains). */

@@ -1,9 +1,11 @@
 package dev.feedstore.server.internal;
 
+import static dev.feedstore.server.ServerSettings.SHARED_PAGES;
+import static dev.feedstore.server.ServerSettings.SHARED_PAGES_BYTES;
+
 import dev.feedstore.core.Block;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Namespace;
-import dev.feedstore.server.ServerSettings;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -21,9 +23,18 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Thread-safe. Publishing and reading take a short lock; signalling runs outside it.
  */
 final class SpaceTail {
-  /** Told when new blocks are committed. Must not block. */
+  /** Told of what the tail learns. Must not block. */
   interface Watcher {
+    /** New blocks are committed. */
     void signal();
+
+    /**
+     * The space's history went back ({@link #resync}): blocks this process had seen are gone or were
+     * replaced, and {@code highest} is the space's highest position now. By default, a {@link #signal}.
+     */
+    default void historyWentBack(long highest) {
+      signal();
+    }
   }
 
   /**
@@ -49,17 +60,25 @@ final class SpaceTail {
   private RecentBlocks recent;
   /** Pages read from storage by streams behind {@link #recent}. */
   private final SharedPages pages;
+  /**
+   * Written under lock, read without it: the highest position whose block was recorded or sent with
+   * its history chain; 0 if none.
+   */
+  private volatile long chainedAt;
+  /** Guarded by lock: the history chain at {@link #chainedAt}. */
+  private OptionalLong chain = OptionalLong.empty();
 
   SpaceTail(long committed, int maxBlocks, long maxBytes) {
-    this(committed, maxBlocks, maxBytes, ServerSettings.DEFAULT_SHARED_PAGES);
+    this(committed, maxBlocks, maxBytes, new SharedPages(SHARED_PAGES.defaultValue(),
+        new SharedPageBudget(SHARED_PAGES_BYTES.defaultValue())));
   }
 
-  /** @param sharedPages how many pages read from storage are kept for streams behind ({@code shared-pages}) */
-  SpaceTail(long committed, int maxBlocks, long maxBytes, int sharedPages) {
+  /** @param pages where the pages read from storage are kept for streams behind */
+  SpaceTail(long committed, int maxBlocks, long maxBytes, SharedPages pages) {
     this.committed = committed;
     this.maxBlocks = maxBlocks;
     this.maxBytes = maxBytes;
-    this.pages = new SharedPages(sharedPages);
+    this.pages = pages;
   }
 
   /** The highest position committed in the space, as published. */
@@ -131,6 +150,9 @@ final class SpaceTail {
           recent.add(TailEntry.of(block, namespaces.getOrDefault(block.feedId(), Optional.empty()),
               chains == null ? OptionalLong.empty() : OptionalLong.of(chains[i])));
           committed = position;
+          if (chains != null) {
+            chained(position, chains[i]);
+          }
         }
         if (highest > committed) {
           recent.clear();
@@ -142,20 +164,63 @@ final class SpaceTail {
   }
 
   /**
-   * Sets the highest committed position to what the store holds now, read again after commits may
-   * have been missed: forward when other processes committed meanwhile, back after the store was
-   * restored from a backup (a rollback, which watchers' clients detect from the positions they are
-   * told). The recent blocks are dropped, so watchers read storage. The caller holds the space's
-   * append lock, so that no append of this process records in between, and signals after.
+   * A stream sent the block at {@code position}, whose history chain is {@code sentChain}: what a
+   * later {@link #resync} checks the store's history against, when it is the highest so far.
    */
-  void resync(long highest) {
+  void sent(long position, long sentChain) {
+    if (position <= chainedAt) { // read without the lock: a stale value only takes the lock
+      return;
+    }
     synchronized (lock) {
-      if (highest != committed && recent != null) {
+      chained(position, sentChain);
+    }
+  }
+
+  /** Guarded by lock. */
+  private void chained(long position, long positionChain) {
+    if (position > chainedAt) {
+      chainedAt = position;
+      chain = OptionalLong.of(positionChain);
+    }
+  }
+
+  /** What this process knows of the space's history now, for a {@link #resync} to check the store against. */
+  KnownHistory known() {
+    synchronized (lock) {
+      return new KnownHistory(committed, chainedAt, chain);
+    }
+  }
+
+  /**
+   * Sets the highest committed position to what the store holds now, read again after commits may
+   * have been missed ({@code stored}), after this tail knew {@code known}. Forward when other
+   * processes committed meanwhile, as {@link #record} moves it (so an append of this process
+   * recorded while the store was read is never undone). Back when the store lost history this
+   * process had seen ({@link KnownHistory#lostIn}), which only a restore from a backup or a
+   * failover that lost commits does: then the recent blocks and pages are dropped, the committed
+   * position is the store's, and every watcher is told ({@link Watcher#historyWentBack}). Signals no
+   * one otherwise: the caller signals after.
+   *
+   * @return true when the history went back
+   */
+  boolean resync(KnownHistory known, KnownHistory.Stored stored) {
+    if (!known.lostIn(stored)) {
+      record(List.of(), null, Map.of(), stored.highest());
+      return false;
+    }
+    synchronized (lock) {
+      if (recent != null) {
         recent.clear();
       }
       pages.clear();
-      committed = highest;
+      committed = stored.highest();
+      chainedAt = 0;
+      chain = OptionalLong.empty();
     }
+    for (Watcher watcher : watchers) {
+      watcher.historyWentBack(stored.highest());
+    }
+    return true;
   }
 
   /** Signals every watcher that blocks were recorded. Never blocks. */

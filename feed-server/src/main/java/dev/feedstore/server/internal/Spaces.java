@@ -1,5 +1,11 @@
 package dev.feedstore.server.internal;
 
+import static dev.feedstore.server.ServerSettings.SHARED_PAGES;
+import static dev.feedstore.server.ServerSettings.SHARED_PAGES_BYTES;
+import static dev.feedstore.server.ServerSettings.SPACES_PER_SERVER;
+import static dev.feedstore.server.ServerSettings.TAIL_BLOCKS;
+import static dev.feedstore.server.ServerSettings.TAIL_BYTES;
+
 import dev.feedstore.core.LimitExceededException;
 import dev.feedstore.core.Position;
 import dev.feedstore.core.ServerToken;
@@ -31,6 +37,8 @@ final class Spaces {
 
   private final AuthorityStore<?> store;
   private final ServerSettings settings;
+  /** What the pages kept for streams behind may hold in all spaces together. */
+  private final SharedPageBudget pageBudget;
   private final Map<SpaceId, SpaceState> states = new ConcurrentHashMap<>();
   /** Guards loading, the holders of states not stored, and marking states stored. */
   private final Object loading = new Object();
@@ -40,6 +48,7 @@ final class Spaces {
   Spaces(AuthorityStore<?> store, ServerSettings settings) {
     this.store = store;
     this.settings = settings;
+    this.pageBudget = new SharedPageBudget(settings.get(SHARED_PAGES_BYTES));
   }
 
   /** How many spaces the store holds that this process has loaded. */
@@ -79,8 +88,8 @@ final class Spaces {
               tx.blocks().maxPosition(spaceId));
         });
         state = new SpaceState(spaceId, loaded.token(),
-            new SpaceTail(loaded.maxPosition().value(), settings.tailBlocks(), settings.tailBytes(),
-                settings.sharedPages()), loaded.stored());
+            new SpaceTail(loaded.maxPosition().value(), settings.get(TAIL_BLOCKS), settings.get(TAIL_BYTES),
+                new SharedPages(settings.get(SHARED_PAGES), pageBudget)), loaded.stored());
         states.put(spaceId, state);
         if (loaded.stored()) {
           storedCount++;
@@ -117,8 +126,8 @@ final class Spaces {
       return;
     }
     long served = tx.serverTokens().count();
-    if (served >= settings.spacesPerServer()) {
-      throw new LimitExceededException(ServerSettings.Key.SPACES_PER_SERVER, settings.spacesPerServer(),
+    if (served >= settings.get(SPACES_PER_SERVER)) {
+      throw new LimitExceededException(SPACES_PER_SERVER.name(), settings.get(SPACES_PER_SERVER),
           served + 1, "the server, with space '" + state.spaceId().value() + "' added,");
     }
     tx.serverTokens().findOrCreate(state.spaceId());

@@ -16,7 +16,10 @@ import org.eclipse.jetty.server.Response;
  * and at the end {@code event: auth} (the token expired or was refused: reconnect with a fresh one)
  * or {@code event: error}, each with {@code {"code","message"}}, or {@code event: compacted} with
  * {@code {"code","message","floor"}} when a compaction removed the stream's next blocks (resume
- * from the floor, knowing what lay below it is gone), before the response closes.
+ * from the floor, knowing what lay below it is gone), or {@code event: rolled-back} with {@code
+ * {"code","message","max_position"}} when the space's history went back under the stream (a
+ * restore: what the client holds above {@code max_position} is gone, and what it holds below may
+ * have been replaced), before the response closes.
  *
  * <p>Flow control is {@link SseWriter}'s: a reader that stops reading holds one event batch in the
  * server, never a queue. Thread-safe: events come from the follower's drain, write completions
@@ -97,6 +100,9 @@ final class SseSink implements LiveSink {
     if (reason instanceof CursorCompactedException compacted) {
       name = "compacted";
       body.field("floor", compacted.floor().value());
+    } else if (reason instanceof HistoryRolledBackException rolledBack) {
+      name = "rolled-back";
+      body.field("max_position", rolledBack.highest());
     }
     ByteBuffer last = bytes(new StringBuilder(SseEvent.named(name, body.end())));
     exchange.ended(refusal.code().name());

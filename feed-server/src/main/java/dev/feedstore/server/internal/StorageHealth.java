@@ -1,25 +1,37 @@
 package dev.feedstore.server.internal;
 
+import static dev.feedstore.server.ServerSettings.WRITE_PROBE_MS;
+
 import dev.feedstore.core.store.AuthorityStore;
 import dev.feedstore.core.store.StorageFaultException;
-import dev.feedstore.server.ServerSettings;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Whether the server's storage takes writes, as the writes themselves and a periodic write probe
- * ({@link AuthorityStore#probeWrite}) find. A write that fails on the storage marks it failing at once.
- * Only a probe marks it writable again: a small write can commit on a full disk, in space the WAL
- * already holds, while the next larger one cannot, and the probe checks for room as well. A write
- * that commits while the storage is marked failing asks for a probe at once, so a recovery shows
- * without waiting for the interval. Each change is logged once and handed to the listener (the
- * health service).
+ * Whether the server's storage takes writes and serves reads, as the transactions themselves and a
+ * periodic write probe ({@link AuthorityStore#probeWrite}) find. Three states, each logged once when
+ * it begins and handed to the listener (the health service):
+ *
+ * <ul>
+ *   <li>Writes fail: a write failed on the storage (a full disk, a read-only file, an I/O error, an
+ *       unreachable database). Only a probe ends it: a small write can commit on a full disk, in
+ *       space the WAL already holds, while the next larger one cannot, and the probe checks for room
+ *       as well. A write that commits meanwhile asks for a probe at once, so a recovery shows
+ *       without waiting for the interval.
+ *   <li>Reads fail: a read failed on the storage (an I/O error, an unreachable database). A probe
+ *       that succeeds ends it too (it is a transaction on the same storage); a read that succeeds
+ *       meanwhile asks for one at once.
+ *   <li>Damaged: a read or a write found the store's content damaged ({@link
+ *       StorageFaultException.Kind#CORRUPT}). This lasts for the life of the process: a damaged file
+ *       does not heal while it is served, and a probe that does not touch the damaged pages would
+ *       say otherwise. The operator restores the file and restarts, and the start-up check refuses
+ *       the damaged one.
+ * </ul>
  *
  * <p>Thread-safe. Owns the probe's thread, which {@link #close} stops; does not own the store.
  */
@@ -32,35 +44,60 @@ final class StorageHealth implements AutoCloseable {
       Executors.newSingleThreadScheduledExecutor(new NamedThreads("feed-write-probe"));
   private final AtomicBoolean probeQueued = new AtomicBoolean();
   /** Guarded by this; null while writes succeed. */
-  private StorageFaultException fault;
+  private StorageFaultException writeFault;
+  /** Guarded by this; null while reads succeed. */
+  private StorageFaultException readFault;
+  /** Guarded by this; null unless the store was found damaged. */
+  private StorageFaultException damage;
   /**
-   * Guarded by this: storage faults seen so far, so that a probe that began before a write failed
-   * does not mark the storage writable after it.
+   * Guarded by this: storage faults seen so far, so that a probe that began before a transaction
+   * failed does not mark the storage working after it.
    */
   private long faults;
   /** Guarded by this. */
-  private Consumer<Boolean> listener = writable -> {};
-  /** Read without the lock on every write, so that the common case costs one volatile read. */
-  private volatile boolean failing;
+  private Runnable listener = () -> {};
+  /**
+   * Read without the lock on every transaction, so that the common case costs one volatile read:
+   * true while writes or reads are marked failing (damage aside, which no probe ends).
+   */
+  private volatile boolean recovering;
 
   StorageHealth(AuthorityStore<?> store, long intervalMillis) {
     this.store = store;
     this.intervalMillis = intervalMillis;
   }
 
-  /** Tells {@code value} of every change: true when writes succeed again, false when they fail. */
-  synchronized void listen(Consumer<Boolean> value) {
+  /** Runs {@code value} after every change of {@link #takesWrites} or {@link #servesReads}. */
+  synchronized void listen(Runnable value) {
     listener = value;
   }
 
+  /** Whether writes are expected to succeed: none failed on the storage since the last good probe. */
+  synchronized boolean takesWrites() {
+    return writeFault == null && damage == null;
+  }
+
+  /** Whether reads are expected to succeed: none failed on the storage since the last good probe. */
+  synchronized boolean servesReads() {
+    return readFault == null && damage == null;
+  }
+
   /**
-   * Runs the probe once, on the caller's thread, before the server starts; marks nothing (a server
-   * that cannot write does not start).
+   * Runs the probe once, on the caller's thread, before the server starts. A full disk does not stop
+   * the start: it marks writes failing, and the server serves reads until space is freed.
    *
-   * @throws StorageFaultException if the storage cannot take writes
+   * @throws StorageFaultException if the storage cannot take writes for any other reason (a
+   *     read-only file, an I/O error, a damaged file)
    */
   void check() {
-    store.probeWrite();
+    try {
+      store.probeWrite();
+    } catch (StorageFaultException e) {
+      if (e.kind() != StorageFaultException.Kind.FULL) {
+        throw e;
+      }
+      writeFailed(e);
+    }
   }
 
   /** Probes every {@code write-probe-ms} from now on. */
@@ -68,9 +105,9 @@ final class StorageHealth implements AutoCloseable {
     prober.scheduleWithFixedDelay(this::probe, intervalMillis, intervalMillis, TimeUnit.MILLISECONDS);
   }
 
-  /** A write committed: if the storage is marked failing, probe now. */
-  void wrote() {
-    if (failing && probeQueued.compareAndSet(false, true)) {
+  /** A transaction succeeded: if the storage is marked failing, probe now. */
+  void succeeded() {
+    if (recovering && probeQueued.compareAndSet(false, true)) {
       try {
         prober.execute(() -> {
           probeQueued.set(false);
@@ -82,32 +119,14 @@ final class StorageHealth implements AutoCloseable {
     }
   }
 
-  /** A write failed on the storage: mark it failing. */
-  void failed(StorageFaultException e) {
-    Consumer<Boolean> tell;
-    synchronized (this) {
-      boolean was = failing;
-      StorageFaultException.Kind before = was ? fault.kind() : null;
-      fault = e;
-      faults++;
-      failing = true;
-      if (was && before == e.kind()) {
-        return;
-      }
-      if (was) {
-        LOG.error("writes to the database still fail, now: {}", e.getMessage());
-        return;
-      }
-      LOG.error("writes to the database fail: {}. Health says NOT_SERVING until a write probe succeeds (every"
-          + " {} ms, --{})", e.getMessage(), intervalMillis, ServerSettings.Key.WRITE_PROBE_MS);
-      tell = listener;
-    }
-    tell.accept(false);
+  /** A write failed on the storage. */
+  void writeFailed(StorageFaultException e) {
+    failed(e, true);
   }
 
-  /** True while writes are marked failing. */
-  boolean failing() {
-    return failing;
+  /** A read failed on the storage. */
+  void readFailed(StorageFaultException e) {
+    failed(e, false);
   }
 
   /** Stops probing; waits briefly for a probe under way. */
@@ -121,6 +140,50 @@ final class StorageHealth implements AutoCloseable {
     }
   }
 
+  private void failed(StorageFaultException e, boolean write) {
+    Runnable tell;
+    synchronized (this) {
+      faults++;
+      if (damage != null) {
+        return;
+      }
+      if (e.kind() == StorageFaultException.Kind.CORRUPT) {
+        damage = e;
+        LOG.error("{} of the database found it damaged: {}. Health says NOT_SERVING, for reads too, until the"
+            + " server is restarted on a sound file: restore the last backup (the check at start refuses the damaged"
+            + " file)", write ? "a write" : "a read", e.getMessage());
+      } else if (!replaced(write, e)) {
+        return;
+      }
+      recovering = writeFault != null || readFault != null;
+      tell = listener;
+    }
+    tell.run();
+  }
+
+  /**
+   * Records {@code e} as the fault of writes or of reads; returns whether that began a failure (so
+   * that the listener is told), logging it once, or once more when its kind changes.
+   */
+  private boolean replaced(boolean write, StorageFaultException e) {
+    StorageFaultException before = write ? writeFault : readFault;
+    if (write) {
+      writeFault = e;
+    } else {
+      readFault = e;
+    }
+    String what = write ? "writes to" : "reads of";
+    if (before != null) {
+      if (before.kind() != e.kind()) {
+        LOG.error("{} the database still fail, now: {}", what, e.getMessage());
+      }
+      return false;
+    }
+    LOG.error("{} the database fail: {}. Health says NOT_SERVING{} until a write probe succeeds (every {} ms, --{})",
+        what, e.getMessage(), write ? "" : ", for reads too,", intervalMillis, WRITE_PROBE_MS.name());
+    return true;
+  }
+
   private void probe() {
     long faultsBefore;
     synchronized (this) {
@@ -129,7 +192,7 @@ final class StorageHealth implements AutoCloseable {
     try {
       store.probeWrite();
     } catch (StorageFaultException e) {
-      failed(e);
+      writeFailed(e);
       return;
     } catch (RuntimeException e) {
       // Not the storage's fault (the store is closing, say); the next probe asks again. Never thrown:
@@ -140,18 +203,22 @@ final class StorageHealth implements AutoCloseable {
     probed(faultsBefore);
   }
 
-  /** The probe succeeded: marks the storage writable, unless a write failed while it ran. */
+  /** The probe succeeded: marks writes and reads working, unless a transaction failed while it ran. */
   private void probed(long faultsBefore) {
-    Consumer<Boolean> tell;
+    Runnable tell;
     synchronized (this) {
-      if (!failing || faults != faultsBefore) {
+      if (!recovering || faults != faultsBefore) {
         return;
       }
-      failing = false;
-      fault = null;
-      LOG.info("writes to the database succeed again; health says SERVING");
+      recovering = false;
+      writeFault = null;
+      readFault = null;
+      if (damage != null) {
+        return;
+      }
+      LOG.info("reads and writes of the database succeed again; health says SERVING");
       tell = listener;
     }
-    tell.accept(true);
+    tell.run();
   }
 }

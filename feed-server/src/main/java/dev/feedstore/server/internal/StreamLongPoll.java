@@ -1,5 +1,6 @@
 package dev.feedstore.server.internal;
 
+import dev.feedstore.core.CursorCompactedException;
 import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -7,9 +8,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A Durable Stream's {@code live=long-poll} wait as a {@link LiveSink} of the live follower, which
- * follows the stream's own feed from the tail: the first blocks it sends, the stream closing, or the
- * wait's end ({@link #fire}) make the request answer once, by reading the stream again from the
- * request's offset (200 with the data, or 204 with the tail). The follower is then released, also
+ * follows the stream's own feed from the tail: the first blocks it sends, the stream closing, a
+ * compaction passing the follower, or the wait's end ({@link #fire}) make the request answer once,
+ * by reading the stream again from the request's offset (200 with the data, 204 with the tail, or
+ * 410 if retention removed some of the stream's data after it). The follower is then released, also
  * when the wait was answered before the follower started. Thread-safe.
  */
 final class StreamLongPoll implements LiveSink {
@@ -76,7 +78,8 @@ final class StreamLongPoll implements LiveSink {
 
   @Override
   public void end(RuntimeException reason) {
-    if (reason instanceof StreamSseSink.Closed) {
+    // A compaction that passed the follower may have taken none of this stream: the read decides (410 or data).
+    if (reason instanceof StreamSseSink.Closed || reason instanceof CursorCompactedException) {
       fire();
     } else if (answered.compareAndSet(false, true)) {
       onGone.run();

@@ -12,8 +12,6 @@ import java.util.regex.Pattern;
  * @param position the position of the last block before the offset (0: before everything)
  */
 record StreamOffset(long position) {
-  /** The beginning of every stream. */
-  static final StreamOffset START = new StreamOffset(0);
   /** The largest position an offset can carry. */
   static final long MAX_POSITION = 9_999_999_999_999_999L;
   private static final Pattern FORM = Pattern.compile("[0-9]{16}_[0-9]{16}");

@@ -16,8 +16,9 @@ import java.util.Set;
 /**
  * Reads a stream's content in a transaction. A stream's content is its segments in order: for a
  * fork, its source's content up to the position it was forked at (recursively), then its own
- * feed's blocks, which all lie above that position (they were appended later). Stateless and
- * thread-safe; the transaction is the caller's.
+ * feed's blocks, which all lie above that position (they were appended later), up to the stream's
+ * close: a block stored in its feed after the close (by a server that let one in) is never read.
+ * Stateless and thread-safe; the transaction is the caller's.
  */
 final class StreamReader {
   /** The blocks of {@code feed} at or below {@code upTo}. */
@@ -49,12 +50,38 @@ final class StreamReader {
           new IllegalStateException("stream " + stream.name() + " names a source record the store does not hold"));
       collect(tx, source, Math.min(upTo, stream.basePosition()), into);
     }
-    into.add(new Segment(stream.feedId(), upTo));
+    into.add(new Segment(stream.feedId(), Math.min(upTo, end(stream))));
   }
 
-  /** The stream's tail: the position of its own last block, or where it began. */
+  /** Where the stream's own content ends: its close, or nowhere yet. Blocks stored after a close are no part of it. */
+  private static long end(StreamRecord stream) {
+    return stream.closedPosition().orElse(Long.MAX_VALUE);
+  }
+
+  /**
+   * The stream's tail: where it was closed; else the position of its own last block, or where it
+   * began, or when retention removed its own last blocks, the last position removed (an offset it
+   * gave may be that high).
+   */
   long tail(AuthorityTransaction tx, StreamRecord stream) {
-    return Math.max(stream.basePosition(), tx.streams().lastPosition(space, stream.feedId()).orElse(0));
+    if (stream.isClosed()) {
+      return end(stream);
+    }
+    return Math.max(Math.max(stream.basePosition(), tx.streams().lastPosition(space, stream.feedId()).orElse(0)),
+        tx.streams().removedUpTo(space, stream.feedId()));
+  }
+
+  /**
+   * How far retention removed the stream's content: the highest position of a block of its content
+   * that is gone (0 when none is). A read after a lower offset would skip data; a read after it or
+   * a higher one misses nothing, however far the space's floor is.
+   */
+  long removed(AuthorityTransaction tx, StreamRecord stream) {
+    long removed = 0;
+    for (Segment segment : segments(tx, stream)) {
+      removed = Math.max(removed, Math.min(segment.upTo(), tx.streams().removedUpTo(space, segment.feed())));
+    }
+    return removed;
   }
 
   /** The last block of the stream's own feed, if it has one. */

@@ -99,12 +99,17 @@ final class StreamSseSink implements LiveSink {
   public void end(RuntimeException reason) {
     StringBuilder text = new StringBuilder(take());
     if (reason instanceof Closed closed && closed.position >= 0) {
-      List<Block> rest = blocksAfter.apply(last).stream()
-          .filter(block -> block.position().value() <= closed.position).toList();
-      if (!rest.isEmpty()) {
-        text.append(StreamEvents.blocks(content, rest, cursor.get(), false));
+      try {
+        List<Block> rest = blocksAfter.apply(last).stream()
+            .filter(block -> block.position().value() <= closed.position).toList();
+        if (!rest.isEmpty()) {
+          text.append(StreamEvents.blocks(content, rest, cursor.get(), false));
+        }
+        text.append(StreamEvents.closed(new StreamOffset(Math.max(last, closed.position))));
+      } catch (StreamException gone) {
+        // Deleted meanwhile, or retention took what followed: the client, reading again from the
+        // last offset it got, is told so. The response ends without the close.
       }
-      text.append(StreamEvents.closed(new StreamOffset(Math.max(last, closed.position))));
     }
     exchange.ended(reason instanceof Closed ? "OK" : Refusal.of(reason).code().name());
     writer.end(ByteBuffer.wrap(StreamEvents.bytes(text.toString())));

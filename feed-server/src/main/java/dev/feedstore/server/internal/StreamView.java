@@ -12,8 +12,12 @@ import java.util.List;
  * @param blocks the stream's blocks after the offset read from, in order (empty for a look at the tail)
  * @param next the offset to read from next
  * @param upToDate true when nothing of the stream follows {@code blocks}
+ * @param floor the space's floor in the read's snapshot: the stream holds no block between the
+ *     offset read from and it (retention removed every block up to it, and a read that would have
+ *     skipped some of the stream's was refused), so a live read may follow from there
  */
-record StreamView(StreamRecord record, StreamOffset tail, List<Block> blocks, StreamOffset next, boolean upToDate) {
+record StreamView(StreamRecord record, StreamOffset tail, List<Block> blocks, StreamOffset next, boolean upToDate,
+    long floor) {
   StreamView {
     blocks = List.copyOf(blocks);
   }

@@ -1,5 +1,9 @@
 package dev.feedstore.server.internal;
 
+import static dev.feedstore.server.ServerSettings.SUBSCRIPTIONS_PER_SPACE;
+import static dev.feedstore.server.ServerSettings.SUBSCRIPTION_MAX_TTL_MS;
+import static dev.feedstore.server.ServerSettings.SUBSCRIPTION_TTL_MS;
+
 import dev.feedstore.core.InvalidValueException;
 import dev.feedstore.core.LimitExceededException;
 import dev.feedstore.core.ServerToken;
@@ -61,7 +65,7 @@ final class SubscriptionBook {
    */
   Stored create(SubscribeCommand command) {
     SpaceId spaceId = command.spaceId();
-    long ttl = command.ttlMillis().orElse(settings.subscriptionTtlMillis());
+    long ttl = command.ttlMillis().orElse(settings.get(SUBSCRIPTION_TTL_MS));
     checkTtl(command);
     return store.write(tx -> {
       long now = clock.millis();
@@ -81,8 +85,8 @@ final class SubscriptionBook {
         // One of that name that expired holds nothing any more; the name is free for a new one.
         named.ifPresent(expired -> tx.subscriptions().delete(expired.id()));
       }
-      if (subscriptions > settings.subscriptionsPerSpace()) {
-        throw new LimitExceededException(ServerSettings.Key.SUBSCRIPTIONS_PER_SPACE, settings.subscriptionsPerSpace(),
+      if (subscriptions > settings.get(SUBSCRIPTIONS_PER_SPACE)) {
+        throw new LimitExceededException(SUBSCRIPTIONS_PER_SPACE.name(), settings.get(SUBSCRIPTIONS_PER_SPACE),
             subscriptions, "space '" + spaceId.value() + "' with this subscription (unexpired ones count)");
       }
       Optional<Subscription.Durable> durable = command.durable()
@@ -99,15 +103,15 @@ final class SubscriptionBook {
    * the {@code subscription-max-ttl-ms} limit.
    */
   void checkTtl(SubscribeCommand command) {
-    long ttl = command.ttlMillis().orElse(settings.subscriptionTtlMillis());
+    long ttl = command.ttlMillis().orElse(settings.get(SUBSCRIPTION_TTL_MS));
     String field = command.durable() ? "ack_within_ms" : "ttl_ms";
     if (ttl <= 0) {
       throw new InvalidValueException(field,
-          "must be > 0 (milliseconds; leave it out for the default of " + settings.subscriptionTtlMillis() + ")", ttl);
+          "must be > 0 (milliseconds; leave it out for the default of " + settings.get(SUBSCRIPTION_TTL_MS) + ")", ttl);
     }
-    if (ttl > settings.subscriptionMaxTtlMillis()) {
-      throw new LimitExceededException(ServerSettings.Key.SUBSCRIPTION_MAX_TTL_MS,
-          settings.subscriptionMaxTtlMillis(), ttl, field);
+    if (ttl > settings.get(SUBSCRIPTION_MAX_TTL_MS)) {
+      throw new LimitExceededException(SUBSCRIPTION_MAX_TTL_MS.name(),
+          settings.get(SUBSCRIPTION_MAX_TTL_MS), ttl, field);
     }
   }
 
@@ -234,7 +238,7 @@ final class SubscriptionBook {
 
   /** Deletes expired subscriptions, keeping expired durable ones for subscription-max-ttl-ms. */
   private void purgeExpired(Subscriptions subscriptions, long now) {
-    subscriptions.purgeExpired(now, now - settings.subscriptionMaxTtlMillis());
+    subscriptions.purgeExpired(now, now - settings.get(SUBSCRIPTION_MAX_TTL_MS));
   }
 
   private static Subscription live(Optional<Subscription> stored, String id, SpaceId spaceId, long now) {

@@ -1,6 +1,7 @@
 package dev.feedstore.server.internal;
 
-import dev.feedstore.server.ServerSettings;
+import static dev.feedstore.server.ServerSettings.MAX_MESSAGE_BYTES;
+
 import java.time.Clock;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
@@ -50,7 +51,7 @@ public final class TransportLog extends Handler {
     }
     Throwable cause = record.getThrown();
     String what = cause != null && cause.getMessage() != null ? cause.getMessage() : String.valueOf(record.getMessage());
-    log.log("refused a message from a client: " + what + " (the limit is --" + ServerSettings.Key.MAX_MESSAGE_BYTES
+    log.log("refused a message from a client: " + what + " (the limit is --" + MAX_MESSAGE_BYTES.name()
         + " when it is the size)", null);
   }
 

@@ -1,5 +1,10 @@
 package dev.feedstore.server.internal;
 
+import static dev.feedstore.server.ServerSettings.WATCHES_PER_CONNECTION;
+import static dev.feedstore.server.ServerSettings.WATCHES_PER_SERVER;
+import static dev.feedstore.server.ServerSettings.WATCH_SCOPE_BYTES;
+import static dev.feedstore.server.ServerSettings.WATCH_SCOPE_BYTES_PER_CONNECTION;
+
 import dev.feedstore.core.LimitExceededException;
 import dev.feedstore.core.Scope;
 import dev.feedstore.server.ServerSettings;
@@ -132,22 +137,22 @@ final class Watches {
     if (closing) {
       throw new ShuttingDownException();
     }
-    if (open.size() >= settings.watchesPerServer()) {
-      throw new LimitExceededException(ServerSettings.Key.WATCHES_PER_SERVER, settings.watchesPerServer(),
+    if (open.size() >= settings.get(WATCHES_PER_SERVER)) {
+      throw new LimitExceededException(WATCHES_PER_SERVER.name(), settings.get(WATCHES_PER_SERVER),
           open.size() + 1L, "open Watch streams on this server");
     }
     Usage usage = perConnection.getOrDefault(connection, new Usage());
-    if (usage.streams >= settings.watchesPerConnection()) {
-      throw new LimitExceededException(ServerSettings.Key.WATCHES_PER_CONNECTION,
-          settings.watchesPerConnection(), usage.streams + 1L, "open Watch streams on connection " + connection);
+    if (usage.streams >= settings.get(WATCHES_PER_CONNECTION)) {
+      throw new LimitExceededException(WATCHES_PER_CONNECTION.name(),
+          settings.get(WATCHES_PER_CONNECTION), usage.streams + 1L, "open Watch streams on connection " + connection);
     }
-    if (scopeBytes + bytes > settings.watchScopeBytes()) {
-      throw new LimitExceededException(ServerSettings.Key.WATCH_SCOPE_BYTES, settings.watchScopeBytes(),
+    if (scopeBytes + bytes > settings.get(WATCH_SCOPE_BYTES)) {
+      throw new LimitExceededException(WATCH_SCOPE_BYTES.name(), settings.get(WATCH_SCOPE_BYTES),
           scopeBytes + bytes, "scope bytes of open Watch streams on this server with this one");
     }
-    if (usage.scopeBytes + bytes > settings.watchScopeBytesPerConnection()) {
-      throw new LimitExceededException(ServerSettings.Key.WATCH_SCOPE_BYTES_PER_CONNECTION,
-          settings.watchScopeBytesPerConnection(), usage.scopeBytes + bytes,
+    if (usage.scopeBytes + bytes > settings.get(WATCH_SCOPE_BYTES_PER_CONNECTION)) {
+      throw new LimitExceededException(WATCH_SCOPE_BYTES_PER_CONNECTION.name(),
+          settings.get(WATCH_SCOPE_BYTES_PER_CONNECTION), usage.scopeBytes + bytes,
           "scope bytes of open Watch streams on connection " + connection + " with this one");
     }
   }

@@ -1,5 +1,8 @@
 package dev.feedstore.server.internal;
 
+import static dev.feedstore.server.ServerSettings.FEEDS_PER_SCOPE;
+import static dev.feedstore.server.ServerSettings.QUERY_LIMIT;
+
 import dev.feedstore.core.Block;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.InvalidValueException;
@@ -89,12 +92,13 @@ final class WireRequests {
     if (limit < 0) {
       throw new InvalidValueException("limit", "must be >= 0 (0 means the default of " + DEFAULT_QUERY_LIMIT + ")", limit);
     }
-    if (limit > settings.queryLimit()) {
-      throw new LimitExceededException(Limits.Key.QUERY_LIMIT, settings.queryLimit(), limit, "limit of the query");
+    if (limit > settings.get(QUERY_LIMIT)) {
+      throw new LimitExceededException(Limits.Key.QUERY_LIMIT, settings.get(QUERY_LIMIT), limit, "limit of the query");
     }
     fromAck(request.getFromAck(), scope, cursor);
     OptionalLong startTime = startTime(request.hasStartTime(), request.getStartTime(), cursor, request.getFromAck());
-    return new ReadRequest(spaceId, scope, cursor, limit == 0 ? Math.min(DEFAULT_QUERY_LIMIT, settings.queryLimit()) : limit,
+    int queryLimit = settings.get(QUERY_LIMIT);
+    return new ReadRequest(spaceId, scope, cursor, limit == 0 ? Math.min(DEFAULT_QUERY_LIMIT, queryLimit) : limit,
         request.hasExpectedServerToken() ? Optional.of(request.getExpectedServerToken()) : Optional.empty(),
         request.getFromAck(), startTime);
   }
@@ -103,12 +107,13 @@ final class WireRequests {
   static int listLimit(int limit, ServerSettings settings) {
     if (limit < 0) {
       throw new InvalidValueException("limit", "must be >= 0 (0 means the server's " + Limits.Key.QUERY_LIMIT + ", "
-          + settings.queryLimit() + ")", limit);
+          + settings.get(QUERY_LIMIT) + ")", limit);
     }
-    if (limit > settings.queryLimit()) {
-      throw new LimitExceededException(Limits.Key.QUERY_LIMIT, settings.queryLimit(), limit, "limit of the feed list");
+    if (limit > settings.get(QUERY_LIMIT)) {
+      throw new LimitExceededException(Limits.Key.QUERY_LIMIT, settings.get(QUERY_LIMIT), limit,
+          "limit of the feed list");
     }
-    return limit == 0 ? settings.queryLimit() : limit;
+    return limit == 0 ? settings.get(QUERY_LIMIT) : limit;
   }
 
   static ReadRequest watch(WatchRequest request, ServerSettings settings) {
@@ -234,8 +239,8 @@ final class WireRequests {
   }
 
   private static void checkScopeSize(int size, String what, ServerSettings settings) {
-    if (size > settings.feedsPerScope()) {
-      throw new LimitExceededException(ServerSettings.Key.FEEDS_PER_SCOPE, settings.feedsPerScope(), size, what);
+    if (size > settings.get(FEEDS_PER_SCOPE)) {
+      throw new LimitExceededException(FEEDS_PER_SCOPE.name(), settings.get(FEEDS_PER_SCOPE), size, what);
     }
   }
 

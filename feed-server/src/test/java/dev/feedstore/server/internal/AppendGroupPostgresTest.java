@@ -1,5 +1,7 @@
 package dev.feedstore.server.internal;
 
+import static dev.feedstore.server.ServerSettings.FEEDS_PER_SPACE;
+import static dev.feedstore.server.ServerSettings.STREAMS_SPACE;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -9,6 +11,8 @@ import dev.feedstore.core.Block;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.LimitExceededException;
 import dev.feedstore.core.SpaceId;
+import dev.feedstore.core.store.StreamCatalogContract;
+import dev.feedstore.core.store.StreamRecord;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.postgres.PostgresStore;
 import dev.feedstore.postgres.testing.EmbeddedDatabase;
@@ -18,6 +22,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -37,9 +42,10 @@ class AppendGroupPostgresTest {
   @BeforeEach
   void open() {
     store = PostgresStore.open(EmbeddedDatabase.settings(PostgresServer.newDatabase()));
-    ServerSettings settings = ServerSettings.DEFAULTS.toBuilder().feedsPerSpace(6).build();
+    ServerSettings settings = ServerSettings.DEFAULTS.toBuilder().set(FEEDS_PER_SPACE, 6).build();
     spaces = new Spaces(store, settings);
-    group = new AppendGroup(store, spaces, settings, Clock.systemUTC());
+    group = new AppendGroup(store, spaces, settings, new EndedStreams(SpaceId.of(settings.get(STREAMS_SPACE))),
+        Clock.systemUTC());
   }
 
   @AfterEach
@@ -74,7 +80,7 @@ class AppendGroupPostgresTest {
     assertArrayEquals(new long[] {6}, appends.get(9).outcome().positions());
     LimitExceededException limit = assertInstanceOf(LimitExceededException.class,
         assertThrows(RuntimeException.class, () -> appends.get(11).outcome()));
-    assertEquals(ServerSettings.Key.FEEDS_PER_SPACE, limit.limitKey());
+    assertEquals(FEEDS_PER_SPACE.name(), limit.limitKey());
     assertEquals(7, limit.actual(), "the six feeds of space a and the one this append creates");
     for (int i = 0; i < 4; i++) {
       assertArrayEquals(new long[] {i + 1}, appends.get(new int[] {1, 5, 8, 10}[i]).outcome().positions(),
@@ -82,6 +88,28 @@ class AppendGroupPostgresTest {
     }
     assertEquals(6, store.read(tx -> tx.blocks().maxPosition(A)).value());
     assertEquals(4, store.read(tx -> tx.blocks().maxPosition(B)).value());
+  }
+
+  @Test
+  void anAppendToTheFeedOfAClosedStreamIsRefusedAloneAndTheOthersCommit() {
+    SpaceId streams = SpaceId.of(STREAMS_SPACE.defaultValue());
+    StreamRecord done = StreamCatalogContract.draft("done", 0, OptionalLong.empty(), 1);
+    store.write(tx -> tx.streams().insert(done.withClosed(0, Optional.empty())));
+    List<PendingAppend> appends = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      appends.add(pending(streams, TestBlocks.block(TestBlocks.feedId(), "g" + i, 0)));
+    }
+    appends.add(1, pending(streams, TestBlocks.block(done.feedId(), "replica", 0)));
+
+    commit(appends);
+
+    StreamClosedException closed = assertInstanceOf(StreamClosedException.class,
+        assertThrows(RuntimeException.class, () -> appends.get(1).outcome()));
+    assertEquals(List.of(done.feedId()), closed.feeds());
+    for (int i : new int[] {0, 2, 3}) {
+      appends.get(i).outcome();
+    }
+    assertEquals(3, store.read(tx -> tx.blocks().maxPosition(streams)).value(), "the three others, nothing of it");
   }
 
   private PendingAppend pending(SpaceId space, Block block) {

@@ -1,5 +1,7 @@
 package dev.feedstore.server.internal;
 
+import static dev.feedstore.server.ServerSettings.FEEDS_PER_SPACE;
+import static dev.feedstore.server.ServerSettings.STREAMS_SPACE;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -10,6 +12,8 @@ import dev.feedstore.core.LimitExceededException;
 import dev.feedstore.core.Position;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.StorageFaultException;
+import dev.feedstore.core.store.StreamCatalogContract;
+import dev.feedstore.core.store.StreamRecord;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.server.ServerSettings;
 import dev.feedstore.server.testing.CountingFeedStore;
@@ -22,6 +26,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -201,7 +206,7 @@ class AppendGroupTest {
   @Test
   void anAppendOverALimitInAGroupIsRefusedAloneAndTheOthersCommit() throws Exception {
     store.close();
-    start(ServerSettings.DEFAULTS.toBuilder().feedsPerSpace(3).build());
+    start(ServerSettings.DEFAULTS.toBuilder().set(FEEDS_PER_SPACE, 3).build());
     Future<AppendResult> first = held(SPACE, TestBlocks.block(TestBlocks.feedId(), "first", 0));
     Future<AppendResult> fits = submit(SPACE, batch(TestBlocks.feedId(), "f", 2));
     Await.until("one append waiting", () -> authority.waitingAppends() == 1);
@@ -216,6 +221,35 @@ class AppendGroupTest {
         () -> tooMany.get(30, TimeUnit.SECONDS));
     assertInstanceOf(LimitExceededException.class, refused.getCause());
     assertEquals(3, maxPosition(SPACE));
+  }
+
+  @Test
+  void anAppendOfNewBlocksToAClosedStreamsFeedInAGroupIsRefusedAloneAndTheOthersCommit() throws Exception {
+    SpaceId streams = SpaceId.of(STREAMS_SPACE.defaultValue());
+    StreamRecord done = StreamCatalogContract.draft("done", 0, OptionalLong.empty(), 1);
+    Block before = TestBlocks.block(done.feedId(), "http", 0);
+    append(streams, before);
+    store.write(tx -> tx.streams().insert(done.withClosed(1, Optional.empty())));
+    Future<AppendResult> first = held(streams, TestBlocks.block(TestBlocks.feedId(), "first", 0));
+    Future<AppendResult> good = submit(streams, batch(TestBlocks.feedId(), "g", 2));
+    awaitWaiting(1);
+    Block after = TestBlocks.after(before, "replica", 1);
+    Future<AppendResult> closed = submit(streams, List.of(before, after));
+    awaitWaiting(2);
+    Future<AppendResult> repushed = submit(streams, List.of(before));
+    awaitWaiting(3);
+    store.open();
+
+    first.get(30, TimeUnit.SECONDS);
+    ExecutionException refused = Assertions.assertThrows(ExecutionException.class,
+        () -> closed.get(30, TimeUnit.SECONDS));
+    StreamClosedException reason = assertInstanceOf(StreamClosedException.class, refused.getCause());
+    assertEquals(List.of(done.feedId()), reason.feeds());
+    assertArrayEquals(new long[] {3, 4}, good.get(30, TimeUnit.SECONDS).positions());
+    assertArrayEquals(new long[] {1}, repushed.get(30, TimeUnit.SECONDS).positions(),
+        "a block stored before the close keeps its position");
+    assertEquals(Optional.empty(), store.read(tx -> tx.blocks().find(streams, after.key())));
+    assertEquals(4, maxPosition(streams));
   }
 
   @Test
@@ -347,7 +381,7 @@ class AppendGroupTest {
   @Test
   void theFirstAppendOfAGroupWhoseFeedsCrossTheLimitIsRefusedNamingTheSetting() throws Exception {
     store.close();
-    start(ServerSettings.DEFAULTS.toBuilder().feedsPerSpace(4).build());
+    start(ServerSettings.DEFAULTS.toBuilder().set(FEEDS_PER_SPACE, 4).build());
     FeedId firstFeed = TestBlocks.feedId();
     Future<AppendResult> first = held(SPACE, TestBlocks.block(firstFeed, "first", 0));
     Future<AppendResult> one = submit(SPACE, List.of(TestBlocks.block(TestBlocks.feedId(), "one", 0)));
@@ -369,7 +403,7 @@ class AppendGroupTest {
     ExecutionException refused = Assertions.assertThrows(ExecutionException.class,
         () -> three.get(30, TimeUnit.SECONDS));
     LimitExceededException limit = assertInstanceOf(LimitExceededException.class, refused.getCause());
-    assertEquals(ServerSettings.Key.FEEDS_PER_SPACE, limit.limitKey());
+    assertEquals(FEEDS_PER_SPACE.name(), limit.limitKey());
     assertEquals(5, limit.actual(), "three feeds stored and the two this append creates");
     assertEquals(4, maxPosition(SPACE));
   }

@@ -1,5 +1,6 @@
 package dev.feedstore.server.internal;
 
+import static dev.feedstore.server.ServerSettings.WATCH_BATCH_BLOCKS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -47,7 +48,7 @@ class LiveFollowerEndTest {
 
   @Test
   void aTurnTheExecutorRefusesAtShutdownEndsTheStreamAsShuttingDownAndReleasesIt() {
-    space = new FollowedSpace(dir, ServerSettings.newBuilder().watchBatchBlocks(10).build());
+    space = new FollowedSpace(dir, ServerSettings.newBuilder().set(WATCH_BATCH_BLOCKS, 10).build());
     space.append(500);
     FollowedSpace.Follower follower = space.follower(0, sink, drains);
     follower.follower().start();

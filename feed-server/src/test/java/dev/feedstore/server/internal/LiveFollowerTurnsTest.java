@@ -1,5 +1,6 @@
 package dev.feedstore.server.internal;
 
+import static dev.feedstore.server.ServerSettings.WATCH_BATCH_BLOCKS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -29,7 +30,7 @@ class LiveFollowerTurnsTest {
 
   @Test
   void aStreamFarBehindHandsItsRunnerToAStreamQueuedBehindItBeforeItHasCaughtUp() {
-    space = new FollowedSpace(dir, ServerSettings.newBuilder().watchBatchBlocks(10).build());
+    space = new FollowedSpace(dir, ServerSettings.newBuilder().set(WATCH_BATCH_BLOCKS, 10).build());
     space.append(500); // fifty batches behind
     ManualExecutor runner = new ManualExecutor(); // one runner, drains in the order they were scheduled
     RecordingSink live = new RecordingSink();

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -114,5 +115,63 @@ class SpaceTailTest {
 
     assertEquals(0, tail.watcherCount());
     assertTrue(tail.read(0, 10, 1 << 20).behind());
+  }
+
+  /** What the store holds when read again: {@code highest}, and no chain where the tail knows one. */
+  static KnownHistory.Stored stored(long highest) {
+    return new KnownHistory.Stored(highest, OptionalLong.empty(), 0);
+  }
+
+  @Test
+  void aReReadNeverUndoesACommitRecordedWhileTheStoreWasRead() {
+    SpaceTail tail = new SpaceTail(0, 10, 1 << 20);
+    tail.register(() -> {});
+    tail.publish(blocks(1, 2), namespaces, 2);
+    KnownHistory known = tail.known(); // the store is read again now: it holds 2
+    tail.publish(blocks(3, 4), namespaces, 4); // an append of this process commits meanwhile
+
+    assertFalse(tail.resync(known, stored(2)), "not a rollback");
+    assertEquals(4, tail.committed());
+    assertEquals(List.of(3L, 4L), positions(tail.read(2, 10, 1 << 20)));
+  }
+
+  @Test
+  void aReReadBelowWhatWasKnownMovesTheTailBackDropsWhatItHeldAndTellsTheWatchers() {
+    SpaceTail tail = new SpaceTail(0, 10, 1 << 20);
+    List<Long> told = new ArrayList<>();
+    tail.register(new SpaceTail.Watcher() {
+      @Override
+      public void signal() {}
+
+      @Override
+      public void historyWentBack(long highest) {
+        told.add(highest);
+      }
+    });
+    tail.publish(blocks(1, 5), namespaces, 5);
+
+    assertTrue(tail.resync(tail.known(), stored(3)), "the store was restored");
+    assertEquals(3, tail.committed());
+    assertTrue(tail.read(2, 10, 1 << 20).behind(), "positions 4 and 5 are read again from storage");
+    assertEquals(List.of(3L), told);
+  }
+
+  @Test
+  void anotherChainWhereAStreamSentABlockIsHistoryThatWentBackThoughTheStoreHoldsMore() {
+    SpaceTail tail = new SpaceTail(5, 10, 1 << 20);
+    tail.sent(5, 42);
+
+    assertFalse(tail.resync(tail.known(), new KnownHistory.Stored(8, OptionalLong.of(42), 0)), "the same history");
+    assertTrue(tail.resync(tail.known(), new KnownHistory.Stored(9, OptionalLong.of(43), 0)),
+        "restored, then overtaken by new appends before it was read");
+    assertEquals(9, tail.committed());
+  }
+
+  @Test
+  void aChainCompactedAwayIsNotChecked() {
+    SpaceTail tail = new SpaceTail(5, 10, 1 << 20);
+    tail.sent(5, 42);
+
+    assertFalse(tail.resync(tail.known(), new KnownHistory.Stored(8, OptionalLong.empty(), 6)));
   }
 }

@@ -2,9 +2,6 @@ package dev.feedstore.server.testing;
 
 import dev.feedstore.core.store.FeedStore;
 import dev.feedstore.core.store.StoreTransaction;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -21,6 +18,7 @@ public final class CountingFeedStore implements FeedStore {
   private final FeedStore store;
   private final AtomicLong reads = new AtomicLong();
   private final AtomicLong writes = new AtomicLong();
+  private final AtomicLong probes = new AtomicLong();
   private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
   private final Set<Thread> writers = ConcurrentHashMap.newKeySet();
   private volatile Runnable beforeRead = () -> { };
@@ -36,6 +34,11 @@ public final class CountingFeedStore implements FeedStore {
 
   public long writes() {
     return writes.get();
+  }
+
+  /** Write probes begun so far (not counted as writes). */
+  public long probes() {
+    return probes.get();
   }
 
   /** Calls made so far by write transactions to a method of the views, as {@code Interface.method}. */
@@ -74,9 +77,10 @@ public final class CountingFeedStore implements FeedStore {
     return store.write(tx -> work.run(counted(tx)));
   }
 
-  /** Not counted: the server probes on its own schedule. */
+  /** Counted apart from writes: the server probes on its own schedule. */
   @Override
   public void probeWrite() {
+    probes.incrementAndGet();
     store.probeWrite();
   }
 
@@ -86,25 +90,7 @@ public final class CountingFeedStore implements FeedStore {
   }
 
   private StoreTransaction counted(StoreTransaction tx) {
-    return (StoreTransaction) Proxy.newProxyInstance(getClass().getClassLoader(),
-        new Class<?>[] {StoreTransaction.class}, (proxy, method, args) -> {
-          Object view = invoke(tx, method, args);
-          Class<?> type = method.getReturnType();
-          if (!type.isInterface() || view == null) {
-            return view;
-          }
-          return Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {type}, (p, m, a) -> {
-            calls.computeIfAbsent(m.getDeclaringClass().getSimpleName() + "." + m.getName(), name -> new AtomicInteger()).incrementAndGet();
-            return invoke(view, m, a);
-          });
-        });
-  }
-
-  private static Object invoke(Object target, Method method, Object[] args) throws Throwable {
-    try {
-      return method.invoke(target, args);
-    } catch (InvocationTargetException e) {
-      throw e.getCause();
-    }
+    return ViewCalls.watched(tx, (method, args) -> calls.computeIfAbsent(
+        method.getDeclaringClass().getSimpleName() + "." + method.getName(), name -> new AtomicInteger()).incrementAndGet());
   }
 }

@@ -8,8 +8,11 @@ import io.grpc.health.v1.HealthGrpc;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
-/** What the standard health service says, for the whole server and for FeedSync. */
+/** What the standard health service says, for the whole server, for FeedSync and for its reads. */
 public final class HealthChecks {
+  /** The name under which health says whether reads work. */
+  public static final String READS = "feed.v1.FeedSync.Reads";
+
   private HealthChecks() {}
 
   /** The status of {@code service} ("" for the whole server), asked with a 10 s deadline. */
@@ -22,5 +25,11 @@ public final class HealthChecks {
   public static void await(Channel channel, ServingStatus expected) {
     Await.until("health says " + expected, Duration.ofSeconds(30),
         () -> status(channel, "") == expected && status(channel, "feed.v1.FeedSync") == expected);
+  }
+
+  /** Waits (30 s at most) until the health of reads ({@link #READS}) says {@code expected}. */
+  public static void awaitReads(Channel channel, ServingStatus expected) {
+    Await.until("health of reads says " + expected, Duration.ofSeconds(30),
+        () -> status(channel, READS) == expected);
   }
 }

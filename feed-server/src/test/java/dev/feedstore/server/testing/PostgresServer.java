@@ -1,5 +1,7 @@
 package dev.feedstore.server.testing;
 
+import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
+
 import dev.feedstore.postgres.PostgresStore;
 import dev.feedstore.postgres.testing.EmbeddedDatabase;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
@@ -38,7 +40,7 @@ public final class PostgresServer implements AutoCloseable {
 
   /** A server on the database at {@code url}, ticking by hand as {@link TestServer}'s do. */
   public static PostgresServer on(String url) {
-    return on(url, ServerSettings.newBuilder().heartbeatMillis(3_600_000).build(), Clock.systemUTC());
+    return on(url, ServerSettings.newBuilder().set(HEARTBEAT_MS, 3_600_000).build(), Clock.systemUTC());
   }
 
   public static PostgresServer on(String url, ServerSettings settings, Clock clock) {
@@ -47,7 +49,7 @@ public final class PostgresServer implements AutoCloseable {
 
   /** A server on the database at {@code url} that also serves the HTTP API ({@link #http}). */
   public static PostgresServer withHttp(String url) {
-    return start(url, ServerSettings.newBuilder().heartbeatMillis(3_600_000).build(), Clock.systemUTC(), true);
+    return start(url, ServerSettings.newBuilder().set(HEARTBEAT_MS, 3_600_000).build(), Clock.systemUTC(), true);
   }
 
   private static PostgresServer start(String url, ServerSettings settings, Clock clock, boolean http) {

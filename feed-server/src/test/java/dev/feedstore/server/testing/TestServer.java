@@ -1,5 +1,8 @@
 package dev.feedstore.server.testing;
 
+import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
+
+import dev.feedstore.core.store.FeedStore;
 import dev.feedstore.proto.WireHeaders;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
 import dev.feedstore.server.AccessTokens;
@@ -17,6 +20,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 
 /**
  * A feed server on a real SQLite file, reached in-process (or over loopback with {@link
@@ -90,12 +94,13 @@ public final class TestServer implements AutoCloseable {
   /** Configures a {@link TestServer}. */
   public static final class Builder {
     private final Path file;
-    private ServerSettings settings = ServerSettings.newBuilder().heartbeatMillis(3_600_000).build();
+    private ServerSettings settings = ServerSettings.newBuilder().set(HEARTBEAT_MS, 3_600_000).build();
     private Clock clock = Clock.systemUTC();
     private boolean loopback;
     private boolean http;
     private AccessTokens accessTokens;
     private dev.feedstore.server.JwtSettings jwt;
+    private UnaryOperator<FeedStore> wrap = store -> store;
 
     private Builder(Path file) {
       this.file = file;
@@ -130,6 +135,12 @@ public final class TestServer implements AutoCloseable {
       return this;
     }
 
+    /** Serve the store {@code value} makes of the server's counting store (a wrapper that injects faults). */
+    public Builder wrap(UnaryOperator<FeedStore> value) {
+      wrap = value;
+      return this;
+    }
+
     /** Serve over a real socket on 127.0.0.1 and a free port. */
     public Builder loopback() {
       loopback = true;
@@ -140,7 +151,7 @@ public final class TestServer implements AutoCloseable {
       SqliteFeedStore sqlite = SqliteFeedStore.open(file);
       CountingFeedStore store = new CountingFeedStore(sqlite);
       try {
-        FeedServer.Builder builder = FeedServer.newBuilder(store).settings(settings).clock(clock);
+        FeedServer.Builder builder = FeedServer.newBuilder(wrap.apply(store)).settings(settings).clock(clock);
         if (accessTokens != null) {
           builder.accessTokens(accessTokens);
         }

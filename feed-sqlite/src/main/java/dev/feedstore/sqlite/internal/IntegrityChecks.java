@@ -14,9 +14,11 @@ import java.util.concurrent.TimeUnit;
 import org.sqlite.SQLiteException;
 
 /**
- * SQLite's structural check of a file, bounded in time: {@code PRAGMA quick_check} runs on a
- * connection of its own, and {@link Statement#cancel} (which sqlite-jdbc turns into {@code
- * sqlite3_interrupt}) stops it when its time is up.
+ * SQLite's structural check of a file, bounded in time: {@code PRAGMA quick_check(TABLE)} for each
+ * table in turn, {@code blocks} (by far the largest) last, on a connection of its own; {@link
+ * Statement#cancel} (which sqlite-jdbc turns into {@code sqlite3_interrupt}) stops the table under
+ * way when the time is up, and the tables not checked whole are reported as such. The check stops
+ * at the first table found damaged. Stateless.
  */
 final class IntegrityChecks {
   /** Opens the connection a check runs on; the check closes it. */
@@ -25,18 +27,64 @@ final class IntegrityChecks {
   }
 
   private static final int SQLITE_CORRUPT = 11;
+  /** The table checked last: it holds nearly all of a store's pages. */
+  private static final String LARGEST = "blocks";
 
   private IntegrityChecks() {}
 
   static QuickCheck quickCheck(Path file, Connector connector, Duration limit) {
     long start = System.nanoTime();
-    try (Connection connection = connector.open(); Statement statement = connection.createStatement()) {
+    long deadline = start + limit.toNanos();
+    try (Connection connection = connector.open()) {
+      List<String> tables = tables(connection);
+      List<String> checked = new ArrayList<>();
+      List<String> problems = new ArrayList<>();
+      for (String table : tables) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0 || !problems.isEmpty()) {
+          break;
+        }
+        if (!checkTable(connection, table, left, problems)) {
+          break;
+        }
+        checked.add(table);
+      }
+      List<String> unchecked = tables.subList(checked.size(), tables.size());
+      return new QuickCheck(checked, unchecked, problems.subList(0, Math.min(problems.size(),
+          QuickCheck.MAX_PROBLEMS)), since(start));
+    } catch (SQLException e) {
+      throw SqlErrors.translate(file, "checking the file (PRAGMA quick_check)", e);
+    }
+  }
+
+  /** The file's tables, SQLite's own schema table first and {@value #LARGEST} last. */
+  private static List<String> tables(Connection connection) throws SQLException {
+    List<String> tables = new ArrayList<>();
+    tables.add("sqlite_schema");
+    try (Statement statement = connection.createStatement();
+        ResultSet rs = statement.executeQuery("SELECT name FROM sqlite_schema WHERE type = 'table'"
+            + " ORDER BY name = '" + LARGEST + "', name")) {
+      while (rs.next()) {
+        tables.add(rs.getString(1));
+      }
+    }
+    return tables;
+  }
+
+  /**
+   * Checks {@code table} with its indexes for at most {@code nanos}, adding what it finds to {@code
+   * problems}; returns whether it checked the table whole (false when its time ran out, or SQLite
+   * gave up on a page it could not read at all).
+   */
+  private static boolean checkTable(Connection connection, String table, long nanos, List<String> problems)
+      throws SQLException {
+    try (Statement statement = connection.createStatement()) {
       Timeout timeout = new Timeout(statement);
-      CompletableFuture.delayedExecutor(limit.toNanos(), TimeUnit.NANOSECONDS).execute(timeout::expire);
+      CompletableFuture.delayedExecutor(nanos, TimeUnit.NANOSECONDS).execute(timeout::expire);
       List<String> rows = new ArrayList<>();
       SQLException failure = null;
       boolean expired;
-      try (ResultSet rs = statement.executeQuery("PRAGMA quick_check(" + QuickCheck.MAX_PROBLEMS + ")")) {
+      try (ResultSet rs = statement.executeQuery("PRAGMA quick_check('" + table.replace("'", "''") + "')")) {
         while (rs.next()) {
           rows.add(rs.getString(1));
         }
@@ -45,27 +93,31 @@ final class IntegrityChecks {
       } finally {
         expired = timeout.finish();
       }
+      problems.addAll(problems(rows));
       if (expired && failure != null) {
-        return new QuickCheck(false, problems(rows), since(start));
+        return false;
       }
       if (failure != null && isCorruption(failure)) {
         // SQLite reports what it found, then gives up on a page it cannot read as a b-tree page at all.
-        List<String> problems = new ArrayList<>(problems(rows));
-        problems.add(failure.getMessage());
-        return new QuickCheck(false, problems, since(start));
+        problems.add(table + ": " + failure.getMessage());
+        return false;
       }
       if (failure != null) {
         throw failure;
       }
-      return new QuickCheck(true, problems(rows), since(start));
-    } catch (SQLException e) {
-      throw SqlErrors.translate(file, "checking the file (PRAGMA quick_check)", e);
+      return true;
     }
   }
 
-  /** The rows that name a problem: not "ok", nor the line that names the schema they are in. */
+  /**
+   * The lines that name a problem. SQLite answers "ok", or rows of problems; the problems of the
+   * b-trees come as one row of lines, the first of which names the schema they are in.
+   */
   private static List<String> problems(List<String> rows) {
-    return rows.stream().filter(row -> !row.equals("ok") && !row.startsWith("*** in database")).toList();
+    return rows.stream()
+        .flatMap(row -> row.lines())
+        .filter(line -> !line.isBlank() && !line.equals("ok") && !line.startsWith("*** in database"))
+        .toList();
   }
 
   private static boolean isCorruption(SQLException e) {

@@ -60,7 +60,10 @@ public final class SchemaMigrator {
         new Migration(8, resource("V8__streams.sql")),
         new Migration(9, resource("V9__space_floor.sql")),
         new Migration(10, resource("V10__durable_subscriptions.sql")),
-        new Migration(11, resource("V11__receive_time.sql"))));
+        new Migration(11, resource("V11__receive_time.sql")),
+        new Migration(12, resource("V12__feed_removals.sql")),
+        new Migration(13, resource("V13__stream_feeds.sql")),
+        new Migration(14, resource("V14__removed_sequences.sql"))));
   }
 
   /** The steps, in version order. */

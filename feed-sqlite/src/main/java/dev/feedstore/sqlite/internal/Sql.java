@@ -1,11 +1,14 @@
 package dev.feedstore.sqlite.internal;
 
+import dev.feedstore.core.FeedId;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * Runs SQL on a transaction's prepared statements, each prepared once per connection and kept
@@ -72,6 +75,14 @@ final class Sql {
         throw new IllegalArgumentException("cannot bind " + value.getClass().getName());
       }
     }
+  }
+
+  /**
+   * The feed ids as one JSON array, for {@code IN (SELECT value FROM json_each(?))}: any number of
+   * them in one parameter and one statement text (feed ids need no escaping).
+   */
+  static String json(Collection<FeedId> ids) {
+    return ids.stream().map(id -> "\"" + id.value() + "\"").collect(Collectors.joining(",", "[", "]"));
   }
 
   /** {@code ?, ?, ...}: {@code count} parameter marks. */

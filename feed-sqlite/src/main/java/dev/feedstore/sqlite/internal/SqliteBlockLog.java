@@ -530,7 +530,8 @@ final class SqliteBlockLog implements ReplicaBlockLog {
    * candidates, like a plain {@code LIMIT}, and the data of the blocks it returns only.
    */
   @Override
-  public List<Block> unpositioned(SpaceId spaceId, Scope scope, int limit, int maxBlockData, long maxData) {
+  public List<Block> unpositioned(SpaceId spaceId, Scope scope, Set<FeedId> leftOut, int limit, int maxBlockData,
+      long maxData) {
     Optional<Long> space = tx.findSpace(spaceId);
     ScopeSql scoped = space.map(s -> ScopeSql.of(s, scope)).orElse(null);
     if (scoped == null || scoped.isEmpty()) {
@@ -539,13 +540,20 @@ final class SqliteBlockLog implements ReplicaBlockLog {
     List<Object> parameters = new ArrayList<>();
     parameters.add(space.get());
     parameters.add(maxBlockData);
+    String without = "";
+    if (!leftOut.isEmpty()) {
+      without = " AND b.feed_private_id NOT IN (SELECT feed_private_id FROM feeds WHERE space_private_id = ?"
+          + " AND feed_id IN (SELECT value FROM json_each(?)))";
+      parameters.add(space.get());
+      parameters.add(Sql.json(leftOut));
+    }
     parameters.addAll(scoped.parameters());
     parameters.add(limit);
     parameters.add(maxData);
     String candidates = "SELECT b.block_private_id AS id, length(b.data) AS size, b.feed_private_id AS f,"
         + " b.sequence AS s, b.actor_id AS a FROM blocks b"
-        + " WHERE b.space_private_id = ? AND b.position IS NULL AND length(b.data) <= ?" + scoped.condition()
-        + PUSH_ORDER + " LIMIT ?";
+        + " WHERE b.space_private_id = ? AND b.position IS NULL AND length(b.data) <= ?" + without
+        + scoped.condition() + PUSH_ORDER + " LIMIT ?";
     return list("SELECT " + BLOCK_COLUMNS + " FROM (SELECT id, size, sum(size) OVER (ORDER BY f, s, a"
         + " ROWS UNBOUNDED PRECEDING) AS running FROM (" + candidates + ")) w"
         + " JOIN blocks b ON b.block_private_id = w.id WHERE w.running <= ? OR w.running = w.size" + PUSH_ORDER,

@@ -70,6 +70,14 @@ public final class SqliteStore implements FeedStore {
   private Handle writer;
   private final Checkpointer checkpointer;
   private final ReentrantLock writeLock = new ReentrantLock();
+  /**
+   * Set when a write finds the disk full (or the probe finds no room for a page), cleared once the
+   * whole WAL was copied into the file: while set, every write first copies it if there is room,
+   * and is refused saying how much to free if there is not ({@link #copyWal}). Otherwise a
+   * checkpoint, which runs after commits, would take whatever space was freed part of the way and
+   * fail, and writes would not come back until more than the WAL's growth was freed at once.
+   */
+  private volatile boolean diskFull;
   /** Guarded by writeLock: whether the writer commits with synchronous=NORMAL now. */
   private boolean writerRelaxed;
   private final Semaphore readerPermits;
@@ -150,15 +158,26 @@ public final class SqliteStore implements FeedStore {
       try {
         Handle handle = writer();
         try {
-          if (relaxed != writerRelaxed) {
-            // A connection setting, taken up by the next commit; never changed inside a transaction.
-            execute(handle, relaxed ? "PRAGMA synchronous = NORMAL" : "PRAGMA synchronous = FULL",
-                "setting synchronous");
-            writerRelaxed = relaxed;
+          if (diskFull) {
+            copyWal(handle);
           }
-          T result = inTransaction(handle, "BEGIN IMMEDIATE", true, work);
-          checkpointer.committed();
-          return result;
+          try {
+            if (relaxed != writerRelaxed) {
+              // A connection setting, taken up by the next commit; never changed inside a transaction.
+              execute(handle, relaxed ? "PRAGMA synchronous = NORMAL" : "PRAGMA synchronous = FULL",
+                  "setting synchronous");
+              writerRelaxed = relaxed;
+            }
+            T result = inTransaction(handle, "BEGIN IMMEDIATE", true, work);
+            checkpointer.committed();
+            return result;
+          } catch (StorageFaultException e) {
+            if (e.kind() != StorageFaultException.Kind.FULL) {
+              throw e;
+            }
+            diskFull = true;
+            throw fullDisk(handle, e);
+          }
         } finally {
           if (handle.stale) {
             // Closing the connection ends whatever it still holds; the next write opens another.
@@ -178,20 +197,62 @@ public final class SqliteStore implements FeedStore {
    * Rewrites the file's schema version with its own value in a write transaction (a real write of
    * one page, made durable like any commit), then checks that the file system holding the file has
    * room for another page: a small commit can succeed on a full disk, in WAL space that earlier
-   * commits (or a failed one) left behind, while the next larger one would not.
+   * commits (or a failed one) left behind, while the next larger one would not. After a full disk
+   * the write succeeds only once the WAL could be copied into the file ({@link WalRoom}).
    */
   @Override
   public void probeWrite() {
     long pageSize = write(tx -> ((SqliteTransaction) tx).rewriteHeader());
-    long usable;
-    try {
-      usable = Files.getFileStore(file.getParent()).getUsableSpace();
-    } catch (IOException | RuntimeException e) {
-      return; // The write above went through; without the file system's figures there is no more to learn.
+    long usable = WalRoom.usableBytes(file);
+    if (usable >= 0 && usable < pageSize) {
+      diskFull = true;
+      // Refused, saying how much to free for the WAL's copy; or, should space have been freed just
+      // now, the copy is made and the write succeeds.
+      write(tx -> null);
     }
-    if (usable < pageSize) {
-      throw new StorageFaultException(StorageFaultException.Kind.FULL, file,
-          "the file system has " + usable + " bytes left, less than a page of " + pageSize, null);
+  }
+
+  /**
+   * After a full disk: copies the whole WAL into the file ({@code wal_checkpoint(TRUNCATE)}, which
+   * also gives the WAL's space back) if the file system has the room for it, and clears {@link
+   * #diskFull} once it did. Needs the write lock.
+   *
+   * @throws StorageFaultException if there is not the room, saying how much to free; nothing was
+   *     copied, so the space already free stays for the copy
+   */
+  private void copyWal(Handle handle) {
+    WalRoom room;
+    try {
+      room = WalRoom.of(handle.connection, file);
+    } catch (SQLException e) {
+      throw SqlErrors.translate(file, "measuring the WAL", e);
+    } catch (IOException e) {
+      room = null; // Without the file's size, the checkpoint itself finds whether it fits.
+    }
+    long usable = WalRoom.usableBytes(file);
+    if (room != null && !room.fits(usable)) {
+      throw room.refusal(file, usable, "", null);
+    }
+    try (Statement statement = handle.connection.createStatement();
+        ResultSet rs = statement.executeQuery("PRAGMA wal_checkpoint(TRUNCATE)")) {
+      // busy, frames in the WAL, frames copied: a reader still on an old snapshot leaves some behind,
+      // and the next write copies again.
+      if (rs.next() && rs.getInt(1) == 0 && rs.getLong(2) == rs.getLong(3)) {
+        diskFull = false;
+      }
+    } catch (SQLException e) {
+      RuntimeException failure = SqlErrors.translate(file, "copying the WAL into the file", e);
+      throw failure instanceof StorageFaultException fault && fault.kind() == StorageFaultException.Kind.FULL
+          ? fullDisk(handle, fault) : failure;
+    }
+  }
+
+  /** {@code e}, a full disk, with what the WAL holds and how much to free added when it can be measured. */
+  private StorageFaultException fullDisk(Handle handle, StorageFaultException e) {
+    try {
+      return WalRoom.of(handle.connection, file).refusal(file, WalRoom.usableBytes(file), e.detail(), e);
+    } catch (SQLException | IOException | RuntimeException measuring) {
+      return e;
     }
   }
 

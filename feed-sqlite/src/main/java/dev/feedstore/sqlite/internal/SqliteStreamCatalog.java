@@ -7,8 +7,10 @@ import dev.feedstore.core.store.StreamCatalog;
 import dev.feedstore.core.store.StreamRecord;
 import dev.feedstore.core.store.StreamRecordColumns;
 import dev.feedstore.core.store.StreamRecordRow;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 
 /**
  * {@link StreamCatalog} in the {@code streams} and {@code stream_producers} tables (schema version
@@ -22,6 +24,13 @@ final class SqliteStreamCatalog implements StreamCatalog {
       + " closed_by_producer, closed_by_epoch, closed_by_seq, stream_seq, state";
   /** A row of {@link #COLUMNS} as its record. */
   private static final Sql.Row<StreamRecord> RECORD = rs -> StreamRecordColumns.read(rs::getObject);
+  /**
+   * The higher of the feed's stored and removed sequences (-1 for neither, no row for no feed), read
+   * from the file as {@link #feedMax} is.
+   */
+  private static final String MAX_SEQUENCE = "SELECT max(coalesce((SELECT max(b.sequence) FROM blocks b"
+      + " WHERE b.feed_private_id = f.feed_private_id), -1), coalesce(f.removed_max_sequence, -1)) FROM feeds f"
+      + " JOIN spaces s ON s.space_private_id = f.space_private_id WHERE s.space_id = ? AND f.feed_id = ?";
 
   private final SqliteTransaction tx;
 
@@ -39,6 +48,15 @@ final class SqliteStreamCatalog implements StreamCatalog {
   public Optional<StreamRecord> get(long id) {
     return Sql.list(tx, "SELECT " + COLUMNS + " FROM streams WHERE stream_private_id = ?",
         RECORD, id).stream().findFirst();
+  }
+
+  @Override
+  public List<StreamRecord> ofFeeds(SpaceId spaceId, Set<FeedId> feedIds) {
+    if (feedIds.isEmpty()) {
+      return List.of();
+    }
+    return Sql.list(tx, "SELECT " + COLUMNS + " FROM streams WHERE space_id = ? AND feed_id IN"
+        + " (SELECT value FROM json_each(?))", RECORD, spaceId.value(), Sql.json(feedIds));
   }
 
   @Override
@@ -90,12 +108,21 @@ final class SqliteStreamCatalog implements StreamCatalog {
 
   @Override
   public OptionalLong maxSequence(SpaceId spaceId, FeedId feedId) {
-    return feedMax("sequence", spaceId, feedId);
+    Long max = Sql.longValue(tx, MAX_SEQUENCE, spaceId.value(), feedId.value());
+    return max == null || max < 0 ? OptionalLong.empty() : OptionalLong.of(max);
   }
 
   @Override
   public OptionalLong lastPosition(SpaceId spaceId, FeedId feedId) {
     return feedMax("position", spaceId, feedId);
+  }
+
+  @Override
+  public long removedUpTo(SpaceId spaceId, FeedId feedId) {
+    Long removed = Sql.longValue(tx, "SELECT f.removed_up_to FROM feeds f JOIN spaces s"
+        + " ON s.space_private_id = f.space_private_id WHERE s.space_id = ? AND f.feed_id = ?",
+        spaceId.value(), feedId.value());
+    return removed == null ? 0 : removed;
   }
 
   /**

@@ -251,6 +251,47 @@ class SchemaMigratorTest {
   }
 
   @Test
+  void aVersion11FileCountsEveryFeedOfACompactedSpaceAsHavingLostBlocksUpToItsFloor() throws Exception {
+    Path file = fileAtVersion(11);
+    FeedId compacted = TestBlocks.feedId();
+    FeedId whole = TestBlocks.feedId();
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = c.createStatement()) {
+      s.execute("INSERT INTO spaces (space_private_id, space_id, server_token, feed_count, max_position,"
+          + " floor_position) VALUES (7, 's', 't', 1, 9, 5)");
+      s.execute("INSERT INTO spaces (space_private_id, space_id, server_token, feed_count, max_position,"
+          + " floor_position) VALUES (8, 'w', 'u', 1, 3, 0)");
+      s.execute("INSERT INTO feeds (feed_private_id, space_private_id, feed_id) VALUES (1, 7, '" + compacted.value()
+          + "')");
+      s.execute("INSERT INTO feeds (feed_private_id, space_private_id, feed_id) VALUES (2, 8, '" + whole.value() + "')");
+    }
+    try (SqliteStore store = SqliteStore.open(file, SqliteSettings.DEFAULTS, SchemaMigrator.builtIn())) {
+      assertEquals(5L, (long) store.read(tx -> tx.streams().removedUpTo(SPACE, compacted)),
+          "which feeds an earlier compaction took blocks from is not known: it may have been any");
+      assertEquals(0L, (long) store.read(tx -> tx.streams().removedUpTo(new SpaceId("w"), whole)));
+    }
+  }
+
+  @Test
+  void aVersion13FileKeepsTheSequencesOfEveryCompactedFeedAboveWhatItMayHaveLost() throws Exception {
+    Path file = fileAtVersion(13);
+    FeedId compacted = TestBlocks.feedId();
+    FeedId whole = TestBlocks.feedId();
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = c.createStatement()) {
+      s.execute("INSERT INTO spaces (space_private_id, space_id, server_token, feed_count, max_position,"
+          + " floor_position) VALUES (7, 's', 't', 2, 9, 5)");
+      s.execute("INSERT INTO feeds (feed_private_id, space_private_id, feed_id, removed_up_to) VALUES (1, 7, '"
+          + compacted.value() + "', 5)");
+      s.execute("INSERT INTO feeds (feed_private_id, space_private_id, feed_id, removed_up_to) VALUES (2, 7, '"
+          + whole.value() + "', 0)");
+    }
+    try (SqliteStore store = SqliteStore.open(file, SqliteSettings.DEFAULTS, SchemaMigrator.builtIn())) {
+      assertEquals(java.util.OptionalLong.of(4), store.read(tx -> tx.streams().maxSequence(SPACE, compacted)),
+          "blocks at positions 1 to 5 had sequences below 5");
+      assertEquals(java.util.OptionalLong.empty(), store.read(tx -> tx.streams().maxSequence(SPACE, whole)));
+    }
+  }
+
+  @Test
   void scriptsSplitOnSemicolonLinesAndSkipComments() {
     List<String> statements = SchemaMigrator.statements("-- a comment\nCREATE TABLE a (x)\n;\n-- only a comment\n;\nCREATE TABLE b (y)\n");
     assertEquals(List.of("-- a comment\nCREATE TABLE a (x)", "CREATE TABLE b (y)"), statements);
@@ -261,6 +302,14 @@ class SchemaMigratorTest {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> new SchemaMigrator(List.of(new SchemaMigrator.Migration(2, "x"))));
     assertTrue(e.getMessage().contains("numbered 1, 2, 3"), e.getMessage());
+  }
+
+  /** A new file of the built-in schema up to {@code version}, as code of that version made it. */
+  private Path fileAtVersion(int version) {
+    Path file = dir.resolve("v" + version + ".db");
+    SqliteStore.open(file, SqliteSettings.DEFAULTS,
+        new SchemaMigrator(SchemaMigrator.builtIn().migrations().subList(0, version))).close();
+    return file;
   }
 
   private static int intOf(Statement s, String sql) throws SQLException {

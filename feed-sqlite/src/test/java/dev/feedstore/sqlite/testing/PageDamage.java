@@ -37,6 +37,20 @@ public final class PageDamage {
    * page's number.
    */
   public static int damagedStore(Path file, int blocks) {
+    writeStore(file, blocks);
+    return overwriteLeafOf(file, "blocks");
+  }
+
+  /**
+   * Writes a store as {@link #damagedStore} does and damages the root page of its {@code blocks}
+   * table, the page every read and write of a block starts at; returns the page's number.
+   */
+  public static int storeWithDamagedRoot(Path file, int blocks) {
+    writeStore(file, blocks);
+    return overwriteRootOf(file, "blocks");
+  }
+
+  private static void writeStore(Path file, int blocks) {
     FeedId feed = TestBlocks.feedId();
     SpaceId space = SpaceId.of("s");
     try (SqliteFeedStore store = SqliteFeedStore.open(file)) {
@@ -49,7 +63,6 @@ public final class PageDamage {
         return null;
       });
     }
-    return overwriteLeafOf(file, "blocks");
   }
 
   /**
@@ -57,18 +70,40 @@ public final class PageDamage {
    * file}, which must be closed with its WAL folded back; returns the page's number.
    */
   public static int overwriteLeafOf(Path file, String table) {
-    int page;
-    int pageSize;
-    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = c.createStatement()) {
-      pageSize = intOf(s, "PRAGMA page_size");
+    return overwrite(file, "a leaf page of " + table, s -> {
       int leaves = intOf(s, "SELECT count(*) FROM dbstat WHERE name = '" + table + "' AND pagetype = 'leaf'");
       if (leaves < 2) {
         throw new IllegalStateException(table + " has " + leaves + " leaf pages; write more rows first");
       }
-      page = intOf(s, "SELECT pageno FROM dbstat WHERE name = '" + table + "' AND pagetype = 'leaf' ORDER BY pageno"
+      return intOf(s, "SELECT pageno FROM dbstat WHERE name = '" + table + "' AND pagetype = 'leaf' ORDER BY pageno"
           + " LIMIT 1 OFFSET " + leaves / 2);
+    });
+  }
+
+  /**
+   * Overwrites the start of the root page of {@code table} (or index) in {@code file}, which must be
+   * closed with its WAL folded back, so that SQLite cannot read it as a b-tree page at all; returns
+   * the page's number.
+   */
+  public static int overwriteRootOf(Path file, String table) {
+    return overwrite(file, "the root page of " + table,
+        s -> intOf(s, "SELECT rootpage FROM sqlite_schema WHERE name = '" + table + "'"));
+  }
+
+  /** Finds a page's number with SQL. */
+  private interface PageFinder {
+    int find(Statement statement) throws SQLException;
+  }
+
+  /** Overwrites the first {@value #DAMAGED_BYTES} bytes of the page {@code finder} finds; returns its number. */
+  private static int overwrite(Path file, String what, PageFinder finder) {
+    int page;
+    int pageSize;
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = c.createStatement()) {
+      pageSize = intOf(s, "PRAGMA page_size");
+      page = finder.find(s);
     } catch (SQLException e) {
-      throw new IllegalStateException("finding a leaf page of " + table + " in " + file, e);
+      throw new IllegalStateException("finding " + what + " in " + file, e);
     }
     byte[] garbage = new byte[DAMAGED_BYTES];
     Arrays.fill(garbage, (byte) 0xA5);
