@@ -73,6 +73,8 @@ public final class ConsumerLoop implements Runnable {
   private volatile boolean stopping;
   private volatile ConsumerEvent.End end;
   private volatile String subscriptionId;
+  /** Whether the subscription was found or made and the start point applied (once per consumer). */
+  private boolean started;
   private volatile Position acknowledged = Position.NONE;
   private volatile InFlight inFlight;
   /** The number of the stream open now (or last): acknowledgements of batches of earlier ones are dropped. */
@@ -164,7 +166,7 @@ public final class ConsumerLoop implements Runnable {
     Backoff reconnects = new Backoff(settings.reconnectBackoffInitial(), settings.reconnectBackoffMax(), random);
     while (!stopping) {
       try {
-        if (subscriptionId == null) {
+        if (!started) {
           Optional<ConsumerEvent.End> over = subscribe();
           if (over.isPresent()) {
             return over.get();
@@ -205,13 +207,14 @@ public final class ConsumerLoop implements Runnable {
       calls.ack(space, subscribed.id(), named.get().acknowledged());
       return Optional.of(new ConsumerEvent.Expired(named.get().id(), named.get().acknowledged()));
     }
+    subscriptionId = subscribed.id();
     Position from = start.map(point -> point instanceof StartPoint.After after ? after.position()
         : point instanceof StartPoint.Latest ? listing.highest() : Position.NONE).orElse(Position.NONE);
     if (from.isAfter(at)) {
       at = calls.ack(space, subscribed.id(), from);
     }
-    subscriptionId = subscribed.id();
     acknowledged = at;
+    started = true;
     log.info("durable consumer '{}' of {}: {} subscription {}, delivering after position {}", name, space.value(),
         subscribed.created() ? "made" : "found", subscribed.id(), at);
     tell(new ConsumerEvent.Started(subscribed.id(), subscribed.created(), at));
