@@ -38,9 +38,11 @@ public interface Delivery {
    * Acknowledges every block of this batch and every block before it. With acknowledgement after
    * the handler returns (the default) there is no need to; with {@link
    * DurableConsumers.Builder#manualAcknowledgement()} the application must, or delivery stops once
-   * {@link DurableConsumers.Builder#maxBlocksInFlight} blocks wait. Asynchronous: the consumer's
-   * thread sends it. An acknowledgement of a batch delivered before a reconnection is dropped, since
-   * the batch is delivered again after it.
+   * {@link DurableConsumers.Builder#maxBlocksInFlight} blocks wait. Does not block: the consumer's
+   * thread sends it, as soon as the handler call returns when made during it (before anything that
+   * arrived meanwhile is handled), in turn with what arrives when made from another thread. An
+   * acknowledgement of a batch delivered before a reconnection is dropped, since the batch is
+   * delivered again after it.
    */
   void acknowledge();
 

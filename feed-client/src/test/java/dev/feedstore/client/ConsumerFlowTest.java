@@ -14,25 +14,16 @@ import dev.feedstore.client.testing.AuthorityFixture;
 import dev.feedstore.client.testing.ConsumerRecorder;
 import dev.feedstore.client.testing.Gate;
 import dev.feedstore.client.testing.OtherClient;
+import dev.feedstore.client.testing.WatchCounter;
 import dev.feedstore.core.Position;
 import dev.feedstore.core.testing.Await;
 import dev.feedstore.core.testing.TestBlocks;
-import dev.feedstore.proto.v1.FeedSyncGrpc;
 import dev.feedstore.server.ServerSettings;
-import io.grpc.CallOptions;
-import io.grpc.Channel;
-import io.grpc.ClientCall;
-import io.grpc.ClientInterceptor;
 import io.grpc.ClientInterceptors;
-import io.grpc.ForwardingClientCall;
-import io.grpc.ForwardingClientCallListener;
-import io.grpc.Metadata;
-import io.grpc.MethodDescriptor;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -69,8 +60,8 @@ class ConsumerFlowTest {
         Await.until("ten blocks in flight", WAIT, () -> consumer[0].inFlight() == 10);
 
         // Two batches of five arrived, and no request is outstanding: the stream cannot send more.
-        assertEquals(2, counter.received.get(), counter.toString());
-        assertEquals(2, counter.requested.get(), counter.toString());
+        assertEquals(2, counter.received(), counter.toString());
+        assertEquals(2, counter.requested(), counter.toString());
 
         gate.open();
         Await.until("all fifty handled", WAIT, () -> recorder.handled().size() >= 50);
@@ -124,43 +115,6 @@ class ConsumerFlowTest {
         Await.until("the next block handled", WAIT, () -> recorder.handled().size() == 4);
         assertTrue(consumer.end().isEmpty());
       }
-    }
-  }
-
-  /** Counts the messages the Watch calls through it asked for and received. Thread-safe. */
-  private static final class WatchCounter implements ClientInterceptor {
-    final AtomicLong requested = new AtomicLong();
-    final AtomicLong received = new AtomicLong();
-
-    @Override
-    public <Q, A> ClientCall<Q, A> interceptCall(MethodDescriptor<Q, A> method, CallOptions options, Channel next) {
-      ClientCall<Q, A> call = next.newCall(method, options);
-      if (!method.getFullMethodName().equals(FeedSyncGrpc.getWatchMethod().getFullMethodName())) {
-        return call;
-      }
-      return new ForwardingClientCall.SimpleForwardingClientCall<>(call) {
-        @Override
-        public void start(Listener<A> listener, Metadata headers) {
-          super.start(new ForwardingClientCallListener.SimpleForwardingClientCallListener<>(listener) {
-            @Override
-            public void onMessage(A message) {
-              received.incrementAndGet();
-              super.onMessage(message);
-            }
-          }, headers);
-        }
-
-        @Override
-        public void request(int count) {
-          requested.addAndGet(count);
-          super.request(count);
-        }
-      };
-    }
-
-    @Override
-    public String toString() {
-      return "requested " + requested + ", received " + received;
     }
   }
 }

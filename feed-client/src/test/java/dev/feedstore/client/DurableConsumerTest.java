@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.feedstore.client.testing.AuthorityFixture;
 import dev.feedstore.client.testing.ConsumerRecorder;
 import dev.feedstore.client.testing.OtherClient;
+import dev.feedstore.client.testing.WatchCounter;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Namespace;
 import dev.feedstore.core.Position;
@@ -16,6 +17,7 @@ import dev.feedstore.core.Scope;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.testing.Await;
 import dev.feedstore.core.testing.TestBlocks;
+import io.grpc.ClientInterceptors;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -148,6 +150,34 @@ class DurableConsumerTest {
         delivery.acknowledge();
         Await.until("five acknowledged", WAIT, () -> consumer.acknowledged().value() == 5);
         assertEquals(0, consumer.inFlight());
+      }
+    }
+  }
+
+  @Test
+  void anAcknowledgementTheHandlerMakesIsSentBeforeTheEventsThatArrivedMeanwhile() throws Exception {
+    try (AuthorityFixture authority = new AuthorityFixture(dir)) {
+      new OtherClient(authority.channel(), SPACE).append(TestBlocks.feedId(), JOBS, 5);
+      WatchCounter counter = new WatchCounter();
+      List<Position> acknowledgedWhenCaughtUp = new java.util.concurrent.CopyOnWriteArrayList<>();
+      DurableConsumer[] consumer = new DurableConsumer[1];
+      ConsumerRecorder recorder = new ConsumerRecorder(delivery -> {
+        // The stream's caught-up event has arrived behind the batch before the handler acknowledges it.
+        Await.until("the caught-up event received", WAIT, () -> counter.received() == 2);
+        delivery.acknowledge();
+      }, event -> {
+        if (event instanceof ConsumerEvent.CaughtUp) {
+          acknowledgedWhenCaughtUp.add(consumer[0].acknowledged());
+        }
+      });
+      try (DurableConsumers consumers = DurableConsumers.newBuilder(
+          ClientInterceptors.intercept(authority.channel(), counter)).manualAcknowledgement().build()) {
+        synchronized (consumer) {
+          consumer[0] = consumers.consume(SPACE, SCOPE, "worker", recorder);
+        }
+        Await.until("caught up", WAIT, () -> !acknowledgedWhenCaughtUp.isEmpty());
+        assertEquals(List.of(Position.of(5)), acknowledgedWhenCaughtUp,
+            "acknowledged before the caught-up event that came behind the batch is told");
       }
     }
   }

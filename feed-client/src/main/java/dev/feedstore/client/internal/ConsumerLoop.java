@@ -79,6 +79,13 @@ public final class ConsumerLoop implements Runnable {
   private volatile InFlight inFlight;
   /** The number of the stream open now (or last): acknowledgements of batches of earlier ones are dropped. */
   private long streams;
+  /** The loop's thread, once it runs. */
+  private volatile Thread thread;
+  /**
+   * The highest acknowledgement a handler asked for during its call, sent as soon as it returns:
+   * before the events that arrived meanwhile, which would otherwise see it queued behind them.
+   */
+  private Position askedInCall = Position.NONE;
   /** The last position the open stream delivered, or the acknowledged position it started from. */
   private Position lastReceived = Position.NONE;
 
@@ -138,6 +145,7 @@ public final class ConsumerLoop implements Runnable {
 
   @Override
   public void run() {
+    thread = Thread.currentThread();
     ConsumerEvent.End result = new ConsumerEvent.Closed();
     try {
       result = consume();
@@ -232,6 +240,7 @@ public final class ConsumerLoop implements Runnable {
     InFlight flow = new InFlight(settings.maxBlocksInFlight());
     inFlight = flow;
     lastReceived = acknowledged;
+    askedInCall = Position.NONE;
     WatchStream opened = calls.watchFromAck(space, subscriptionId, new WatchStream.Handler() {
       @Override
       public void onEvent(WatchStream source, WatchEvent event) {
@@ -312,25 +321,43 @@ public final class ConsumerLoop implements Runnable {
       if (stopping) {
         return Optional.of(close(stream, flow));
       }
-      DeliveredBatch delivery = new DeliveredBatch(space, blocks, namespaces, attempt,
-          upTo -> signals.add(new Acknowledge(stream, upTo)));
+      DeliveredBatch delivery = new DeliveredBatch(space, blocks, namespaces, attempt, upTo -> asked(stream, upTo));
+      Exception failed = null;
       try {
         handler.handle(delivery);
-        break;
       } catch (Exception e) {
-        if (attempt >= settings.handlerAttempts()) {
-          return Optional.of(new ConsumerEvent.HandlerFailed(delivery.first(), delivery.last(), attempt, e));
-        }
-        Duration delay = retries.next();
-        log.info("durable consumer '{}' of {}: the handler failed on {} (attempt {} of {}), trying again in {} ms: {}",
-            name, space.value(), delivery, attempt, settings.handlerAttempts(), delay.toMillis(), e.toString());
-        pause(delay);
+        failed = e;
       }
+      if (askedInCall.isAfter(acknowledged)) {
+        acknowledge(askedInCall, opened, flow);
+      }
+      if (failed == null) {
+        break;
+      }
+      if (attempt >= settings.handlerAttempts()) {
+        return Optional.of(new ConsumerEvent.HandlerFailed(delivery.first(), delivery.last(), attempt, failed));
+      }
+      Duration delay = retries.next();
+      log.info("durable consumer '{}' of {}: the handler failed on {} (attempt {} of {}), trying again in {} ms: {}",
+          name, space.value(), delivery, attempt, settings.handlerAttempts(), delay.toMillis(), failed.toString());
+      pause(delay);
     }
     if (!settings.manualAcknowledgement()) {
       acknowledge(blocks.get(blocks.size() - 1).position(), opened, flow);
     }
     return Optional.empty();
+  }
+
+  /**
+   * The application asked to acknowledge up to {@code upTo} a batch of stream {@code stream}: noted
+   * for sending when the handler returns if asked from its call, queued otherwise.
+   */
+  private void asked(long stream, Position upTo) {
+    if (Thread.currentThread() == thread) {
+      askedInCall = upTo.isAfter(askedInCall) ? upTo : askedInCall;
+    } else {
+      signals.add(new Acknowledge(stream, upTo));
+    }
   }
 
   /** Acknowledges up to {@code upTo} unless the authority holds that already, and lets the stream send more. */
@@ -352,7 +379,7 @@ public final class ConsumerLoop implements Runnable {
 
   /** Ends a stream on {@link #stop}: sends the acknowledgements the application asked for before it. */
   private ConsumerEvent.End close(long stream, InFlight flow) {
-    Position upTo = acknowledged;
+    Position upTo = askedInCall.isAfter(acknowledged) ? askedInCall : acknowledged;
     List<Signal> left = new ArrayList<>();
     signals.drainTo(left);
     for (Signal signal : left) {

@@ -6,6 +6,7 @@ import dev.feedstore.client.DeliveryHandler;
 import dev.feedstore.core.Block;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 
 /**
  * A durable consumer's handler that records every delivery it is handed and every event it is
@@ -18,6 +19,7 @@ public final class ConsumerRecorder implements DeliveryHandler {
   }
 
   private final Behaviour behaviour;
+  private final Consumer<ConsumerEvent> told;
   private final List<Delivery> deliveries = new CopyOnWriteArrayList<>();
   private final List<Long> handled = new CopyOnWriteArrayList<>();
   private final List<ConsumerEvent> events = new CopyOnWriteArrayList<>();
@@ -27,7 +29,13 @@ public final class ConsumerRecorder implements DeliveryHandler {
   }
 
   public ConsumerRecorder(Behaviour behaviour) {
+    this(behaviour, event -> {});
+  }
+
+  /** @param told also given every event, after it is recorded, on the consumer's thread */
+  public ConsumerRecorder(Behaviour behaviour, Consumer<ConsumerEvent> told) {
     this.behaviour = behaviour;
+    this.told = told;
   }
 
   @Override
@@ -42,6 +50,7 @@ public final class ConsumerRecorder implements DeliveryHandler {
   @Override
   public void onEvent(ConsumerEvent event) {
     events.add(event);
+    told.accept(event);
   }
 
   /** Every delivery handed over, failed attempts included, in order. */
