@@ -8,6 +8,7 @@ import java.util.OptionalLong;
 /**
  * A call of a durable consumer that failed, sorted by what the consumer does next: reconnect after
  * an {@link Kind#OUTAGE}, stop on anything else. Carries the status as the transport reported it.
+ * Immutable.
  */
 public final class ConsumerCallFailure extends RuntimeException {
 
