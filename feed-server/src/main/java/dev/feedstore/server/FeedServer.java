@@ -12,6 +12,7 @@ import dev.feedstore.server.internal.Authenticator;
 import dev.feedstore.server.internal.HttpEdge;
 import dev.feedstore.server.internal.JwtAccess;
 import dev.feedstore.server.internal.ServerCore;
+import dev.feedstore.server.internal.ServerVersion;
 import dev.feedstore.server.internal.TlsIdentity;
 import io.grpc.InsecureServerCredentials;
 import io.grpc.Metadata;
@@ -27,15 +28,12 @@ import io.grpc.protobuf.services.ProtoReflectionService;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
-import java.util.Properties;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -100,15 +98,7 @@ public final class FeedServer implements AutoCloseable {
 
   /** The version of this build (from its resources; {@code unknown} when they do not say). */
   public static String version() {
-    Properties properties = new Properties();
-    try (InputStream in = FeedServer.class.getResourceAsStream("feed-server.properties")) {
-      if (in != null) {
-        properties.load(in);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return properties.getProperty("version", "unknown");
+    return ServerVersion.get();
   }
 
   /** A builder of a server over {@code store}, which the caller keeps owning. */

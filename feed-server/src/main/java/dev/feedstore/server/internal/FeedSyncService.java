@@ -33,7 +33,6 @@ import dev.feedstore.proto.v1.QueryResponse;
 import dev.feedstore.proto.v1.SubscribeRequest;
 import dev.feedstore.proto.v1.SubscribeResponse;
 import dev.feedstore.proto.v1.WatchRequest;
-import dev.feedstore.server.FeedServer;
 import dev.feedstore.server.ServerSettings;
 import io.grpc.Context;
 import io.grpc.MethodDescriptor;
@@ -58,7 +57,7 @@ import java.util.function.Supplier;
  * are logged with their cause, also at a bounded rate.
  *
  * <p>Thread-safe. Handlers block on the store, so they run on the server's request executor, but
- * for Append, which may run on the transport's own threads ({@link FeedServer} puts it there when
+ * for Append, which may run on the transport's own threads ({@code FeedServer} puts it there when
  * authenticating a caller cannot block): an Append blocks on nothing but to load a space this
  * process has not served yet, and that Append, or one larger than {@value #INLINE_APPEND_BYTES}
  * bytes, moves to the request executor first. An Append then waits for its group holding no
@@ -283,7 +282,7 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
     }
     responses.onNext(GetServerInfoResponse.newBuilder()
         .setRequestId(request.getRequestId())
-        .setVersion(FeedServer.version())
+        .setVersion(ServerVersion.get())
         .setMaxMessageBytes(settings.get(MAX_MESSAGE_BYTES))
         .setBlocksPerAppend(settings.get(BLOCKS_PER_APPEND))
         .setBlockBytes(settings.get(BLOCK_BYTES))
