@@ -50,8 +50,9 @@ final class GrpcWatchSink implements LiveSink {
   }
 
   @Override
-  public void sharedHistory(Head head, Page page, SharedFrames frames) {
-    send(frames.frame(requestId, head, List.of(), () -> historyFrame(head, page)));
+  public void sharedHistory(Head head, Page page, Encodings encodings) {
+    send(encodings.get(SharedFrames.SHARED, SharedFrames::new)
+        .frame(requestId, head, List.of(), () -> historyFrame(head, page)));
   }
 
   private WatchFrame historyFrame(Head head, Page page) {
@@ -65,7 +66,8 @@ final class GrpcWatchSink implements LiveSink {
 
   @Override
   public void live(Head head, List<TailEntry> entries) {
-    send(entries.get(entries.size() - 1).frames().frame(requestId, head, entries, () -> frame(head, entries)));
+    send(entries.get(entries.size() - 1).encodings().get(SharedFrames.SHARED, SharedFrames::new)
+        .frame(requestId, head, entries, () -> frame(head, entries)));
   }
 
   /** The event of {@code head} with the batch of {@code entries}, from their shared encodings. */

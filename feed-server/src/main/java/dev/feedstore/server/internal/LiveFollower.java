@@ -336,7 +336,7 @@ final class LiveFollower implements SpaceTail.Watcher {
       }
     }
     SharedPages.Shared own = read.space().tail().pages().page(after, batchBlocks, batchBytes, () -> readStored(after));
-    sendPage(own.page(), own.frames());
+    sendPage(own.page(), own.encodings());
   }
 
   /** The shared page after {@code aligned}, or null when compaction removed what follows it. */
@@ -357,8 +357,11 @@ final class LiveFollower implements SpaceTail.Watcher {
     sendPage(page, null);
   }
 
-  /** Sends a page read from storage; {@code frames} holds its frames when other streams send it too, else null. */
-  private void sendPage(Page page, SharedFrames frames) {
+  /**
+   * Sends a page read from storage; {@code encodings} holds what the transports encode from it when
+   * other streams send it too, else null.
+   */
+  private void sendPage(Page page, Encodings encodings) {
     knownMax = Math.max(knownMax, page.maxPosition().value());
     read.space().raiseFloor(page.floor().value());
     scanned = page.scannedTo(scanned);
@@ -369,10 +372,10 @@ final class LiveFollower implements SpaceTail.Watcher {
       read.space().tail().sent(page.blocks().get(page.blocks().size() - 1).position().value(),
           page.lastChain().getAsLong());
     }
-    if (frames == null) {
+    if (encodings == null) {
       sink.history(head(page.lastChain()), page);
     } else {
-      sink.sharedHistory(head(page.lastChain()), page, frames);
+      sink.sharedHistory(head(page.lastChain()), page, encodings);
     }
     sent(true);
   }

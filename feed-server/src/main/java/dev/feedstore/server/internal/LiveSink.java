@@ -47,9 +47,9 @@ interface LiveSink {
 
   /**
    * {@link #history}, of a page other streams send too: a sink may build its event once for all of
-   * them in {@code frames}. By default, as {@link #history}.
+   * them in {@code encodings}. By default, as {@link #history}.
    */
-  default void sharedHistory(Head head, Page page, SharedFrames frames) {
+  default void sharedHistory(Head head, Page page, Encodings encodings) {
     history(head, page);
   }
 

@@ -35,8 +35,8 @@ final class LiveSinkAfter implements LiveSink {
   }
 
   @Override
-  public void sharedHistory(Head head, Page page, SharedFrames frames) {
-    sink.sharedHistory(head, page, frames);
+  public void sharedHistory(Head head, Page page, Encodings encodings) {
+    sink.sharedHistory(head, page, encodings);
   }
 
   @Override

@@ -13,6 +13,9 @@ import java.util.function.Supplier;
  * may each build a frame, and all build equal bytes.
  */
 final class SharedFrames {
+  /** The frames of a tail entry or a shared page ({@link Encodings}). */
+  static final Encodings.Kind<SharedFrames> SHARED = new Encodings.Kind<>("Watch frames");
+
   private static final int SLOTS = 4;
 
   /** A frame and what it was built from; the entries are compared by identity. */

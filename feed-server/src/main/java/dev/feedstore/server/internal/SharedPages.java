@@ -10,7 +10,7 @@ import java.util.function.Supplier;
  * recent blocks at the same point. When the server cannot keep up, a thousand streams of a space
  * fall behind together; without this each would read the same blocks from storage and encode them
  * on its own, so that falling behind would make every delivery dearer just when the server has the
- * least to spare. With it a page is read once and its frames are built once ({@link SharedFrames}),
+ * least to spare. With it a page is read once and its frames are built once ({@link Encodings}),
  * and a stream that is behind gets whole pages, the cheapest deliveries there are.
  *
  * <p>A page is what storage held when it was read: a stream that takes it later sends what it would
@@ -42,7 +42,7 @@ final class SharedPages {
     private final int maxBlocks;
     private final long maxBytes;
     private final Page page;
-    private final SharedFrames frames = new SharedFrames();
+    private final Encodings encodings = new Encodings();
     private final long bytes;
 
     private Shared(SharedPages owner, int slot, long generation, long after, int maxBlocks, long maxBytes, Page page) {
@@ -64,8 +64,9 @@ final class SharedPages {
       return page;
     }
 
-    SharedFrames frames() {
-      return frames;
+    /** What the transports encode from the page once for every stream that sends it. */
+    Encodings encodings() {
+      return encodings;
     }
 
     /** What the page and its frame hold in memory, about: what the {@link SharedPageBudget} charges. */

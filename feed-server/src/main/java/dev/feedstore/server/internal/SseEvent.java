@@ -29,22 +29,12 @@ final class SseEvent {
     return ": " + text + "\n\n";
   }
 
-  /**
-   * A live block's event, encoded once for all the streams of its space (the tail holds one per
-   * recent block). Thread-safe: racing streams may each encode it, and all get equal bytes.
-   */
-  static final class Shared {
-    private volatile byte[] bytes;
+  /** A live block's event, encoded once for all the streams of its space ({@link TailEntry#encodings}). */
+  static final Encodings.Kind<byte[]> SHARED = new Encodings.Kind<>("Server-Sent Event");
 
-    /** The event of {@code entry}, from its wire encoding. */
-    byte[] of(TailEntry entry) {
-      byte[] done = bytes;
-      if (done == null) {
-        done = block(entry.block(), entry.namespace()).getBytes(StandardCharsets.UTF_8);
-        bytes = done;
-      }
-      return done;
-    }
-
+  /** The event of {@code entry}, encoded by the first stream that sends it. */
+  static byte[] of(TailEntry entry) {
+    return entry.encodings().get(SHARED,
+        () -> block(entry.block(), entry.namespace()).getBytes(StandardCharsets.UTF_8));
   }
 }

@@ -71,7 +71,7 @@ final class SseSink implements LiveSink {
     int size = opening.length;
     byte[][] events = new byte[entries.size()][];
     for (int i = 0; i < events.length; i++) {
-      events[i] = entries.get(i).event().of(entries.get(i));
+      events[i] = SseEvent.of(entries.get(i));
       size += events[i].length;
     }
     ByteBuffer buffer = ByteBuffer.allocate(size).put(opening);

@@ -24,12 +24,11 @@ import java.util.OptionalLong;
  *     (tag, length, map entry), or empty when the feed has none
  * @param bytes its size for byte budgets ({@link BlockSizes#of})
  * @param chain the history chain at the block's position, when known
- * @param event the block as a Server-Sent Event, made by the first stream that sends it
- * @param frames the Watch frames of batches that end at this block, built by the first stream that
- *     sends each
+ * @param encodings what the transports encode from this block once for every stream: made by the
+ *     first stream of each transport that sends it
  */
 record TailEntry(long position, FeedId feedId, Optional<Namespace> namespace, ByteString blockField,
-    ByteString namespaceField, long bytes, OptionalLong chain, SseEvent.Shared event, SharedFrames frames) {
+    ByteString namespaceField, long bytes, OptionalLong chain, Encodings encodings) {
 
   TailEntry {
     Objects.requireNonNull(feedId, "feedId");
@@ -37,8 +36,7 @@ record TailEntry(long position, FeedId feedId, Optional<Namespace> namespace, By
     Objects.requireNonNull(blockField, "blockField");
     Objects.requireNonNull(namespaceField, "namespaceField");
     Objects.requireNonNull(chain, "chain");
-    Objects.requireNonNull(event, "event");
-    Objects.requireNonNull(frames, "frames");
+    Objects.requireNonNull(encodings, "encodings");
   }
 
   /** The block itself, decoded from its wire encoding. */
@@ -62,6 +60,6 @@ record TailEntry(long position, FeedId feedId, Optional<Namespace> namespace, By
             .toByteString())
         .orElse(ByteString.EMPTY);
     return new TailEntry(positioned.position().value(), positioned.feedId(), namespace, blockField, namespaceField,
-        BlockSizes.of(positioned), chain, new SseEvent.Shared(), new SharedFrames());
+        BlockSizes.of(positioned), chain, new Encodings());
   }
 }

@@ -32,7 +32,8 @@ class SharedFramesTest {
   }
 
   WatchFrame frame(String requestId, LiveSink.Head head, List<TailEntry> batch) {
-    return batch.get(batch.size() - 1).frames().frame(requestId, head, batch, () -> {
+    SharedFrames frames = batch.get(batch.size() - 1).encodings().get(SharedFrames.SHARED, SharedFrames::new);
+    return frames.frame(requestId, head, batch, () -> {
       built.incrementAndGet();
       return WatchFrame.of(WatchEvent.newBuilder().setRequestId(requestId).setMaxPosition(head.maxPosition()).build());
     });
