@@ -5,10 +5,13 @@ import static dev.feedstore.server.ServerSettings.KEEPALIVE_TIMEOUT_MS;
 import static dev.feedstore.server.ServerSettings.MAX_MESSAGE_BYTES;
 import static dev.feedstore.server.ServerSettings.PERMIT_KEEPALIVE_MS;
 import static dev.feedstore.server.ServerSettings.SHUTDOWN_GRACE_MS;
+import static dev.feedstore.server.ServerSettings.STREAMS_SPACE;
 
+import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.AuthorityStore;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
 import dev.feedstore.server.internal.Authenticator;
+import dev.feedstore.server.internal.EndedStreams;
 import dev.feedstore.server.internal.HttpEdge;
 import dev.feedstore.server.internal.JwtAccess;
 import dev.feedstore.server.internal.ServerCore;
@@ -421,8 +424,8 @@ public final class FeedServer implements AutoCloseable {
               .permitKeepAliveTime(settings.get(PERMIT_KEEPALIVE_MS), TimeUnit.MILLISECONDS);
       Authenticator authenticator = new Authenticator(java.util.Optional.ofNullable(accessTokens),
           java.util.Optional.ofNullable(jwt).map(JwtAccess::new));
-      ServerCore core = new ServerCore(store, settings, clock,
-          authenticator);
+      ServerCore core = new ServerCore(store, settings, clock, authenticator,
+          new EndedStreams(SpaceId.of(settings.get(STREAMS_SPACE))));
       HttpEdge.Options http = new HttpEdge.Options(java.util.Optional.ofNullable(httpAddress),
           java.util.Optional.ofNullable(metricsAddress),
           tlsCertificateChain == null ? java.util.Optional.empty()

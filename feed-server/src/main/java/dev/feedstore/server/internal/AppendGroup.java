@@ -48,14 +48,14 @@ final class AppendGroup implements AppendQueue.Committer {
   private final AuthorityStore<?> store;
   private final Spaces spaces;
   private final ServerSettings settings;
-  private final EndedStreams endedStreams;
+  private final ClosedFeeds closedFeeds;
   private final Clock clock;
 
-  AppendGroup(AuthorityStore<?> store, Spaces spaces, ServerSettings settings, EndedStreams endedStreams, Clock clock) {
+  AppendGroup(AuthorityStore<?> store, Spaces spaces, ServerSettings settings, ClosedFeeds closedFeeds, Clock clock) {
     this.store = store;
     this.spaces = spaces;
     this.settings = settings;
-    this.endedStreams = endedStreams;
+    this.closedFeeds = closedFeeds;
     this.clock = clock;
   }
 
@@ -119,7 +119,7 @@ final class AppendGroup implements AppendQueue.Committer {
         end++;
       }
       SpaceRun run = new SpaceRun(space.spaceId(), appends.subList(start, end), settings.get(FEEDS_PER_SPACE),
-          endedStreams, now);
+          closedFeeds, now);
       try {
         spaces.admit(tx, space);
         outcomes.addAll(run.run(tx));
@@ -142,7 +142,7 @@ final class AppendGroup implements AppendQueue.Committer {
       try {
         return store.write(tx -> {
           spaces.admit(tx, space);
-          return new SpaceRun(space.spaceId(), List.of(append), settings.get(FEEDS_PER_SPACE), endedStreams, now)
+          return new SpaceRun(space.spaceId(), List.of(append), settings.get(FEEDS_PER_SPACE), closedFeeds, now)
               .run(tx).get(0);
         });
       } catch (SpaceRun.NotAllNew e) {
@@ -150,7 +150,7 @@ final class AppendGroup implements AppendQueue.Committer {
       }
     }
     AppendWork work = new AppendWork(space.spaceId(), append.namespace(), append.blocks(),
-        settings.get(FEEDS_PER_SPACE), endedStreams, now);
+        settings.get(FEEDS_PER_SPACE), closedFeeds, now);
     return store.write(tx -> {
       spaces.admit(tx, space);
       return work.run(tx);

@@ -52,23 +52,23 @@ final class AppendWork implements AuthorityStore.Work<AuthorityTransaction, Appe
   private final Optional<Namespace> namespace;
   private final List<Block> blocks;
   private final int feedsPerSpace;
-  private final EndedStreams endedStreams;
+  private final ClosedFeeds closedFeeds;
   private final long nowMillis;
 
   /**
    * @param blocks distinct keys, unpositioned
    * @param feedsPerSpace the most feeds the space may have after the append
-   * @param endedStreams the streams whose feeds take no new blocks
+   * @param closedFeeds the feeds that take no new blocks
    * @param nowMillis the authority's clock for the receive time of the new blocks ({@link
    *     dev.feedstore.core.store.BlockLog#stampReceipt}, which keeps it from going back)
    */
   AppendWork(SpaceId spaceId, Optional<Namespace> namespace, List<Block> blocks, int feedsPerSpace,
-      EndedStreams endedStreams, long nowMillis) {
+      ClosedFeeds closedFeeds, long nowMillis) {
     this.spaceId = spaceId;
     this.namespace = namespace;
     this.blocks = blocks;
     this.feedsPerSpace = feedsPerSpace;
-    this.endedStreams = endedStreams;
+    this.closedFeeds = closedFeeds;
     this.nowMillis = nowMillis;
   }
 
@@ -126,7 +126,7 @@ final class AppendWork implements AuthorityStore.Work<AuthorityTransaction, Appe
     if (!conflicts.isEmpty()) {
       throw new AppendConflictException(conflicts);
     }
-    Map<FeedId, String> ended = endedStreams.of(tx, spaceId, added, nowMillis);
+    Map<FeedId, String> ended = closedFeeds.of(tx, spaceId, added, nowMillis);
     if (!ended.isEmpty()) {
       throw new StreamClosedException(spaceId, ended);
     }

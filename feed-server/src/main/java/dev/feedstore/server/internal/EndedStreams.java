@@ -18,23 +18,20 @@ import java.util.Set;
  * end. Only the streams' space holds streams; appends to other spaces are not looked at. A block
  * stored there before (pushed again) is no new block and keeps its position.
  *
- * <p>Called in the append's write transaction once the space's position counter is held, which a
- * close holds too: a close that committed before is seen, one that commits after sees the blocks.
- * Stateless and thread-safe.
+ * <p>Asked as the authority's {@link ClosedFeeds}, in the append's write transaction. Stateless
+ * and thread-safe.
  */
-final class EndedStreams {
+public final class EndedStreams implements ClosedFeeds {
   private final SpaceId streamsSpace;
 
-  EndedStreams(SpaceId streamsSpace) {
+  /** @param streamsSpace the space that holds the streams ({@code streams-space}) */
+  public EndedStreams(SpaceId streamsSpace) {
     this.streamsSpace = streamsSpace;
   }
 
-  /**
-   * The feeds of {@code added}, blocks about to be stored in {@code spaceId} (all new), whose
-   * streams are over at {@code nowMillis}, each with why, in the order the blocks name them; empty
-   * for any other space than the streams'.
-   */
-  Map<FeedId, String> of(AuthorityTransaction tx, SpaceId spaceId, Collection<Block> added, long nowMillis) {
+  /** The feeds of {@code added} whose streams are over, each with why; empty for any other space than the streams'. */
+  @Override
+  public Map<FeedId, String> of(AuthorityTransaction tx, SpaceId spaceId, Collection<Block> added, long nowMillis) {
     if (!spaceId.equals(streamsSpace) || added.isEmpty()) {
       return Map.of();
     }

@@ -1,14 +1,17 @@
 package dev.feedstore.server.internal;
 
 import static dev.feedstore.server.ServerSettings.BLOCK_BYTES;
+import static dev.feedstore.server.ServerSettings.FEEDS_PER_SPACE;
 import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
 import static dev.feedstore.server.ServerSettings.HTTP_IDLE_TIMEOUT_MS;
 import static dev.feedstore.server.ServerSettings.QUERY_LIMIT;
 import static dev.feedstore.server.ServerSettings.RESPONSE_BYTES;
 import static dev.feedstore.server.ServerSettings.STREAMS_LONG_POLL_MS;
+import static dev.feedstore.server.ServerSettings.STREAMS_SPACE;
 
 import dev.feedstore.core.Block;
 import dev.feedstore.core.InvalidValueException;
+import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.StreamName;
 import dev.feedstore.proto.v1.WatchRequest;
 import java.io.ByteArrayOutputStream;
@@ -43,7 +46,8 @@ final class HttpStreams {
 
   HttpStreams(ServerCore core) {
     this.core = core;
-    this.streams = core.streams();
+    this.streams = new DurableStreams(core.authority(), SpaceId.of(core.settings().get(STREAMS_SPACE)), core.clock(),
+        core.settings().get(FEEDS_PER_SPACE));
     this.cursors = new StreamCursor(core.clock());
   }
 

@@ -3,7 +3,6 @@ package dev.feedstore.server.internal;
 import static dev.feedstore.server.ServerSettings.APPEND_GROUP_BLOCKS;
 import static dev.feedstore.server.ServerSettings.FEEDS_PER_SPACE;
 import static dev.feedstore.server.ServerSettings.RESPONSE_BYTES;
-import static dev.feedstore.server.ServerSettings.STREAMS_SPACE;
 
 import dev.feedstore.core.Block;
 import dev.feedstore.core.BlockKey;
@@ -60,7 +59,7 @@ public final class PositionAuthority {
   /** The thread that answers the appends of a committed group while the next one commits. */
   private final ThreadPoolExecutor answerer;
   private final Compaction compaction;
-  private final EndedStreams endedStreams;
+  private final ClosedFeeds closedFeeds;
   private final Clock clock;
   /**
    * Held by the thread that commits a group from its commit until its blocks are recorded in the
@@ -69,16 +68,19 @@ public final class PositionAuthority {
    */
   private final ReentrantLock publishing = new ReentrantLock();
 
-  /** The caller keeps ownership of {@code store}. */
-  public PositionAuthority(AuthorityStore<?> store, ServerSettings settings, Clock clock) {
+  /**
+   * The caller keeps ownership of {@code store}; {@code closedFeeds} says which feeds take no new
+   * blocks (the feeds of Durable Streams that are over).
+   */
+  public PositionAuthority(AuthorityStore<?> store, ServerSettings settings, Clock clock, ClosedFeeds closedFeeds) {
     this.store = store;
     this.settings = settings;
     this.spaces = new Spaces(store, settings);
     this.subscriptions = new SubscriptionBook(store, clock, settings);
     this.compaction = new Compaction(store, subscriptions.retentionHolds());
     this.clock = clock;
-    this.endedStreams = new EndedStreams(SpaceId.of(settings.get(STREAMS_SPACE)));
-    AppendGroup group = new AppendGroup(store, spaces, settings, endedStreams, clock);
+    this.closedFeeds = closedFeeds;
+    AppendGroup group = new AppendGroup(store, spaces, settings, closedFeeds, clock);
     this.committer = oneThread("feed-commit");
     this.answerer = oneThread("feed-answer");
     this.appends = new AppendQueue(appendGroup -> {
@@ -236,7 +238,7 @@ public final class PositionAuthority {
      * the store holds nothing of it yet), as an append does: every append of the space commits
      * before the work, and the work sees it, or after it, and sees what the work changed, in this
      * process and in every other sharing the store. A stream's close and delete hold it, so that no
-     * block of the stream's feed commits after them unrefused ({@link EndedStreams}).
+     * block of the stream's feed commits after them unrefused ({@link ClosedFeeds}).
      */
     void holdCounter();
   }
@@ -270,7 +272,7 @@ public final class PositionAuthority {
               }
               spaces.admit(tx, space);
               AppendWork.Outcome done = new AppendWork(spaceId, Optional.empty(), blocks,
-                  settings.get(FEEDS_PER_SPACE), endedStreams, clock.millis()).run(tx);
+                  settings.get(FEEDS_PER_SPACE), closedFeeds, clock.millis()).run(tx);
               outcome.add(done);
               return done.positions();
             }

@@ -1,11 +1,9 @@
 package dev.feedstore.server.internal;
 
-import static dev.feedstore.server.ServerSettings.FEEDS_PER_SPACE;
 import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
 import static dev.feedstore.server.ServerSettings.REJECTIONS_LOGGED_PER_MINUTE;
 import static dev.feedstore.server.ServerSettings.RETENTION_INTERVAL_MS;
 import static dev.feedstore.server.ServerSettings.RPC_THREADS;
-import static dev.feedstore.server.ServerSettings.STREAMS_SPACE;
 import static dev.feedstore.server.ServerSettings.WATCH_THREADS;
 import static dev.feedstore.server.ServerSettings.WRITE_PROBE_MS;
 
@@ -54,12 +52,15 @@ public final class ServerCore implements AutoCloseable {
   private final PrincipalLimits principalLimits;
   private final AuthorityStore<?> store;
   private final Clock clock;
-  private final DurableStreams streams;
   private final RetentionRunner retention;
   private final CommitRecheck recheck;
 
-  /** The caller keeps owning {@code store}; {@code authenticator} decides who may call. */
-  public ServerCore(AuthorityStore<?> store, ServerSettings settings, Clock clock, Authenticator authenticator) {
+  /**
+   * The caller keeps owning {@code store}; {@code authenticator} decides who may call, {@code
+   * closedFeeds} which feeds take no new blocks (those of Durable Streams that are over).
+   */
+  public ServerCore(AuthorityStore<?> store, ServerSettings settings, Clock clock, Authenticator authenticator,
+      ClosedFeeds closedFeeds) {
     this.authenticator = authenticator;
     this.settings = settings;
     this.store = store;
@@ -72,12 +73,10 @@ public final class ServerCore implements AutoCloseable {
     this.failures = new RateLimitedLog(LOG, Level.ERROR, "server failures", clock,
         Math.max(1, settings.get(REJECTIONS_LOGGED_PER_MINUTE)));
     this.storage = new StorageHealth(store, settings.get(WRITE_PROBE_MS));
-    this.authority = new PositionAuthority(MonitoredStore.of(store, storage), settings, clock);
+    this.authority = new PositionAuthority(MonitoredStore.of(store, storage), settings, clock, closedFeeds);
     this.principalLimits = new PrincipalLimits(settings, System::nanoTime, metrics);
     this.watches = new Watches(authority, new DrainQueue(watchExecutor, settings.get(WATCH_THREADS)), failures,
         principalLimits, ticker, clock);
-    this.streams = new DurableStreams(authority, new dev.feedstore.core.SpaceId(settings.get(STREAMS_SPACE)), clock,
-        settings.get(FEEDS_PER_SPACE));
     this.service = new FeedSyncService(authority, watches, rejections, failures, principalLimits, rpcExecutor);
     this.retention = new RetentionRunner(authority, failures, settings.get(RETENTION_INTERVAL_MS));
     metrics.gauge("feedstore_watch_streams", "Live streams open (gRPC Watch and Server-Sent Events).",
@@ -118,11 +117,6 @@ public final class ServerCore implements AutoCloseable {
   /** The server's metrics, for the metrics endpoint. */
   public ServerMetrics metrics() {
     return metrics;
-  }
-
-  /** Durable Streams in the streams' space. */
-  DurableStreams streams() {
-    return streams;
   }
 
   Clock clock() {

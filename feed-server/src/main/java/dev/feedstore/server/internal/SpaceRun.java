@@ -31,7 +31,7 @@ import java.util.OptionalLong;
  * back; the caller runs that append carefully, block by block ({@link AppendWork}). Whatever the run
  * throws, {@link #culprit} names the append it came from: the one whose block was not new, the one
  * whose feeds crossed {@code feeds-per-space}, the first that brings blocks to the feed of a stream
- * that is over ({@link EndedStreams}), and the first of the run for a failure of a step they
+ * that is over ({@link ClosedFeeds}), and the first of the run for a failure of a step they
  * share.
  *
  * <p>Not thread-safe; runs once, inside {@link dev.feedstore.core.store.AuthorityStore#write}.
@@ -50,23 +50,23 @@ final class SpaceRun {
   private final SpaceId spaceId;
   private final List<PendingAppend> appends;
   private final RunFeeds feeds;
-  private final EndedStreams endedStreams;
+  private final ClosedFeeds closedFeeds;
   private final long nowMillis;
   private int culprit;
 
   /**
    * @param appends appends to {@code spaceId}, in the order their positions follow, each with distinct keys
    * @param feedsPerSpace the most feeds the space may have after the run
-   * @param endedStreams the streams whose feeds take no new blocks
+   * @param closedFeeds the feeds that take no new blocks
    * @param nowMillis the authority's clock for the receive time of the blocks ({@link
    *     dev.feedstore.core.store.BlockLog#stampReceipt}, which keeps it from going back)
    */
-  SpaceRun(SpaceId spaceId, List<PendingAppend> appends, int feedsPerSpace, EndedStreams endedStreams,
+  SpaceRun(SpaceId spaceId, List<PendingAppend> appends, int feedsPerSpace, ClosedFeeds closedFeeds,
       long nowMillis) {
     this.spaceId = spaceId;
     this.appends = appends;
     this.feeds = new RunFeeds(spaceId, feedsPerSpace);
-    this.endedStreams = endedStreams;
+    this.closedFeeds = closedFeeds;
     this.nowMillis = nowMillis;
   }
 
@@ -113,7 +113,7 @@ final class SpaceRun {
         throw new NotAllNew();
       }
     }
-    refuseEndedStreams(tx, offered);
+    refuseClosedFeeds(tx, offered);
     return split(next, offered, chains, named);
   }
 
@@ -121,8 +121,8 @@ final class SpaceRun {
    * Refuses the first append that brings blocks to the feed of a stream that is over, naming its
    * feeds of such streams (the others may commit without it).
    */
-  private void refuseEndedStreams(AuthorityTransaction tx, List<Block> offered) {
-    Map<FeedId, String> ended = endedStreams.of(tx, spaceId, offered, nowMillis);
+  private void refuseClosedFeeds(AuthorityTransaction tx, List<Block> offered) {
+    Map<FeedId, String> ended = closedFeeds.of(tx, spaceId, offered, nowMillis);
     if (ended.isEmpty()) {
       return;
     }

@@ -64,7 +64,8 @@ class AppendGroupTest {
     faulty = new FaultyFeedStore(SqliteFeedStore.open(dir.resolve("feeds.db")), dir.resolve("feeds.db"));
     counting = new CountingFeedStore(faulty);
     store = new GatedFeedStore(counting);
-    authority = new PositionAuthority(store, settings, Clock.systemUTC());
+    authority = new PositionAuthority(store, settings, Clock.systemUTC(),
+        new EndedStreams(SpaceId.of(settings.get(STREAMS_SPACE))));
   }
 
   @AfterEach

@@ -36,7 +36,7 @@ final class FollowedSpace implements AutoCloseable {
 
   FollowedSpace(Path dir, ServerSettings settings) {
     store = SqliteFeedStore.open(dir.resolve("feeds.db"));
-    authority = new PositionAuthority(store, settings, clock);
+    authority = new PositionAuthority(store, settings, clock, ClosedFeeds.NONE);
   }
 
   /** Appends {@code count} blocks of the feed in one append, each after the one before. */

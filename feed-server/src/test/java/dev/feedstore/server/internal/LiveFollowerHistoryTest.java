@@ -52,7 +52,7 @@ class LiveFollowerHistoryTest {
     store = SqliteFeedStore.open(dir.resolve("feeds.db"));
     // Ten recent blocks in memory, so that a stream more than ten behind reads shared pages.
     authority = new PositionAuthority(store, ServerSettings.newBuilder().set(TAIL_BLOCKS, 10).set(WATCH_BATCH_BLOCKS, 100).build(),
-        clock);
+        clock, ClosedFeeds.NONE);
   }
 
   @AfterEach

@@ -44,7 +44,7 @@ class LiveFollowerReadinessTest {
   @Test
   void commitsDoNotWakeAStreamWhoseTransportIsNotReadyAndItsReadyHookSendsThemInOneBatch() {
     store = SqliteFeedStore.open(dir.resolve("feeds.db"));
-    authority = new PositionAuthority(store, ServerSettings.DEFAULTS, clock);
+    authority = new PositionAuthority(store, ServerSettings.DEFAULTS, clock, ClosedFeeds.NONE);
     FeedId feed = TestBlocks.feedId();
     Block last = TestBlocks.block(feed, "a", 0);
     authority.append(new AppendCommand(SPACE, Optional.empty(), List.of(last)));

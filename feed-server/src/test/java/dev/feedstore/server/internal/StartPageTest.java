@@ -41,7 +41,7 @@ class StartPageTest {
   @BeforeEach
   void sixBlocksASecondApart() {
     store = SqliteFeedStore.open(dir.resolve("feeds.db"));
-    authority = new PositionAuthority(store, ServerSettings.DEFAULTS, clock);
+    authority = new PositionAuthority(store, ServerSettings.DEFAULTS, clock, ClosedFeeds.NONE);
     FeedId feed = TestBlocks.feedId();
     Block previous = null;
     for (int i = 0; i < 6; i++) {

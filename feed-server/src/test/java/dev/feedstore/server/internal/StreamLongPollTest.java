@@ -56,7 +56,7 @@ class StreamLongPollTest {
   void start() throws Exception {
     store = SqliteFeedStore.open(dir.resolve("feeds.db"));
     core = new ServerCore(store, ServerSettings.DEFAULTS, Clock.systemUTC(),
-        new Authenticator(Optional.empty(), Optional.empty()));
+        new Authenticator(Optional.empty(), Optional.empty()), ClosedFeeds.NONE);
     core.authority().append(new AppendCommand(SPACE, Optional.empty(),
         List.of(TestBlocks.block(TestBlocks.feedId(), "a", 0))));
     jetty = new Server();
