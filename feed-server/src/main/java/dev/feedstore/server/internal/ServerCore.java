@@ -13,8 +13,6 @@ import dev.feedstore.core.store.AuthorityStore;
 import dev.feedstore.core.store.CommitListener;
 import dev.feedstore.core.store.StorageFaultException;
 import dev.feedstore.server.ServerSettings;
-import io.grpc.ServerInterceptors;
-import io.grpc.ServerServiceDefinition;
 import java.time.Clock;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
@@ -43,8 +41,6 @@ public final class ServerCore implements AutoCloseable {
   private final RateLimitedLog rejections;
   private final RateLimitedLog failures;
   private final Watches watches;
-  private final FeedSyncService service;
-  private final InFlightCalls inFlight = new InFlightCalls();
   private final ServerMetrics metrics = new ServerMetrics();
   private final StorageHealth storage;
   private final PositionAuthority authority;
@@ -77,13 +73,10 @@ public final class ServerCore implements AutoCloseable {
     this.principalLimits = new PrincipalLimits(settings, System::nanoTime, metrics);
     this.watches = new Watches(authority, new DrainQueue(watchExecutor, settings.get(WATCH_THREADS)), failures,
         principalLimits, ticker, clock);
-    this.service = new FeedSyncService(authority, watches, rejections, failures, principalLimits, rpcExecutor);
     this.retention = new RetentionRunner(authority, failures, settings.get(RETENTION_INTERVAL_MS));
     metrics.gauge("feedstore_watch_streams", "Live streams open (gRPC Watch and Server-Sent Events).",
         watches::openCount);
     metrics.gauge("feedstore_watch_scope_bytes", "Heap the scopes of open live streams hold.", watches::scopeBytes);
-    metrics.gauge("feedstore_calls_in_flight", "FeedSync calls running (request handlers and Watch streams).",
-        inFlight::count);
     metrics.counter("feedstore.append.groups", "Groups of appends committed together in one transaction (a lone"
         + " append is a group of one).", authority, PositionAuthority::appendGroups);
     metrics.counter("feedstore.append.grouped", "Appends committed in groups; divided by"
@@ -159,23 +152,6 @@ public final class ServerCore implements AutoCloseable {
   /** The executor request handlers run on (they block on the store). */
   public Executor requestExecutor() {
     return rpcExecutor;
-  }
-
-  /**
-   * The FeedSync service, with the interceptor that tells it each call's connection, answering a
-   * call without exactly one well-formed request with {@code INVALID_ARGUMENT} ({@link
-   * WellFormedRequests}).
-   */
-  public ServerServiceDefinition feedSync() {
-    return ServerInterceptors.intercept(WellFormedRequests.wrap(
-        ServerInterceptors.intercept(service.definition(), new ConnectionInterceptor(), inFlight,
-            new AccessInterceptor(authenticator)), rejections),
-        new MetricsInterceptor(metrics));
-  }
-
-  /** True when no FeedSync call is running: no request handler, no Watch stream. */
-  public boolean idle() {
-    return inFlight.count() == 0;
   }
 
   /**
