@@ -8,6 +8,7 @@ import dev.feedstore.server.internal.Authenticator;
 import dev.feedstore.server.internal.EndedStreams;
 import dev.feedstore.server.internal.GrpcEdge;
 import dev.feedstore.server.internal.HttpEdge;
+import dev.feedstore.server.internal.HttpStreams;
 import dev.feedstore.server.internal.JwtAccess;
 import dev.feedstore.server.internal.ServerCore;
 import dev.feedstore.server.internal.ServerVersion;
@@ -107,7 +108,7 @@ public final class FeedServer implements AutoCloseable {
         core.checkStorage();
         grpc.start();
         if (http.api().isPresent() || http.metrics().isPresent()) {
-          edge = HttpEdge.start(core, http);
+          edge = HttpEdge.start(core, http, List.of(new HttpStreams(core)));
         }
       } catch (IOException | RuntimeException e) {
         closed = true;

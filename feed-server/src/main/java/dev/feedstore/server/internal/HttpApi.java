@@ -1,7 +1,6 @@
 package dev.feedstore.server.internal;
 
 import static dev.feedstore.server.ServerSettings.HTTP_REFUSED_BODY_BYTES;
-import static dev.feedstore.server.ServerSettings.STREAMS_SPACE;
 
 import java.util.List;
 import java.util.Optional;
@@ -22,26 +21,27 @@ import org.eclipse.jetty.util.Callback;
  *   <li>{@code GET /v1/spaces/{space}/blocks}: a page of blocks, as Query ({@link HttpReads})
  *   <li>{@code GET /v1/spaces/{space}/events}: Server-Sent Events, as Watch ({@link HttpReads})
  *   <li>{@code POST /v1/spaces/{space}/feeds/{feed}/blocks}: an append, as Append ({@link HttpAppend})
- *   <li>{@code /v1/stream/{name}}: Durable Streams, with the protocol's methods ({@link HttpStreams})
+ *   <li>the paths of the protocols it was given ({@link HttpProtocol}), such as the Durable Streams
+ *       protocol under {@code /v1/stream/}
  *   <li>{@code GET /ui/...}: the web page's files, when the server was given them ({@link HttpFiles})
  * </ul>
  *
  * Anything else is 404, or 405 with {@code Allow} for another method on a known path; every error
  * is JSON {@code {code, message}}. Thread-safe.
  */
-final class HttpApi extends Handler.Abstract {
+public final class HttpApi extends Handler.Abstract {
   private final ServerCore core;
   private final HttpReads reads;
   private final HttpAppend append;
   private final Optional<HttpFiles> files;
-  private final HttpStreams streams;
+  private final List<HttpProtocol> protocols;
 
-  HttpApi(ServerCore core, Optional<HttpFiles> files) {
+  HttpApi(ServerCore core, Optional<HttpFiles> files, List<HttpProtocol> protocols) {
     this.core = core;
-    this.streams = new HttpStreams(core);
     this.reads = new HttpReads(core);
     this.append = new HttpAppend(core);
     this.files = files;
+    this.protocols = List.copyOf(protocols);
   }
 
   @Override
@@ -50,33 +50,24 @@ final class HttpApi extends Handler.Abstract {
     if (files.isPresent() && path.size() >= 2 && path.get(1).equals("ui")) {
       return files.get().handle(request, response, callback, path.subList(2, path.size()));
     }
-    String method = request.getMethod();
     String rawPath = request.getHttpURI().getPath();
-    if (rawPath.startsWith(HttpStreams.PREFIX)) {
-      HttpStreams.secure(response);
-      HttpExchange exchange = new HttpExchange(request, response, callback, core, core.settings().get(STREAMS_SPACE),
-          HttpStreams.method(method), true);
-      String name = rawPath.substring(HttpStreams.PREFIX.length());
-      run(exchange, HttpStreams.writes(method), (ex, caller) -> {
-        try {
-          streams.serve(ex, caller, name);
-        } catch (RuntimeException e) {
-          streams.fail(ex, e);
-        }
-      });
-      return true;
+    for (HttpProtocol protocol : protocols) {
+      if (rawPath.startsWith(protocol.prefix())) {
+        protocol.handle(request, response, callback, rawPath.substring(protocol.prefix().length()), this);
+        return true;
+      }
     }
     if (path.size() == 5 && path.get(0).isEmpty() && path.get(1).equals("v1") && path.get(2).equals("spaces")) {
       String space = path.get(3);
       if (path.get(4).equals("blocks")) {
         if (only("GET", request, response, callback)) {
-          run(new HttpExchange(request, response, callback, core, space, "Query", true), false, reads::page);
+          admit(new HttpExchange(request, response, callback, core, space, "Query", true), false, reads::page);
         }
         return true;
       }
       if (path.get(4).equals("events")) {
         if (only("GET", request, response, callback)) {
-          run(new HttpExchange(request, response, callback, core, space, "Watch", false), false,
+          admit(new HttpExchange(request, response, callback, core, space, "Watch", false), false,
               reads::events);
         }
         return true;
@@ -86,7 +77,7 @@ final class HttpApi extends Handler.Abstract {
         && path.get(4).equals("feeds") && path.get(6).equals("blocks")) {
       String feed = path.get(5);
       if (only("POST", request, response, callback)) {
-        run(new HttpExchange(request, response, callback, core, path.get(3), "Append", true), true,
+        admit(new HttpExchange(request, response, callback, core, path.get(3), "Append", true), true,
             (exchange, caller) -> append.append(exchange, caller, feed));
       }
       return true;
@@ -99,15 +90,17 @@ final class HttpApi extends Handler.Abstract {
   }
 
   /** What an endpoint does once its caller may use the space; it answers through the exchange. */
-  interface Endpoint {
+  public interface Endpoint {
     void run(HttpExchange exchange, Caller caller) throws Exception;
   }
 
   /**
-   * Checks the caller's access to {@code space} and runs {@code endpoint} on the request executor;
-   * a failure is answered as its {@link Refusal}.
+   * Finds the caller of {@code exchange} from its {@code authorization} header, checks its access
+   * to the exchange's space (to write, when {@code write}) and its per-principal request rate, and
+   * runs {@code endpoint} on the request executor; a failure is answered as its {@link Refusal}.
+   * Called on Jetty's thread; blocks on nothing.
    */
-  private void run(HttpExchange exchange, boolean write, Endpoint endpoint) {
+  public void admit(HttpExchange exchange, boolean write, Endpoint endpoint) {
     Request request = exchange.request();
     Caller caller = core.authenticator().authenticate(request.getHeaders().get(HttpHeader.AUTHORIZATION),
         Request.getRemoteAddr(request));

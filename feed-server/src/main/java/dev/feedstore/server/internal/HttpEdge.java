@@ -8,8 +8,11 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.eclipse.jetty.server.Handler;
@@ -40,14 +43,11 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 public final class HttpEdge implements AutoCloseable {
   /** Connections open at once on the metrics address; a scraper needs one, so this leaves room for several. */
   static final int METRICS_CONNECTIONS = 64;
+  /** Request headers of the API a page of another origin may send; the protocols add theirs. */
   private static final Set<String> CORS_HEADERS = Set.of("Authorization", "Content-Type", "Last-Event-ID",
-      HttpReads.SERVER_TOKEN_HEADER, "If-None-Match", "Stream-Seq", "Stream-TTL", "Stream-Expires-At", "Stream-Closed",
-      "Stream-Forked-From", "Stream-Fork-Offset", "Stream-Fork-Sub-Offset", "Producer-Id", "Producer-Epoch",
-      "Producer-Seq");
-  /** Response headers a page of another origin may read: the API's and the Durable Streams protocol's. */
-  private static final Set<String> CORS_EXPOSED = Set.of("Retry-After", "Content-Type", "ETag", "Location",
-      "Stream-Next-Offset", "Stream-Cursor", "Stream-Up-To-Date", "Stream-Closed", "Stream-TTL", "Stream-Expires-At",
-      "Stream-SSE-Data-Encoding", "Producer-Epoch", "Producer-Seq", "Producer-Expected-Seq", "Producer-Received-Seq");
+      HttpReads.SERVER_TOKEN_HEADER);
+  /** Response headers of the API a page of another origin may read; the protocols add theirs. */
+  private static final Set<String> CORS_EXPOSED = Set.of("Retry-After", "Content-Type");
 
   /**
    * What to serve.
@@ -76,12 +76,13 @@ public final class HttpEdge implements AutoCloseable {
   }
 
   /**
-   * Binds the addresses of {@code options} and starts serving {@code core}.
+   * Binds the addresses of {@code options} and starts serving {@code core}, with {@code protocols}
+   * beside the API's own endpoints.
    *
    * @throws IOException if an address cannot be bound
    * @throws IllegalArgumentException if the TLS files cannot be used, naming the file and the fix
    */
-  public static HttpEdge start(ServerCore core, Options options) throws IOException {
+  public static HttpEdge start(ServerCore core, Options options, List<HttpProtocol> protocols) throws IOException {
     QueuedThreadPool threads = new QueuedThreadPool(core.settings().get(HTTP_THREADS), 2);
     threads.setName("feed-http");
     threads.setDaemon(true);
@@ -103,14 +104,14 @@ public final class HttpEdge implements AutoCloseable {
       server.addBean(new NetworkConnectionLimit(METRICS_CONNECTIONS, connector));
       return connector;
     });
-    Handler apiHandler = new HttpApi(core, options.ui().map(HttpFiles::new));
+    Handler apiHandler = new HttpApi(core, options.ui().map(HttpFiles::new), protocols);
     if (!options.corsOrigins().isEmpty()) {
       CrossOriginHandler cors = new CrossOriginHandler();
       cors.setAllowedOriginPatterns(options.corsOrigins().stream()
           .map(origin -> origin.equals("*") ? ".*" : Pattern.quote(origin)).collect(Collectors.toSet()));
       cors.setAllowedMethods(Set.of("GET", "POST", "HEAD", "PUT", "DELETE"));
-      cors.setAllowedHeaders(CORS_HEADERS);
-      cors.setExposedHeaders(CORS_EXPOSED);
+      cors.setAllowedHeaders(union(CORS_HEADERS, protocols, HttpProtocol::corsRequestHeaders));
+      cors.setExposedHeaders(union(CORS_EXPOSED, protocols, HttpProtocol::corsResponseHeaders));
       cors.setPreflightMaxAge(Duration.ofMinutes(10));
       cors.setHandler(apiHandler);
       apiHandler = cors;
@@ -119,6 +120,13 @@ public final class HttpEdge implements AutoCloseable {
     HttpEdge edge = new HttpEdge(server, api, metrics);
     edge.start();
     return edge;
+  }
+
+  private static Set<String> union(Set<String> own, List<HttpProtocol> protocols,
+      Function<HttpProtocol, Set<String>> theirs) {
+    Set<String> all = new HashSet<>(own);
+    protocols.forEach(protocol -> all.addAll(theirs.apply(protocol)));
+    return all;
   }
 
   private static ServerConnector tlsConnector(Server server, HttpConfiguration plain, Path[] files) {
