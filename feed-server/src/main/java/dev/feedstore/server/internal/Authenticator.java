@@ -1,6 +1,5 @@
 package dev.feedstore.server.internal;
 
-import dev.feedstore.proto.WireHeaders;
 import dev.feedstore.server.AccessTokens;
 import java.util.List;
 import java.util.Objects;
@@ -17,6 +16,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * already admitted keep what they were granted).
  */
 public final class Authenticator {
+  /** The scheme of the {@code authorization} header a token comes in (RFC 6750), matched without case. */
+  private static final String BEARER = "Bearer ";
   private final AtomicReference<Optional<AccessTokens>> tokens;
   private final Optional<JwtAccess> jwt;
 
@@ -68,8 +69,8 @@ public final class Authenticator {
       return Caller.refused(anonymous, "this server needs an access token: send the header"
           + " 'authorization: Bearer TOKEN'");
     }
-    int scheme = WireHeaders.BEARER.length();
-    if (!header.regionMatches(true, 0, WireHeaders.BEARER, 0, scheme)) {
+    int scheme = BEARER.length();
+    if (!header.regionMatches(true, 0, BEARER, 0, scheme)) {
       return Caller.refused(anonymous, "the authorization header must be 'Bearer TOKEN'");
     }
     String token = header.substring(scheme).strip();

@@ -4,7 +4,6 @@ import static dev.feedstore.server.ServerSettings.HTTP_REFUSED_BODY_BYTES;
 
 import dev.feedstore.core.CursorCompactedException;
 import dev.feedstore.core.store.StorageFaultException;
-import dev.feedstore.proto.WireErrors;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -96,7 +95,7 @@ final class HttpExchange {
     } else if (failure instanceof CursorCompactedException compacted) {
       body.field("reason", CursorCompactedException.REASON).field("floor", compacted.floor().value());
     } else if (failure instanceof StreamClosedException closed) {
-      body.field("reason", WireErrors.STREAM_CLOSED).raw("feeds", Json.array(closed.feeds().stream()
+      body.field("reason", StreamClosedException.REASON).raw("feeds", Json.array(closed.feeds().stream()
           .limit(StreamClosedException.MAX_DETAILED).map(feed -> Json.string(feed.value())).toList()));
     }
     refuse(refusal.httpStatus(), body.end());

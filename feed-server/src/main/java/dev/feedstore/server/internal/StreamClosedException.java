@@ -12,6 +12,8 @@ import java.util.Map;
  */
 final class StreamClosedException extends RuntimeException {
   private static final long serialVersionUID = 1L;
+  /** The reason the error names, the same in a gRPC status's {@code ErrorInfo} and an HTTP answer. */
+  static final String REASON = "STREAM_CLOSED";
   /** How many feeds the message names; the error's detail lists more ({@link #MAX_DETAILED}). */
   private static final int NAMED = 10;
   /** How many feeds the error's detail lists: enough for any append to learn them in a few tries. */
