@@ -1,6 +1,6 @@
 package dev.feedstore.server;
 
-import static dev.feedstore.server.ServerSettings.STREAMS_SPACE;
+import static dev.feedstore.server.settings.ServerSettings.STREAMS_SPACE;
 
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.AuthorityStore;
@@ -12,6 +12,9 @@ import dev.feedstore.server.internal.HttpStreams;
 import dev.feedstore.server.internal.JwtAccess;
 import dev.feedstore.server.internal.ServerCore;
 import dev.feedstore.server.internal.ServerVersion;
+import dev.feedstore.server.settings.AccessTokens;
+import dev.feedstore.server.settings.JwtSettings;
+import dev.feedstore.server.settings.ServerSettings;
 import io.grpc.ServerBuilder;
 import java.io.IOException;
 import java.net.InetSocketAddress;

@@ -1,11 +1,11 @@
 package dev.feedstore.server.internal;
 
-import static dev.feedstore.server.ServerSettings.FEEDS_PER_SPACE;
+import static dev.feedstore.server.settings.ServerSettings.FEEDS_PER_SPACE;
 
 import dev.feedstore.core.store.AuthorityStore;
 import dev.feedstore.core.store.AuthorityTransaction;
 import dev.feedstore.core.store.StorageFaultException;
-import dev.feedstore.server.ServerSettings;
+import dev.feedstore.server.settings.ServerSettings;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -1,6 +1,6 @@
 package dev.feedstore.server.internal;
 
-import dev.feedstore.server.AccessTokens;
+import dev.feedstore.server.settings.AccessTokens;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;

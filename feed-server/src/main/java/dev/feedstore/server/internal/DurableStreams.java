@@ -1,6 +1,6 @@
 package dev.feedstore.server.internal;
 
-import static dev.feedstore.server.ServerSettings.FEEDS_PER_SPACE;
+import static dev.feedstore.server.settings.ServerSettings.FEEDS_PER_SPACE;
 
 import dev.feedstore.core.ActorId;
 import dev.feedstore.core.LimitExceededException;

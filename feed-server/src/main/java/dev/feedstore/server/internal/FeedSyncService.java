@@ -1,9 +1,9 @@
 package dev.feedstore.server.internal;
 
-import static dev.feedstore.server.ServerSettings.BLOCKS_PER_APPEND;
-import static dev.feedstore.server.ServerSettings.BLOCK_BYTES;
-import static dev.feedstore.server.ServerSettings.MAX_MESSAGE_BYTES;
-import static dev.feedstore.server.ServerSettings.QUERY_LIMIT;
+import static dev.feedstore.server.settings.ServerSettings.BLOCKS_PER_APPEND;
+import static dev.feedstore.server.settings.ServerSettings.BLOCK_BYTES;
+import static dev.feedstore.server.settings.ServerSettings.MAX_MESSAGE_BYTES;
+import static dev.feedstore.server.settings.ServerSettings.QUERY_LIMIT;
 
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.FeedInfo;
@@ -33,7 +33,7 @@ import dev.feedstore.proto.v1.QueryResponse;
 import dev.feedstore.proto.v1.SubscribeRequest;
 import dev.feedstore.proto.v1.SubscribeResponse;
 import dev.feedstore.proto.v1.WatchRequest;
-import dev.feedstore.server.ServerSettings;
+import dev.feedstore.server.settings.ServerSettings;
 import io.grpc.Context;
 import io.grpc.MethodDescriptor;
 import io.grpc.ServerMethodDefinition;

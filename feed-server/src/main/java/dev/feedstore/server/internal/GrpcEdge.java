@@ -1,13 +1,13 @@
 package dev.feedstore.server.internal;
 
-import static dev.feedstore.server.ServerSettings.KEEPALIVE_MS;
-import static dev.feedstore.server.ServerSettings.KEEPALIVE_TIMEOUT_MS;
-import static dev.feedstore.server.ServerSettings.MAX_MESSAGE_BYTES;
-import static dev.feedstore.server.ServerSettings.PERMIT_KEEPALIVE_MS;
-import static dev.feedstore.server.ServerSettings.SHUTDOWN_GRACE_MS;
+import static dev.feedstore.server.settings.ServerSettings.KEEPALIVE_MS;
+import static dev.feedstore.server.settings.ServerSettings.KEEPALIVE_TIMEOUT_MS;
+import static dev.feedstore.server.settings.ServerSettings.MAX_MESSAGE_BYTES;
+import static dev.feedstore.server.settings.ServerSettings.PERMIT_KEEPALIVE_MS;
+import static dev.feedstore.server.settings.ServerSettings.SHUTDOWN_GRACE_MS;
 
 import dev.feedstore.proto.v1.FeedSyncGrpc;
-import dev.feedstore.server.ServerSettings;
+import dev.feedstore.server.settings.ServerSettings;
 import io.grpc.InsecureServerCredentials;
 import io.grpc.Metadata;
 import io.grpc.Server;

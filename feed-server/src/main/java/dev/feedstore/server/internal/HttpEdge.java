@@ -1,8 +1,8 @@
 package dev.feedstore.server.internal;
 
-import static dev.feedstore.server.ServerSettings.HTTP_IDLE_TIMEOUT_MS;
-import static dev.feedstore.server.ServerSettings.HTTP_THREADS;
-import static dev.feedstore.server.ServerSettings.METRICS_READ_TIMEOUT_MS;
+import static dev.feedstore.server.settings.ServerSettings.HTTP_IDLE_TIMEOUT_MS;
+import static dev.feedstore.server.settings.ServerSettings.HTTP_THREADS;
+import static dev.feedstore.server.settings.ServerSettings.METRICS_READ_TIMEOUT_MS;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;

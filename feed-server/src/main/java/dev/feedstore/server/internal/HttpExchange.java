@@ -1,6 +1,6 @@
 package dev.feedstore.server.internal;
 
-import static dev.feedstore.server.ServerSettings.HTTP_REFUSED_BODY_BYTES;
+import static dev.feedstore.server.settings.ServerSettings.HTTP_REFUSED_BODY_BYTES;
 
 import dev.feedstore.core.CursorCompactedException;
 import dev.feedstore.core.store.StorageFaultException;

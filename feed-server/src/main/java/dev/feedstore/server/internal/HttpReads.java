@@ -1,7 +1,7 @@
 package dev.feedstore.server.internal;
 
-import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
-import static dev.feedstore.server.ServerSettings.HTTP_IDLE_TIMEOUT_MS;
+import static dev.feedstore.server.settings.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.settings.ServerSettings.HTTP_IDLE_TIMEOUT_MS;
 
 import dev.feedstore.core.InvalidValueException;
 import dev.feedstore.proto.v1.QueryRequest;

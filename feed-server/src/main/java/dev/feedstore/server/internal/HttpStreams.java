@@ -1,13 +1,13 @@
 package dev.feedstore.server.internal;
 
-import static dev.feedstore.server.ServerSettings.BLOCK_BYTES;
-import static dev.feedstore.server.ServerSettings.FEEDS_PER_SPACE;
-import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
-import static dev.feedstore.server.ServerSettings.HTTP_IDLE_TIMEOUT_MS;
-import static dev.feedstore.server.ServerSettings.QUERY_LIMIT;
-import static dev.feedstore.server.ServerSettings.RESPONSE_BYTES;
-import static dev.feedstore.server.ServerSettings.STREAMS_LONG_POLL_MS;
-import static dev.feedstore.server.ServerSettings.STREAMS_SPACE;
+import static dev.feedstore.server.settings.ServerSettings.BLOCK_BYTES;
+import static dev.feedstore.server.settings.ServerSettings.FEEDS_PER_SPACE;
+import static dev.feedstore.server.settings.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.settings.ServerSettings.HTTP_IDLE_TIMEOUT_MS;
+import static dev.feedstore.server.settings.ServerSettings.QUERY_LIMIT;
+import static dev.feedstore.server.settings.ServerSettings.RESPONSE_BYTES;
+import static dev.feedstore.server.settings.ServerSettings.STREAMS_LONG_POLL_MS;
+import static dev.feedstore.server.settings.ServerSettings.STREAMS_SPACE;
 
 import dev.feedstore.core.Block;
 import dev.feedstore.core.InvalidValueException;

@@ -1,7 +1,7 @@
 package dev.feedstore.server.internal;
 
-import static dev.feedstore.server.ServerSettings.WATCH_BATCH_BLOCKS;
-import static dev.feedstore.server.ServerSettings.WATCH_BATCH_BYTES;
+import static dev.feedstore.server.settings.ServerSettings.WATCH_BATCH_BLOCKS;
+import static dev.feedstore.server.settings.ServerSettings.WATCH_BATCH_BYTES;
 
 import dev.feedstore.core.BlockKey;
 import dev.feedstore.core.CursorCompactedException;

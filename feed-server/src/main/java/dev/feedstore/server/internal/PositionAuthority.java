@@ -1,8 +1,8 @@
 package dev.feedstore.server.internal;
 
-import static dev.feedstore.server.ServerSettings.APPEND_GROUP_BLOCKS;
-import static dev.feedstore.server.ServerSettings.FEEDS_PER_SPACE;
-import static dev.feedstore.server.ServerSettings.RESPONSE_BYTES;
+import static dev.feedstore.server.settings.ServerSettings.APPEND_GROUP_BLOCKS;
+import static dev.feedstore.server.settings.ServerSettings.FEEDS_PER_SPACE;
+import static dev.feedstore.server.settings.ServerSettings.RESPONSE_BYTES;
 
 import dev.feedstore.core.Block;
 import dev.feedstore.core.BlockKey;
@@ -17,7 +17,7 @@ import dev.feedstore.core.store.AuthorityStore;
 import dev.feedstore.core.store.AuthorityTransaction;
 import dev.feedstore.core.store.Retention;
 import dev.feedstore.core.store.Subscription;
-import dev.feedstore.server.ServerSettings;
+import dev.feedstore.server.settings.ServerSettings;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;

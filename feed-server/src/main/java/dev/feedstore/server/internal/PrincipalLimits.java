@@ -1,10 +1,10 @@
 package dev.feedstore.server.internal;
 
-import static dev.feedstore.server.ServerSettings.PRINCIPAL_APPEND_BYTES_PER_SECOND;
-import static dev.feedstore.server.ServerSettings.PRINCIPAL_REQUESTS_PER_SECOND;
-import static dev.feedstore.server.ServerSettings.PRINCIPAL_STREAMS;
+import static dev.feedstore.server.settings.ServerSettings.PRINCIPAL_APPEND_BYTES_PER_SECOND;
+import static dev.feedstore.server.settings.ServerSettings.PRINCIPAL_REQUESTS_PER_SECOND;
+import static dev.feedstore.server.settings.ServerSettings.PRINCIPAL_STREAMS;
 
-import dev.feedstore.server.ServerSettings;
+import dev.feedstore.server.settings.ServerSettings;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;

@@ -1,18 +1,18 @@
 package dev.feedstore.server.internal;
 
-import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
-import static dev.feedstore.server.ServerSettings.REJECTIONS_LOGGED_PER_MINUTE;
-import static dev.feedstore.server.ServerSettings.RETENTION_INTERVAL_MS;
-import static dev.feedstore.server.ServerSettings.RPC_THREADS;
-import static dev.feedstore.server.ServerSettings.WATCH_THREADS;
-import static dev.feedstore.server.ServerSettings.WRITE_PROBE_MS;
+import static dev.feedstore.server.settings.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.settings.ServerSettings.REJECTIONS_LOGGED_PER_MINUTE;
+import static dev.feedstore.server.settings.ServerSettings.RETENTION_INTERVAL_MS;
+import static dev.feedstore.server.settings.ServerSettings.RPC_THREADS;
+import static dev.feedstore.server.settings.ServerSettings.WATCH_THREADS;
+import static dev.feedstore.server.settings.ServerSettings.WRITE_PROBE_MS;
 
 import dev.feedstore.core.Position;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.AuthorityStore;
 import dev.feedstore.core.store.CommitListener;
 import dev.feedstore.core.store.StorageFaultException;
-import dev.feedstore.server.ServerSettings;
+import dev.feedstore.server.settings.ServerSettings;
 import java.time.Clock;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;

@@ -1,10 +1,10 @@
 package dev.feedstore.server.internal;
 
-import static dev.feedstore.server.ServerSettings.SHARED_PAGES;
-import static dev.feedstore.server.ServerSettings.SHARED_PAGES_BYTES;
-import static dev.feedstore.server.ServerSettings.SPACES_PER_SERVER;
-import static dev.feedstore.server.ServerSettings.TAIL_BLOCKS;
-import static dev.feedstore.server.ServerSettings.TAIL_BYTES;
+import static dev.feedstore.server.settings.ServerSettings.SHARED_PAGES;
+import static dev.feedstore.server.settings.ServerSettings.SHARED_PAGES_BYTES;
+import static dev.feedstore.server.settings.ServerSettings.SPACES_PER_SERVER;
+import static dev.feedstore.server.settings.ServerSettings.TAIL_BLOCKS;
+import static dev.feedstore.server.settings.ServerSettings.TAIL_BYTES;
 
 import dev.feedstore.core.LimitExceededException;
 import dev.feedstore.core.Position;
@@ -12,7 +12,7 @@ import dev.feedstore.core.ServerToken;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.AuthorityStore;
 import dev.feedstore.core.store.AuthorityTransaction;
-import dev.feedstore.server.ServerSettings;
+import dev.feedstore.server.settings.ServerSettings;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;

@@ -1,6 +1,6 @@
 package dev.feedstore.server.internal;
 
-import static dev.feedstore.server.ServerSettings.WRITE_PROBE_MS;
+import static dev.feedstore.server.settings.ServerSettings.WRITE_PROBE_MS;
 
 import dev.feedstore.core.store.AuthorityStore;
 import dev.feedstore.core.store.StorageFaultException;

@@ -1,8 +1,8 @@
 package dev.feedstore.server.internal;
 
-import static dev.feedstore.server.ServerSettings.SUBSCRIPTIONS_PER_SPACE;
-import static dev.feedstore.server.ServerSettings.SUBSCRIPTION_MAX_TTL_MS;
-import static dev.feedstore.server.ServerSettings.SUBSCRIPTION_TTL_MS;
+import static dev.feedstore.server.settings.ServerSettings.SUBSCRIPTIONS_PER_SPACE;
+import static dev.feedstore.server.settings.ServerSettings.SUBSCRIPTION_MAX_TTL_MS;
+import static dev.feedstore.server.settings.ServerSettings.SUBSCRIPTION_TTL_MS;
 
 import dev.feedstore.core.InvalidValueException;
 import dev.feedstore.core.LimitExceededException;
@@ -12,7 +12,7 @@ import dev.feedstore.core.store.AuthorityStore;
 import dev.feedstore.core.store.StorageFaultException;
 import dev.feedstore.core.store.Subscription;
 import dev.feedstore.core.store.Subscriptions;
-import dev.feedstore.server.ServerSettings;
+import dev.feedstore.server.settings.ServerSettings;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;

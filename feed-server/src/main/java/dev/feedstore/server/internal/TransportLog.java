@@ -1,6 +1,6 @@
 package dev.feedstore.server.internal;
 
-import static dev.feedstore.server.ServerSettings.MAX_MESSAGE_BYTES;
+import static dev.feedstore.server.settings.ServerSettings.MAX_MESSAGE_BYTES;
 
 import java.time.Clock;
 import java.util.logging.Handler;

@@ -1,13 +1,13 @@
 package dev.feedstore.server.internal;
 
-import static dev.feedstore.server.ServerSettings.WATCHES_PER_CONNECTION;
-import static dev.feedstore.server.ServerSettings.WATCHES_PER_SERVER;
-import static dev.feedstore.server.ServerSettings.WATCH_SCOPE_BYTES;
-import static dev.feedstore.server.ServerSettings.WATCH_SCOPE_BYTES_PER_CONNECTION;
+import static dev.feedstore.server.settings.ServerSettings.WATCHES_PER_CONNECTION;
+import static dev.feedstore.server.settings.ServerSettings.WATCHES_PER_SERVER;
+import static dev.feedstore.server.settings.ServerSettings.WATCH_SCOPE_BYTES;
+import static dev.feedstore.server.settings.ServerSettings.WATCH_SCOPE_BYTES_PER_CONNECTION;
 
 import dev.feedstore.core.LimitExceededException;
 import dev.feedstore.core.Scope;
-import dev.feedstore.server.ServerSettings;
+import dev.feedstore.server.settings.ServerSettings;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

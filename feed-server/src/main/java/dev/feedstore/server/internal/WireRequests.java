@@ -1,7 +1,7 @@
 package dev.feedstore.server.internal;
 
-import static dev.feedstore.server.ServerSettings.FEEDS_PER_SCOPE;
-import static dev.feedstore.server.ServerSettings.QUERY_LIMIT;
+import static dev.feedstore.server.settings.ServerSettings.FEEDS_PER_SCOPE;
+import static dev.feedstore.server.settings.ServerSettings.QUERY_LIMIT;
 
 import dev.feedstore.core.Block;
 import dev.feedstore.core.FeedId;
@@ -17,7 +17,7 @@ import dev.feedstore.proto.v1.AppendRequest;
 import dev.feedstore.proto.v1.QueryRequest;
 import dev.feedstore.proto.v1.SubscribeRequest;
 import dev.feedstore.proto.v1.WatchRequest;
-import dev.feedstore.server.ServerSettings;
+import dev.feedstore.server.settings.ServerSettings;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.feedstore.server.internal;
 
-import static dev.feedstore.server.ServerSettings.FEEDS_PER_SPACE;
-import static dev.feedstore.server.ServerSettings.STREAMS_SPACE;
+import static dev.feedstore.server.settings.ServerSettings.FEEDS_PER_SPACE;
+import static dev.feedstore.server.settings.ServerSettings.STREAMS_SPACE;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -16,7 +16,7 @@ import dev.feedstore.core.store.StreamRecord;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.postgres.PostgresStore;
 import dev.feedstore.postgres.testing.EmbeddedDatabase;
-import dev.feedstore.server.ServerSettings;
+import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.server.testing.PostgresServer;
 import java.time.Clock;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package dev.feedstore.server.internal;
 
-import static dev.feedstore.server.ServerSettings.SHARED_PAGES_BYTES;
+import static dev.feedstore.server.settings.ServerSettings.SHARED_PAGES_BYTES;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,7 +10,7 @@ import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Position;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.testing.TestBlocks;
-import dev.feedstore.server.ServerSettings;
+import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.sqlite.SqliteFeedStore;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package dev.feedstore.server.internal;
 
-import static dev.feedstore.server.ServerSettings.SHARED_PAGES;
-import static dev.feedstore.server.ServerSettings.SHARED_PAGES_BYTES;
+import static dev.feedstore.server.settings.ServerSettings.SHARED_PAGES;
+import static dev.feedstore.server.settings.ServerSettings.SHARED_PAGES_BYTES;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;

@@ -6,7 +6,7 @@ import dev.feedstore.core.Position;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.testing.Await;
 import dev.feedstore.core.testing.TestBlocks;
-import dev.feedstore.server.ServerSettings;
+import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.sqlite.SqliteFeedStore;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -6,7 +6,7 @@ import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Scope;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.testing.TestBlocks;
-import dev.feedstore.server.ServerSettings;
+import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.server.testing.TestClock;
 import dev.feedstore.sqlite.SqliteFeedStore;
 import java.nio.file.Path;

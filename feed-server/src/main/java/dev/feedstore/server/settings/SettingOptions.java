@@ -1,4 +1,4 @@
-package dev.feedstore.server;
+package dev.feedstore.server.settings;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
@@ -7,9 +7,9 @@ import picocli.CommandLine.Model.OptionSpec;
 /**
  * The command-line options of the settings: one {@code --NAME} option for every entry of {@link
  * ServerSettings#ALL}, with its type, unit, default and description taken from the entry, added to
- * {@link Main}'s command after its own options. Stateless and thread-safe.
+ * {@code Main}'s command after its own options. Stateless and thread-safe.
  */
-final class SettingOptions implements CommandLine.IModelTransformer {
+public final class SettingOptions implements CommandLine.IModelTransformer {
   @Override
   public CommandSpec transform(CommandSpec command) {
     for (Setting<?> setting : ServerSettings.ALL) {
@@ -28,7 +28,7 @@ final class SettingOptions implements CommandLine.IModelTransformer {
    *
    * @throws dev.feedstore.core.InvalidValueException naming the setting whose value cannot work
    */
-  static ServerSettings settings(CommandSpec command) {
+  public static ServerSettings settings(CommandSpec command) {
     ServerSettings.Builder settings = ServerSettings.newBuilder();
     for (Setting<?> setting : ServerSettings.ALL) {
       set(settings, setting, command.findOption("--" + setting.name()).getValue());
@@ -37,7 +37,7 @@ final class SettingOptions implements CommandLine.IModelTransformer {
   }
 
   /** What {@code --help} says of a setting: its summary, and its rule unless it is only {@code > 0}. */
-  static String description(Setting<?> setting) {
+  public static String description(Setting<?> setting) {
     String rule = setting.rule();
     String text = setting.summary() + (rule.equals("> 0") ? "" : " Must be " + rule + ".");
     // picocli reads % as the start of a format specifier.

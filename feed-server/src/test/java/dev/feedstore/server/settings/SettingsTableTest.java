@@ -1,7 +1,7 @@
-package dev.feedstore.server;
+package dev.feedstore.server.settings;
 
-import static dev.feedstore.server.ServerSettings.SHARED_PAGES;
-import static dev.feedstore.server.ServerSettings.TAIL_BLOCKS;
+import static dev.feedstore.server.settings.ServerSettings.SHARED_PAGES;
+import static dev.feedstore.server.settings.ServerSettings.TAIL_BLOCKS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;

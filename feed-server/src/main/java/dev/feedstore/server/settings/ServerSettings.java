@@ -1,20 +1,20 @@
-package dev.feedstore.server;
+package dev.feedstore.server.settings;
 
-import static dev.feedstore.server.Setting.Area.DURABLE_STREAMS;
-import static dev.feedstore.server.Setting.Area.GRPC;
-import static dev.feedstore.server.Setting.Area.HTTP;
-import static dev.feedstore.server.Setting.Area.LIVE;
-import static dev.feedstore.server.Setting.Area.PRINCIPALS;
-import static dev.feedstore.server.Setting.Area.PROCESS;
-import static dev.feedstore.server.Setting.Area.REQUESTS;
-import static dev.feedstore.server.Setting.Area.RETENTION;
-import static dev.feedstore.server.Setting.Area.SQLITE;
-import static dev.feedstore.server.Setting.Area.STORE;
-import static dev.feedstore.server.Setting.Area.SUBSCRIPTIONS;
-import static dev.feedstore.server.Setting.Unit.BYTES;
-import static dev.feedstore.server.Setting.Unit.COUNT;
-import static dev.feedstore.server.Setting.Unit.MILLISECONDS;
-import static dev.feedstore.server.Setting.Unit.SPACE;
+import static dev.feedstore.server.settings.Setting.Area.DURABLE_STREAMS;
+import static dev.feedstore.server.settings.Setting.Area.GRPC;
+import static dev.feedstore.server.settings.Setting.Area.HTTP;
+import static dev.feedstore.server.settings.Setting.Area.LIVE;
+import static dev.feedstore.server.settings.Setting.Area.PRINCIPALS;
+import static dev.feedstore.server.settings.Setting.Area.PROCESS;
+import static dev.feedstore.server.settings.Setting.Area.REQUESTS;
+import static dev.feedstore.server.settings.Setting.Area.RETENTION;
+import static dev.feedstore.server.settings.Setting.Area.SQLITE;
+import static dev.feedstore.server.settings.Setting.Area.STORE;
+import static dev.feedstore.server.settings.Setting.Area.SUBSCRIPTIONS;
+import static dev.feedstore.server.settings.Setting.Unit.BYTES;
+import static dev.feedstore.server.settings.Setting.Unit.COUNT;
+import static dev.feedstore.server.settings.Setting.Unit.MILLISECONDS;
+import static dev.feedstore.server.settings.Setting.Unit.SPACE;
 
 import dev.feedstore.core.Limits;
 import dev.feedstore.core.SpaceId;
@@ -27,7 +27,7 @@ import java.util.StringJoiner;
 /**
  * Every limit and tunable of the position authority, each defined once in the table below: its
  * name, type, default, bounds, unit, where it applies and what it does ({@link Setting}). Each name
- * is a command-line flag of {@link Main} ({@code --block-bytes}) and the name an error gives when a
+ * is a command-line flag of {@code Main} ({@code --block-bytes}) and the name an error gives when a
  * request goes over the limit; {@code --help} and the settings table of {@code docs/deployment.md}
  * are made from the same entries ({@code SettingsTableTest} rewrites the table). A new setting is
  * one more entry ({@code docs/settings.md}).

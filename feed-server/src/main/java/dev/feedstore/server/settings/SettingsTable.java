@@ -1,4 +1,4 @@
-package dev.feedstore.server;
+package dev.feedstore.server.settings;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,4 +1,4 @@
-package dev.feedstore.server;
+package dev.feedstore.server.settings;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

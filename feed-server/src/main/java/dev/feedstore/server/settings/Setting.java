@@ -1,4 +1,4 @@
-package dev.feedstore.server;
+package dev.feedstore.server.settings;
 
 import dev.feedstore.core.InvalidValueException;
 import java.util.Objects;
