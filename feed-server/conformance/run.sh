@@ -14,8 +14,8 @@ jar="${1:-$jar}"
 [ -f "$jar" ] || { echo "no server jar at $jar: build it first (./mvnw -q -DskipTests package -pl feed-server -am)" >&2; exit 2; }
 major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
 [ "$major" -ge 20 ] || { echo "the conformance suite (vitest 4) needs Node 20 or newer; node is $(node --version 2>/dev/null || echo missing)" >&2; exit 2; }
-# `npm ci` refuses this lock file on npm 11 (vite's optional platform package is left out of it), so
-# the same pinned versions are installed with `npm install` when it does.
+# The lock file lists every platform's optional packages, so that npm 10 and 11 both take it with
+# `npm ci`; an npm that still refuses it installs the same pinned versions with `npm install`.
 if ! [ -d node_modules/@durable-streams/server-conformance-tests ]; then
   npm ci --no-audit --no-fund || npm install --no-audit --no-fund
 fi

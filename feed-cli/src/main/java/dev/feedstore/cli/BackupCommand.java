@@ -23,7 +23,7 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "backup", sortOptions = false, usageHelpWidth = 100,
     description = {"Copies a feed store's database file consistently, also while a server runs on it"
         + " (SQLite's VACUUM INTO, read-only). Run it on the server's machine; it does not talk to the server.",
-        "Example: feedctl backup --db /var/lib/feed-server/feeds.db --to /backup/feeds-$(date +%F).db"})
+        "Example: feedctl backup --db /var/lib/feed-server/feeds.db --to /backup/feeds-$(date +%%F).db"})
 final class BackupCommand implements Callable<Integer> {
   /** {@code PRAGMA application_id} of a feed store: "FEED". */
   static final int FEED_STORE_APPLICATION_ID = 0x46454544;

@@ -7,6 +7,7 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Properties;
+import java.util.stream.Collectors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -65,11 +66,13 @@ public final class FeedCtl implements Runnable {
     return line.execute(args);
   }
 
+  /** With no command: a usage error naming every command, as registered above. */
   @Override
   public void run() {
+    String commands = spec.subcommands().keySet().stream().filter(name -> !name.equals("help"))
+        .collect(Collectors.joining(", "));
     throw new ParameterException(spec.commandLine(),
-        "Missing a command: one of create, append, read, list, tail, subscriptions, backup (feedctl help COMMAND"
-            + " explains one)");
+        "Missing a command: one of " + commands + " (feedctl help COMMAND explains one)");
   }
 
   /** The exit codes of {@code feedctl}. */

@@ -26,6 +26,12 @@ final class Cli {
     }
   }
 
+  /** The names of feedctl's commands, as registered, but {@code help}. */
+  static List<String> commands() {
+    return new picocli.CommandLine(new FeedCtl(java.io.InputStream.nullInputStream())).getSubcommands().keySet()
+        .stream().filter(name -> !name.equals("help")).toList();
+  }
+
   static Result run(String... args) {
     return runWithInput("", args);
   }

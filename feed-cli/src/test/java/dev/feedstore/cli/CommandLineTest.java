@@ -6,6 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.feedstore.core.FeedId;
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /** Usage, bad input and an unreachable server: clear errors and the documented exit codes. */
@@ -22,11 +27,16 @@ class CommandLineTest {
   }
 
   @Test
-  void noCommandIsAUsageError() {
+  void noCommandIsAUsageErrorNamingEveryCommand() {
     Cli.Result result = Cli.run();
 
     assertEquals(FeedCtl.Exit.USAGE, result.exit());
-    assertTrue(result.err().startsWith("feedctl: Missing a command"), result.err());
+    Matcher named = Pattern.compile("^feedctl: Missing a command: one of ([a-z, ]+) \\(feedctl help COMMAND explains"
+        + " one\\)\n").matcher(result.err());
+    assertTrue(named.find(), result.err());
+    Set<String> registered = new TreeSet<>(Cli.commands());
+    assertTrue(registered.containsAll(List.of("create", "compact", "retention")), registered.toString());
+    assertEquals(registered, new TreeSet<>(List.of(named.group(1).split(", "))), result.err());
   }
 
   @Test

@@ -13,6 +13,8 @@ import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Replication;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.StreamName;
+import dev.feedstore.proto.v1.CompactRequest;
+import dev.feedstore.proto.v1.FeedSyncGrpc;
 import dev.feedstore.server.settings.ServerSettings;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -31,7 +33,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Streams are feeds: a replica that replicates the streams' space holds every Durable Stream as a
  * feed (its id derived from the stream's name), readable offline, and a block the replica appends
- * to such a feed reaches the stream's HTTP readers once pushed, a waiting long-poll among them.
+ * to such a feed reaches the stream's HTTP readers once pushed, a waiting long-poll among them. A
+ * replica keeps a stream's blocks that retention removed on the authority, beside the stream's
+ * later blocks, which never take their keys.
  */
 class StreamReplicaTest {
   private static final SpaceId STREAMS = SpaceId.of(STREAMS_SPACE.defaultValue());
@@ -98,5 +102,31 @@ class StreamReplicaTest {
         woken.headers().firstValue("Stream-Next-Offset").orElseThrow(), "the offset is the block's position");
     assertEquals(204, send("POST", "chat/room-1", "", " after the replica").statusCode(),
         "the server keys its next block after the replica's");
+  }
+
+  @Test
+  void aStreamWhoseBlocksRetentionRemovedGoesOnWithKeysNoReplicaHoldsAlready() {
+    assertEquals(201, send("PUT", "chat/room-1", "", "a0 ").statusCode());
+    assertEquals(204, send("POST", "chat/room-1", "", "a1 ").statusCode());
+    Replica replica = replicas.open("desk");
+    replica.replicateSpace(STREAMS, Replication.fullHistory());
+    SyncDriver driver = new SyncDriver(authority.authority(), STREAMS);
+    driver.untilQuiet(10, replica);
+    FeedId room = StreamName.of("chat/room-1").feedId(0);
+    assertEquals(List.of("a0 ", "a1 "), data(replica, STREAMS, room));
+
+    assertEquals(2, FeedSyncGrpc.newBlockingStub(authority.channel()).compact(CompactRequest.newBuilder()
+        .setSpaceId(STREAMS.value()).setUpTo(2).build()).getFloor(), "every block of the stream is gone");
+    assertEquals(204, send("POST", "chat/room-1", "", "b0 ").statusCode());
+    assertEquals(204, send("POST", "chat/room-1", "", "b1").statusCode());
+    driver.untilQuiet(10, replica);
+
+    List<Block> held = replica.read(STREAMS, room);
+    assertEquals(List.of("a0 ", "a1 ", "b0 ", "b1"), held.stream().map(b -> b.data().toStringUtf8()).toList(),
+        "the replica keeps the removed blocks and adds the new ones beside them");
+    assertEquals(List.of(1L, 2L, 3L, 4L), held.stream().map(b -> b.position().value()).toList());
+    assertEquals(4, held.stream().map(Block::key).distinct().count(), "four blocks, four keys: " + held);
+    assertEquals(List.of(), replica.refused(STREAMS));
+    assertEquals("b0 b1", send("GET", "chat/room-1", "?offset=-1", "").body());
   }
 }

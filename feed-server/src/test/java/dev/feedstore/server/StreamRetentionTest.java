@@ -5,6 +5,8 @@ import static dev.feedstore.server.settings.ServerSettings.RETAIN_BLOCKS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.feedstore.core.FeedId;
+import dev.feedstore.core.StreamName;
 import dev.feedstore.proto.v1.QueryRequest;
 import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.server.testing.SseReader;
@@ -12,6 +14,7 @@ import dev.feedstore.server.testing.Streams;
 import dev.feedstore.server.testing.TestServer;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -25,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Gone} for a plain read, a long-poll and an event stream alike, never a read that silently starts
  * later; a reader that missed nothing of its stream is served as before, however far the space's
  * floor moved; an offset past the stream's tail, which this server never gave, is {@code 400}
- * naming the tail.
+ * naming the tail; a stream's next block never takes the key of one retention removed.
  */
 class StreamRetentionTest {
   private static final String TEXT = "text/plain";
@@ -124,6 +127,30 @@ class StreamRetentionTest {
     HttpResponse<String> late = streams.read("late", "offset=" + empty);
     assertEquals(200, late.statusCode(), "a stream created above the floor never answers 410: " + late.body());
     assertEquals("l0;", late.body());
+  }
+
+  @Test
+  void anAppendAfterRetentionRemovedEveryBlockOfItsStreamTakesASequenceAboveTheRemovedOnes() {
+    assertEquals(201, streams.create("cs", TEXT, "").statusCode());
+    appendMessages("cs", "m", 3);
+    FeedId feed = StreamName.of("cs").feedId(0);
+    assertEquals(List.of(0L, 1L, 2L), sequences(feed));
+    streams.create("busy", TEXT, "");
+    appendMessages("busy", "b", 60);
+    t.server.applyRetention();
+    assertEquals(13, floor());
+    assertEquals(List.of(), sequences(feed), "retention removed every block of the stream");
+
+    appendMessages("cs", "n", 2);
+    assertEquals(List.of(3L, 4L), sequences(feed),
+        "keys (feed, http, 0) and (feed, http, 1) name removed blocks that replicas may hold");
+    assertEquals(messages("n", 0, 2), streams.read("cs", "offset=-1").body());
+  }
+
+  /** The sequences of the blocks the feed holds, in position order. */
+  private List<Long> sequences(FeedId feed) {
+    return t.blocking().query(QueryRequest.newBuilder().setSpaceId("streams").addFeedIds(feed.value()).build())
+        .getBlocksList().stream().map(dev.feedstore.proto.v1.Block::getSequence).toList();
   }
 
   @Test

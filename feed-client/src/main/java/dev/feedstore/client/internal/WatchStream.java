@@ -10,7 +10,8 @@ import io.grpc.stub.ClientResponseObserver;
 
 /**
  * One Watch call with manual flow control: one event is requested at a time, and the next only
- * when the consumer asks, so the client never buffers a backlog. Thread-safe.
+ * when the consumer asks, so the client never buffers a backlog. Cancelled, it hands on no more
+ * events and reads out those it holds. Thread-safe.
  */
 public final class WatchStream {
 
@@ -42,7 +43,9 @@ public final class WatchStream {
 
       @Override
       public void onNext(WatchEvent event) {
-        handler.onEvent(stream, event);
+        if (!stream.cancelled) {
+          handler.onEvent(stream, event);
+        }
       }
 
       @Override
@@ -70,12 +73,19 @@ public final class WatchStream {
     }
   }
 
-  /** Ends the stream; idempotent. */
+  /**
+   * Ends the stream; idempotent. The events the call received but were not asked for yet are read
+   * out and dropped (the handler hears of none after this): a call whose connection is gone keeps
+   * them until they are read, and the cancel, which travels through that connection, never reaches
+   * them, so they would hold pooled direct memory of the transport until the garbage collector
+   * found them.
+   */
   public void cancel() {
     cancelled = true;
     ClientCallStreamObserver<WatchRequest> current = call;
     if (current != null) {
       current.cancel("closed by the replica", null);
+      current.request(Integer.MAX_VALUE);
     }
   }
 

@@ -55,9 +55,10 @@ public interface StreamCatalog {
   void putProducer(long streamId, ProducerMark mark);
 
   /**
-   * The highest block sequence stored in the feed, whoever wrote it; empty for a feed without
-   * blocks. The next block the authority writes to a stream's feed takes one more (the feed's
-   * Lamport rule, as a replica's blocks do).
+   * The highest block sequence the feed has held, whoever wrote it: of the blocks it stores and of
+   * those retention removed ({@link BlockLog#compact}); empty for a feed that never held a block. The
+   * next block the authority writes to a stream's feed takes one more (the feed's Lamport rule, as a
+   * replica's blocks do), so its key is never one a removed block had, which replicas may still hold.
    */
   OptionalLong maxSequence(SpaceId spaceId, FeedId feedId);
 

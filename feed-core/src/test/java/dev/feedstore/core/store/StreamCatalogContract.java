@@ -4,6 +4,7 @@ import static dev.feedstore.core.testing.TestBlocks.positioned;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.feedstore.core.Block;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Position;
 import dev.feedstore.core.SpaceId;
@@ -165,20 +166,30 @@ public abstract class StreamCatalogContract {
   }
 
   @Test
+  void maxSequenceNeverGoesBackWhenRetentionRemovesTheFeedsBlocks() {
+    FeedId feed = StreamName.of("compacted").feedId(0);
+    FeedId other = StreamName.of("other").feedId(0);
+    appendPositioned(positioned(feed, "http", 0, 1), positioned(feed, "replica", 7, 2), positioned(feed, "http", 3, 3),
+        positioned(other, "http", 0, 4));
+
+    assertEquals(2, (int) store.write(tx -> tx.blocks().compact(SPACE, Position.of(2), 10)));
+    assertEquals(OptionalLong.of(7), store.read(tx -> tx.streams().maxSequence(SPACE, feed)),
+        "the removed sequence 7 is above the stored 3");
+    assertEquals(1, (int) store.write(tx -> tx.blocks().compact(SPACE, Position.of(3), 10)));
+    assertEquals(OptionalLong.of(7), store.read(tx -> tx.streams().maxSequence(SPACE, feed)),
+        "with none of its blocks left the feed keeps its highest sequence");
+    assertEquals(OptionalLong.of(0), store.read(tx -> tx.streams().maxSequence(SPACE, other)));
+    appendPositioned(positioned(feed, "http", 8, 5));
+    assertEquals(1, (int) store.write(tx -> tx.blocks().compact(SPACE, Position.of(4), 10)));
+    assertEquals(OptionalLong.of(8), store.read(tx -> tx.streams().maxSequence(SPACE, feed)));
+  }
+
+  @Test
   void removedUpToIsTheHighestPositionRetentionTookFromTheFeed() {
     FeedId feed = StreamName.of("kept").feedId(0);
     FeedId other = StreamName.of("other").feedId(0);
-    store.write(tx -> {
-      tx.serverTokens().findOrCreate(SPACE);
-      tx.feeds().create(SPACE, feed, Optional.empty());
-      tx.feeds().create(SPACE, other, Optional.empty());
-      tx.blocks().claimPositions(SPACE, 4);
-      tx.blocks().insert(SPACE, positioned(feed, "http", 0, 1));
-      tx.blocks().insert(SPACE, positioned(other, "http", 0, 2));
-      tx.blocks().insert(SPACE, positioned(feed, "http", 1, 3));
-      tx.blocks().insert(SPACE, positioned(other, "http", 1, 4));
-      return null;
-    });
+    appendPositioned(positioned(feed, "http", 0, 1), positioned(other, "http", 0, 2), positioned(feed, "http", 1, 3),
+        positioned(other, "http", 1, 4));
     assertEquals(0L, (long) store.read(tx -> tx.streams().removedUpTo(SPACE, feed)));
 
     assertEquals(3, (int) store.write(tx -> tx.blocks().compact(SPACE, Position.of(3), 10)));
@@ -188,6 +199,22 @@ public abstract class StreamCatalogContract {
     assertEquals(3L, (long) store.read(tx -> tx.streams().removedUpTo(SPACE, feed)), "a feed keeps what it lost");
     assertEquals(4L, (long) store.read(tx -> tx.streams().removedUpTo(SPACE, other)));
     assertEquals(0L, (long) store.read(tx -> tx.streams().removedUpTo(SPACE, StreamName.of("none").feedId(0))));
+  }
+
+  /**
+   * Stores {@code blocks} as an append does, creating their feeds: their positions must be the next
+   * ones of the space, in order.
+   */
+  private void appendPositioned(Block... blocks) {
+    store.write(tx -> {
+      tx.serverTokens().findOrCreate(SPACE);
+      tx.blocks().claimPositions(SPACE, blocks.length);
+      for (Block block : blocks) {
+        tx.feeds().create(SPACE, block.feedId(), Optional.empty());
+        tx.blocks().insert(SPACE, block);
+      }
+      return null;
+    });
   }
 
   @Test

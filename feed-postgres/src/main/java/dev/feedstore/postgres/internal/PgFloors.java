@@ -2,6 +2,7 @@ package dev.feedstore.postgres.internal;
 
 import dev.feedstore.core.Position;
 import dev.feedstore.core.SpaceId;
+import dev.feedstore.core.store.FeedLoss;
 import dev.feedstore.core.store.Retention;
 import dev.feedstore.core.store.SpaceFloor;
 import java.sql.ResultSet;
@@ -28,9 +29,10 @@ final class PgFloors {
       + " b.chain FROM blocks b JOIN feeds f ON f.feed_private_id = b.feed_private_id"
       + " WHERE b.space_private_id = ? AND b.position > ? AND b.position <= ? ORDER BY b.position LIMIT ?";
   private static final String REMOVE = "DELETE FROM blocks WHERE space_private_id = ? AND position > ? AND position <= ?";
-  /** The highest position each feed lost, raised in one statement for the feeds of a batch. */
-  private static final String LOST = "UPDATE feeds f SET removed_up_to = greatest(f.removed_up_to, d.p)"
-      + " FROM unnest(?, ?) AS d(id, p) WHERE f.feed_private_id = d.id";
+  /** The highest position and sequence each feed lost, raised in one statement for the feeds of a batch. */
+  private static final String LOST = "UPDATE feeds f SET removed_up_to = greatest(f.removed_up_to, d.p),"
+      + " removed_max_sequence = greatest(f.removed_max_sequence, d.s)"
+      + " FROM unnest(?, ?, ?) AS d(id, p, s) WHERE f.feed_private_id = d.id";
   private static final String RAISE = "UPDATE spaces SET floor_position = ?, floor_feed_id = ?, floor_actor_id = ?,"
       + " floor_sequence = ?, floor_chain = ? WHERE space_private_id = ?";
 
@@ -83,13 +85,16 @@ final class PgFloors {
     Removed last = removed.get(removed.size() - 1);
     Sql.update(tx.connection, REMOVE, space, floor, last.position());
     Map<Long, Long> perFeed = new HashMap<>();
-    Map<Long, Long> lastPerFeed = new HashMap<>();
+    Map<Long, FeedLoss> lostPerFeed = new HashMap<>();
     for (Removed block : removed) {
       perFeed.merge(block.feedPrivateId(), -1L, Long::sum);
-      lastPerFeed.put(block.feedPrivateId(), block.position());
+      lostPerFeed.merge(block.feedPrivateId(), new FeedLoss(block.position(), block.sequence()), FeedLoss::and);
     }
     perFeed.forEach(tx::countInserted);
-    Sql.update(tx.connection, LOST, lastPerFeed.keySet().toArray(Long[]::new), lastPerFeed.values().toArray(Long[]::new));
+    List<Long> feeds = List.copyOf(lostPerFeed.keySet());
+    Sql.update(tx.connection, LOST, feeds.toArray(Long[]::new),
+        feeds.stream().map(feed -> lostPerFeed.get(feed).upTo()).toArray(Long[]::new),
+        feeds.stream().map(feed -> lostPerFeed.get(feed).maxSequence()).toArray(Long[]::new));
     Sql.update(tx.connection, RAISE, last.position(), last.feedId(), last.actorId(), last.sequence(), last.chain(), space);
     return removed.size();
   }

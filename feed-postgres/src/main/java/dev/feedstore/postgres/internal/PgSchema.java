@@ -24,9 +24,10 @@ import java.util.List;
 public final class PgSchema {
   /** "FEED" in ASCII: the advisory lock the migration holds. */
   private static final long LOCK = 0x46454544L;
-  private static final List<String> SCRIPTS = List.of("V1__authority_store.sql", "V2__space_floor.sql",
+  /** The scripts of versions 1, 2, 3, ... in order (tests build older databases from them). */
+  static final List<String> SCRIPTS = List.of("V1__authority_store.sql", "V2__space_floor.sql",
       "V3__durable_subscriptions.sql", "V4__receive_time.sql", "V5__stream_catalog.sql",
-      "V6__feed_removals.sql", "V7__stream_feeds.sql");
+      "V6__feed_removals.sql", "V7__stream_feeds.sql", "V8__removed_sequences.sql");
 
   private PgSchema() {}
 
@@ -108,7 +109,8 @@ public final class PgSchema {
     }
   }
 
-  private static String resource(String name) {
+  /** The text of the migration script {@code name}. */
+  static String resource(String name) {
     String path = "/dev/feedstore/postgres/migrations/" + name;
     try (InputStream in = PgSchema.class.getResourceAsStream(path)) {
       if (in == null) {

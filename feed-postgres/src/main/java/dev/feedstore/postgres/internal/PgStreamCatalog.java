@@ -56,6 +56,10 @@ final class PgStreamCatalog implements StreamCatalog {
       + " last_seq) VALUES (?, ?, ?, ?) ON CONFLICT (stream_private_id, producer_id) DO UPDATE"
       + " SET epoch = excluded.epoch, last_seq = excluded.last_seq";
 
+  /** The higher of the feed's stored and removed sequences (greatest skips NULLs); NULL for neither. */
+  private static final String MAX_SEQUENCE = "SELECT greatest((SELECT max(b.sequence) FROM blocks b"
+      + " WHERE b.feed_private_id = f.feed_private_id), f.removed_max_sequence) FROM feeds f"
+      + " JOIN spaces s ON s.space_private_id = f.space_private_id WHERE s.space_id = ? AND f.feed_id = ?";
   private static final String REMOVED_UP_TO = "SELECT f.removed_up_to FROM feeds f JOIN spaces s"
       + " ON s.space_private_id = f.space_private_id WHERE s.space_id = ? AND f.feed_id = ?";
 
@@ -148,7 +152,8 @@ final class PgStreamCatalog implements StreamCatalog {
 
   @Override
   public OptionalLong maxSequence(SpaceId spaceId, FeedId feedId) {
-    return feedMax("sequence", spaceId, feedId);
+    Long max = Sql.longValue(tx.connection, MAX_SEQUENCE, spaceId.value(), feedId.value());
+    return max == null ? OptionalLong.empty() : OptionalLong.of(max);
   }
 
   @Override

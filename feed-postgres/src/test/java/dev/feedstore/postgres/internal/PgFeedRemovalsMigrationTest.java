@@ -7,13 +7,9 @@ import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.postgres.PostgresStore;
 import dev.feedstore.postgres.testing.EmbeddedDatabase;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,13 +24,7 @@ class PgFeedRemovalsMigrationTest {
     FeedId compacted = TestBlocks.feedId();
     FeedId whole = TestBlocks.feedId();
     try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
-      for (String script : List.of("V1__authority_store.sql", "V2__space_floor.sql", "V3__durable_subscriptions.sql",
-          "V4__receive_time.sql", "V5__stream_catalog.sql")) {
-        for (String sql : PgSchema.statements(resource(script))) {
-          s.execute(sql);
-        }
-      }
-      s.execute("UPDATE feedstore_schema SET version = 5");
+      OlderSchema.create(s, 5);
       s.execute("INSERT INTO spaces (space_id, server_token, feed_count, max_position, floor_position)"
           + " VALUES ('s', 't', 1, 9, 5), ('w', 'u', 1, 3, 0)");
       s.execute("INSERT INTO feeds (space_private_id, feed_id) SELECT space_private_id, CASE space_id WHEN 's' THEN '"
@@ -43,12 +33,6 @@ class PgFeedRemovalsMigrationTest {
     try (PostgresStore store = PostgresStore.open(EmbeddedDatabase.settings(url))) {
       assertEquals(5L, (long) store.read(tx -> tx.streams().removedUpTo(SpaceId.of("s"), compacted)));
       assertEquals(0L, (long) store.read(tx -> tx.streams().removedUpTo(SpaceId.of("w"), whole)));
-    }
-  }
-
-  private static String resource(String name) throws IOException {
-    try (InputStream in = PgSchema.class.getResourceAsStream("/dev/feedstore/postgres/migrations/" + name)) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
   }
 }

@@ -12,9 +12,6 @@ import dev.feedstore.core.store.BlockChecksum;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.postgres.PostgresStore;
 import dev.feedstore.postgres.testing.EmbeddedDatabase;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
@@ -35,12 +32,7 @@ class PgReceiveTimeMigrationTest {
     long farFuture = System.currentTimeMillis() + 10L * 365 * 24 * 3600 * 1000;
     long[] timestamps = {5_000, 3_000, 9_000, farFuture};
     try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
-      for (String script : List.of("V1__authority_store.sql", "V2__space_floor.sql", "V3__durable_subscriptions.sql")) {
-        for (String sql : PgSchema.statements(resource(script))) {
-          s.execute(sql);
-        }
-      }
-      s.execute("UPDATE feedstore_schema SET version = 3");
+      OlderSchema.create(s, 3);
       // Rows as code of schema version 3 wrote them: authors' clocks out of order, one far ahead.
       s.execute("INSERT INTO spaces (space_id, server_token, feed_count, max_position) VALUES ('s', 't', 1, 4)");
       s.execute("INSERT INTO feeds (space_private_id, feed_id) SELECT space_private_id, '" + feed.value()
@@ -66,12 +58,6 @@ class PgReceiveTimeMigrationTest {
       Long next = store.write(tx -> tx.blocks().stampReceipt(SPACE, 1));
       assertEquals(last, next, "new stamps go on from the last");
       assertEquals(Position.of(2), store.read(tx -> tx.blocks().lastReceivedBefore(SPACE, 9_000)));
-    }
-  }
-
-  private static String resource(String name) throws IOException {
-    try (InputStream in = PgSchema.class.getResourceAsStream("/dev/feedstore/postgres/migrations/" + name)) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
   }
 }

@@ -30,7 +30,7 @@ import java.util.function.LongConsumer;
  *
  * <p>A block's key: the actor is the request's {@code Producer-Id} (hashed when it is not a valid
  * actor id) or {@code http}; the sequence is one more than the feed's highest, as a replica's next
- * block would take. A producer's epoch and sequence live in the record, committed with the block,
+ * block would take, counting the blocks retention removed (a replica may hold them). A producer's epoch and sequence live in the record, committed with the block,
  * so a retried append is answered as a duplicate after a crash too.
  *
  * <p>Expiry is checked when a stream is used: an expired stream answers 404 at once and gives its

@@ -20,8 +20,9 @@ import java.util.Optional;
 /**
  * How an append to a Durable Stream becomes a block of the stream's feed: the data (as sent, or a
  * JSON stream's messages as one array), the actor (the producer, or {@code http}), the sequence
- * (one more than the feed's highest, whoever wrote it: the rule a replica's next block follows too)
- * and the predecessor (the feed's last block). Stateless.
+ * (one more than the highest the feed ever held, whoever wrote it and whether or not retention has
+ * removed it since: the rule a replica's next block follows too) and the predecessor (the feed's
+ * last block, none when retention removed them all). Stateless.
  */
 final class StreamBlocks {
   /** The actor of blocks appended without a producer. */

@@ -12,6 +12,7 @@ import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Netty's leak detection of the buffers of gRPC's transport (the copy of Netty shaded into
@@ -22,13 +23,18 @@ import java.util.List;
  *
  * <p>The buffers' detector is created when Netty's buffer classes load, which in a test JVM that
  * ran other tests first has happened long before, so a factory installed now would never be used:
- * the reports are taken from that detector through its leak listener, reached by reflection.
+ * the reports are taken from that detector through its leak listener, reached by reflection. The
+ * detector reports each trace once in a JVM's life; its memory of them is cleared when this opens
+ * and at each {@link #collect}, so a leak whose trace an earlier test (or an earlier collection)
+ * reported is reported again.
  */
 public final class NettyLeaks implements AutoCloseable {
   private static final Duration COLLECTION_TIMEOUT = Duration.ofSeconds(60);
 
   private final ResourceLeakDetector.Level before = ResourceLeakDetector.getLevel();
   private final ResourceLeakDetector<ByteBuf> detector = bufferDetector();
+  /** The traces the detector reported already, which it never reports again. */
+  private final Set<String> reported = reportedTraces(detector);
   /** Guarded by itself. */
   private final List<String> reports = new ArrayList<>();
 
@@ -38,6 +44,7 @@ public final class NettyLeaks implements AutoCloseable {
       throw new AssertionError("Netty's leak reports are off: the logger of ResourceLeakDetector does not log errors");
     }
     ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.PARANOID);
+    reported.clear();
     detector.setLeakListener((type, records) -> {
       synchronized (reports) {
         reports.add(records);
@@ -65,6 +72,7 @@ public final class NettyLeaks implements AutoCloseable {
     synchronized (reports) {
       List<String> found = List.copyOf(reports);
       reports.clear();
+      reported.clear();
       return found;
     }
   }
@@ -88,15 +96,26 @@ public final class NettyLeaks implements AutoCloseable {
     }
   }
 
-  @SuppressWarnings("unchecked")
+  /** The buffers' detector: the shaded Netty's {@code AbstractByteBuf.leakDetector}. */
   private static ResourceLeakDetector<ByteBuf> bufferDetector() {
+    return hiddenField(AbstractByteBuf.class, "leakDetector", null);
+  }
+
+  /** The traces {@code detector} reported already. */
+  private static Set<String> reportedTraces(ResourceLeakDetector<ByteBuf> detector) {
+    return hiddenField(ResourceLeakDetector.class, "reportedLeaks", detector);
+  }
+
+  /** The value of a field the shaded Netty keeps to itself, in {@code owner} (null for a static field). */
+  @SuppressWarnings("unchecked")
+  private static <T> T hiddenField(Class<?> type, String name, Object owner) {
     try {
-      Field field = AbstractByteBuf.class.getDeclaredField("leakDetector");
+      Field field = type.getDeclaredField(name);
       field.setAccessible(true);
-      return (ResourceLeakDetector<ByteBuf>) field.get(null);
+      return (T) field.get(owner);
     } catch (ReflectiveOperationException e) {
-      throw new AssertionError("the shaded Netty's buffer leak detector (AbstractByteBuf.leakDetector) is not where"
-          + " this grpc-netty-shaded version was known to keep it", e);
+      throw new AssertionError("the shaded Netty keeps no " + type.getSimpleName() + "." + name + ", where this"
+          + " grpc-netty-shaded version was known to keep it", e);
     }
   }
 

@@ -62,7 +62,8 @@ public final class SchemaMigrator {
         new Migration(10, resource("V10__durable_subscriptions.sql")),
         new Migration(11, resource("V11__receive_time.sql")),
         new Migration(12, resource("V12__feed_removals.sql")),
-        new Migration(13, resource("V13__stream_feeds.sql"))));
+        new Migration(13, resource("V13__stream_feeds.sql")),
+        new Migration(14, resource("V14__removed_sequences.sql"))));
   }
 
   /** The steps, in version order. */

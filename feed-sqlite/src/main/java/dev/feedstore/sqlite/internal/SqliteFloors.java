@@ -2,6 +2,7 @@ package dev.feedstore.sqlite.internal;
 
 import dev.feedstore.core.Position;
 import dev.feedstore.core.SpaceId;
+import dev.feedstore.core.store.FeedLoss;
 import dev.feedstore.core.store.Retention;
 import dev.feedstore.core.store.SpaceFloor;
 import java.sql.ResultSet;
@@ -23,7 +24,9 @@ final class SqliteFloors {
       + " b.chain FROM blocks b JOIN feeds f ON f.feed_private_id = b.feed_private_id"
       + " WHERE b.space_private_id = ? AND b.position > ? AND b.position <= ? ORDER BY b.position LIMIT ?";
   private static final String REMOVE = "DELETE FROM blocks WHERE space_private_id = ? AND position > ? AND position <= ?";
-  private static final String LOST = "UPDATE feeds SET removed_up_to = max(removed_up_to, ?) WHERE feed_private_id = ?";
+  /** The highest position and sequence a feed lost: both only ever rise. */
+  private static final String LOST = "UPDATE feeds SET removed_up_to = max(removed_up_to, ?),"
+      + " removed_max_sequence = max(coalesce(removed_max_sequence, ?), ?) WHERE feed_private_id = ?";
   private static final String RAISE = "UPDATE spaces SET floor_position = ?, floor_feed_id = ?, floor_actor_id = ?,"
       + " floor_sequence = ?, floor_chain = ? WHERE space_private_id = ?";
 
@@ -76,13 +79,13 @@ final class SqliteFloors {
     Removed last = removed.get(removed.size() - 1);
     Sql.update(tx, REMOVE, space, floor, last.position());
     Map<Long, Long> perFeed = new HashMap<>();
-    Map<Long, Long> lastPerFeed = new HashMap<>();
+    Map<Long, FeedLoss> lostPerFeed = new HashMap<>();
     for (Removed block : removed) {
       perFeed.merge(block.feedPrivateId(), -1L, Long::sum);
-      lastPerFeed.put(block.feedPrivateId(), block.position());
+      lostPerFeed.merge(block.feedPrivateId(), new FeedLoss(block.position(), block.sequence()), FeedLoss::and);
     }
     perFeed.forEach(tx::countInserted);
-    lastPerFeed.forEach((feed, position) -> Sql.update(tx, LOST, position, feed));
+    lostPerFeed.forEach((feed, lost) -> Sql.update(tx, LOST, lost.upTo(), lost.maxSequence(), lost.maxSequence(), feed));
     Sql.update(tx, RAISE, last.position(), last.feedId(), last.actorId(), last.sequence(), last.chain(), space);
     return removed.size();
   }

@@ -24,6 +24,13 @@ final class SqliteStreamCatalog implements StreamCatalog {
       + " closed_by_producer, closed_by_epoch, closed_by_seq, stream_seq, state";
   /** A row of {@link #COLUMNS} as its record. */
   private static final Sql.Row<StreamRecord> RECORD = rs -> StreamRecordColumns.read(rs::getObject);
+  /**
+   * The higher of the feed's stored and removed sequences (-1 for neither, no row for no feed), read
+   * from the file as {@link #feedMax} is.
+   */
+  private static final String MAX_SEQUENCE = "SELECT max(coalesce((SELECT max(b.sequence) FROM blocks b"
+      + " WHERE b.feed_private_id = f.feed_private_id), -1), coalesce(f.removed_max_sequence, -1)) FROM feeds f"
+      + " JOIN spaces s ON s.space_private_id = f.space_private_id WHERE s.space_id = ? AND f.feed_id = ?";
 
   private final SqliteTransaction tx;
 
@@ -101,7 +108,8 @@ final class SqliteStreamCatalog implements StreamCatalog {
 
   @Override
   public OptionalLong maxSequence(SpaceId spaceId, FeedId feedId) {
-    return feedMax("sequence", spaceId, feedId);
+    Long max = Sql.longValue(tx, MAX_SEQUENCE, spaceId.value(), feedId.value());
+    return max == null || max < 0 ? OptionalLong.empty() : OptionalLong.of(max);
   }
 
   @Override

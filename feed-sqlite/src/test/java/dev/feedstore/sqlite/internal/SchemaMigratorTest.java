@@ -272,6 +272,26 @@ class SchemaMigratorTest {
   }
 
   @Test
+  void aVersion13FileKeepsTheSequencesOfEveryCompactedFeedAboveWhatItMayHaveLost() throws Exception {
+    Path file = fileAtVersion(13);
+    FeedId compacted = TestBlocks.feedId();
+    FeedId whole = TestBlocks.feedId();
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = c.createStatement()) {
+      s.execute("INSERT INTO spaces (space_private_id, space_id, server_token, feed_count, max_position,"
+          + " floor_position) VALUES (7, 's', 't', 2, 9, 5)");
+      s.execute("INSERT INTO feeds (feed_private_id, space_private_id, feed_id, removed_up_to) VALUES (1, 7, '"
+          + compacted.value() + "', 5)");
+      s.execute("INSERT INTO feeds (feed_private_id, space_private_id, feed_id, removed_up_to) VALUES (2, 7, '"
+          + whole.value() + "', 0)");
+    }
+    try (SqliteStore store = SqliteStore.open(file, SqliteSettings.DEFAULTS, SchemaMigrator.builtIn())) {
+      assertEquals(java.util.OptionalLong.of(4), store.read(tx -> tx.streams().maxSequence(SPACE, compacted)),
+          "blocks at positions 1 to 5 had sequences below 5");
+      assertEquals(java.util.OptionalLong.empty(), store.read(tx -> tx.streams().maxSequence(SPACE, whole)));
+    }
+  }
+
+  @Test
   void scriptsSplitOnSemicolonLinesAndSkipComments() {
     List<String> statements = SchemaMigrator.statements("-- a comment\nCREATE TABLE a (x)\n;\n-- only a comment\n;\nCREATE TABLE b (y)\n");
     assertEquals(List.of("-- a comment\nCREATE TABLE a (x)", "CREATE TABLE b (y)"), statements);
