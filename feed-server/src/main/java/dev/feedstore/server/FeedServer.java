@@ -11,7 +11,7 @@ import dev.feedstore.server.internal.HttpEdge;
 import dev.feedstore.server.internal.HttpStreams;
 import dev.feedstore.server.internal.JwtAccess;
 import dev.feedstore.server.internal.ServerCore;
-import dev.feedstore.server.internal.ServerVersion;
+import dev.feedstore.server.internal.monitoring.ServerVersion;
 import dev.feedstore.server.settings.AccessTokens;
 import dev.feedstore.server.settings.JwtSettings;
 import dev.feedstore.server.settings.ServerSettings;

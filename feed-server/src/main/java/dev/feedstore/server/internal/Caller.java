@@ -1,5 +1,7 @@
 package dev.feedstore.server.internal;
 
+import dev.feedstore.server.internal.errors.AccessDeniedException;
+import dev.feedstore.server.internal.monitoring.RateLimitedLog;
 import dev.feedstore.server.settings.AccessTokens;
 import java.time.Instant;
 import java.util.List;

@@ -9,6 +9,8 @@ import dev.feedstore.core.StreamName;
 import dev.feedstore.core.store.AuthorityTransaction;
 import dev.feedstore.core.store.ProducerMark;
 import dev.feedstore.core.store.StreamRecord;
+import dev.feedstore.server.internal.authority.PositionAuthority;
+import dev.feedstore.server.internal.monitoring.RateLimitedLog;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;

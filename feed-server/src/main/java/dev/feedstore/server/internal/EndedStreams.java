@@ -5,6 +5,8 @@ import dev.feedstore.core.FeedId;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.AuthorityTransaction;
 import dev.feedstore.core.store.StreamRecord;
+import dev.feedstore.server.internal.append.ClosedFeeds;
+import dev.feedstore.server.internal.monitoring.RateLimitedLog;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;

@@ -33,6 +33,17 @@ import dev.feedstore.proto.v1.QueryResponse;
 import dev.feedstore.proto.v1.SubscribeRequest;
 import dev.feedstore.proto.v1.SubscribeResponse;
 import dev.feedstore.proto.v1.WatchRequest;
+import dev.feedstore.server.internal.authority.CompactResult;
+import dev.feedstore.server.internal.authority.DurableList;
+import dev.feedstore.server.internal.authority.FeedList;
+import dev.feedstore.server.internal.authority.PositionAuthority;
+import dev.feedstore.server.internal.authority.QueryResult;
+import dev.feedstore.server.internal.authority.RetentionResult;
+import dev.feedstore.server.internal.authority.SubscribeResult;
+import dev.feedstore.server.internal.errors.ShuttingDownException;
+import dev.feedstore.server.internal.monitoring.RateLimitedLog;
+import dev.feedstore.server.internal.monitoring.ServerVersion;
+import dev.feedstore.server.internal.spaces.Page;
 import dev.feedstore.server.settings.ServerSettings;
 import io.grpc.Context;
 import io.grpc.MethodDescriptor;
@@ -61,7 +72,7 @@ import java.util.function.Supplier;
  * authenticating a caller cannot block): an Append blocks on nothing but to load a space this
  * process has not served yet, and that Append, or one larger than {@value #INLINE_APPEND_BYTES}
  * bytes, moves to the request executor first. An Append then waits for its group holding no
- * thread, and is answered from the thread that answers its group ({@link AppendQueue}).
+ * thread, and is answered from the thread that answers its group ({@code AppendQueue}).
  */
 public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
   /** The largest Append (serialized) that is checked and decoded on the thread it arrived on. */

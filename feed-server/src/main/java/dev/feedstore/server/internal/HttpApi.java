@@ -2,6 +2,9 @@ package dev.feedstore.server.internal;
 
 import static dev.feedstore.server.settings.ServerSettings.HTTP_REFUSED_BODY_BYTES;
 
+import dev.feedstore.server.internal.errors.ErrorCode;
+import dev.feedstore.server.internal.errors.ShuttingDownException;
+import dev.feedstore.server.internal.monitoring.RateLimitedLog;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executor;
@@ -97,7 +100,7 @@ public final class HttpApi extends Handler.Abstract {
   /**
    * Finds the caller of {@code exchange} from its {@code authorization} header, checks its access
    * to the exchange's space (to write, when {@code write}) and its per-principal request rate, and
-   * runs {@code endpoint} on the request executor; a failure is answered as its {@link Refusal}.
+   * runs {@code endpoint} on the request executor; a failure is answered as its {@code Refusal}.
    * Called on Jetty's thread; blocks on nothing.
    */
   public void admit(HttpExchange exchange, boolean write, Endpoint endpoint) {

@@ -8,6 +8,8 @@ import dev.feedstore.core.InvalidValueException;
 import dev.feedstore.core.LimitExceededException;
 import dev.feedstore.proto.v1.AppendRequest;
 import dev.feedstore.proto.v1.Block;
+import dev.feedstore.server.internal.errors.ShuttingDownException;
+import dev.feedstore.server.internal.monitoring.RateLimitedLog;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;

@@ -4,6 +4,11 @@ import static dev.feedstore.server.settings.ServerSettings.HTTP_REFUSED_BODY_BYT
 
 import dev.feedstore.core.CursorCompactedException;
 import dev.feedstore.core.store.StorageFaultException;
+import dev.feedstore.server.internal.errors.AppendConflictException;
+import dev.feedstore.server.internal.errors.Refusal;
+import dev.feedstore.server.internal.errors.StreamClosedException;
+import dev.feedstore.server.internal.monitoring.RateLimitedLog;
+import dev.feedstore.server.internal.monitoring.ServerMetrics;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicBoolean;

@@ -1,5 +1,7 @@
 package dev.feedstore.server.internal;
 
+import dev.feedstore.server.internal.errors.ErrorCode;
+import dev.feedstore.server.internal.monitoring.RateLimitedLog;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;

@@ -1,6 +1,7 @@
 package dev.feedstore.server.internal;
 
 import dev.feedstore.core.InvalidValueException;
+import dev.feedstore.server.internal.monitoring.RateLimitedLog;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

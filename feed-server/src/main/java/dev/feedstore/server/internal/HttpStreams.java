@@ -14,6 +14,8 @@ import dev.feedstore.core.InvalidValueException;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.StreamName;
 import dev.feedstore.proto.v1.WatchRequest;
+import dev.feedstore.server.internal.errors.ShuttingDownException;
+import dev.feedstore.server.internal.monitoring.RateLimitedLog;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.time.Instant;

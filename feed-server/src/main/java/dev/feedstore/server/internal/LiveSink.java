@@ -2,6 +2,9 @@ package dev.feedstore.server.internal;
 
 import dev.feedstore.core.BlockKey;
 import dev.feedstore.core.ServerToken;
+import dev.feedstore.server.internal.spaces.Encodings;
+import dev.feedstore.server.internal.spaces.Page;
+import dev.feedstore.server.internal.spaces.TailEntry;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -63,7 +66,7 @@ interface LiveSink {
   void heartbeat(Head head);
 
   /**
-   * Ends the stream because of {@code reason}, a failure {@link Refusal#of} reports (the server
+   * Ends the stream because of {@code reason}, a failure {@code Refusal.of} reports (the server
    * shutting down, a subscription gone, a token expired, a failed read). Nothing is sent after it.
    */
   void end(RuntimeException reason);

@@ -1,5 +1,8 @@
 package dev.feedstore.server.internal;
 
+import dev.feedstore.server.internal.spaces.Encodings;
+import dev.feedstore.server.internal.spaces.Page;
+import dev.feedstore.server.internal.spaces.TailEntry;
 import java.util.List;
 
 /**

@@ -1,6 +1,7 @@
 package dev.feedstore.server.internal;
 
 import dev.feedstore.proto.v1.AppendResponse;
+import dev.feedstore.server.internal.monitoring.ServerMetrics;
 import io.grpc.ForwardingServerCall.SimpleForwardingServerCall;
 import io.grpc.ForwardingServerCallListener.SimpleForwardingServerCallListener;
 import io.grpc.Metadata;

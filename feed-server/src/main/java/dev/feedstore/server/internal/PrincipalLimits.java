@@ -4,6 +4,8 @@ import static dev.feedstore.server.settings.ServerSettings.PRINCIPAL_APPEND_BYTE
 import static dev.feedstore.server.settings.ServerSettings.PRINCIPAL_REQUESTS_PER_SECOND;
 import static dev.feedstore.server.settings.ServerSettings.PRINCIPAL_STREAMS;
 
+import dev.feedstore.server.internal.errors.RateLimitedException;
+import dev.feedstore.server.internal.monitoring.ServerMetrics;
 import dev.feedstore.server.settings.ServerSettings;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

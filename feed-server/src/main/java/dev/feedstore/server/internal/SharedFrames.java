@@ -1,5 +1,7 @@
 package dev.feedstore.server.internal;
 
+import dev.feedstore.server.internal.spaces.Encodings;
+import dev.feedstore.server.internal.spaces.TailEntry;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Supplier;
@@ -39,7 +41,7 @@ final class SharedFrames {
    * The frame of {@code entries} with the event fields of {@code requestId} and {@code head}: the
    * one built before when it matches, else what {@code build} makes, kept for the next stream.
    * {@code entries} are the batch's blocks when these frames belong to the tail entry the batch ends
-   * at, or empty when they belong to one page ({@link SharedPages}), whose blocks are always the same.
+   * at, or empty when they belong to one page ({@code SharedPages}), whose blocks are always the same.
    */
   WatchFrame frame(String requestId, LiveSink.Head head, List<TailEntry> entries, Supplier<WatchFrame> build) {
     int slot = entries.isEmpty() ? 0 : (int) (entries.get(0).position() & (SLOTS - 1));

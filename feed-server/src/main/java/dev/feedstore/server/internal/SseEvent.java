@@ -1,6 +1,8 @@
 package dev.feedstore.server.internal;
 
 import dev.feedstore.core.Block;
+import dev.feedstore.server.internal.spaces.Encodings;
+import dev.feedstore.server.internal.spaces.TailEntry;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import dev.feedstore.core.Namespace;

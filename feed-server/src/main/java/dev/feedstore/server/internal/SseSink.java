@@ -1,6 +1,12 @@
 package dev.feedstore.server.internal;
 
 import dev.feedstore.core.CursorCompactedException;
+import dev.feedstore.server.internal.errors.ErrorCode;
+import dev.feedstore.server.internal.errors.HistoryRolledBackException;
+import dev.feedstore.server.internal.errors.Refusal;
+import dev.feedstore.server.internal.monitoring.RateLimitedLog;
+import dev.feedstore.server.internal.spaces.Page;
+import dev.feedstore.server.internal.spaces.TailEntry;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

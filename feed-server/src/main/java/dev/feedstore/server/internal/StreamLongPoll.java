@@ -1,6 +1,9 @@
 package dev.feedstore.server.internal;
 
 import dev.feedstore.core.CursorCompactedException;
+import dev.feedstore.server.internal.errors.ShuttingDownException;
+import dev.feedstore.server.internal.spaces.Page;
+import dev.feedstore.server.internal.spaces.TailEntry;
 import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;

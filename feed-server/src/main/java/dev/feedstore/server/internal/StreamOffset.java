@@ -1,5 +1,6 @@
 package dev.feedstore.server.internal;
 
+import dev.feedstore.server.internal.monitoring.RateLimitedLog;
 import java.util.regex.Pattern;
 
 /**

@@ -2,6 +2,7 @@ package dev.feedstore.server.internal;
 
 import dev.feedstore.core.InvalidValueException;
 import dev.feedstore.core.StreamName;
+import dev.feedstore.server.internal.monitoring.RateLimitedLog;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.Optional;

@@ -1,6 +1,9 @@
 package dev.feedstore.server.internal;
 
 import dev.feedstore.core.Block;
+import dev.feedstore.server.internal.errors.Refusal;
+import dev.feedstore.server.internal.spaces.Page;
+import dev.feedstore.server.internal.spaces.TailEntry;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;

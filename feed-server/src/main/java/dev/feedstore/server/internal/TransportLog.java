@@ -2,6 +2,7 @@ package dev.feedstore.server.internal;
 
 import static dev.feedstore.server.settings.ServerSettings.MAX_MESSAGE_BYTES;
 
+import dev.feedstore.server.internal.monitoring.RateLimitedLog;
 import java.time.Clock;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
@@ -31,7 +32,7 @@ public final class TransportLog extends Handler {
 
   private final RateLimitedLog log;
 
-  TransportLog(RateLimitedLog log) {
+  public TransportLog(RateLimitedLog log) {
     this.log = log;
   }
 

@@ -7,6 +7,13 @@ import static dev.feedstore.server.settings.ServerSettings.WATCH_SCOPE_BYTES_PER
 
 import dev.feedstore.core.LimitExceededException;
 import dev.feedstore.core.Scope;
+import dev.feedstore.server.internal.authority.PositionAuthority;
+import dev.feedstore.server.internal.authority.ReadRequest;
+import dev.feedstore.server.internal.authority.ResolvedRead;
+import dev.feedstore.server.internal.errors.AccessDeniedException;
+import dev.feedstore.server.internal.errors.ShuttingDownException;
+import dev.feedstore.server.internal.errors.SubscriptionNotFoundException;
+import dev.feedstore.server.internal.monitoring.RateLimitedLog;
 import dev.feedstore.server.settings.ServerSettings;
 import java.util.ArrayList;
 import java.util.HashMap;

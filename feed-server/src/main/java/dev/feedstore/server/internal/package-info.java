@@ -1,6 +1,6 @@
 /**
  * The authority's implementation, not an API. Domain rules without a transport: {@link
- * dev.feedstore.server.internal.PositionAuthority} (Append, Query, Subscribe, ListFeeds over the
+ * dev.feedstore.server.internal.authority.PositionAuthority} (Append, Query, Subscribe, ListFeeds over the
  * store, with per-space counters and tokens in {@code Spaces}/{@code SpaceState}), {@code
  * SubscriptionBook}, {@code PageReader}; the live fan-out: {@code Watches}, {@code LiveFollower}
  * writing to a {@code LiveSink}, {@code SpaceTail}, {@code RecentBlocks}; who may call ({@code

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.feedstore.server.internal.errors.ShuttingDownException;
 import dev.feedstore.server.settings.ServerSettings;
 import java.nio.file.Path;
 import java.util.List;

@@ -2,6 +2,10 @@ package dev.feedstore.server.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.feedstore.server.internal.authority.PositionAuthority;
+import dev.feedstore.server.internal.authority.ReadRequest;
+import dev.feedstore.server.internal.authority.ResolvedRead;
+
 /**
  * Checks that no live stream holds anything any more: none open in the watches, no count of the
  * connection or the principal, no scope bytes, no watcher on the space's tail and no hold on the

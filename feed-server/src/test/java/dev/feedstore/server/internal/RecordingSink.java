@@ -1,5 +1,7 @@
 package dev.feedstore.server.internal;
 
+import dev.feedstore.server.internal.spaces.Page;
+import dev.feedstore.server.internal.spaces.TailEntry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;

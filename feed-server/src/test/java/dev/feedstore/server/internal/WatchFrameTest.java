@@ -10,6 +10,7 @@ import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.proto.WireMapping;
 import dev.feedstore.proto.v1.BlockBatch;
 import dev.feedstore.proto.v1.WatchEvent;
+import dev.feedstore.server.internal.spaces.TailEntry;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.util.ArrayList;
