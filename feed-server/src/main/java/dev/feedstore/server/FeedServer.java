@@ -4,13 +4,13 @@ import static dev.feedstore.server.settings.ServerSettings.STREAMS_SPACE;
 
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.AuthorityStore;
-import dev.feedstore.server.internal.Authenticator;
+import dev.feedstore.server.internal.access.Authenticator;
 import dev.feedstore.server.internal.EndedStreams;
 import dev.feedstore.server.internal.GrpcEdge;
 import dev.feedstore.server.internal.HttpEdge;
 import dev.feedstore.server.internal.HttpStreams;
-import dev.feedstore.server.internal.JwtAccess;
-import dev.feedstore.server.internal.ServerCore;
+import dev.feedstore.server.internal.access.JwtAccess;
+import dev.feedstore.server.internal.core.ServerCore;
 import dev.feedstore.server.internal.monitoring.ServerVersion;
 import dev.feedstore.server.settings.AccessTokens;
 import dev.feedstore.server.settings.JwtSettings;

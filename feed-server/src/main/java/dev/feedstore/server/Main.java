@@ -8,7 +8,7 @@ import dev.feedstore.core.store.AuthorityStore;
 import dev.feedstore.core.store.StoreException;
 import dev.feedstore.postgres.PostgresSettings;
 import dev.feedstore.postgres.PostgresStore;
-import dev.feedstore.server.internal.TlsIdentity;
+import dev.feedstore.server.internal.access.TlsIdentity;
 import dev.feedstore.server.internal.TransportLog;
 import dev.feedstore.server.settings.AccessTokens;
 import dev.feedstore.server.settings.JwtSettings;

@@ -1,6 +1,8 @@
 package dev.feedstore.server.internal;
 
 import dev.feedstore.proto.WireHeaders;
+import dev.feedstore.server.internal.access.Authenticator;
+import dev.feedstore.server.internal.access.Caller;
 import io.grpc.Context;
 import io.grpc.Contexts;
 import io.grpc.Grpc;

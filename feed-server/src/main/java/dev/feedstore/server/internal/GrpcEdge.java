@@ -7,6 +7,8 @@ import static dev.feedstore.server.settings.ServerSettings.PERMIT_KEEPALIVE_MS;
 import static dev.feedstore.server.settings.ServerSettings.SHUTDOWN_GRACE_MS;
 
 import dev.feedstore.proto.v1.FeedSyncGrpc;
+import dev.feedstore.server.internal.access.TlsIdentity;
+import dev.feedstore.server.internal.core.ServerCore;
 import dev.feedstore.server.settings.ServerSettings;
 import io.grpc.InsecureServerCredentials;
 import io.grpc.Metadata;

@@ -8,6 +8,7 @@ import dev.feedstore.proto.v1.BlockBatch;
 import dev.feedstore.proto.v1.CaughtUp;
 import dev.feedstore.proto.v1.Heartbeat;
 import dev.feedstore.proto.v1.WatchEvent;
+import dev.feedstore.server.internal.live.LiveSink;
 import dev.feedstore.server.internal.spaces.Encodings;
 import dev.feedstore.server.internal.spaces.Page;
 import dev.feedstore.server.internal.spaces.TailEntry;

@@ -2,6 +2,8 @@ package dev.feedstore.server.internal;
 
 import static dev.feedstore.server.settings.ServerSettings.HTTP_REFUSED_BODY_BYTES;
 
+import dev.feedstore.server.internal.access.Caller;
+import dev.feedstore.server.internal.core.ServerCore;
 import dev.feedstore.server.internal.errors.ErrorCode;
 import dev.feedstore.server.internal.errors.ShuttingDownException;
 import dev.feedstore.server.internal.monitoring.RateLimitedLog;

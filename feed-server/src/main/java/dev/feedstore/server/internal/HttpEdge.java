@@ -4,6 +4,8 @@ import static dev.feedstore.server.settings.ServerSettings.HTTP_IDLE_TIMEOUT_MS;
 import static dev.feedstore.server.settings.ServerSettings.HTTP_THREADS;
 import static dev.feedstore.server.settings.ServerSettings.METRICS_READ_TIMEOUT_MS;
 
+import dev.feedstore.server.internal.access.TlsIdentity;
+import dev.feedstore.server.internal.core.ServerCore;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;

@@ -4,6 +4,7 @@ import static dev.feedstore.server.settings.ServerSettings.HTTP_REFUSED_BODY_BYT
 
 import dev.feedstore.core.CursorCompactedException;
 import dev.feedstore.core.store.StorageFaultException;
+import dev.feedstore.server.internal.core.ServerCore;
 import dev.feedstore.server.internal.errors.AppendConflictException;
 import dev.feedstore.server.internal.errors.Refusal;
 import dev.feedstore.server.internal.errors.StreamClosedException;

@@ -6,9 +6,12 @@ import static dev.feedstore.server.settings.ServerSettings.HTTP_IDLE_TIMEOUT_MS;
 import dev.feedstore.core.InvalidValueException;
 import dev.feedstore.proto.v1.QueryRequest;
 import dev.feedstore.proto.v1.WatchRequest;
+import dev.feedstore.server.internal.access.Caller;
 import dev.feedstore.server.internal.authority.QueryResult;
 import dev.feedstore.server.internal.authority.ReadRequest;
+import dev.feedstore.server.internal.core.ServerCore;
 import dev.feedstore.server.internal.spaces.Page;
+import dev.feedstore.server.internal.wire.WireRequests;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -17,7 +20,7 @@ import org.eclipse.jetty.server.Request;
 
 /**
  * The reading endpoints of the HTTP API, with the rules of Query and Watch (the same validation,
- * {@link WireRequests}, and the same follower, {@link LiveFollower}).
+ * {@link WireRequests}, and the same follower, {@code LiveFollower}).
  *
  * <p>{@code GET /v1/spaces/{space}/blocks?after=P&limit=N[&feed=F...|&namespace=N|&subscription=S]
  * [&server_token=T]} answers {@code {"blocks":[...],"has_more","next","max_position","cursor_block",

@@ -1,5 +1,6 @@
 package dev.feedstore.server.internal;
 
+import dev.feedstore.server.internal.live.LiveSink;
 import dev.feedstore.server.internal.spaces.Encodings;
 import dev.feedstore.server.internal.spaces.TailEntry;
 import java.util.List;

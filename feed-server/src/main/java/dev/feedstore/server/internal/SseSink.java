@@ -4,6 +4,7 @@ import dev.feedstore.core.CursorCompactedException;
 import dev.feedstore.server.internal.errors.ErrorCode;
 import dev.feedstore.server.internal.errors.HistoryRolledBackException;
 import dev.feedstore.server.internal.errors.Refusal;
+import dev.feedstore.server.internal.live.LiveSink;
 import dev.feedstore.server.internal.monitoring.RateLimitedLog;
 import dev.feedstore.server.internal.spaces.Page;
 import dev.feedstore.server.internal.spaces.TailEntry;

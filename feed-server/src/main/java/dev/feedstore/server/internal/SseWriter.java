@@ -35,7 +35,7 @@ final class SseWriter {
     this.response = exchange.response();
   }
 
-  /** Hooks the follower's handlers (see {@link LiveSink#start}) and watches for the client leaving. */
+  /** Hooks the follower's handlers (see {@code LiveSink.start}) and watches for the client leaving. */
   void start(Runnable ready, Runnable gone) {
     onReady = ready;
     onGone = gone;

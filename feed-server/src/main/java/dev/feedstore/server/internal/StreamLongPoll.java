@@ -2,6 +2,7 @@ package dev.feedstore.server.internal;
 
 import dev.feedstore.core.CursorCompactedException;
 import dev.feedstore.server.internal.errors.ShuttingDownException;
+import dev.feedstore.server.internal.live.LiveSink;
 import dev.feedstore.server.internal.spaces.Page;
 import dev.feedstore.server.internal.spaces.TailEntry;
 import java.util.List;

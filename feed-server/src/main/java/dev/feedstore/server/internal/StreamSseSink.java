@@ -2,6 +2,7 @@ package dev.feedstore.server.internal;
 
 import dev.feedstore.core.Block;
 import dev.feedstore.server.internal.errors.Refusal;
+import dev.feedstore.server.internal.live.LiveSink;
 import dev.feedstore.server.internal.spaces.Page;
 import dev.feedstore.server.internal.spaces.TailEntry;
 import java.nio.ByteBuffer;

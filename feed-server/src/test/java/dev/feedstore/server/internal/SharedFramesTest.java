@@ -8,6 +8,7 @@ import dev.feedstore.core.FeedId;
 import dev.feedstore.core.ServerToken;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.proto.v1.WatchEvent;
+import dev.feedstore.server.internal.live.LiveSink;
 import dev.feedstore.server.internal.spaces.TailEntry;
 import java.util.ArrayList;
 import java.util.List;

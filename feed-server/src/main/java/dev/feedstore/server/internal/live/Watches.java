@@ -1,4 +1,4 @@
-package dev.feedstore.server.internal;
+package dev.feedstore.server.internal.live;
 
 import static dev.feedstore.server.settings.ServerSettings.WATCHES_PER_CONNECTION;
 import static dev.feedstore.server.settings.ServerSettings.WATCHES_PER_SERVER;
@@ -7,6 +7,8 @@ import static dev.feedstore.server.settings.ServerSettings.WATCH_SCOPE_BYTES_PER
 
 import dev.feedstore.core.LimitExceededException;
 import dev.feedstore.core.Scope;
+import dev.feedstore.server.internal.access.Caller;
+import dev.feedstore.server.internal.access.PrincipalLimits;
 import dev.feedstore.server.internal.authority.PositionAuthority;
 import dev.feedstore.server.internal.authority.ReadRequest;
 import dev.feedstore.server.internal.authority.ResolvedRead;
@@ -45,7 +47,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Thread-safe.
  */
-final class Watches {
+public final class Watches {
   /**
    * What one stream was admitted with: its connection, the bytes its scope holds, and the timer that
    * ends it when its caller's token expires (null when the token does not expire).
@@ -77,7 +79,7 @@ final class Watches {
   /** Guarded by lock. */
   private boolean closing;
 
-  Watches(PositionAuthority authority, Executor executor, RateLimitedLog failures, PrincipalLimits principals,
+  public Watches(PositionAuthority authority, Executor executor, RateLimitedLog failures, PrincipalLimits principals,
       ScheduledExecutorService timers, Clock clock) {
     this.authority = authority;
     this.principals = principals;
@@ -97,7 +99,7 @@ final class Watches {
    * @throws RateLimitedException if the caller holds {@code principal-streams} streams already
    * @throws ShuttingDownException if the server is shutting down
    */
-  void open(ReadRequest request, LiveSink sink, String connection, Caller caller) {
+  public void open(ReadRequest request, LiveSink sink, String connection, Caller caller) {
     openFollower(request, sink, connection, caller);
   }
 
@@ -106,7 +108,7 @@ final class Watches {
    * whose client left while it started is returned released; one whose start failed is released (all
    * it was admitted with given back) and the failure rethrown.
    */
-  LiveFollower openFollower(ReadRequest request, LiveSink sink, String connection, Caller caller) {
+  public LiveFollower openFollower(ReadRequest request, LiveSink sink, String connection, Caller caller) {
     // Checked before resolving too, which slides the subscription's expiry: a refused stream
     // writes nothing (unless it lost a race for the last place, or its subscription's scope, known
     // only once looked up, is what does not fit).
@@ -172,14 +174,14 @@ final class Watches {
   }
 
   /** The bytes the scopes of open streams hold. */
-  long scopeBytes() {
+  public long scopeBytes() {
     synchronized (lock) {
       return scopeBytes;
     }
   }
 
   /** How many streams are open. */
-  int openCount() {
+  public int openCount() {
     synchronized (lock) {
       return open.size();
     }
@@ -198,7 +200,7 @@ final class Watches {
    * transaction, ends the streams whose subscription is gone, and gives every stream a heartbeat
    * tick. Blocks on the store.
    */
-  void tick() {
+  public void tick() {
     List<LiveFollower> streams = snapshot();
     Map<String, List<LiveFollower>> bySubscription = new LinkedHashMap<>();
     for (LiveFollower stream : streams) {
@@ -217,7 +219,7 @@ final class Watches {
   }
 
   /** Refuses new streams and ends every open one because of {@code reason}. */
-  void closeAll(RuntimeException reason) {
+  public void closeAll(RuntimeException reason) {
     List<LiveFollower> streams;
     synchronized (lock) {
       closing = true;

@@ -1,4 +1,4 @@
-package dev.feedstore.server.internal;
+package dev.feedstore.server.internal.live;
 
 import static dev.feedstore.server.settings.ServerSettings.WATCH_BATCH_BLOCKS;
 import static dev.feedstore.server.settings.ServerSettings.WATCH_BATCH_BYTES;
@@ -48,7 +48,7 @@ import java.util.function.Consumer;
  * takes turns with other streams: after {@link #BATCHES_PER_TURN} batches it queues itself again on
  * the executor, so that a stream far behind does not hold a runner until it has caught up.
  */
-final class LiveFollower implements SpaceTail.Watcher {
+public final class LiveFollower implements SpaceTail.Watcher {
   /** Batches sent in one turn before the drain yields its thread to other streams. */
   private static final int BATCHES_PER_TURN = 8;
 
@@ -142,7 +142,7 @@ final class LiveFollower implements SpaceTail.Watcher {
   }
 
   /** Ends the stream because of {@code reason} (the first ending wins), from any thread. */
-  void end(RuntimeException reason) {
+  public void end(RuntimeException reason) {
     if (ending == null) {
       ending = reason;
     }

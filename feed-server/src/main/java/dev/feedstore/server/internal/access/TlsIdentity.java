@@ -1,4 +1,4 @@
-package dev.feedstore.server.internal;
+package dev.feedstore.server.internal.access;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -82,7 +82,7 @@ public final class TlsIdentity {
   }
 
   /** The alias of the server's key in {@link #keyStore}. */
-  static final String ALIAS = "feed-server";
+  public static final String ALIAS = "feed-server";
 
   private static List<X509Certificate> certificates(Path file, String pem) {
     List<String> labels = labels(pem);

@@ -1,4 +1,4 @@
-package dev.feedstore.server.internal;
+package dev.feedstore.server.internal.access;
 
 import dev.feedstore.server.internal.errors.AccessDeniedException;
 import dev.feedstore.server.internal.monitoring.RateLimitedLog;
@@ -14,7 +14,7 @@ import java.util.Optional;
  * per-principal limits: a JWT's subject, a static token's line, or, on a server without access
  * control, the client's address. Immutable and thread-safe.
  */
-final class Caller {
+public final class Caller {
   private final String principal;
   private final Optional<List<AccessTokens.Grant>> grants;
   private final String refusal;
@@ -29,7 +29,7 @@ final class Caller {
   }
 
   /** A caller of a server without access control: it may do everything. */
-  static Caller open(String principal) {
+  public static Caller open(String principal) {
     return new Caller(principal, Optional.empty(), "", Optional.empty());
   }
 
@@ -44,12 +44,12 @@ final class Caller {
   }
 
   /** The name per-principal limits count this caller under. */
-  String principal() {
+  public String principal() {
     return principal;
   }
 
   /** When the caller's token expires; empty when it does not (or the server has no access control). */
-  Optional<Instant> expiresAt() {
+  public Optional<Instant> expiresAt() {
     return expiresAt;
   }
 
@@ -59,7 +59,7 @@ final class Caller {
    *
    * @throws AccessDeniedException ({@code UNAUTHENTICATED}) naming what is missing
    */
-  void checkKnown() {
+  public void checkKnown() {
     if (!refusal.isEmpty()) {
       throw new AccessDeniedException(false, refusal);
     }
@@ -71,7 +71,7 @@ final class Caller {
    *
    * @throws AccessDeniedException naming what is missing
    */
-  void check(String method, String spaceId, boolean write) {
+  public void check(String method, String spaceId, boolean write) {
     checkKnown();
     if (grants.isEmpty()) {
       return;
@@ -93,7 +93,7 @@ final class Caller {
    *
    * @throws AccessDeniedException naming the grant that is missing
    */
-  void checkAdmin(String method, String spaceId) {
+  public void checkAdmin(String method, String spaceId) {
     check(method, spaceId, false);
     if (grants.isPresent() && grants.get().stream().noneMatch(grant -> grant.mayAdminister(spaceId))) {
       throw new AccessDeniedException(true, method + " removes history of space '" + RateLimitedLog.clip(spaceId)

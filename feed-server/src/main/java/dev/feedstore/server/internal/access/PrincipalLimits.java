@@ -1,4 +1,4 @@
-package dev.feedstore.server.internal;
+package dev.feedstore.server.internal.access;
 
 import static dev.feedstore.server.settings.ServerSettings.PRINCIPAL_APPEND_BYTES_PER_SECOND;
 import static dev.feedstore.server.settings.ServerSettings.PRINCIPAL_REQUESTS_PER_SECOND;
@@ -26,7 +26,7 @@ import java.util.function.LongSupplier;
  *
  * <p>Thread-safe.
  */
-final class PrincipalLimits {
+public final class PrincipalLimits {
   private final ServerSettings settings;
   private final LongSupplier nanos;
   private final ServerMetrics metrics;
@@ -79,7 +79,7 @@ final class PrincipalLimits {
     }
   }
 
-  PrincipalLimits(ServerSettings settings, LongSupplier nanos, ServerMetrics metrics) {
+  public PrincipalLimits(ServerSettings settings, LongSupplier nanos, ServerMetrics metrics) {
     this.settings = settings;
     this.nanos = nanos;
     this.metrics = metrics;
@@ -90,7 +90,7 @@ final class PrincipalLimits {
    *
    * @throws RateLimitedException over {@code principal-requests-per-second}
    */
-  void admitRequest(String principal) {
+  public void admitRequest(String principal) {
     take(principal, false, 1, PRINCIPAL_REQUESTS_PER_SECOND.name(),
         settings.get(PRINCIPAL_REQUESTS_PER_SECOND), principal + " sent more requests than that in the last second");
   }
@@ -100,7 +100,7 @@ final class PrincipalLimits {
    *
    * @throws RateLimitedException over {@code principal-append-bytes-per-second}
    */
-  void admitAppend(String principal, long bytes) {
+  public void admitAppend(String principal, long bytes) {
     take(principal, true, bytes, PRINCIPAL_APPEND_BYTES_PER_SECOND.name(),
         settings.get(PRINCIPAL_APPEND_BYTES_PER_SECOND),
         principal + " would append more block data than that in one second"
@@ -112,7 +112,7 @@ final class PrincipalLimits {
    *
    * @throws RateLimitedException over {@code principal-streams}
    */
-  void openStream(String principal) {
+  public void openStream(String principal) {
     Usage used = usage.computeIfAbsent(principal, k -> new Usage(settings, nanos.getAsLong()));
     synchronized (used) {
       if (used.streams >= settings.get(PRINCIPAL_STREAMS)) {
@@ -126,7 +126,7 @@ final class PrincipalLimits {
   }
 
   /** Gives back a stream of {@link #openStream}. */
-  void closeStream(String principal) {
+  public void closeStream(String principal) {
     Usage used = usage.get(principal);
     if (used != null) {
       synchronized (used) {
@@ -136,7 +136,7 @@ final class PrincipalLimits {
   }
 
   /** How many live streams {@code principal} has open. */
-  int openStreams(String principal) {
+  public int openStreams(String principal) {
     Usage used = usage.get(principal);
     if (used == null) {
       return 0;
@@ -147,7 +147,7 @@ final class PrincipalLimits {
   }
 
   /** Forgets principals with no open stream whose buckets are full again: they used nothing for a second. */
-  void forgetIdle() {
+  public void forgetIdle() {
     long now = nanos.getAsLong();
     usage.entrySet().removeIf(entry -> {
       Usage used = entry.getValue();

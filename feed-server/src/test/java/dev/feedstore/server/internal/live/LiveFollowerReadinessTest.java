@@ -1,4 +1,4 @@
-package dev.feedstore.server.internal;
+package dev.feedstore.server.internal.live;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

@@ -1,4 +1,4 @@
-package dev.feedstore.server.internal;
+package dev.feedstore.server.internal.live;
 
 import dev.feedstore.server.internal.spaces.Encodings;
 import dev.feedstore.server.internal.spaces.Page;
@@ -10,11 +10,11 @@ import java.util.List;
  * comes first (it may run twice; it must be idempotent): a live read's clean-up of what it holds
  * beside the follower, such as a close listener and a timer. Thread-safe as the sink it wraps.
  */
-final class LiveSinkAfter implements LiveSink {
+public final class LiveSinkAfter implements LiveSink {
   private final LiveSink sink;
   private final Runnable after;
 
-  LiveSinkAfter(LiveSink sink, Runnable after) {
+  public LiveSinkAfter(LiveSink sink, Runnable after) {
     this.sink = sink;
     this.after = after;
   }

@@ -1,4 +1,4 @@
-package dev.feedstore.server.internal;
+package dev.feedstore.server.internal.wire;
 
 import static dev.feedstore.server.settings.ServerSettings.FEEDS_PER_SCOPE;
 import static dev.feedstore.server.settings.ServerSettings.QUERY_LIMIT;
@@ -35,7 +35,7 @@ import java.util.Set;
  * LimitExceededException} naming the setting. Nothing here touches the store. Stateless and
  * thread-safe.
  */
-final class WireRequests {
+public final class WireRequests {
   /** The number of blocks a Query returns when its {@code limit} is 0 (DESIGN 4.4). */
   static final int DEFAULT_QUERY_LIMIT = 100;
   private static final int MAX_SUBSCRIPTION_ID_CHARS = 128;
@@ -49,14 +49,14 @@ final class WireRequests {
   private WireRequests() {}
 
   /** Checks the {@code request_id} of any request: at most {@value #MAX_REQUEST_ID_CHARS} characters. */
-  static void requestId(String requestId) {
+  public static void requestId(String requestId) {
     if (requestId.length() > MAX_REQUEST_ID_CHARS) {
       throw new InvalidValueException("request_id",
           "must be at most " + MAX_REQUEST_ID_CHARS + " characters (responses echo it)", requestId);
     }
   }
 
-  static AppendCommand append(AppendRequest request, Limits limits) {
+  public static AppendCommand append(AppendRequest request, Limits limits) {
     SpaceId spaceId = WireMapping.spaceId(request.getSpaceId());
     Optional<Namespace> namespace = request.hasNamespace()
         ? Optional.of(WireMapping.namespace(request.getNamespace(), "namespace"))
@@ -86,7 +86,7 @@ final class WireRequests {
     return new AppendCommand(spaceId, namespace, blocks);
   }
 
-  static ReadRequest query(QueryRequest request, ServerSettings settings) {
+  public static ReadRequest query(QueryRequest request, ServerSettings settings) {
     SpaceId spaceId = WireMapping.spaceId(request.getSpaceId());
     ScopeRequest scope = scope(request.getFeedIdsList(),
         request.hasSubscriptionId() ? Optional.of(request.getSubscriptionId()) : Optional.empty(),
@@ -108,7 +108,7 @@ final class WireRequests {
   }
 
   /** The page size of a ListFeeds: {@code limit}, or query-limit when it is 0. */
-  static int listLimit(int limit, ServerSettings settings) {
+  public static int listLimit(int limit, ServerSettings settings) {
     if (limit < 0) {
       throw new InvalidValueException("limit", "must be >= 0 (0 means the server's " + Limits.Key.QUERY_LIMIT + ", "
           + settings.get(QUERY_LIMIT) + ")", limit);
@@ -120,7 +120,7 @@ final class WireRequests {
     return limit == 0 ? settings.get(QUERY_LIMIT) : limit;
   }
 
-  static ReadRequest watch(WatchRequest request, ServerSettings settings) {
+  public static ReadRequest watch(WatchRequest request, ServerSettings settings) {
     SpaceId spaceId = WireMapping.spaceId(request.getSpaceId());
     ScopeRequest scope = scope(request.getFeedIdsList(),
         request.hasSubscriptionId() ? Optional.of(request.getSubscriptionId()) : Optional.empty(),
@@ -133,7 +133,7 @@ final class WireRequests {
         request.getFromAck(), startTime);
   }
 
-  static SubscribeCommand subscribe(SubscribeRequest request, ServerSettings settings) {
+  public static SubscribeCommand subscribe(SubscribeRequest request, ServerSettings settings) {
     SpaceId spaceId = WireMapping.spaceId(request.getSpaceId());
     checkScopeSize(request.getFeedIdsCount() + request.getNamespacesCount(), "feed_ids and namespaces", settings);
     Set<FeedId> feeds = feedIds(request.getFeedIdsList());
@@ -177,7 +177,7 @@ final class WireRequests {
   }
 
   /** Checks a subscription id given on its own (Ack): as in a scope. */
-  static String subscriptionId(String id) {
+  public static String subscriptionId(String id) {
     if (id.isEmpty() || id.length() > MAX_SUBSCRIPTION_ID_CHARS) {
       throw new InvalidValueException("subscription_id",
           "must be 1-" + MAX_SUBSCRIPTION_ID_CHARS + " characters (an id returned by Subscribe)", id);
@@ -257,7 +257,7 @@ final class WireRequests {
   }
 
   /** The {@code up_to} of a Compact: a position, at least 1. */
-  static Position upTo(long upTo) {
+  public static Position upTo(long upTo) {
     if (upTo < 1) {
       throw new InvalidValueException("up_to", "must be >= 1 (the highest position to remove)", upTo);
     }
@@ -269,7 +269,7 @@ final class WireRequests {
    *
    * @throws InvalidValueException naming a negative bound, or bounds given with server_default
    */
-  static java.util.Optional<dev.feedstore.core.store.Retention> retention(
+  public static java.util.Optional<dev.feedstore.core.store.Retention> retention(
       dev.feedstore.proto.v1.SetRetentionRequest request) {
     notNegative("blocks", request.getBlocks());
     notNegative("age_ms", request.getAgeMs());

@@ -1,4 +1,4 @@
-package dev.feedstore.server.internal;
+package dev.feedstore.server.internal.live;
 
 import dev.feedstore.server.internal.spaces.Page;
 import dev.feedstore.server.internal.spaces.TailEntry;

@@ -1,7 +1,8 @@
-package dev.feedstore.server.internal;
+package dev.feedstore.server.internal.live;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.feedstore.server.internal.access.PrincipalLimits;
 import dev.feedstore.server.internal.authority.PositionAuthority;
 import dev.feedstore.server.internal.authority.ReadRequest;
 import dev.feedstore.server.internal.authority.ResolvedRead;
@@ -11,10 +12,10 @@ import dev.feedstore.server.internal.authority.ResolvedRead;
  * connection or the principal, no scope bytes, no watcher on the space's tail and no hold on the
  * space (besides the check's own read).
  */
-final class NothingHeld {
+public final class NothingHeld {
   private NothingHeld() {}
 
-  static void assertNothingHeld(Watches watches, PrincipalLimits principals, PositionAuthority authority,
+  public static void assertNothingHeld(Watches watches, PrincipalLimits principals, PositionAuthority authority,
       ReadRequest ofTheSpace, String connection, String principal) {
     assertEquals(0, watches.openCount(), "open streams");
     assertEquals(0, watches.openOn(connection), "streams of the connection");

@@ -1,4 +1,4 @@
-package dev.feedstore.server.internal;
+package dev.feedstore.server.internal.core;
 
 import static dev.feedstore.server.settings.ServerSettings.HEARTBEAT_MS;
 import static dev.feedstore.server.settings.ServerSettings.REJECTIONS_LOGGED_PER_MINUTE;
@@ -12,10 +12,14 @@ import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.AuthorityStore;
 import dev.feedstore.core.store.CommitListener;
 import dev.feedstore.core.store.StorageFaultException;
+import dev.feedstore.server.internal.access.Authenticator;
+import dev.feedstore.server.internal.access.PrincipalLimits;
 import dev.feedstore.server.internal.append.ClosedFeeds;
 import dev.feedstore.server.internal.authority.PositionAuthority;
 import dev.feedstore.server.internal.authority.RetentionRunner;
 import dev.feedstore.server.internal.errors.ShuttingDownException;
+import dev.feedstore.server.internal.live.DrainQueue;
+import dev.feedstore.server.internal.live.Watches;
 import dev.feedstore.server.internal.monitoring.NamedThreads;
 import dev.feedstore.server.internal.monitoring.RateLimitedLog;
 import dev.feedstore.server.internal.monitoring.ServerMetrics;
@@ -122,40 +126,40 @@ public final class ServerCore implements AutoCloseable {
     return metrics;
   }
 
-  Clock clock() {
+  public Clock clock() {
     return clock;
   }
 
   /** The timer thread: scheduled work must not block. */
-  java.util.concurrent.ScheduledExecutorService timers() {
+  public java.util.concurrent.ScheduledExecutorService timers() {
     return ticker;
   }
 
-  ServerSettings settings() {
+  public ServerSettings settings() {
     return settings;
   }
 
-  PositionAuthority authority() {
+  public PositionAuthority authority() {
     return authority;
   }
 
-  Watches watches() {
+  public Watches watches() {
     return watches;
   }
 
-  Authenticator authenticator() {
+  public Authenticator authenticator() {
     return authenticator;
   }
 
-  PrincipalLimits principalLimits() {
+  public PrincipalLimits principalLimits() {
     return principalLimits;
   }
 
-  RateLimitedLog rejections() {
+  public RateLimitedLog rejections() {
     return rejections;
   }
 
-  RateLimitedLog failures() {
+  public RateLimitedLog failures() {
     return failures;
   }
 

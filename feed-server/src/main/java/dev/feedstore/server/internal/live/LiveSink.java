@@ -1,4 +1,4 @@
-package dev.feedstore.server.internal;
+package dev.feedstore.server.internal.live;
 
 import dev.feedstore.core.BlockKey;
 import dev.feedstore.core.ServerToken;
@@ -19,7 +19,7 @@ import java.util.OptionalLong;
  * after {@link #isReady} said true; {@link #isReady} may be called from that drain only. {@link
  * #end} is the last call.
  */
-interface LiveSink {
+public interface LiveSink {
   /**
    * What every event carries besides its own content.
    *

@@ -1,4 +1,4 @@
-package dev.feedstore.server.internal;
+package dev.feedstore.server.internal.live;
 
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
@@ -10,7 +10,7 @@ import java.util.concurrent.RejectedExecutionException;
  * drains in the order they were scheduled would; once {@link #shutDown}, it refuses new tasks as a
  * stopped pool does. Thread-safe: tasks may be queued from any thread.
  */
-final class ManualExecutor implements Executor {
+public final class ManualExecutor implements Executor {
   private final ConcurrentLinkedQueue<Runnable> queued = new ConcurrentLinkedQueue<>();
   private volatile boolean shutDown;
 
@@ -38,7 +38,7 @@ final class ManualExecutor implements Executor {
   }
 
   /** Runs waiting tasks, and those they queue, until none waits. */
-  void runAll() {
+  public void runAll() {
     while (runNext()) {
       // each task may queue more
     }

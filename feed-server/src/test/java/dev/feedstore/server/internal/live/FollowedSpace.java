@@ -1,4 +1,4 @@
-package dev.feedstore.server.internal;
+package dev.feedstore.server.internal.live;
 
 import dev.feedstore.core.Block;
 import dev.feedstore.core.FeedId;

@@ -1,4 +1,4 @@
-package dev.feedstore.server.internal;
+package dev.feedstore.server.internal.access;
 
 import dev.feedstore.server.settings.AccessTokens;
 import java.util.List;
@@ -59,7 +59,7 @@ public final class Authenticator {
   /**
    * The caller that sends {@code header} (null when the call has none) from {@code host}.
    */
-  Caller authenticate(String header, String host) {
+  public Caller authenticate(String header, String host) {
     Optional<AccessTokens> file = tokens.get();
     if (file.isEmpty() && jwt.isEmpty()) {
       return Caller.open("host " + host);

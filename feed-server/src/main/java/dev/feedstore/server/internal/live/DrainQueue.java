@@ -1,4 +1,4 @@
-package dev.feedstore.server.internal;
+package dev.feedstore.server.internal.live;
 
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
@@ -14,13 +14,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Each drain must be short (a follower sends a few batches and then schedules itself again), so
  * that one runner serves all its streams in turn. Thread-safe. Does not own the pool.
  */
-final class DrainQueue implements Executor {
+public final class DrainQueue implements Executor {
   private final Executor pool;
   private final int runners;
   private final ConcurrentLinkedQueue<Runnable> queued = new ConcurrentLinkedQueue<>();
   private final AtomicInteger running = new AtomicInteger();
 
-  DrainQueue(Executor pool, int runners) {
+  public DrainQueue(Executor pool, int runners) {
     if (runners < 1) {
       throw new IllegalArgumentException("runners must be >= 1, was " + runners);
     }
