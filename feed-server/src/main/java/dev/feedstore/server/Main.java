@@ -9,7 +9,7 @@ import dev.feedstore.core.store.StoreException;
 import dev.feedstore.postgres.PostgresSettings;
 import dev.feedstore.postgres.PostgresStore;
 import dev.feedstore.server.internal.access.TlsIdentity;
-import dev.feedstore.server.internal.TransportLog;
+import dev.feedstore.server.internal.grpc.TransportLog;
 import dev.feedstore.server.settings.AccessTokens;
 import dev.feedstore.server.settings.JwtSettings;
 import dev.feedstore.server.settings.ServerSettings;

@@ -6,7 +6,7 @@
  * writing to a {@code LiveSink}, {@code SpaceTail}, {@code RecentBlocks}; who may call ({@code
  * Authenticator}, {@code Caller}), how a failure is reported ({@code Refusal}) and what is counted
  * ({@code ServerMetrics}). Two transports over them: gRPC ({@link
- * dev.feedstore.server.internal.FeedSyncService}, wire validation in {@code WireRequests}, statuses
+ * dev.feedstore.server.internal.grpc.FeedSyncService}, wire validation in {@code WireRequests}, statuses
  * in {@code Failures}, Watch as {@code GrpcWatchSink}) and HTTP on Jetty ({@code HttpEdge}).
  */
 package dev.feedstore.server.internal;

@@ -16,7 +16,7 @@ import dev.feedstore.core.store.StreamRecord;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.postgres.PostgresStore;
 import dev.feedstore.postgres.testing.EmbeddedDatabase;
-import dev.feedstore.server.internal.EndedStreams;
+import dev.feedstore.server.internal.streams.EndedStreams;
 import dev.feedstore.server.internal.errors.AppendConflictException;
 import dev.feedstore.server.internal.errors.StreamClosedException;
 import dev.feedstore.server.internal.spaces.Spaces;

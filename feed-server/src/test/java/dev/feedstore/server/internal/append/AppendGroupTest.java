@@ -17,7 +17,7 @@ import dev.feedstore.core.store.StreamRecord;
 import dev.feedstore.core.testing.Await;
 import dev.feedstore.core.testing.FaultyFeedStore;
 import dev.feedstore.core.testing.TestBlocks;
-import dev.feedstore.server.internal.EndedStreams;
+import dev.feedstore.server.internal.streams.EndedStreams;
 import dev.feedstore.server.internal.authority.AppendCommand;
 import dev.feedstore.server.internal.authority.AppendResult;
 import dev.feedstore.server.internal.authority.PositionAuthority;

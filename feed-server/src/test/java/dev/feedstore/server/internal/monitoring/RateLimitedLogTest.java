@@ -3,7 +3,7 @@ package dev.feedstore.server.internal.monitoring;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.feedstore.server.internal.TransportLog;
+import dev.feedstore.server.internal.grpc.TransportLog;
 import dev.feedstore.server.testing.TestClock;
 import java.time.Duration;
 import java.util.ArrayList;
