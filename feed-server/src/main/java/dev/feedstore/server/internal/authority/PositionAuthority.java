@@ -492,7 +492,7 @@ public final class PositionAuthority {
   }
 
   /** How many appends wait for the group being committed to finish. */
-  public int waitingAppends() {
+  int waitingAppends() {
     return appends.waiting();
   }
 

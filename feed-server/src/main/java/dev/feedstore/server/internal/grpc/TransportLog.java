@@ -32,7 +32,7 @@ public final class TransportLog extends Handler {
 
   private final RateLimitedLog log;
 
-  public TransportLog(RateLimitedLog log) {
+  TransportLog(RateLimitedLog log) {
     this.log = log;
   }
 

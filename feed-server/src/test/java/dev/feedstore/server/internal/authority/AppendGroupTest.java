@@ -1,4 +1,4 @@
-package dev.feedstore.server.internal.append;
+package dev.feedstore.server.internal.authority;
 
 import static dev.feedstore.server.settings.ServerSettings.FEEDS_PER_SPACE;
 import static dev.feedstore.server.settings.ServerSettings.STREAMS_SPACE;
@@ -18,9 +18,6 @@ import dev.feedstore.core.testing.Await;
 import dev.feedstore.core.testing.FaultyFeedStore;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.server.internal.streams.EndedStreams;
-import dev.feedstore.server.internal.authority.AppendCommand;
-import dev.feedstore.server.internal.authority.AppendResult;
-import dev.feedstore.server.internal.authority.PositionAuthority;
 import dev.feedstore.server.internal.errors.AppendConflictException;
 import dev.feedstore.server.internal.errors.ErrorCode;
 import dev.feedstore.server.internal.errors.Refusal;
