@@ -8,7 +8,7 @@ import dev.feedstore.server.internal.access.Authenticator;
 import dev.feedstore.server.internal.streams.EndedStreams;
 import dev.feedstore.server.internal.grpc.GrpcEdge;
 import dev.feedstore.server.internal.http.HttpEdge;
-import dev.feedstore.server.internal.streams.HttpStreams;
+import dev.feedstore.server.internal.streams.StreamsProtocol;
 import dev.feedstore.server.internal.access.JwtAccess;
 import dev.feedstore.server.internal.core.ServerCore;
 import dev.feedstore.server.internal.monitoring.ServerVersion;
@@ -111,7 +111,7 @@ public final class FeedServer implements AutoCloseable {
         core.checkStorage();
         grpc.start();
         if (http.api().isPresent() || http.metrics().isPresent()) {
-          edge = HttpEdge.start(core, http, List.of(new HttpStreams(core)));
+          edge = HttpEdge.start(core, http, List.of(new StreamsProtocol(core)));
         }
       } catch (IOException | RuntimeException e) {
         closed = true;

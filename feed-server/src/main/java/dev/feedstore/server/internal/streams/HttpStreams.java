@@ -17,9 +17,7 @@ import dev.feedstore.proto.v1.WatchRequest;
 import dev.feedstore.server.internal.access.Caller;
 import dev.feedstore.server.internal.core.ServerCore;
 import dev.feedstore.server.internal.errors.ShuttingDownException;
-import dev.feedstore.server.internal.http.HttpApi;
 import dev.feedstore.server.internal.http.HttpExchange;
-import dev.feedstore.server.internal.http.HttpProtocol;
 import dev.feedstore.server.internal.http.Json;
 import dev.feedstore.server.internal.http.RequestBody;
 import dev.feedstore.server.internal.live.LiveFollower;
@@ -32,14 +30,12 @@ import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
-import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.Fields;
 
 /**
@@ -48,89 +44,21 @@ import org.eclipse.jetty.util.Fields;
  * tail, DELETE deletes ({@link DurableStreams} does the work). Every answer carries {@code
  * X-Content-Type-Options: nosniff} and {@code Cross-Origin-Resource-Policy: cross-origin}; errors
  * are JSON {@code {code, message}}. Access, per-principal limits and metrics are the API's, on the
- * streams' space. Live reads are the live follower's streams ({@link StreamLongPoll}, {@link
+ * streams' space ({@link StreamsProtocol}). Live reads are the live follower's streams ({@link StreamLongPoll}, {@link
  * StreamSseSink}) and count under the watch limits. Thread-safe.
  */
-public final class HttpStreams implements HttpProtocol {
-  static final String PREFIX = "/v1/stream/";
+final class HttpStreams {
   private static final long NOT_CLOSED = Long.MIN_VALUE;
-  /** The protocol's request headers, which a page of another origin may send. */
-  private static final Set<String> CORS_REQUEST = Set.of("If-None-Match", "Stream-Seq", "Stream-TTL",
-      "Stream-Expires-At", "Stream-Closed", "Stream-Forked-From", "Stream-Fork-Offset", "Stream-Fork-Sub-Offset",
-      "Producer-Id", "Producer-Epoch", "Producer-Seq");
-  /** The protocol's response headers, which a page of another origin may read. */
-  private static final Set<String> CORS_RESPONSE = Set.of("ETag", "Location", "Stream-Next-Offset", "Stream-Cursor",
-      "Stream-Up-To-Date", "Stream-Closed", "Stream-TTL", "Stream-Expires-At", "Stream-SSE-Data-Encoding",
-      "Producer-Epoch", "Producer-Seq", "Producer-Expected-Seq", "Producer-Received-Seq");
-
   private final ServerCore core;
   private final DurableStreams streams;
   private final StreamCursor cursors;
 
   /** The protocol over {@code core}'s authority, in the streams' space ({@code streams-space}). */
-  public HttpStreams(ServerCore core) {
+  HttpStreams(ServerCore core) {
     this.core = core;
     this.streams = new DurableStreams(core.authority(), SpaceId.of(core.settings().get(STREAMS_SPACE)), core.clock(),
         core.settings().get(FEEDS_PER_SPACE));
     this.cursors = new StreamCursor(core.clock());
-  }
-
-  @Override
-  public String prefix() {
-    return PREFIX;
-  }
-
-  @Override
-  public Set<String> corsRequestHeaders() {
-    return CORS_REQUEST;
-  }
-
-  @Override
-  public Set<String> corsResponseHeaders() {
-    return CORS_RESPONSE;
-  }
-
-  /**
-   * Serves a request of the streams' space: with the protocol's security headers on every answer,
-   * refusals of access and limits included, and the protocol's refusals answered by {@link #fail}.
-   */
-  @Override
-  public void handle(Request request, Response response, Callback callback, String name, HttpApi api) {
-    secure(response);
-    String method = request.getMethod();
-    HttpExchange exchange = new HttpExchange(request, response, callback, core, core.settings().get(STREAMS_SPACE),
-        method(method), true);
-    api.admit(exchange, writes(method), (ex, caller) -> {
-      try {
-        serve(ex, caller, name);
-      } catch (RuntimeException e) {
-        fail(ex, e);
-      }
-    });
-  }
-
-  /** The metrics method of a request of {@code method}, and whether it writes. */
-  private static String method(String httpMethod) {
-    return switch (httpMethod) {
-      case "PUT" -> "StreamCreate";
-      case "POST" -> "StreamAppend";
-      case "DELETE" -> "StreamDelete";
-      case "HEAD" -> "StreamHead";
-      default -> "StreamRead";
-    };
-  }
-
-  private static boolean writes(String httpMethod) {
-    return httpMethod.equals("PUT") || httpMethod.equals("POST") || httpMethod.equals("DELETE");
-  }
-
-  /**
-   * Puts the protocol's browser security headers on a stream's response, before anything else, so
-   * that refusals of access and limits carry them too.
-   */
-  private static void secure(Response response) {
-    response.getHeaders().put("X-Content-Type-Options", "nosniff");
-    response.getHeaders().put("Cross-Origin-Resource-Policy", "cross-origin");
   }
 
   /** Serves one request whose caller may use the streams' space; runs on the request executor. */

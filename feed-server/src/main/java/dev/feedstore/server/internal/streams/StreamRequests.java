@@ -55,12 +55,12 @@ final class StreamRequests {
         int slash = path.indexOf('/', scheme + 3);
         path = slash < 0 ? "/" : path.substring(slash);
       }
-      if (!path.startsWith(HttpStreams.PREFIX)) {
+      if (!path.startsWith(StreamsProtocol.PREFIX)) {
         throw StreamException.badRequest("Stream-Forked-From " + RateLimitedLog.clip(forkFrom) + " must name a stream"
-            + " of this server, " + HttpStreams.PREFIX + "{name}");
+            + " of this server, " + StreamsProtocol.PREFIX + "{name}");
       }
       try {
-        source = Optional.of(StreamName.of(path.substring(HttpStreams.PREFIX.length())));
+        source = Optional.of(StreamName.of(path.substring(StreamsProtocol.PREFIX.length())));
       } catch (InvalidValueException e) {
         throw StreamException.badRequest("Stream-Forked-From " + e.getMessage());
       }
