@@ -62,11 +62,14 @@ final class CatchUpBench {
             total, seconds, rate, clientCpuPerBlock, serverCpuPerBlock);
         table.add("catchup.rate", rate, "blocks/s", ResultTable.Target.atLeast(100_000, "blocks/s"));
         table.add("catchup.seconds", seconds, "s");
+        table.add("catchup.server_cpu_per_block", serverCpuPerBlock, "us");
+        table.add("catchup.replica_cpu_per_block", clientCpuPerBlock, "us");
         table.add("catchup.peak_heap_after_gc", Heap.mib(Heap.peakAfterGc()), "MiB");
         table.add("catchup.peak_heap_used", Heap.mib(Heap.peakUsed()), "MiB");
         table.note("catchup.*: a fresh replica pulls " + total + " blocks (256 bytes, 100 feeds) over loopback until"
             + " its session is SYNCED; heap of the replica's JVM (max heap " + Math.round(Heap.mib(Heap.max()))
-            + " MiB): peak after any GC, and peak used with garbage");
+            + " MiB): peak after any GC, and peak used with garbage; CPU per block: the server's process, and the JVM of the"
+            + " replica (and of the benchmark, which does little else meanwhile)");
       } finally {
         BenchServer.shutdown(channel);
       }

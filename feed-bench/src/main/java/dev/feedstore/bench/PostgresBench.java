@@ -100,25 +100,37 @@ final class PostgresBench {
     for (AppendWorkload.Shape shape : AppendWorkload.Shape.values()) {
       for (int batch : options.appendBatches()) {
         double raw = raw(shape, batch);
-        double served = appendRate(servers.channel(0), new AppendWorkload(shape, batch, 42), batch,
+        double[] servedAndCpu = appendRate(servers, new AppendWorkload(shape, batch, 42), batch,
             "append-" + shape.label + "-" + batch);
+        double served = servedAndCpu[0];
         ResultTable.Target target = batch >= 100 ? ResultTable.Target.atLeastRatio(0.5) : ResultTable.Target.NONE;
         table.add("pg.append." + shape.label + ".batch" + batch, served, "blocks/s", raw, target);
-        Progress.say("postgres append %s batch %d: %.0f blocks/s, raw pgjdbc %.0f blocks/s", shape.label, batch, served,
-            raw);
+        table.add("pg.append." + shape.label + ".batch" + batch + ".server_cpu_per_block", servedAndCpu[1], "us");
+        Progress.say("postgres append %s batch %d: %.0f blocks/s (server CPU %.1f us/block), raw pgjdbc %.0f blocks/s",
+            shape.label, batch, served, servedAndCpu[1], raw);
       }
     }
     table.note("pg.append.*: as append.*, over the embedded PostgreSQL (fsync and synchronous_commit on, other"
-        + " settings default), one server process, a fresh space per case; baseline = the same rows inserted with raw"
+        + " settings default), one server process, a fresh space per case, *.server_cpu_per_block the CPU time of its"
+        + " process while measuring (all threads, clock-tick resolution); baseline = the same rows inserted with raw"
         + " pgjdbc into the same schema (a fresh database per case), one prepared batch and one transaction per"
         + " request");
   }
 
-  private double appendRate(ManagedChannel channel, AppendWorkload workload, int batch, String space) {
-    FeedSyncGrpc.FeedSyncBlockingStub stub = FeedSyncGrpc.newBlockingStub(channel);
+  /**
+   * Blocks per second through the first server process, and that process's CPU microseconds per block
+   * (all its threads, as the operating system counts them).
+   */
+  private double[] appendRate(Servers servers, AppendWorkload workload, int batch, String space) {
+    FeedSyncGrpc.FeedSyncBlockingStub stub = FeedSyncGrpc.newBlockingStub(servers.channel(0));
     AppendBench.runFor(options.appendWarmupSeconds(), () -> stub.append(inSpace(workload.nextRequest(), space)));
-    return AppendBench.runFor(options.appendSeconds(), () -> stub.append(inSpace(workload.nextRequest(), space)))
-        * batch;
+    long cpu = servers.cpuNanos(0);
+    long[] sent = new long[1];
+    double rate = AppendBench.runFor(options.appendSeconds(), () -> {
+      stub.append(inSpace(workload.nextRequest(), space));
+      sent[0] += batch;
+    }) * batch;
+    return new double[] {rate, (servers.cpuNanos(0) - cpu) / 1000.0 / sent[0]};
   }
 
   /** The same rows, straight into the schema the store made: positions counted here, one transaction per batch. */
@@ -346,6 +358,12 @@ final class PostgresBench {
 
     ManagedChannel channel(int index) {
       return channels.get(index);
+    }
+
+    /** The CPU time the process has used so far, all threads (clock-tick resolution on Linux). */
+    long cpuNanos(int index) {
+      return processes.get(index).info().totalCpuDuration().map(java.time.Duration::toNanos)
+          .orElseThrow(() -> new IllegalStateException("the system tells no CPU time of a server process"));
     }
 
     private static void awaitServing(ManagedChannel channel, Process process) {

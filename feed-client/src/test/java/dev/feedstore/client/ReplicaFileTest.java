@@ -114,6 +114,33 @@ class ReplicaFileTest {
     assertEquals(List.of(), quiet.output().lines().filter(line -> line.contains(" INFO ")).toList(), quiet.output());
   }
 
+  /**
+   * The store renders its SQL with jOOQ, which announces itself (a logo, a tip of the day) the first
+   * time it renders, in a process of its own; a library must not, even at DEBUG. An application that
+   * asks for the logo gets it, which shows that this test would see it.
+   */
+  @Test
+  void jooqWritesNothingToTheLogOfAReplicasFirstOpen() {
+    JavaProcess first = JavaProcess.run(dir, JavaProcess.testClassPath(),
+        List.of("org.slf4j.simpleLogger.defaultLogLevel=debug"), OpenReplica.class.getName(),
+        dir.resolve("first.db").toString());
+    assertEquals(0, first.exitCode(), first.output());
+    assertTrue(first.output().contains("opened"), first.output());
+    assertEquals(List.of(), first.output().lines().filter(ReplicaFileTest::fromJooq).toList(), first.output());
+
+    JavaProcess asked = JavaProcess.run(dir, JavaProcess.testClassPath(),
+        List.of("org.slf4j.simpleLogger.defaultLogLevel=info", "org.jooq.no-logo=false", "org.jooq.no-tips=false"),
+        OpenReplica.class.getName(),
+        dir.resolve("asked.db").toString());
+    assertTrue(asked.output().lines().anyMatch(ReplicaFileTest::fromJooq), asked.output());
+  }
+
+  private static boolean fromJooq(String line) {
+    String lower = line.toLowerCase(java.util.Locale.ROOT);
+    return lower.contains("jooq") || line.contains("@@@@") || lower.contains("tip of the day")
+        || lower.contains("database version");
+  }
+
   @Test
   void aDatabaseOfAnotherApplicationIsRefusedAndLeftByteIdentical() throws Exception {
     Path file = ForeignDatabase.create(dir.resolve("other-app.db"));

@@ -2,8 +2,8 @@ package dev.feedstore.sqlite;
 
 import dev.feedstore.core.store.FeedStore;
 import dev.feedstore.core.store.StoreTransaction;
-import dev.feedstore.sqlite.internal.SchemaMigrator;
 import dev.feedstore.sqlite.internal.SqliteStore;
+import dev.feedstore.store.sqlite.SchemaMigrator;
 import java.nio.file.Path;
 import java.time.Duration;
 

@@ -4,8 +4,8 @@
  * dev.feedstore.sqlite.SqliteSettings}. Everything else lives in {@code dev.feedstore.sqlite.internal}
  * and is not an API.
  *
- * <p>SQL is written one way: plain SQLite SQL, in constants beside the code that runs it, each
- * statement prepared once per connection and kept. See {@code dev.feedstore.sqlite.internal} for
- * why.
+ * <p>The store's views are the ones every store shares ({@code dev.feedstore.store}, over the schema
+ * classes jOOQ generates from the migrations), rendered once for SQLite; what SQLite does its own way
+ * is in {@code dev.feedstore.sqlite.internal.SqliteDialect}.
  */
 package dev.feedstore.sqlite;

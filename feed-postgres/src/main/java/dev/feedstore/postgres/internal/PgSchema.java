@@ -1,16 +1,12 @@
 package dev.feedstore.postgres.internal;
 
 import dev.feedstore.core.store.IncompatibleStoreException;
-import dev.feedstore.core.store.StoreException;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
+import dev.feedstore.store.MigrationScripts;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -46,7 +42,7 @@ public final class PgSchema {
       statement.execute("SELECT pg_advisory_xact_lock(" + LOCK + ")");
       int version = check(connection, database);
       for (int step = version; step < SCRIPTS.size(); step++) {
-        for (String sql : statements(resource(SCRIPTS.get(step)))) {
+        for (String sql : MigrationScripts.statements(resource(SCRIPTS.get(step)))) {
           statement.execute(sql);
         }
         statement.execute("UPDATE feedstore_schema SET version = " + (step + 1));
@@ -87,38 +83,8 @@ public final class PgSchema {
     }
   }
 
-  /** Splits a script on lines that hold only {@code ;}, dropping comment-only pieces. */
-  static List<String> statements(String script) {
-    List<String> result = new ArrayList<>();
-    StringBuilder current = new StringBuilder();
-    for (String line : script.split("\n", -1)) {
-      if (line.strip().equals(";")) {
-        addIfCode(result, current.toString());
-        current.setLength(0);
-      } else {
-        current.append(line).append('\n');
-      }
-    }
-    addIfCode(result, current.toString());
-    return result;
-  }
-
-  private static void addIfCode(List<String> result, String sql) {
-    if (sql.lines().map(String::strip).anyMatch(l -> !l.isEmpty() && !l.startsWith("--"))) {
-      result.add(sql.strip());
-    }
-  }
-
   /** The text of the migration script {@code name}. */
   static String resource(String name) {
-    String path = "/dev/feedstore/postgres/migrations/" + name;
-    try (InputStream in = PgSchema.class.getResourceAsStream(path)) {
-      if (in == null) {
-        throw new StoreException("migration " + path + " is missing from the classpath");
-      }
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new StoreException("cannot read migration " + path, e);
-    }
+    return MigrationScripts.load(PgSchema.class, "/dev/feedstore/postgres/migrations/" + name);
   }
 }

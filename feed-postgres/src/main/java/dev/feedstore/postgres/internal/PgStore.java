@@ -7,6 +7,12 @@ import dev.feedstore.core.store.CommitListener;
 import dev.feedstore.core.store.StorageFaultException;
 import dev.feedstore.core.store.StoreException;
 import dev.feedstore.postgres.PostgresSettings;
+import dev.feedstore.store.IdCache;
+import dev.feedstore.store.Sql;
+import dev.feedstore.store.SqlFailure;
+import dev.feedstore.store.SqlTransaction;
+import dev.feedstore.store.StatementCache;
+import dev.feedstore.store.TokenKey;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -16,18 +22,22 @@ import java.util.Properties;
 import java.util.UUID;
 
 /**
- * The transactions of {@link dev.feedstore.postgres.PostgresStore}: one pooled connection each,
- * committed when the work returns, rolled back when it throws, run again on a deadlock or a
- * serialization failure, failures translated by {@link PgFaults}. Thread-safe.
+ * The transactions of {@link dev.feedstore.postgres.PostgresStore}: one pooled connection each, with
+ * the shared store views ({@link SqlTransaction}) in {@link PostgresDialect}, committed when the work
+ * returns, rolled back when it throws, run again on a deadlock or a serialization failure, failures
+ * translated by {@link PgFaults}. A transaction keeps nothing it read for the next one (other
+ * processes write the database) but the token secret, which never changes. Thread-safe.
  */
 public final class PgStore implements AutoCloseable {
   /** Runs of one write that met a deadlock or serialization failure, the first included. */
   private static final int ATTEMPTS = 5;
-  private static final String READ_ONLY = "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY";
 
   private final HikariDataSource pool;
   private final PostgresSettings settings;
-  private final PgStoreState state;
+  private final Path database;
+  private final String instance = UUID.randomUUID().toString();
+  private final PostgresDialect dialect = new PostgresDialect(instance);
+  private final TokenKey tokenKey = new TokenKey();
   private final Object listening = new Object();
   /** Guarded by listening. */
   private CommitChannel channel;
@@ -36,41 +46,43 @@ public final class PgStore implements AutoCloseable {
   public PgStore(HikariDataSource pool, Path database, PostgresSettings settings) {
     this.pool = pool;
     this.settings = settings;
-    this.state = new PgStoreState(database, UUID.randomUUID().toString());
+    this.database = database;
   }
 
   public Path database() {
-    return state.database();
+    return database;
   }
 
   /** Creates or migrates the schema; returns the version found. */
   public int migrate() {
     try (Connection c = pool.getConnection()) {
-      return PgSchema.migrate(c, state.database());
+      return PgSchema.migrate(c, database);
     } catch (SQLException e) {
-      throw PgFaults.translate(e, state.database(), "while preparing its schema");
+      throw PgFaults.translate(e, database, "while preparing its schema");
     }
   }
 
   public <T> T run(boolean writable, AuthorityStore.Work<? super AuthorityTransaction, T> work) {
     if (closed) {
-      throw new StoreException("the store of " + state.database() + " is closed");
+      throw new StoreException("the store of " + database + " is closed");
     }
     for (int attempt = 1; ; attempt++) {
       Connection c;
       try {
         c = pool.getConnection();
       } catch (SQLException e) {
-        throw PgFaults.translate(e, state.database(), "connecting");
+        throw PgFaults.translate(e, database, "connecting");
       }
-      try {
+      // Prepared once per transaction; the driver keeps each text prepared on the server itself.
+      try (StatementCache statements = new StatementCache(c)) {
         try {
           if (!writable) {
             try (Statement statement = c.createStatement()) {
-              statement.execute(READ_ONLY);
+              statement.execute(PostgresDialect.READ_ONLY);
             }
           }
-          PgTransaction tx = new PgTransaction(c, writable, state);
+          SqlTransaction tx = new SqlTransaction(dialect, new Sql(statements), IdCache.transactionOnly(), tokenKey,
+              writable);
           T result = work.run(tx);
           tx.flush();
           c.commit();
@@ -80,7 +92,7 @@ public final class PgStore implements AutoCloseable {
           if (writable && attempt < ATTEMPTS && PgFaults.isRetryable(e)) {
             continue;
           }
-          throw PgFaults.translate(e, state.database(), writable ? "writing" : "reading");
+          throw PgFaults.translate(e, database, writable ? "writing" : "reading");
         } catch (RuntimeException | Error e) {
           rollbackQuietly(c);
           throw e;
@@ -96,8 +108,7 @@ public final class PgStore implements AutoCloseable {
   }
 
   public void probeWrite() {
-    run(true, tx -> Sql.update(((PgTransaction) tx).connection,
-        "UPDATE feedstore_schema SET version = version WHERE schema_id = 1"));
+    run(true, tx -> ((SqlTransaction) tx).sql().update(PostgresDialect.PROBE));
   }
 
   public void listen(CommitListener listener) {
@@ -107,7 +118,7 @@ public final class PgStore implements AutoCloseable {
         channel = null;
       }
       if (listener != null && !closed) {
-        channel = new CommitChannel(this::listenerConnection, state.instance(), listener);
+        channel = new CommitChannel(this::listenerConnection, instance, listener);
       }
     }
   }
@@ -124,7 +135,7 @@ public final class PgStore implements AutoCloseable {
     try {
       return DriverManager.getConnection(settings.url(), properties);
     } catch (SQLException e) {
-      throw PgFaults.translate(e, state.database(), "connecting to listen");
+      throw PgFaults.translate(e, database, "connecting to listen");
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.feedstore.postgres.internal;
 
+import dev.feedstore.store.MigrationScripts;
 import java.sql.SQLException;
 import java.sql.Statement;
 
@@ -13,7 +14,7 @@ final class OlderSchema {
   /** Runs the scripts of versions 1 to {@code version} on the database of {@code s}. */
   static void create(Statement s, int version) throws SQLException {
     for (String script : PgSchema.SCRIPTS.subList(0, version)) {
-      for (String sql : PgSchema.statements(PgSchema.resource(script))) {
+      for (String sql : MigrationScripts.statements(PgSchema.resource(script))) {
         s.execute(sql);
       }
     }

@@ -103,7 +103,7 @@ final class Checkpointer implements AutoCloseable {
   /** Runs one checkpoint; returns how many WAL frames it copied (0 if it failed). */
   private long checkpoint() {
     try (Statement statement = connection.createStatement();
-        ResultSet result = statement.executeQuery("PRAGMA wal_checkpoint(PASSIVE)")) {
+        ResultSet result = statement.executeQuery(SqliteDialect.CHECKPOINT_PASSIVE)) {
       long copied = result.next() ? Math.max(0, result.getLong(3)) : 0;
       // The count is of the current WAL, which starts again from its beginning after a checkpoint
       // that copied everything: a smaller count than last time means a new WAL.

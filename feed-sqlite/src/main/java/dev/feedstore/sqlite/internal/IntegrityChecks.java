@@ -84,7 +84,7 @@ final class IntegrityChecks {
       List<String> rows = new ArrayList<>();
       SQLException failure = null;
       boolean expired;
-      try (ResultSet rs = statement.executeQuery("PRAGMA quick_check('" + table.replace("'", "''") + "')")) {
+      try (ResultSet rs = statement.executeQuery(SqliteDialect.quickCheck(table))) {
         while (rs.next()) {
           rows.add(rs.getString(1));
         }

@@ -5,6 +5,7 @@ import dev.feedstore.core.store.StoreException;
 import dev.feedstore.core.store.UniquenessViolationException;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import dev.feedstore.store.SqlFailure;
 import org.sqlite.SQLiteErrorCode;
 import org.sqlite.SQLiteException;
 

@@ -1,36 +1,108 @@
 package dev.feedstore.sqlite.internal;
 
+import static dev.feedstore.store.schema.Tables.FEEDS;
+import static dev.feedstore.store.schema.Tables.FEED_REPLICATION;
+import static dev.feedstore.store.schema.Tables.NAMESPACE_REPLICATION;
+import static dev.feedstore.store.schema.Tables.SPACES;
+import static dev.feedstore.store.schema.Tables.SPACE_REPLICATION;
+import static org.jooq.impl.DSL.excluded;
+import static org.jooq.impl.DSL.exists;
+import static org.jooq.impl.DSL.selectOne;
+
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Namespace;
 import dev.feedstore.core.Position;
 import dev.feedstore.core.Replication;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.ReplicationPolicies;
+import dev.feedstore.store.FeedRow;
+import dev.feedstore.store.Params;
+import dev.feedstore.store.Rendered;
+import dev.feedstore.store.Rendering;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.Param;
 
 /**
  * {@link ReplicationPolicies} in the {@code feed_replication}, {@code namespace_replication} and
- * {@code space_replication} tables.
+ * {@code space_replication} tables: a policy is a mode ({@code from} a position, {@code latest}, or
+ * {@code since} a time until resolved) with its position and time.
  */
 final class SqliteReplicationPolicies implements ReplicationPolicies {
   private static final String FROM = "from";
   private static final String LATEST = "latest";
   private static final String SINCE = "since";
-  private static final String FEED =
-      "SELECT mode, from_position, since_millis FROM feed_replication WHERE feed_private_id = ?";
-  private static final String DELETE_FEED = "DELETE FROM feed_replication WHERE feed_private_id = ?";
-  private static final String SET_FEED = "INSERT INTO feed_replication (feed_private_id, mode, from_position,"
-      + " since_millis) VALUES (?, ?, ?, ?) ON CONFLICT (feed_private_id) DO UPDATE SET mode = excluded.mode,"
-      + " from_position = excluded.from_position, since_millis = excluded.since_millis";
-  private static final String ADD_NAMESPACE = "INSERT INTO namespace_replication (space_private_id, namespace)"
-      + " VALUES (?, ?) ON CONFLICT DO NOTHING";
-  private static final String REMOVE_NAMESPACE =
-      "DELETE FROM namespace_replication WHERE space_private_id = ? AND namespace = ?";
+  private static final Queries QUERIES = new Queries(Rendering.of(SqliteDialect.INSTANCE.family()));
+
+  /** The statements, rendered once. */
+  private static final class Queries {
+    private static final Param<String> MODE = Params.text("mode");
+    private static final Param<Long> FROM_POSITION = Params.number("from_position");
+    private static final Param<Long> SINCE_MILLIS = Params.number("since_millis");
+
+    final Rendered feed;
+    final Rendered deleteFeed;
+    final Rendered setFeed;
+    final Rendered feeds;
+    final Rendered namespaces;
+    final Rendered addNamespace;
+    final Rendered removeNamespace;
+    final Rendered space;
+    final Rendered deleteSpace;
+    final Rendered setSpace;
+    final Rendered spaces;
+
+    Queries(DSLContext sql) {
+      feed = Rendered.of(sql.select(FEED_REPLICATION.MODE, FEED_REPLICATION.FROM_POSITION, FEED_REPLICATION.SINCE_MILLIS)
+          .from(FEED_REPLICATION).where(FEED_REPLICATION.FEED_PRIVATE_ID.eq(Params.FEED)), Params.FEED);
+      deleteFeed = Rendered.of(sql.deleteFrom(FEED_REPLICATION).where(FEED_REPLICATION.FEED_PRIVATE_ID.eq(Params.FEED)),
+          Params.FEED);
+      setFeed = Rendered.of(sql.insertInto(FEED_REPLICATION, FEED_REPLICATION.FEED_PRIVATE_ID, FEED_REPLICATION.MODE,
+          FEED_REPLICATION.FROM_POSITION, FEED_REPLICATION.SINCE_MILLIS).values(Params.FEED, MODE, FROM_POSITION,
+          SINCE_MILLIS).onConflict(FEED_REPLICATION.FEED_PRIVATE_ID).doUpdate()
+          .set(FEED_REPLICATION.MODE, excluded(FEED_REPLICATION.MODE))
+          .set(FEED_REPLICATION.FROM_POSITION, excluded(FEED_REPLICATION.FROM_POSITION))
+          .set(FEED_REPLICATION.SINCE_MILLIS, excluded(FEED_REPLICATION.SINCE_MILLIS)),
+          Params.FEED, MODE, FROM_POSITION, SINCE_MILLIS);
+      feeds = Rendered.of(sql.select(FEED_REPLICATION.MODE, FEED_REPLICATION.FROM_POSITION,
+          FEED_REPLICATION.SINCE_MILLIS, FEEDS.FEED_ID).from(FEED_REPLICATION).join(FEEDS)
+          .on(FEEDS.FEED_PRIVATE_ID.eq(FEED_REPLICATION.FEED_PRIVATE_ID)).where(FEEDS.SPACE_PRIVATE_ID.eq(Params.SPACE))
+          .orderBy(FEEDS.FEED_ID), Params.SPACE);
+      namespaces = Rendered.of(sql.select(NAMESPACE_REPLICATION.NAMESPACE).from(NAMESPACE_REPLICATION)
+          .where(NAMESPACE_REPLICATION.SPACE_PRIVATE_ID.eq(Params.SPACE)), Params.SPACE);
+      addNamespace = Rendered.of(sql.insertInto(NAMESPACE_REPLICATION, NAMESPACE_REPLICATION.SPACE_PRIVATE_ID,
+          NAMESPACE_REPLICATION.NAMESPACE).values(Params.SPACE, Params.NAMESPACE).onConflictDoNothing(),
+          Params.SPACE, Params.NAMESPACE);
+      removeNamespace = Rendered.of(sql.deleteFrom(NAMESPACE_REPLICATION)
+          .where(NAMESPACE_REPLICATION.SPACE_PRIVATE_ID.eq(Params.SPACE))
+          .and(NAMESPACE_REPLICATION.NAMESPACE.eq(Params.NAMESPACE)), Params.SPACE, Params.NAMESPACE);
+      space = Rendered.of(sql.select(SPACE_REPLICATION.MODE, SPACE_REPLICATION.FROM_POSITION,
+          SPACE_REPLICATION.SINCE_MILLIS).from(SPACE_REPLICATION).where(SPACE_REPLICATION.SPACE_PRIVATE_ID.eq(Params.SPACE)),
+          Params.SPACE);
+      deleteSpace = Rendered.of(sql.deleteFrom(SPACE_REPLICATION).where(SPACE_REPLICATION.SPACE_PRIVATE_ID.eq(Params.SPACE)),
+          Params.SPACE);
+      setSpace = Rendered.of(sql.insertInto(SPACE_REPLICATION, SPACE_REPLICATION.SPACE_PRIVATE_ID,
+          SPACE_REPLICATION.MODE, SPACE_REPLICATION.FROM_POSITION, SPACE_REPLICATION.SINCE_MILLIS)
+          .values(Params.SPACE, MODE, FROM_POSITION, SINCE_MILLIS).onConflict(SPACE_REPLICATION.SPACE_PRIVATE_ID)
+          .doUpdate().set(SPACE_REPLICATION.MODE, excluded(SPACE_REPLICATION.MODE))
+          .set(SPACE_REPLICATION.FROM_POSITION, excluded(SPACE_REPLICATION.FROM_POSITION))
+          .set(SPACE_REPLICATION.SINCE_MILLIS, excluded(SPACE_REPLICATION.SINCE_MILLIS)),
+          Params.SPACE, MODE, FROM_POSITION, SINCE_MILLIS);
+      Field<Long> space = SPACES.SPACE_PRIVATE_ID;
+      spaces = Rendered.of(sql.select(SPACES.SPACE_ID).from(SPACES)
+          .where(exists(selectOne().from(FEEDS).join(FEED_REPLICATION)
+              .on(FEED_REPLICATION.FEED_PRIVATE_ID.eq(FEEDS.FEED_PRIVATE_ID)).where(FEEDS.SPACE_PRIVATE_ID.eq(space))))
+          .or(exists(selectOne().from(NAMESPACE_REPLICATION).where(NAMESPACE_REPLICATION.SPACE_PRIVATE_ID.eq(space))))
+          .or(exists(selectOne().from(SPACE_REPLICATION).where(SPACE_REPLICATION.SPACE_PRIVATE_ID.eq(space)))));
+    }
+  }
 
   private final SqliteTransaction tx;
 
@@ -41,8 +113,7 @@ final class SqliteReplicationPolicies implements ReplicationPolicies {
   @Override
   public Replication feed(SpaceId spaceId, FeedId feedId) {
     return tx.findFeed(spaceId, feedId)
-        .flatMap(feed -> Sql.list(tx, FEED, SqliteReplicationPolicies::policy, feed.privateId())
-            .stream().findFirst())
+        .flatMap(feed -> tx.sql().one(QUERIES.feed, SqliteReplicationPolicies::policy, feed.privateId()))
         .orElse(Replication.NONE);
   }
 
@@ -50,10 +121,10 @@ final class SqliteReplicationPolicies implements ReplicationPolicies {
   public void setFeed(SpaceId spaceId, FeedId feedId, Replication policy) {
     FeedRow feed = tx.requireFeed(spaceId, feedId);
     if (policy instanceof Replication.None) {
-      Sql.update(tx, DELETE_FEED, feed.privateId());
+      tx.sql().update(QUERIES.deleteFeed, feed.privateId());
       return;
     }
-    Sql.update(tx, SET_FEED, feed.privateId(), mode(policy), from(policy), since(policy));
+    tx.sql().update(QUERIES.setFeed, feed.privateId(), mode(policy), from(policy), since(policy));
   }
 
   @Override
@@ -63,20 +134,15 @@ final class SqliteReplicationPolicies implements ReplicationPolicies {
     if (space.isEmpty()) {
       return result;
     }
-    Sql.list(tx, "SELECT r.mode, r.from_position, r.since_millis, f.feed_id FROM feed_replication r"
-            + " JOIN feeds f ON f.feed_private_id = r.feed_private_id WHERE f.space_private_id = ? ORDER BY f.feed_id",
-        rs -> {
-          result.put(new FeedId(rs.getString(4)), policy(rs));
-          return null;
-        }, space.get());
+    Rendered feeds = QUERIES.feeds;
+    tx.sql().list(feeds, rs -> result.put(new FeedId(feeds.getString(rs, FEEDS.FEED_ID)), policy(rs)), space.get());
     return result;
   }
 
   @Override
   public Set<Namespace> namespaces(SpaceId spaceId) {
     Set<Namespace> result = new TreeSet<>();
-    tx.findSpace(spaceId).ifPresent(space -> Sql.list(tx,
-        "SELECT namespace FROM namespace_replication WHERE space_private_id = ?",
+    tx.findSpace(spaceId).ifPresent(space -> tx.sql().list(QUERIES.namespaces,
         rs -> result.add(new Namespace(rs.getString(1))), space));
     return result;
   }
@@ -84,50 +150,37 @@ final class SqliteReplicationPolicies implements ReplicationPolicies {
   @Override
   public void setNamespace(SpaceId spaceId, Namespace namespace, boolean replicated) {
     if (replicated) {
-      Sql.update(tx, ADD_NAMESPACE, tx.space(spaceId), namespace.value());
+      tx.sql().update(QUERIES.addNamespace, tx.space(spaceId), namespace.value());
     } else {
-      tx.findSpace(spaceId).ifPresent(space -> Sql.update(tx, REMOVE_NAMESPACE, space, namespace.value()));
+      tx.findSpace(spaceId).ifPresent(space -> tx.sql().update(QUERIES.removeNamespace, space, namespace.value()));
     }
   }
 
   @Override
   public Replication space(SpaceId spaceId) {
-    Optional<Long> space = tx.findSpace(spaceId);
-    if (space.isEmpty()) {
-      return Replication.NONE;
-    }
-    List<Replication> policies = Sql.list(tx,
-        "SELECT mode, from_position, since_millis FROM space_replication WHERE space_private_id = ?",
-        SqliteReplicationPolicies::policy, space.get());
-    return policies.isEmpty() ? Replication.NONE : policies.get(0);
+    return tx.findSpace(spaceId)
+        .flatMap(space -> tx.sql().one(QUERIES.space, SqliteReplicationPolicies::policy, space))
+        .orElse(Replication.NONE);
   }
 
   @Override
   public void setSpace(SpaceId spaceId, Replication policy) {
     if (policy instanceof Replication.None) {
-      tx.findSpace(spaceId).ifPresent(space ->
-          Sql.update(tx, "DELETE FROM space_replication WHERE space_private_id = ?", space));
+      tx.findSpace(spaceId).ifPresent(space -> tx.sql().update(QUERIES.deleteSpace, space));
       return;
     }
-    Sql.update(tx, "INSERT INTO space_replication (space_private_id, mode, from_position, since_millis)"
-            + " VALUES (?, ?, ?, ?) ON CONFLICT (space_private_id) DO UPDATE SET mode = excluded.mode,"
-            + " from_position = excluded.from_position, since_millis = excluded.since_millis",
-        tx.space(spaceId), mode(policy), from(policy), since(policy));
+    tx.sql().update(QUERIES.setSpace, tx.space(spaceId), mode(policy), from(policy), since(policy));
   }
 
   @Override
   public Set<SpaceId> spaces() {
     Set<SpaceId> result = new TreeSet<>();
-    Sql.list(tx, "SELECT s.space_id FROM spaces s WHERE EXISTS (SELECT 1 FROM feeds f JOIN feed_replication r"
-            + " ON r.feed_private_id = f.feed_private_id WHERE f.space_private_id = s.space_private_id)"
-            + " OR EXISTS (SELECT 1 FROM namespace_replication n WHERE n.space_private_id = s.space_private_id)"
-            + " OR EXISTS (SELECT 1 FROM space_replication p WHERE p.space_private_id = s.space_private_id)",
-        rs -> result.add(new SpaceId(rs.getString(1))));
+    tx.sql().list(QUERIES.spaces, rs -> result.add(new SpaceId(rs.getString(1))));
     return result;
   }
 
   /** The policy of a row whose first columns are mode, from_position and since_millis. */
-  private static Replication policy(java.sql.ResultSet rs) throws java.sql.SQLException {
+  private static Replication policy(ResultSet rs) throws SQLException {
     String mode = rs.getString(1);
     if (LATEST.equals(mode)) {
       return Replication.LATEST;

@@ -6,6 +6,10 @@ import dev.feedstore.core.store.StoreException;
 import dev.feedstore.core.store.StoreTransaction;
 import dev.feedstore.sqlite.QuickCheck;
 import dev.feedstore.sqlite.SqliteSettings;
+import dev.feedstore.store.IdCache;
+import dev.feedstore.store.StatementCache;
+import dev.feedstore.store.TokenKey;
+import dev.feedstore.store.sqlite.SchemaMigrator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,7 +50,7 @@ public final class SqliteStore implements FeedStore {
   /** A connection with its prepared statements. Used by one transaction at a time, like its connection. */
   private static final class Handle {
     final Connection connection;
-    final Statements statements;
+    final StatementCache statements;
     /**
      * Whether the connection must be replaced: a transaction may still be open on it after a
      * failure (its ROLLBACK failed for another reason than having none to roll back), or it met a
@@ -57,7 +61,7 @@ public final class SqliteStore implements FeedStore {
 
     Handle(Connection connection) {
       this.connection = connection;
-      this.statements = new Statements(connection);
+      this.statements = new StatementCache(connection);
     }
 
     void close() {
@@ -164,11 +168,11 @@ public final class SqliteStore implements FeedStore {
           try {
             if (relaxed != writerRelaxed) {
               // A connection setting, taken up by the next commit; never changed inside a transaction.
-              execute(handle, relaxed ? "PRAGMA synchronous = NORMAL" : "PRAGMA synchronous = FULL",
+              execute(handle, relaxed ? SqliteDialect.SYNCHRONOUS_NORMAL : SqliteDialect.SYNCHRONOUS_FULL,
                   "setting synchronous");
               writerRelaxed = relaxed;
             }
-            T result = inTransaction(handle, "BEGIN IMMEDIATE", true, work);
+            T result = inTransaction(handle, SqliteDialect.BEGIN_WRITE, true, work);
             checkpointer.committed();
             return result;
           } catch (StorageFaultException e) {
@@ -234,7 +238,7 @@ public final class SqliteStore implements FeedStore {
       throw room.refusal(file, usable, "", null);
     }
     try (Statement statement = handle.connection.createStatement();
-        ResultSet rs = statement.executeQuery("PRAGMA wal_checkpoint(TRUNCATE)")) {
+        ResultSet rs = statement.executeQuery(SqliteDialect.CHECKPOINT_TRUNCATE)) {
       // busy, frames in the WAL, frames copied: a reader still on an old snapshot leaves some behind,
       // and the next write copies again.
       if (rs.next() && rs.getInt(1) == 0 && rs.getLong(2) == rs.getLong(3)) {
@@ -265,7 +269,7 @@ public final class SqliteStore implements FeedStore {
       Handle reader = null;
       try {
         reader = takeReader();
-        return inTransaction(reader, "BEGIN", false, work);
+        return inTransaction(reader, SqliteDialect.BEGIN_READ, false, work);
       } finally {
         if (reader != null) {
           giveBack(reader);
@@ -290,7 +294,7 @@ public final class SqliteStore implements FeedStore {
       try {
         reader = takeReader();
         try (Statement statement = reader.connection.createStatement()) {
-          statement.execute("VACUUM INTO '" + target.toAbsolutePath().toString().replace("'", "''") + "'");
+          statement.execute(SqliteDialect.vacuumInto(target));
         }
       } catch (SQLException e) {
         throw SqlErrors.translate(file, "backing up to " + target, e);
@@ -335,8 +339,7 @@ public final class SqliteStore implements FeedStore {
       if (writer != null) {
         writer.statements.close();
         try (Statement statement = writer.connection.createStatement()) {
-          // Folds the WAL back into the main file so that a closed store is a single file.
-          statement.execute("PRAGMA wal_checkpoint(TRUNCATE)");
+          statement.execute(SqliteDialect.CHECKPOINT_TRUNCATE);
         } catch (SQLException e) {
           // The WAL stays beside the file and is replayed on the next open; nothing is lost.
         }
@@ -366,7 +369,7 @@ public final class SqliteStore implements FeedStore {
       if (writable) {
         tx.flush();
       }
-      execute(handle, "COMMIT", "committing");
+      execute(handle, SqliteDialect.COMMIT, "committing");
       committed = true;
       pending.publish();
       return result;
@@ -384,7 +387,7 @@ public final class SqliteStore implements FeedStore {
 
   private static void rollback(Handle handle) {
     try (Statement statement = handle.connection.createStatement()) {
-      statement.execute("ROLLBACK");
+      statement.execute(SqliteDialect.ROLLBACK);
     } catch (SQLException e) {
       // Mostly there is none to roll back: BEGIN or COMMIT itself failed, or the error made SQLite
       // roll back on its own (SQLITE_FULL and I/O errors may). Anything else may leave it open.
@@ -439,7 +442,7 @@ public final class SqliteStore implements FeedStore {
 
   private static void limitWriterCheckpoints(Connection connection) throws SQLException {
     try (Statement statement = connection.createStatement()) {
-      statement.execute("PRAGMA wal_autocheckpoint = " + Checkpointer.WRITER_THRESHOLD_PAGES);
+      statement.execute(SqliteDialect.autoCheckpoint(Checkpointer.WRITER_THRESHOLD_PAGES));
     }
   }
 
@@ -499,7 +502,7 @@ public final class SqliteStore implements FeedStore {
   /** Switches a checked file to WAL, which every later connection then finds in its header. */
   private static void useWal(Connection writer, Path file) throws SQLException {
     try (Statement statement = writer.createStatement();
-        ResultSet rs = statement.executeQuery("PRAGMA journal_mode = WAL")) {
+        ResultSet rs = statement.executeQuery(SqliteDialect.JOURNAL_WAL)) {
       String mode = rs.next() ? rs.getString(1) : "";
       if (!mode.equalsIgnoreCase("wal")) {
         throw new StoreException("feed store " + file + ": SQLite could not switch it to WAL mode (its journal"

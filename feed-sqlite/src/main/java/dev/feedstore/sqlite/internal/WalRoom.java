@@ -29,8 +29,8 @@ record WalRoom(long walBytes, long growthBytes) {
 
   /** Measures the WAL of {@code file} on {@code connection}, which must not be in a transaction. */
   static WalRoom of(Connection connection, Path file) throws SQLException, IOException {
-    long pages = longOf(connection, "PRAGMA page_count");
-    long pageSize = longOf(connection, "PRAGMA page_size");
+    long pages = longOf(connection, SqliteDialect.PAGE_COUNT);
+    long pageSize = longOf(connection, SqliteDialect.PAGE_SIZE);
     Path wal = file.resolveSibling(file.getFileName() + "-wal");
     long walBytes = Files.exists(wal) ? Files.size(wal) : 0;
     return new WalRoom(walBytes, Math.max(0, pages * pageSize - Files.size(file)));

@@ -24,6 +24,7 @@ import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import dev.feedstore.store.sqlite.SchemaMigrator;
 
 /**
  * The store's cache of feed rows holds at most {@link SqliteSettings#cachedFeeds} of them however

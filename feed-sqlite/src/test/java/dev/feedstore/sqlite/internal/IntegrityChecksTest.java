@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sqlite.ProgressHandler;
+import dev.feedstore.store.sqlite.SchemaMigrator;
 
 class IntegrityChecksTest {
   @TempDir Path dir;

@@ -14,6 +14,7 @@ import dev.feedstore.core.Predecessor;
 import dev.feedstore.core.Scope;
 import dev.feedstore.core.ServerToken;
 import dev.feedstore.core.SpaceId;
+import dev.feedstore.core.store.BlockChecksum;
 import dev.feedstore.core.store.CorruptBlockException;
 import dev.feedstore.core.store.Subscription;
 import dev.feedstore.core.testing.DiskFaults;
@@ -31,6 +32,7 @@ import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import dev.feedstore.store.sqlite.SchemaMigrator;
 
 class SchemaMigratorTest {
   private static final SpaceId SPACE = new SpaceId("s");
@@ -291,13 +293,6 @@ class SchemaMigratorTest {
     }
   }
 
-  @Test
-  void scriptsSplitOnSemicolonLinesAndSkipComments() {
-    List<String> statements = SchemaMigrator.statements("-- a comment\nCREATE TABLE a (x)\n;\n-- only a comment\n;\nCREATE TABLE b (y)\n");
-    assertEquals(List.of("-- a comment\nCREATE TABLE a (x)", "CREATE TABLE b (y)"), statements);
-  }
-
-  @Test
   void migrationsMustBeNumberedInOrder() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> new SchemaMigrator(List.of(new SchemaMigrator.Migration(2, "x"))));
