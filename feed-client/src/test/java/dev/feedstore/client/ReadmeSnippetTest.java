@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.feedstore.client.testing.JavaProcess;
 import dev.feedstore.core.SpaceId;
-import dev.feedstore.server.ServerSettings;
+import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.server.testing.LoopbackServer;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
