@@ -3,7 +3,7 @@ package dev.feedstore.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.feedstore.server.AccessTokens;
+import dev.feedstore.server.settings.AccessTokens;
 import dev.feedstore.server.FeedServer;
 import dev.feedstore.sqlite.SqliteFeedStore;
 import java.nio.file.Files;

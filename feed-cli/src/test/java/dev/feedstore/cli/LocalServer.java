@@ -2,7 +2,7 @@ package dev.feedstore.cli;
 
 import dev.feedstore.core.testing.TestCertificates;
 import dev.feedstore.server.FeedServer;
-import dev.feedstore.server.ServerSettings;
+import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.sqlite.SqliteFeedStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -10,7 +10,7 @@ import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Replication;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.testing.Await;
-import dev.feedstore.server.AccessTokens;
+import dev.feedstore.server.settings.AccessTokens;
 import dev.feedstore.server.FeedServer;
 import dev.feedstore.sqlite.SqliteFeedStore;
 import io.grpc.CompositeChannelCredentials;

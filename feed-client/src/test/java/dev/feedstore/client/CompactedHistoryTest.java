@@ -1,6 +1,6 @@
 package dev.feedstore.client;
 
-import static dev.feedstore.server.ServerSettings.TAIL_BLOCKS;
+import static dev.feedstore.server.settings.ServerSettings.TAIL_BLOCKS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -14,7 +14,7 @@ import dev.feedstore.core.testing.Await;
 import dev.feedstore.proto.v1.CompactRequest;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
 import dev.feedstore.server.FeedServer;
-import dev.feedstore.server.ServerSettings;
+import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.server.testing.LoopbackServer;
 import dev.feedstore.sqlite.SqliteFeedStore;
 import io.grpc.ManagedChannel;

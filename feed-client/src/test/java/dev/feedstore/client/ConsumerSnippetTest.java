@@ -9,7 +9,7 @@ import dev.feedstore.client.testing.OtherClient;
 import dev.feedstore.core.Namespace;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.testing.TestBlocks;
-import dev.feedstore.server.ServerSettings;
+import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.server.testing.LoopbackServer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

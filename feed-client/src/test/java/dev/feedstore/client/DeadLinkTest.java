@@ -9,7 +9,7 @@ import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Replication;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.testing.Await;
-import dev.feedstore.server.ServerSettings;
+import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.server.testing.LoopbackServer;
 import dev.feedstore.server.testing.TcpRelay;
 import java.nio.file.Path;

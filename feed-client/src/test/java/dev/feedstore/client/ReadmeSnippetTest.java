@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.feedstore.client.testing.JavaProcess;
 import dev.feedstore.client.testing.LibraryProgram;
 import dev.feedstore.core.SpaceId;
-import dev.feedstore.server.ServerSettings;
+import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.server.testing.LoopbackServer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import dev.feedstore.core.testing.Await;
+import dev.feedstore.server.settings.AccessTokens;
 import dev.feedstore.server.testing.Http;
 import dev.feedstore.server.testing.ServerProcess;
 import java.nio.file.Files;

@@ -3,7 +3,7 @@ package dev.feedstore.client.testing;
 import dev.feedstore.client.internal.GrpcAuthority;
 import dev.feedstore.core.store.FeedStore;
 import dev.feedstore.server.FeedServer;
-import dev.feedstore.server.ServerSettings;
+import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.sqlite.SqliteFeedStore;
 import io.grpc.ManagedChannel;
 import io.grpc.inprocess.InProcessChannelBuilder;
