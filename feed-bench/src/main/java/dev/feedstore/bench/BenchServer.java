@@ -1,9 +1,9 @@
 package dev.feedstore.bench;
 
-import static dev.feedstore.server.ServerSettings.APPEND_GROUP_BLOCKS;
+import static dev.feedstore.server.settings.ServerSettings.APPEND_GROUP_BLOCKS;
 
 import dev.feedstore.server.FeedServer;
-import dev.feedstore.server.ServerSettings;
+import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.sqlite.SqliteFeedStore;
 import dev.feedstore.sqlite.SqliteSettings;
 import io.grpc.ManagedChannel;

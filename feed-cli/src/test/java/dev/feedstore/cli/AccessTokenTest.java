@@ -3,7 +3,7 @@ package dev.feedstore.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.feedstore.server.AccessTokens;
+import dev.feedstore.server.settings.AccessTokens;
 import dev.feedstore.server.testing.RestartableServer;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package dev.feedstore.cli;
 
 import dev.feedstore.server.testing.RestartableServer;
-import static dev.feedstore.server.ServerSettings.BLOCK_BYTES;
+import static dev.feedstore.server.settings.ServerSettings.BLOCK_BYTES;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,7 +12,7 @@ import dev.feedstore.core.FeedInfo;
 import dev.feedstore.core.Namespace;
 import dev.feedstore.core.Predecessor;
 import dev.feedstore.core.SpaceId;
-import dev.feedstore.server.ServerSettings;
+import dev.feedstore.server.settings.ServerSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,13 +1,13 @@
 package dev.feedstore.cli;
 
 import dev.feedstore.server.testing.RestartableServer;
-import static dev.feedstore.server.ServerSettings.QUERY_LIMIT;
-import static dev.feedstore.server.ServerSettings.WATCH_BATCH_BLOCKS;
+import static dev.feedstore.server.settings.ServerSettings.QUERY_LIMIT;
+import static dev.feedstore.server.settings.ServerSettings.WATCH_BATCH_BLOCKS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.feedstore.server.ServerSettings;
+import dev.feedstore.server.settings.ServerSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

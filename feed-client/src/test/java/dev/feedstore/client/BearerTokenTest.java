@@ -9,7 +9,7 @@ import dev.feedstore.core.BlockData;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Replication;
 import dev.feedstore.core.SpaceId;
-import dev.feedstore.server.AccessTokens;
+import dev.feedstore.server.settings.AccessTokens;
 import dev.feedstore.server.testing.RestartableServer;
 import dev.feedstore.testing.Await;
 import io.grpc.CompositeChannelCredentials;

@@ -1,6 +1,6 @@
 package dev.feedstore.client;
 
-import static dev.feedstore.server.ServerSettings.TAIL_BLOCKS;
+import static dev.feedstore.server.settings.ServerSettings.TAIL_BLOCKS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,7 +13,7 @@ import dev.feedstore.core.SpaceId;
 import dev.feedstore.proto.v1.CompactRequest;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
 import dev.feedstore.server.FeedServer;
-import dev.feedstore.server.ServerSettings;
+import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.server.testing.RestartableServer;
 import dev.feedstore.sqlite.SqliteFeedStore;
 import dev.feedstore.testing.Await;

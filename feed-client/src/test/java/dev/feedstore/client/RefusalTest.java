@@ -1,6 +1,6 @@
 package dev.feedstore.client;
 
-import static dev.feedstore.server.ServerSettings.BLOCK_BYTES;
+import static dev.feedstore.server.settings.ServerSettings.BLOCK_BYTES;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,8 +12,8 @@ import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Replication;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.testing.TestBlocks;
-import dev.feedstore.server.AccessTokens;
-import dev.feedstore.server.ServerSettings;
+import dev.feedstore.server.settings.AccessTokens;
+import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.server.testing.RestartableServer;
 import dev.feedstore.testing.Await;
 import io.grpc.Status;

@@ -1,7 +1,7 @@
 package dev.feedstore.client;
 
 import static dev.feedstore.client.testing.Convergence.data;
-import static dev.feedstore.server.ServerSettings.STREAMS_SPACE;
+import static dev.feedstore.server.settings.ServerSettings.STREAMS_SPACE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.feedstore.client.testing.Replicas;
@@ -13,7 +13,6 @@ import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.StreamName;
 import dev.feedstore.proto.v1.CompactRequest;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
-import dev.feedstore.server.ServerSettings;
 import dev.feedstore.server.testing.RestartableServer;
 import dev.feedstore.testing.SyncDriver;
 import java.net.URI;

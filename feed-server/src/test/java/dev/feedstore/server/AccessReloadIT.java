@@ -3,6 +3,7 @@ package dev.feedstore.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
+import dev.feedstore.server.settings.AccessTokens;
 import dev.feedstore.server.testing.Http;
 import dev.feedstore.testing.Await;
 import dev.feedstore.testing.ServerProcess;

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.feedstore.server.settings.AccessTokens;
 import dev.feedstore.testing.CapturedErr;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,8 +1,8 @@
 package dev.feedstore.server;
 
-import static dev.feedstore.server.ServerSettings.FEEDS_PER_SPACE;
-import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
-import static dev.feedstore.server.ServerSettings.STREAMS_LONG_POLL_MS;
+import static dev.feedstore.server.settings.ServerSettings.FEEDS_PER_SPACE;
+import static dev.feedstore.server.settings.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.settings.ServerSettings.STREAMS_LONG_POLL_MS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,6 +12,8 @@ import dev.feedstore.core.StreamName;
 import dev.feedstore.proto.v1.Block;
 import dev.feedstore.proto.v1.QueryRequest;
 import dev.feedstore.proto.v1.QueryResponse;
+import dev.feedstore.server.settings.AccessTokens;
+import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.server.testing.SseReader;
 import dev.feedstore.server.testing.Streams;
 import dev.feedstore.server.testing.TestServer;

@@ -12,6 +12,7 @@ import dev.feedstore.proto.v1.CompactRequest;
 import dev.feedstore.proto.v1.QueryRequest;
 import dev.feedstore.proto.v1.WatchEvent;
 import dev.feedstore.proto.v1.WatchRequest;
+import dev.feedstore.server.settings.JwtSettings;
 import dev.feedstore.server.testing.EventRecorder;
 import dev.feedstore.server.testing.Http;
 import dev.feedstore.server.testing.Jwts;

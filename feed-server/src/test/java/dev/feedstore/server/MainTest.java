@@ -1,17 +1,20 @@
 package dev.feedstore.server;
 
-import static dev.feedstore.server.ServerSettings.BLOCK_BYTES;
-import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
-import static dev.feedstore.server.ServerSettings.HTTP_IDLE_TIMEOUT_MS;
-import static dev.feedstore.server.ServerSettings.PRINCIPAL_REQUESTS_PER_SECOND;
-import static dev.feedstore.server.ServerSettings.STREAMS_SPACE;
-import static dev.feedstore.server.ServerSettings.WATCHES_PER_CONNECTION;
-import static dev.feedstore.server.ServerSettings.WRITE_PROBE_MS;
+import static dev.feedstore.server.settings.ServerSettings.BLOCK_BYTES;
+import static dev.feedstore.server.settings.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.settings.ServerSettings.HTTP_IDLE_TIMEOUT_MS;
+import static dev.feedstore.server.settings.ServerSettings.PRINCIPAL_REQUESTS_PER_SECOND;
+import static dev.feedstore.server.settings.ServerSettings.STREAMS_SPACE;
+import static dev.feedstore.server.settings.ServerSettings.WATCHES_PER_CONNECTION;
+import static dev.feedstore.server.settings.ServerSettings.WRITE_PROBE_MS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.feedstore.postgres.PostgresSettings;
 import dev.feedstore.postgres.PostgresStore;
+import dev.feedstore.server.settings.ServerSettings;
+import dev.feedstore.server.settings.Setting;
+import dev.feedstore.server.settings.SettingOptions;
 import dev.feedstore.sqlite.SqliteSettings;
 import dev.feedstore.testing.CapturedErr;
 import java.nio.file.Files;

@@ -1,8 +1,8 @@
 package dev.feedstore.server;
 
-import static dev.feedstore.server.ServerSettings.RPC_THREADS;
-import static dev.feedstore.server.ServerSettings.WATCHES_PER_CONNECTION;
-import static dev.feedstore.server.ServerSettings.WATCH_THREADS;
+import static dev.feedstore.server.settings.ServerSettings.RPC_THREADS;
+import static dev.feedstore.server.settings.ServerSettings.WATCHES_PER_CONNECTION;
+import static dev.feedstore.server.settings.ServerSettings.WATCH_THREADS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -1,8 +1,8 @@
 package dev.feedstore.server;
 
-import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
-import static dev.feedstore.server.ServerSettings.WATCH_SCOPE_BYTES;
-import static dev.feedstore.server.ServerSettings.WATCH_SCOPE_BYTES_PER_CONNECTION;
+import static dev.feedstore.server.settings.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.settings.ServerSettings.WATCH_SCOPE_BYTES;
+import static dev.feedstore.server.settings.ServerSettings.WATCH_SCOPE_BYTES_PER_CONNECTION;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,6 +12,7 @@ import dev.feedstore.core.Scope;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.proto.v1.SubscribeRequest;
 import dev.feedstore.proto.v1.WatchRequest;
+import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.server.testing.Calls;
 import dev.feedstore.server.testing.Heap;
 import dev.feedstore.server.testing.TestServer;

@@ -1,10 +1,10 @@
 package dev.feedstore.client.simulation;
 
-import static dev.feedstore.server.ServerSettings.BLOCKS_PER_APPEND;
-import static dev.feedstore.server.ServerSettings.BLOCK_BYTES;
-import static dev.feedstore.server.ServerSettings.MAX_MESSAGE_BYTES;
-import static dev.feedstore.server.ServerSettings.QUERY_LIMIT;
-import static dev.feedstore.server.ServerSettings.WATCH_BATCH_BLOCKS;
+import static dev.feedstore.server.settings.ServerSettings.BLOCKS_PER_APPEND;
+import static dev.feedstore.server.settings.ServerSettings.BLOCK_BYTES;
+import static dev.feedstore.server.settings.ServerSettings.MAX_MESSAGE_BYTES;
+import static dev.feedstore.server.settings.ServerSettings.QUERY_LIMIT;
+import static dev.feedstore.server.settings.ServerSettings.WATCH_BATCH_BLOCKS;
 
 import dev.feedstore.client.Replica;
 import dev.feedstore.client.ReplicaStores;
@@ -35,7 +35,7 @@ import dev.feedstore.proto.v1.DurableSubscription;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
 import dev.feedstore.proto.v1.ListSubscriptionsRequest;
 import dev.feedstore.server.FeedServer;
-import dev.feedstore.server.ServerSettings;
+import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.sqlite.SqliteFeedStore;
 import dev.feedstore.sqlite.SqliteSettings;
 import dev.feedstore.testing.DatabaseFiles;

@@ -1,0 +1,9 @@
+/**
+ * Who may call, the same for every transport: the {@link
+ * dev.feedstore.server.internal.access.Authenticator} finds a call's {@link
+ * dev.feedstore.server.internal.access.Caller} from its bearer token (a token of the tokens file, or
+ * a JWT checked by {@code JwtAccess}); {@code PrincipalLimits} bounds what each principal may use;
+ * {@code TlsIdentity} checks the server's certificate and key. Imports errors, monitoring and
+ * settings only.
+ */
+package dev.feedstore.server.internal.access;
