@@ -40,7 +40,7 @@ import java.util.regex.Pattern;
 public final class AccessTokens {
   private static final Pattern HASH = Pattern.compile("[0-9a-f]{64}");
   /** How the fourth field of a line starts: the namespaces the grant is limited to. */
-  public static final String NAMESPACES = "namespaces=";
+  private static final String NAMESPACES = "namespaces=";
 
   /**
    * What one token may do: read, write (read and append), or admin (write, and change a space's

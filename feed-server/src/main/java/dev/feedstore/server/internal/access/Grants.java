@@ -51,7 +51,7 @@ final class Grants {
     return "the token may read " + reach(space, false) + (write.isEmpty() ? "" : " and write " + write) + " there";
   }
 
-  /** "all", "only namespaces 'a', 'b'", or "nothing" (empty, for writes) the token may read or write in {@code space}. */
+  /** What the token may read or write in {@code space}: "all", "only namespaces 'a', 'b'", "nothing" ("" for writes). */
   private String reach(String space, boolean write) {
     if (wholeSpace(space, write)) {
       return "all";

@@ -8,8 +8,8 @@ import java.util.Optional;
 
 /**
  * One Append on its way through an {@link AppendQueue}: the space, the namespace of the feeds it
- * creates, its distinct blocks and whether its caller may write to their feeds, and, once its group is done, what its transaction did or why it
- * failed.
+ * creates, its distinct blocks and whether its caller may write to their feeds, and, once its group
+ * is done, what its transaction did or why it failed.
  *
  * <p>Not thread-safe by itself: the thread that commits its group settles it and hands it to the
  * thread that tells the caller ({@link AppendQueue#submit}), or releases the caller's latch ({@link
