@@ -13,6 +13,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Clock;
 import java.time.Duration;
 
 /**
@@ -27,6 +28,7 @@ public final class AuthorityFixture implements AutoCloseable {
   private final ManagedChannel channel;
   private final ServerSettings settings;
   private final boolean http;
+  private final Clock clock;
   private SqliteFeedStore store;
   private FeedServer server;
   private int snapshots;
@@ -41,7 +43,17 @@ public final class AuthorityFixture implements AutoCloseable {
 
   /** With {@code http}, every incarnation also serves the HTTP API on 127.0.0.1 and a free port ({@link #httpPort}). */
   public AuthorityFixture(Path dir, ServerSettings settings, boolean http) {
+    this(dir, settings, http, Clock.systemUTC());
+  }
+
+  /** With {@code clock} as every incarnation's clock (subscription deadlines). */
+  public AuthorityFixture(Path dir, ServerSettings settings, Clock clock) {
+    this(dir, settings, false, clock);
+  }
+
+  private AuthorityFixture(Path dir, ServerSettings settings, boolean http, Clock clock) {
     this.dir = dir;
+    this.clock = clock;
     this.file = dir.resolve("authority.db");
     this.settings = settings;
     this.http = http;
@@ -79,7 +91,7 @@ public final class AuthorityFixture implements AutoCloseable {
     }
     store = SqliteFeedStore.open(file);
     try {
-      FeedServer.Builder builder = FeedServer.newBuilder(store).settings(settings)
+      FeedServer.Builder builder = FeedServer.newBuilder(store).settings(settings).clock(clock)
           .serverBuilder(InProcessServerBuilder.forName(name));
       if (http) {
         builder.http("127.0.0.1", 0);
