@@ -83,10 +83,12 @@ class AppendWriteCheckTest {
     FeedId contested = TestBlocks.feedId();
     FeedId fresh = TestBlocks.feedId();
     Future<AppendResult> creator = submit("notes", FeedWriteCheck.ANY, TestBlocks.block(contested, "n", 0));
+    awaitWaiting(1);
     Block racing = TestBlocks.block(contested, "c", 0);
     Future<AppendResult> refused = submit("chat", chatWriter(), racing);
+    awaitWaiting(2);
     Future<AppendResult> allowed = submit("chat", chatWriter(), TestBlocks.block(fresh, "c", 0));
-    Await.until("three appends waiting", () -> authority.waitingAppends() == 3);
+    awaitWaiting(3);
     assertEquals(Map.of(), authority.feedNamespaces(SPACE, Set.of(contested)), "the contested feed does not exist yet");
     store.open();
 
@@ -114,6 +116,11 @@ class AppendWriteCheckTest {
     assertTrue(denied.getMessage().contains("may not Append to namespace 'notes'"), denied.getMessage());
     assertArrayEquals(new long[] {2}, authority.append(new AppendCommand(SPACE, Optional.empty(),
         List.of(TestBlocks.block(notes, "n", 1)))).positions());
+  }
+
+  /** Waits until {@code appends} wait for the held commit, so that the group keeps their order. */
+  private void awaitWaiting(int appends) {
+    Await.until(appends + " appends waiting", () -> authority.waitingAppends() == appends);
   }
 
   /** The check of an append by the caller that may write namespace chat only. */
