@@ -1,6 +1,6 @@
 package dev.feedstore.bench;
 
-import static dev.feedstore.server.ServerSettings.APPEND_GROUP_BLOCKS;
+import static dev.feedstore.server.settings.ServerSettings.APPEND_GROUP_BLOCKS;
 
 import com.google.protobuf.ByteString;
 import dev.feedstore.core.FeedId;

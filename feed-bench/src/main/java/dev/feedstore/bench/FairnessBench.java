@@ -1,7 +1,7 @@
 package dev.feedstore.bench;
 
-import static dev.feedstore.server.ServerSettings.PRINCIPAL_APPEND_BYTES_PER_SECOND;
-import static dev.feedstore.server.ServerSettings.PRINCIPAL_REQUESTS_PER_SECOND;
+import static dev.feedstore.server.settings.ServerSettings.PRINCIPAL_APPEND_BYTES_PER_SECOND;
+import static dev.feedstore.server.settings.ServerSettings.PRINCIPAL_REQUESTS_PER_SECOND;
 
 import com.google.protobuf.ByteString;
 import dev.feedstore.core.FeedId;
@@ -10,9 +10,9 @@ import dev.feedstore.proto.v1.AppendRequest;
 import dev.feedstore.proto.v1.Block;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
 import dev.feedstore.proto.v1.QueryRequest;
-import dev.feedstore.server.AccessTokens;
+import dev.feedstore.server.settings.AccessTokens;
 import dev.feedstore.server.FeedServer;
-import dev.feedstore.server.ServerSettings;
+import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.sqlite.SqliteFeedStore;
 import dev.feedstore.sqlite.SqliteSettings;
 import io.grpc.ManagedChannel;

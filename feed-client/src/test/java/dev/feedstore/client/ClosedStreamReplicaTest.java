@@ -1,6 +1,6 @@
 package dev.feedstore.client;
 
-import static dev.feedstore.server.ServerSettings.STREAMS_SPACE;
+import static dev.feedstore.server.settings.ServerSettings.STREAMS_SPACE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -18,9 +18,9 @@ import dev.feedstore.core.StreamName;
 import dev.feedstore.core.query.DocumentId;
 import dev.feedstore.core.query.LiveQuery;
 import dev.feedstore.core.query.Row;
-import dev.feedstore.core.testing.Await;
 import dev.feedstore.server.testing.Streams;
 import dev.feedstore.server.testing.TestServer;
+import dev.feedstore.testing.Await;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

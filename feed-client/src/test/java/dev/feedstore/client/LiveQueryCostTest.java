@@ -4,9 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.feedstore.client.testing.AuthorityFixture;
 import dev.feedstore.client.testing.QueryRecorder;
-import dev.feedstore.client.testing.SyncDriver;
+import dev.feedstore.client.testing.Replicas;
 import dev.feedstore.core.ActorId;
 import dev.feedstore.core.BlockData;
 import dev.feedstore.core.FeedId;
@@ -17,6 +16,8 @@ import dev.feedstore.core.query.DocumentId;
 import dev.feedstore.core.query.LiveQuery;
 import dev.feedstore.core.query.Row;
 import dev.feedstore.core.query.result.ChangeBatch;
+import dev.feedstore.server.testing.RestartableServer;
+import dev.feedstore.testing.SyncDriver;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -42,7 +43,7 @@ class LiveQueryCostTest {
 
   @Test
   void aOneBlockChangeTo100000DocumentsReadsTheDocumentItTouchedNotTheQuery() throws Exception {
-    try (AuthorityFixture authority = new AuthorityFixture(dir);
+    try (RestartableServer authority = RestartableServer.inProcess(dir);
         Replica alice = Replica.open(dir.resolve("alice.db"), ActorId.of("alice"));
         Replica bob = Replica.open(dir.resolve("bob.db"), ActorId.of("bob"))) {
       FeedId local = alice.createFeed(SPACE, Optional.of(TASKS), Replication.NONE);
@@ -72,7 +73,7 @@ class LiveQueryCostTest {
       assertEquals(List.of(DocumentId.of(99_500)), ids(appended.left()), "pushed out of the newest 50");
       assertEquals(before, alice.liveQueryBlocksRead(), "a local append reads no block");
 
-      SyncDriver driver = new SyncDriver(authority.authority(), SPACE);
+      SyncDriver<Replica> driver = Replicas.driver(authority.channel(), SPACE);
       bob.append(SPACE, shared, task(300_000, "ana", false));
       driver.push(bob);
       before = alice.liveQueryBlocksRead();

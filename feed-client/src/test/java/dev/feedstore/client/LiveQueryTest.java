@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.feedstore.client.testing.AuthorityFixture;
+import dev.feedstore.client.internal.GrpcAuthority;
 import dev.feedstore.client.testing.FromScratch;
 import dev.feedstore.client.testing.QueryRecorder;
-import dev.feedstore.client.testing.SyncDriver;
+import dev.feedstore.client.testing.Replicas;
 import dev.feedstore.core.ActorId;
 import dev.feedstore.core.BlockData;
 import dev.feedstore.core.FeedId;
@@ -25,7 +25,9 @@ import dev.feedstore.core.query.result.ChangeBatch;
 import dev.feedstore.core.query.result.RowUpdate;
 import dev.feedstore.proto.v1.CompactRequest;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
-import dev.feedstore.server.ServerSettings;
+import dev.feedstore.server.settings.ServerSettings;
+import dev.feedstore.server.testing.RestartableServer;
+import dev.feedstore.testing.SyncDriver;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -94,8 +96,8 @@ class LiveQueryTest {
 
   @Test
   void aPushedVersionIsUpdatedToPositionedAndAPullIsOneBatch() {
-    try (AuthorityFixture authority = new AuthorityFixture(dir)) {
-      SyncDriver driver = new SyncDriver(authority.authority(), SPACE);
+    try (RestartableServer authority = RestartableServer.inProcess(dir)) {
+      SyncDriver<Replica> driver = Replicas.driver(authority.channel(), SPACE);
       Replica alice = replica("alice");
       Replica bob = replica("bob");
       FeedId feed = alice.createFeed(SPACE, Optional.of(TASKS), Replication.fullHistory());
@@ -127,8 +129,8 @@ class LiveQueryTest {
 
   @Test
   void aSwapOfTheAuthorityIsAResetWhoseRowsArePendingAgain() throws Exception {
-    try (AuthorityFixture authority = new AuthorityFixture(dir)) {
-      SyncDriver driver = new SyncDriver(authority.authority(), SPACE);
+    try (RestartableServer authority = RestartableServer.inProcess(dir)) {
+      SyncDriver<Replica> driver = Replicas.driver(authority.channel(), SPACE);
       Replica alice = replica("alice");
       FeedId feed = alice.createFeed(SPACE, Optional.of(TASKS), Replication.fullHistory());
       append(alice, feed, "{\"id\":1,\"assignee\":\"ana\",\"done\":false}");
@@ -152,8 +154,8 @@ class LiveQueryTest {
 
   @Test
   void historyTheAuthorityCompactedBeforeTheReplicaPulledItIsCarriedByTheQuery() throws Exception {
-    try (AuthorityFixture authority = new AuthorityFixture(dir)) {
-      SyncDriver driver = new SyncDriver(authority.authority(), SPACE);
+    try (RestartableServer authority = RestartableServer.inProcess(dir)) {
+      SyncDriver<Replica> driver = Replicas.driver(authority.channel(), SPACE);
       Replica alice = replica("alice");
       Replica bob = replica("bob");
       FeedId feed = alice.createFeed(SPACE, Optional.of(TASKS), Replication.fullHistory());
@@ -180,10 +182,11 @@ class LiveQueryTest {
 
   @Test
   void aBlockSyncRefusesForItsSizeIsNoVersion() throws Exception {
-    try (AuthorityFixture authority = new AuthorityFixture(dir, ServerSettings.newBuilder().set(ServerSettings.BLOCK_BYTES, 200).build())) {
-      var grpc = authority.authority();
+    try (RestartableServer authority = RestartableServer.inProcess(dir,
+        builder -> builder.settings(ServerSettings.newBuilder().set(ServerSettings.BLOCK_BYTES, 200).build()))) {
+      GrpcAuthority grpc = new GrpcAuthority(authority.channel());
       grpc.refreshInfo();
-      SyncDriver driver = new SyncDriver(grpc, SPACE);
+      SyncDriver<Replica> driver = Replicas.driver(grpc, SPACE);
       Replica alice = replica("alice");
       FeedId feed = alice.createFeed(SPACE, Optional.of(TASKS), Replication.fullHistory());
       append(alice, feed, "{\"id\":1,\"assignee\":\"ana\",\"done\":false}");

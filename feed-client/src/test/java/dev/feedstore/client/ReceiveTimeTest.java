@@ -3,9 +3,8 @@ package dev.feedstore.client;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.feedstore.client.testing.AuthorityFixture;
+import dev.feedstore.client.internal.GrpcAuthority;
 import dev.feedstore.client.testing.Replicas;
-import dev.feedstore.client.testing.SyncDriver;
 import dev.feedstore.core.Block;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Namespace;
@@ -16,6 +15,8 @@ import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.sync.AppendReply;
 import dev.feedstore.core.sync.PushBatch;
 import dev.feedstore.core.sync.SpaceSync;
+import dev.feedstore.server.testing.RestartableServer;
+import dev.feedstore.testing.SyncDriver;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -34,12 +35,12 @@ class ReceiveTimeTest {
   private static final SpaceId SPACE = SpaceId.of("team");
 
   @TempDir Path dir;
-  private AuthorityFixture authority;
+  private RestartableServer authority;
   private Replicas replicas;
 
   @BeforeEach
   void setUp() {
-    authority = new AuthorityFixture(dir);
+    authority = RestartableServer.inProcess(dir);
     replicas = new Replicas(dir);
   }
 
@@ -56,7 +57,7 @@ class ReceiveTimeTest {
     FeedId feed = alice.createFeed(SPACE, Optional.of(Namespace.of("notes")), Replication.fullHistory());
     bob.replicate(SPACE, feed, Replication.fullHistory());
     replicas.append(alice, SPACE, feed, "alice", 3);
-    SyncDriver driver = new SyncDriver(authority.authority(), SPACE);
+    SyncDriver<Replica> driver = Replicas.driver(authority.channel(), SPACE);
 
     driver.push(alice);
     driver.pull(bob);
@@ -74,13 +75,14 @@ class ReceiveTimeTest {
     FeedId feed = alice.createFeed(SPACE, Optional.empty(), Replication.fullHistory());
     replicas.append(alice, SPACE, feed, "alice", 2);
     SpaceSync sync = alice.sync(SPACE);
-    PushBatch batch = sync.beginPush(authority.authority().limits()).orElseThrow();
-    AppendReply answered = authority.authority().append(SPACE, batch.namespace(), batch.blocks());
+    GrpcAuthority grpc = new GrpcAuthority(authority.channel());
+    PushBatch batch = sync.beginPush(grpc.limits()).orElseThrow();
+    AppendReply answered = grpc.append(SPACE, batch.namespace(), batch.blocks());
     // What an authority from before receive times in the answer says: positions only.
     sync.applyPush(batch, new AppendReply(answered.positions(), answered.serverToken()));
     assertEquals(List.of(OptionalLong.empty(), OptionalLong.empty()), receiveTimes(alice.read(SPACE, feed)));
 
-    new SyncDriver(authority.authority(), SPACE).pull(alice);
+    Replicas.driver(authority.channel(), SPACE).pull(alice);
 
     assertEquals(answered.receivedAt(), receiveTimes(alice.read(SPACE, feed)));
     assertTrue(answered.receivedAt().stream().allMatch(OptionalLong::isPresent), answered.toString());

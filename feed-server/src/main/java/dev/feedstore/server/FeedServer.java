@@ -1,45 +1,29 @@
 package dev.feedstore.server;
 
-import static dev.feedstore.server.ServerSettings.KEEPALIVE_MS;
-import static dev.feedstore.server.ServerSettings.KEEPALIVE_TIMEOUT_MS;
-import static dev.feedstore.server.ServerSettings.MAX_MESSAGE_BYTES;
-import static dev.feedstore.server.ServerSettings.PERMIT_KEEPALIVE_MS;
-import static dev.feedstore.server.ServerSettings.SHUTDOWN_GRACE_MS;
+import static dev.feedstore.server.settings.ServerSettings.STREAMS_SPACE;
 
+import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.AuthorityStore;
-import dev.feedstore.proto.v1.FeedSyncGrpc;
-import dev.feedstore.server.internal.Authenticator;
-import dev.feedstore.server.internal.HttpEdge;
-import dev.feedstore.server.internal.JwtAccess;
-import dev.feedstore.server.internal.ServerCore;
-import dev.feedstore.server.internal.TlsIdentity;
-import io.grpc.InsecureServerCredentials;
-import io.grpc.Metadata;
-import io.grpc.Server;
+import dev.feedstore.server.internal.access.Authenticator;
+import dev.feedstore.server.internal.streams.EndedStreams;
+import dev.feedstore.server.internal.grpc.GrpcEdge;
+import dev.feedstore.server.internal.http.HttpEdge;
+import dev.feedstore.server.internal.streams.StreamsProtocol;
+import dev.feedstore.server.internal.access.JwtAccess;
+import dev.feedstore.server.internal.core.ServerCore;
+import dev.feedstore.server.internal.monitoring.ServerVersion;
+import dev.feedstore.server.settings.AccessTokens;
+import dev.feedstore.server.settings.JwtSettings;
+import dev.feedstore.server.settings.ServerSettings;
 import io.grpc.ServerBuilder;
-import io.grpc.ServerCall;
-import io.grpc.ServerCallExecutorSupplier;
-import io.grpc.ServerCredentials;
-import io.grpc.TlsServerCredentials;
-import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
-import io.grpc.protobuf.services.HealthStatusManager;
-import io.grpc.protobuf.services.ProtoReflectionService;
-import io.grpc.protobuf.services.ProtoReflectionServiceV1;
-import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
-import java.util.Properties;
-import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import java.util.Optional;
 
 /**
  * The position authority as a gRPC server: the {@code feed.v1.FeedSync} service over an {@link
@@ -63,23 +47,20 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safe.
  */
 public final class FeedServer implements AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(FeedServer.class);
-
-  private final Server server;
-  private final ServerCore core;
-  private final HealthStatusManager health;
-  private final ServerSettings settings;
-  private final HttpEdge.Options http;
-  private final Authenticator authenticator;
   /**
    * The service name under which the health service says whether the server serves reads: SERVING
    * while reads work, though writes may fail (a full disk, a read-only file), when the whole server
    * ({@code ""}) and {@code feed.v1.FeedSync} say NOT_SERVING so that writers are routed away.
    */
-  public static final String READS_HEALTH = FeedSyncGrpc.SERVICE_NAME + ".Reads";
+  public static final String READS_HEALTH = GrpcEdge.READS_HEALTH;
+
+  private final GrpcEdge grpc;
+  private final ServerCore core;
+  private final ServerSettings settings;
+  private final HttpEdge.Options http;
+  private final Authenticator authenticator;
 
   private final Object lifecycle = new Object();
-  private final Object healthLock = new Object();
   /** Guarded by lifecycle; null unless the HTTP API or metrics are served. */
   private HttpEdge edge;
   /** Guarded by lifecycle. */
@@ -87,28 +68,18 @@ public final class FeedServer implements AutoCloseable {
   /** Guarded by lifecycle. */
   private boolean closed;
 
-  private FeedServer(Server server, ServerCore core, HealthStatusManager health, ServerSettings settings,
-      HttpEdge.Options http, Authenticator authenticator) {
+  private FeedServer(GrpcEdge grpc, ServerCore core, ServerSettings settings, HttpEdge.Options http,
+      Authenticator authenticator) {
     this.authenticator = authenticator;
-    this.server = server;
+    this.grpc = grpc;
     this.core = core;
-    this.health = health;
     this.settings = settings;
     this.http = http;
-    core.onStorageHealth(this::reportHealth);
   }
 
   /** The version of this build (from its resources; {@code unknown} when they do not say). */
   public static String version() {
-    Properties properties = new Properties();
-    try (InputStream in = FeedServer.class.getResourceAsStream("feed-server.properties")) {
-      if (in != null) {
-        properties.load(in);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return properties.getProperty("version", "unknown");
+    return ServerVersion.get();
   }
 
   /** A builder of a server over {@code store}, which the caller keeps owning. */
@@ -138,41 +109,24 @@ public final class FeedServer implements AutoCloseable {
       started = true;
       try {
         core.checkStorage();
-        server.start();
+        grpc.start();
         if (http.api().isPresent() || http.metrics().isPresent()) {
-          edge = HttpEdge.start(core, http);
+          edge = HttpEdge.start(core, http, List.of(new StreamsProtocol(core)));
         }
       } catch (IOException | RuntimeException e) {
         closed = true;
-        server.shutdownNow();
+        grpc.stopNow();
         core.close();
         throw e;
       }
-      reportHealth();
       core.startTicking();
     }
     return this;
   }
 
-  /**
-   * Sets what health says from what the storage does now: the whole server and FeedSync are
-   * SERVING while writes and reads work, {@link #READS_HEALTH} while reads work. Runs at start and
-   * after every change the storage reports; synchronized, and reading the storage's state inside,
-   * so that the last change reported is the one health says.
-   */
-  private void reportHealth() {
-    synchronized (healthLock) {
-      boolean reads = core.storageServesReads();
-      ServingStatus all = reads && core.storageTakesWrites() ? ServingStatus.SERVING : ServingStatus.NOT_SERVING;
-      health.setStatus("", all);
-      health.setStatus(FeedSyncGrpc.SERVICE_NAME, all);
-      health.setStatus(READS_HEALTH, reads ? ServingStatus.SERVING : ServingStatus.NOT_SERVING);
-    }
-  }
-
   /** The port the server listens on (the bound one when 0 was asked for); -1 if not a socket. */
   public int port() {
-    return server.getPort();
+    return grpc.port();
   }
 
   /** The port of the metrics endpoint (the bound one when 0 was asked for); -1 if it has none. */
@@ -191,7 +145,7 @@ public final class FeedServer implements AutoCloseable {
 
   /** The addresses the server listens on. */
   public List<? extends SocketAddress> listenAddresses() {
-    return server.getListenSockets();
+    return grpc.listenAddresses();
   }
 
   /** The settings in force. */
@@ -256,31 +210,10 @@ public final class FeedServer implements AutoCloseable {
       }
       closed = true;
     }
-    health.enterTerminalState();
-    server.shutdown();
+    grpc.refuseNewCalls();
     core.endWatches();
     try {
-      long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settings.get(SHUTDOWN_GRACE_MS));
-      boolean terminated = false;
-      while (!terminated && !core.idle() && System.nanoTime() < deadline) {
-        terminated = server.awaitTermination(10, TimeUnit.MILLISECONDS);
-      }
-      if (!terminated && !core.idle()) {
-        LOG.warn("calls still running after {} ms ({}); cancelling them", settings.get(SHUTDOWN_GRACE_MS),
-            SHUTDOWN_GRACE_MS.name());
-      }
-      // Every call of ours has ended (or the grace is over). The transports get a moment to deliver
-      // the statuses just sent (UNAVAILABLE to watchers); what they still hold open after that
-      // carries no work, so it is cut rather than waited for.
-      long flushDeadline = Math.min(deadline, System.nanoTime() + TimeUnit.SECONDS.toNanos(1));
-      while (!terminated && System.nanoTime() < flushDeadline) {
-        terminated = server.awaitTermination(10, TimeUnit.MILLISECONDS);
-      }
-      server.shutdownNow();
-      server.awaitTermination(5, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      server.shutdownNow();
-      Thread.currentThread().interrupt();
+      grpc.finishCalls();
     } finally {
       core.close();
       synchronized (lifecycle) {
@@ -293,7 +226,7 @@ public final class FeedServer implements AutoCloseable {
 
   /** Blocks until the server has terminated (after {@link #close}). */
   public void awaitTermination() throws InterruptedException {
-    server.awaitTermination();
+    grpc.awaitTermination();
   }
 
   /**
@@ -417,61 +350,18 @@ public final class FeedServer implements AutoCloseable {
       return this;
     }
 
-    /** The full name of the Append method, which runs on the transport's threads ({@link #build}). */
-    private static final String APPEND = FeedSyncGrpc.getAppendMethod().getFullMethodName();
-
     /** The server, not started yet. */
-    @SuppressWarnings("deprecation") // v1alpha reflection too, for grpcurl and tools that only speak it
     public FeedServer build() {
-      ServerBuilder<?> builder = serverBuilder != null
-          ? serverBuilder
-          : NettyServerBuilder.forAddress(address, credentials())
-              .keepAliveTime(settings.get(KEEPALIVE_MS), TimeUnit.MILLISECONDS)
-              .keepAliveTimeout(settings.get(KEEPALIVE_TIMEOUT_MS), TimeUnit.MILLISECONDS)
-              .permitKeepAliveTime(settings.get(PERMIT_KEEPALIVE_MS), TimeUnit.MILLISECONDS);
-      Authenticator authenticator = new Authenticator(java.util.Optional.ofNullable(accessTokens),
-          java.util.Optional.ofNullable(jwt).map(JwtAccess::new));
-      ServerCore core = new ServerCore(store, settings, clock,
-          authenticator);
-      HttpEdge.Options http = new HttpEdge.Options(java.util.Optional.ofNullable(httpAddress),
-          java.util.Optional.ofNullable(metricsAddress),
-          tlsCertificateChain == null ? java.util.Optional.empty()
-              : java.util.Optional.of(new Path[] {tlsCertificateChain, tlsPrivateKey}),
-          corsOrigins, java.util.Optional.ofNullable(ui));
-      HealthStatusManager health = new HealthStatusManager();
-      if (authenticator.mayBlock()) {
-        builder.executor(core.requestExecutor());
-      } else {
-        // Appends block on nothing (FeedSyncService moves those that may to the request executor),
-        // so they run on the transport's threads, one hand-off between threads less per call; gRPC
-        // finds a call's method on the default executor, so that is the transport's thread too, and
-        // every other call moves to the request executor from there.
-        builder.directExecutor().callExecutor(new ServerCallExecutorSupplier() {
-          @Override
-          public <Q, R> Executor getExecutor(ServerCall<Q, R> call, Metadata headers) {
-            return call.getMethodDescriptor().getFullMethodName().equals(APPEND) ? null : core.requestExecutor();
-          }
-        });
-      }
-      builder.maxInboundMessageSize(settings.get(MAX_MESSAGE_BYTES))
-          .addService(core.feedSync())
-          .addService(health.getHealthService())
-          .addService(ProtoReflectionServiceV1.newInstance())
-          .addService(ProtoReflectionService.newInstance());
-      return new FeedServer(builder.build(), core, health, settings, http, authenticator);
-    }
-
-    private ServerCredentials credentials() {
-      if (tlsCertificateChain == null) {
-        return InsecureServerCredentials.create();
-      }
-      TlsIdentity.check(tlsCertificateChain, tlsPrivateKey);
-      try {
-        return TlsServerCredentials.create(tlsCertificateChain.toFile(), tlsPrivateKey.toFile());
-      } catch (IOException | RuntimeException e) {
-        throw new IllegalArgumentException("cannot read the TLS certificate chain " + tlsCertificateChain
-            + " and private key " + tlsPrivateKey + " (PEM, the key unencrypted PKCS#8): " + e.getMessage(), e);
-      }
+      Optional<Path[]> tls = tlsCertificateChain == null ? Optional.empty()
+          : Optional.of(new Path[] {tlsCertificateChain, tlsPrivateKey});
+      ServerBuilder<?> builder = serverBuilder != null ? serverBuilder : GrpcEdge.socket(address, settings, tls);
+      Authenticator authenticator = new Authenticator(Optional.ofNullable(accessTokens),
+          Optional.ofNullable(jwt).map(JwtAccess::new));
+      ServerCore core = new ServerCore(store, settings, clock, authenticator,
+          new EndedStreams(SpaceId.of(settings.get(STREAMS_SPACE))));
+      HttpEdge.Options http = new HttpEdge.Options(Optional.ofNullable(httpAddress), Optional.ofNullable(metricsAddress),
+          tls, corsOrigins, Optional.ofNullable(ui));
+      return new FeedServer(GrpcEdge.build(builder, core), core, settings, http, authenticator);
     }
   }
 }

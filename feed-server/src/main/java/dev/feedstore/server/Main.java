@@ -1,15 +1,19 @@
 package dev.feedstore.server;
 
-import static dev.feedstore.server.ServerSettings.QUICK_CHECK_MS;
-import static dev.feedstore.server.ServerSettings.REJECTIONS_LOGGED_PER_MINUTE;
+import static dev.feedstore.server.settings.ServerSettings.QUICK_CHECK_MS;
+import static dev.feedstore.server.settings.ServerSettings.REJECTIONS_LOGGED_PER_MINUTE;
 
 import dev.feedstore.core.InvalidValueException;
 import dev.feedstore.core.store.AuthorityStore;
 import dev.feedstore.core.store.StoreException;
 import dev.feedstore.postgres.PostgresSettings;
 import dev.feedstore.postgres.PostgresStore;
-import dev.feedstore.server.internal.TlsIdentity;
-import dev.feedstore.server.internal.TransportLog;
+import dev.feedstore.server.internal.access.TlsIdentity;
+import dev.feedstore.server.internal.grpc.TransportLog;
+import dev.feedstore.server.settings.AccessTokens;
+import dev.feedstore.server.settings.JwtSettings;
+import dev.feedstore.server.settings.ServerSettings;
+import dev.feedstore.server.settings.SettingOptions;
 import dev.feedstore.sqlite.SqliteFeedStore;
 import dev.feedstore.sqlite.SqliteSettings;
 import java.io.IOException;

@@ -1,7 +1,8 @@
 package dev.feedstore.server;
 
-import static dev.feedstore.server.ServerSettings.QUICK_CHECK_MS;
+import static dev.feedstore.server.settings.ServerSettings.QUICK_CHECK_MS;
 
+import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.sqlite.QuickCheck;
 import dev.feedstore.sqlite.SqliteFeedStore;
 import java.time.Duration;

@@ -17,6 +17,7 @@ import dev.feedstore.proto.v1.SetRetentionRequest;
 import dev.feedstore.proto.v1.SubscribeRequest;
 import dev.feedstore.proto.v1.WatchEvent;
 import dev.feedstore.proto.v1.WatchRequest;
+import dev.feedstore.server.settings.AccessTokens;
 import dev.feedstore.server.testing.EventRecorder;
 import dev.feedstore.server.testing.Wire;
 import dev.feedstore.sqlite.SqliteFeedStore;

@@ -1,21 +1,22 @@
 package dev.feedstore.server;
 
-import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
-import static dev.feedstore.server.ServerSettings.RPC_THREADS;
+import static dev.feedstore.server.settings.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.settings.ServerSettings.RPC_THREADS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
 import dev.feedstore.core.FeedId;
-import dev.feedstore.core.testing.Await;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.proto.v1.AppendResponse;
 import dev.feedstore.proto.v1.QueryRequest;
 import dev.feedstore.proto.v1.QueryResponse;
+import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.server.testing.Http;
 import dev.feedstore.server.testing.TestServer;
 import dev.feedstore.server.testing.Wire;
+import dev.feedstore.testing.Await;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;

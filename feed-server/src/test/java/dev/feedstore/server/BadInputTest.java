@@ -1,9 +1,9 @@
 package dev.feedstore.server;
 
-import static dev.feedstore.server.ServerSettings.BLOCKS_PER_APPEND;
-import static dev.feedstore.server.ServerSettings.BLOCK_BYTES;
-import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
-import static dev.feedstore.server.ServerSettings.MAX_MESSAGE_BYTES;
+import static dev.feedstore.server.settings.ServerSettings.BLOCKS_PER_APPEND;
+import static dev.feedstore.server.settings.ServerSettings.BLOCK_BYTES;
+import static dev.feedstore.server.settings.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.settings.ServerSettings.MAX_MESSAGE_BYTES;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -18,6 +18,7 @@ import dev.feedstore.proto.v1.QueryRequest;
 import dev.feedstore.proto.v1.SubscribeRequest;
 import dev.feedstore.proto.v1.WatchEvent;
 import dev.feedstore.proto.v1.WatchRequest;
+import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.server.testing.EventRecorder;
 import dev.feedstore.server.testing.TestServer;
 import dev.feedstore.server.testing.Wire;

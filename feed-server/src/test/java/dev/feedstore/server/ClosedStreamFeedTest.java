@@ -1,7 +1,7 @@
 package dev.feedstore.server;
 
-import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
-import static dev.feedstore.server.ServerSettings.STREAMS_SPACE;
+import static dev.feedstore.server.settings.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.settings.ServerSettings.STREAMS_SPACE;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -15,6 +15,7 @@ import dev.feedstore.proto.WireErrors;
 import dev.feedstore.proto.v1.AppendResponse;
 import dev.feedstore.proto.v1.Block;
 import dev.feedstore.proto.v1.QueryRequest;
+import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.server.testing.Http;
 import dev.feedstore.server.testing.SseReader;
 import dev.feedstore.server.testing.Streams;

@@ -1,8 +1,8 @@
 package dev.feedstore.server;
 
-import static dev.feedstore.server.ServerSettings.FEEDS_PER_SPACE;
-import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
-import static dev.feedstore.server.ServerSettings.STREAMS_LONG_POLL_MS;
+import static dev.feedstore.server.settings.ServerSettings.FEEDS_PER_SPACE;
+import static dev.feedstore.server.settings.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.settings.ServerSettings.STREAMS_LONG_POLL_MS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,6 +12,8 @@ import dev.feedstore.core.StreamName;
 import dev.feedstore.proto.v1.Block;
 import dev.feedstore.proto.v1.QueryRequest;
 import dev.feedstore.proto.v1.QueryResponse;
+import dev.feedstore.server.settings.AccessTokens;
+import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.server.testing.SseReader;
 import dev.feedstore.server.testing.Streams;
 import dev.feedstore.server.testing.TestServer;
@@ -125,7 +127,7 @@ class DurableStreamsTest {
     CompletableFuture<HttpResponse<String>> poll = streams.http().client().sendAsync(
         streams.request("poll", "offset=" + tail + "&live=long-poll").GET().build(),
         HttpResponse.BodyHandlers.ofString());
-    dev.feedstore.core.testing.Await.until("the long-poll waits at the tail", Duration.ofSeconds(10),
+    dev.feedstore.testing.Await.until("the long-poll waits at the tail", Duration.ofSeconds(10),
         () -> t.server.openWatches() == 1);
     streams.append("poll", "text/plain", "new");
 
@@ -134,7 +136,7 @@ class DurableStreamsTest {
     assertEquals("new", answer.body());
     assertEquals("true", answer.headers().firstValue("Stream-Up-To-Date").orElse(""));
     assertTrue(answer.headers().firstValue("Stream-Cursor").orElse("").matches("[0-9]+"));
-    dev.feedstore.core.testing.Await.until("the follower is released", Duration.ofSeconds(10),
+    dev.feedstore.testing.Await.until("the follower is released", Duration.ofSeconds(10),
         () -> t.server.openWatches() == 0);
   }
 
@@ -158,7 +160,7 @@ class DurableStreamsTest {
         assertEquals(204, answer.statusCode(), answer.body());
       }
     }
-    dev.feedstore.core.testing.Await.until("every follower is released", Duration.ofSeconds(10),
+    dev.feedstore.testing.Await.until("every follower is released", Duration.ofSeconds(10),
         () -> t.server.openWatches() == 0);
   }
 

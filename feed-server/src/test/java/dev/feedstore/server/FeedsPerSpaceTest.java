@@ -1,12 +1,13 @@
 package dev.feedstore.server;
 
-import static dev.feedstore.server.ServerSettings.FEEDS_PER_SPACE;
-import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.settings.ServerSettings.FEEDS_PER_SPACE;
+import static dev.feedstore.server.settings.ServerSettings.HEARTBEAT_MS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.testing.TestBlocks;
+import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.server.testing.Census;
 import dev.feedstore.server.testing.TestServer;
 import dev.feedstore.server.testing.Wire;

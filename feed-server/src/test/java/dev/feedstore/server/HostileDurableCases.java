@@ -1,10 +1,11 @@
 package dev.feedstore.server;
 
-import static dev.feedstore.server.ServerSettings.SUBSCRIPTION_MAX_TTL_MS;
+import static dev.feedstore.server.settings.ServerSettings.SUBSCRIPTION_MAX_TTL_MS;
 import static io.grpc.Status.Code.INVALID_ARGUMENT;
 import static io.grpc.Status.Code.NOT_FOUND;
 import static io.grpc.Status.Code.RESOURCE_EXHAUSTED;
 
+import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.server.testing.BadText;
 import dev.feedstore.server.testing.HostileCase;
 import java.util.ArrayList;

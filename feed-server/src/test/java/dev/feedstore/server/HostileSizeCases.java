@@ -1,10 +1,11 @@
 package dev.feedstore.server;
 
-import static dev.feedstore.server.ServerSettings.MAX_MESSAGE_BYTES;
+import static dev.feedstore.server.settings.ServerSettings.MAX_MESSAGE_BYTES;
 import static io.grpc.Status.Code.RESOURCE_EXHAUSTED;
 
 import com.google.protobuf.ByteString;
 import dev.feedstore.proto.v1.AppendRequest;
+import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.server.testing.HostileCase;
 import dev.feedstore.server.testing.Wire;
 import java.util.ArrayList;

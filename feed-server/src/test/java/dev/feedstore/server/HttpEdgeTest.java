@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.testing.TestBlocks;
-import dev.feedstore.core.testing.TestCertificates;
 import dev.feedstore.server.testing.Http;
 import dev.feedstore.server.testing.MetricsSamples;
 import dev.feedstore.server.testing.SseReader;
 import dev.feedstore.sqlite.SqliteFeedStore;
+import dev.feedstore.testing.TestCertificates;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -39,10 +39,8 @@ class HttpEdgeTest {
         FeedServer server = FeedServer.newBuilder(store).address("127.0.0.1", 0).http("127.0.0.1", 0)
             .httpCorsOrigins(Set.of("https://app.example")).build().start()) {
       Http http = Http.on(server.httpPort());
-      HttpResponse<String> preflight = http.send(http.request("/v1/spaces/s/feeds/" + feed.value() + "/blocks")
-          .method("OPTIONS", HttpRequest.BodyPublishers.noBody()).header("Origin", "https://app.example")
-          .header("Access-Control-Request-Method", "POST")
-          .header("Access-Control-Request-Headers", "authorization,content-type").build());
+      HttpResponse<String> preflight = preflight(http, "/v1/spaces/s/feeds/" + feed.value() + "/blocks",
+          "authorization,content-type");
       assertTrue(preflight.statusCode() / 100 == 2, preflight.toString());
       assertEquals("https://app.example", preflight.headers().firstValue("Access-Control-Allow-Origin").orElse(""));
       assertTrue(preflight.headers().firstValue("Access-Control-Allow-Headers").orElse("").toLowerCase()
@@ -63,6 +61,33 @@ class HttpEdgeTest {
       assertEquals(200, none.statusCode());
       assertTrue(none.headers().firstValue("Access-Control-Allow-Origin").isEmpty(), "no origin is allowed by default");
     }
+  }
+
+  @Test
+  void aPageOfAnAllowedOriginMayUseTheHeadersOfTheDurableStreamsProtocol() throws Exception {
+    try (SqliteFeedStore store = SqliteFeedStore.open(dir.resolve("feeds.db"));
+        FeedServer server = FeedServer.newBuilder(store).address("127.0.0.1", 0).http("127.0.0.1", 0)
+            .httpCorsOrigins(Set.of("https://app.example")).build().start()) {
+      Http http = Http.on(server.httpPort());
+      HttpResponse<String> preflight = preflight(http, "/v1/stream/chat",
+          "content-type,producer-id,producer-epoch,producer-seq");
+      assertTrue(preflight.statusCode() / 100 == 2, preflight.toString());
+      String allowed = preflight.headers().firstValue("Access-Control-Allow-Headers").orElse("").toLowerCase();
+      assertTrue(allowed.contains("producer-id") && allowed.contains("content-type"), allowed);
+
+      HttpResponse<String> created = http.send(http.request("/v1/stream/chat").header("Origin", "https://app.example")
+          .header("Content-Type", "text/plain").PUT(HttpRequest.BodyPublishers.noBody()).build());
+      assertEquals(201, created.statusCode(), created.body());
+      String exposed = created.headers().firstValue("Access-Control-Expose-Headers").orElse("").toLowerCase();
+      assertTrue(exposed.contains("stream-next-offset") && exposed.contains("retry-after"), exposed);
+    }
+  }
+
+  /** A browser's question before a POST of {@code https://app.example} with {@code headers}. */
+  private static HttpResponse<String> preflight(Http http, String path, String headers) throws Exception {
+    return http.send(http.request(path).method("OPTIONS", HttpRequest.BodyPublishers.noBody())
+        .header("Origin", "https://app.example").header("Access-Control-Request-Method", "POST")
+        .header("Access-Control-Request-Headers", headers).build());
   }
 
   @Test

@@ -1,15 +1,16 @@
 package dev.feedstore.server;
 
-import static dev.feedstore.server.ServerSettings.BLOCKS_PER_APPEND;
-import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
-import static dev.feedstore.server.ServerSettings.HTTP_IDLE_TIMEOUT_MS;
-import static dev.feedstore.server.ServerSettings.MAX_MESSAGE_BYTES;
+import static dev.feedstore.server.settings.ServerSettings.BLOCKS_PER_APPEND;
+import static dev.feedstore.server.settings.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.settings.ServerSettings.HTTP_IDLE_TIMEOUT_MS;
+import static dev.feedstore.server.settings.ServerSettings.MAX_MESSAGE_BYTES;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonObject;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.testing.TestBlocks;
+import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.server.testing.Http;
 import dev.feedstore.server.testing.TestServer;
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package dev.feedstore.server;
 
-import static dev.feedstore.server.ServerSettings.BLOCKS_PER_APPEND;
-import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.settings.ServerSettings.BLOCKS_PER_APPEND;
+import static dev.feedstore.server.settings.ServerSettings.HEARTBEAT_MS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -11,6 +11,7 @@ import dev.feedstore.proto.v1.AppendResponse;
 import dev.feedstore.proto.v1.QueryRequest;
 import dev.feedstore.proto.v1.WatchEvent;
 import dev.feedstore.proto.v1.WatchRequest;
+import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.server.testing.EventRecorder;
 import dev.feedstore.server.testing.TestServer;
 import dev.feedstore.server.testing.Wire;

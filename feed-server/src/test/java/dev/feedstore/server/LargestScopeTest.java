@@ -1,7 +1,7 @@
 package dev.feedstore.server;
 
-import static dev.feedstore.server.ServerSettings.FEEDS_PER_SCOPE;
-import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.settings.ServerSettings.FEEDS_PER_SCOPE;
+import static dev.feedstore.server.settings.ServerSettings.HEARTBEAT_MS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,6 +10,7 @@ import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.proto.v1.QueryRequest;
 import dev.feedstore.proto.v1.SubscribeRequest;
 import dev.feedstore.proto.v1.WatchRequest;
+import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.server.testing.Calls;
 import dev.feedstore.server.testing.TestServer;
 import dev.feedstore.server.testing.Wire;

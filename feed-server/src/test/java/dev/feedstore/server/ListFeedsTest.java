@@ -1,7 +1,7 @@
 package dev.feedstore.server;
 
-import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
-import static dev.feedstore.server.ServerSettings.WATCH_BATCH_BLOCKS;
+import static dev.feedstore.server.settings.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.settings.ServerSettings.WATCH_BATCH_BLOCKS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -12,6 +12,7 @@ import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.proto.v1.FeedInfo;
 import dev.feedstore.proto.v1.ListFeedsRequest;
 import dev.feedstore.proto.v1.ListFeedsResponse;
+import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.server.testing.TestServer;
 import dev.feedstore.server.testing.Wire;
 import io.grpc.Status;

@@ -1,21 +1,22 @@
 package dev.feedstore.server;
 
-import static dev.feedstore.server.ServerSettings.METRICS_READ_TIMEOUT_MS;
+import static dev.feedstore.server.settings.ServerSettings.METRICS_READ_TIMEOUT_MS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Scope;
-import dev.feedstore.core.testing.Await;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
 import dev.feedstore.proto.v1.QueryRequest;
 import dev.feedstore.proto.v1.WatchRequest;
+import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.server.testing.MetricsSamples;
 import dev.feedstore.server.testing.WatchCrowd;
 import dev.feedstore.server.testing.Wire;
 import dev.feedstore.sqlite.SqliteFeedStore;
+import dev.feedstore.testing.Await;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;

@@ -1,21 +1,22 @@
 package dev.feedstore.server;
 
-import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
-import static dev.feedstore.server.ServerSettings.PERMIT_KEEPALIVE_MS;
+import static dev.feedstore.server.settings.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.settings.ServerSettings.PERMIT_KEEPALIVE_MS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.feedstore.core.FeedId;
-import dev.feedstore.core.testing.Await;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
 import dev.feedstore.proto.v1.WatchEvent;
 import dev.feedstore.proto.v1.WatchRequest;
+import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.server.testing.EventRecorder;
 import dev.feedstore.server.testing.TestServer;
 import dev.feedstore.server.testing.Wire;
+import dev.feedstore.testing.Await;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;

@@ -12,6 +12,7 @@ import dev.feedstore.proto.v1.ListSubscriptionsRequest;
 import dev.feedstore.proto.v1.QueryRequest;
 import dev.feedstore.proto.v1.SubscribeRequest;
 import dev.feedstore.proto.v1.SubscribeResponse;
+import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.server.testing.PostgresServer;
 import dev.feedstore.server.testing.TestClock;
 import dev.feedstore.server.testing.Wire;

@@ -1,8 +1,9 @@
 package dev.feedstore.server;
 
-import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.settings.ServerSettings.HEARTBEAT_MS;
 
 import dev.feedstore.proto.v1.FeedSyncGrpc;
+import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.server.testing.Census;
 import dev.feedstore.server.testing.PostgresServer;
 import io.grpc.ManagedChannel;
@@ -18,7 +19,7 @@ class PostgresHostileInputTest extends HostileInputTest {
   @Override
   void startServer() {
     postgres = PostgresServer.on(PostgresServer.newDatabase(),
-        dev.feedstore.server.ServerSettings.newBuilder().set(HEARTBEAT_MS, 3_600_000).build(), clock);
+        dev.feedstore.server.settings.ServerSettings.newBuilder().set(HEARTBEAT_MS, 3_600_000).build(), clock);
   }
 
   @Override

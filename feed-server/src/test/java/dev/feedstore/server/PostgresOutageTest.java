@@ -1,20 +1,21 @@
 package dev.feedstore.server;
 
-import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
-import static dev.feedstore.server.ServerSettings.WRITE_PROBE_MS;
+import static dev.feedstore.server.settings.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.settings.ServerSettings.WRITE_PROBE_MS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.feedstore.core.FeedId;
-import dev.feedstore.core.testing.Await;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.postgres.PostgresStore;
 import dev.feedstore.postgres.testing.EmbeddedDatabase;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
 import dev.feedstore.proto.v1.QueryRequest;
+import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.server.testing.HealthChecks;
 import dev.feedstore.server.testing.Wire;
+import dev.feedstore.testing.Await;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;

@@ -1,6 +1,6 @@
 package dev.feedstore.server;
 
-import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.settings.ServerSettings.HEARTBEAT_MS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.feedstore.core.FeedId;
@@ -8,6 +8,7 @@ import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.proto.v1.Block;
 import dev.feedstore.proto.v1.QueryRequest;
 import dev.feedstore.proto.v1.QueryResponse;
+import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.server.testing.PostgresServer;
 import dev.feedstore.server.testing.TestClock;
 import dev.feedstore.server.testing.Wire;

@@ -1,9 +1,9 @@
 package dev.feedstore.server;
 
-import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
-import static dev.feedstore.server.ServerSettings.PRINCIPAL_APPEND_BYTES_PER_SECOND;
-import static dev.feedstore.server.ServerSettings.PRINCIPAL_REQUESTS_PER_SECOND;
-import static dev.feedstore.server.ServerSettings.PRINCIPAL_STREAMS;
+import static dev.feedstore.server.settings.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.settings.ServerSettings.PRINCIPAL_APPEND_BYTES_PER_SECOND;
+import static dev.feedstore.server.settings.ServerSettings.PRINCIPAL_REQUESTS_PER_SECOND;
+import static dev.feedstore.server.settings.ServerSettings.PRINCIPAL_STREAMS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -16,6 +16,8 @@ import dev.feedstore.proto.v1.FeedSyncGrpc;
 import dev.feedstore.proto.v1.QueryRequest;
 import dev.feedstore.proto.v1.WatchEvent;
 import dev.feedstore.proto.v1.WatchRequest;
+import dev.feedstore.server.settings.AccessTokens;
+import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.server.testing.EventRecorder;
 import dev.feedstore.server.testing.Http;
 import dev.feedstore.server.testing.SseReader;
@@ -128,7 +130,7 @@ class PrincipalLimitsTest {
 
       context.cancel(null);
       // An event stream whose client went away is noticed when the server next writes to it: a heartbeat.
-      dev.feedstore.core.testing.Await.until("the closed streams are released", () -> {
+      dev.feedstore.testing.Await.until("the closed streams are released", () -> {
         t.server.tick();
         return t.server.openWatches() == 1;
       });
@@ -171,7 +173,7 @@ class PrincipalLimitsTest {
     flood.forEach(Thread::start);
     int answered = 0;
     try {
-      dev.feedstore.core.testing.Await.until("the flood is refused", () -> refused.get() > 100);
+      dev.feedstore.testing.Await.until("the flood is refused", () -> refused.get() > 100);
       // 10 appends and 200 queries stay within bob's bucket of 500 however the calls are timed, so
       // any refusal of his would be alice's flood spilling over onto him.
       for (int i = 0; i < 200; i++) {

@@ -1,6 +1,6 @@
 package dev.feedstore.server;
 
-import static dev.feedstore.server.ServerSettings.RESPONSE_BYTES;
+import static dev.feedstore.server.settings.ServerSettings.RESPONSE_BYTES;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -14,6 +14,7 @@ import dev.feedstore.proto.v1.ListFeedsRequest;
 import dev.feedstore.proto.v1.ListFeedsResponse;
 import dev.feedstore.proto.v1.QueryRequest;
 import dev.feedstore.proto.v1.QueryResponse;
+import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.server.testing.TestServer;
 import dev.feedstore.server.testing.Wire;
 import io.grpc.Status;

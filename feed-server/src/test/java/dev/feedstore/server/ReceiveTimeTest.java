@@ -1,6 +1,6 @@
 package dev.feedstore.server;
 
-import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.settings.ServerSettings.HEARTBEAT_MS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -13,6 +13,7 @@ import dev.feedstore.proto.v1.QueryRequest;
 import dev.feedstore.proto.v1.QueryResponse;
 import dev.feedstore.proto.v1.WatchEvent;
 import dev.feedstore.proto.v1.WatchRequest;
+import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.server.testing.EventRecorder;
 import dev.feedstore.server.testing.TestClock;
 import dev.feedstore.server.testing.TestServer;

@@ -1,12 +1,13 @@
 package dev.feedstore.server;
 
-import static dev.feedstore.server.ServerSettings.BLOCK_BYTES;
-import static dev.feedstore.server.ServerSettings.HTTP_REFUSED_BODY_BYTES;
-import static dev.feedstore.server.ServerSettings.MAX_MESSAGE_BYTES;
+import static dev.feedstore.server.settings.ServerSettings.BLOCK_BYTES;
+import static dev.feedstore.server.settings.ServerSettings.HTTP_REFUSED_BODY_BYTES;
+import static dev.feedstore.server.settings.ServerSettings.MAX_MESSAGE_BYTES;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.feedstore.core.testing.TestBlocks;
+import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.server.testing.RawConnection;
 import dev.feedstore.server.testing.RawConnection.Answer;
 import dev.feedstore.server.testing.TestServer;

@@ -1,8 +1,8 @@
 package dev.feedstore.server;
 
-import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
-import static dev.feedstore.server.ServerSettings.SPACES_PER_SERVER;
-import static dev.feedstore.server.ServerSettings.WATCH_BATCH_BYTES;
+import static dev.feedstore.server.settings.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.settings.ServerSettings.SPACES_PER_SERVER;
+import static dev.feedstore.server.settings.ServerSettings.WATCH_BATCH_BYTES;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -13,13 +13,14 @@ import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.proto.v1.ListFeedsRequest;
 import dev.feedstore.proto.v1.WatchEvent;
 import dev.feedstore.proto.v1.WatchRequest;
-import dev.feedstore.core.testing.Await;
+import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.server.testing.Census;
 import dev.feedstore.server.testing.Heap;
-import dev.feedstore.server.testing.TcpRelay;
 import dev.feedstore.server.testing.TestServer;
 import dev.feedstore.server.testing.WatchCrowd;
 import dev.feedstore.server.testing.Wire;
+import dev.feedstore.testing.Await;
+import dev.feedstore.testing.TcpRelay;
 import io.grpc.ClientCall;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;

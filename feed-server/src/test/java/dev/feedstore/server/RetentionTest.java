@@ -1,9 +1,9 @@
 package dev.feedstore.server;
 
-import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
-import static dev.feedstore.server.ServerSettings.RETAIN_AGE_MS;
-import static dev.feedstore.server.ServerSettings.RETAIN_BLOCKS;
-import static dev.feedstore.server.ServerSettings.RETAIN_BYTES;
+import static dev.feedstore.server.settings.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.settings.ServerSettings.RETAIN_AGE_MS;
+import static dev.feedstore.server.settings.ServerSettings.RETAIN_BLOCKS;
+import static dev.feedstore.server.settings.ServerSettings.RETAIN_BYTES;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -17,6 +17,7 @@ import dev.feedstore.proto.v1.QueryRequest;
 import dev.feedstore.proto.v1.QueryResponse;
 import dev.feedstore.proto.v1.SetRetentionRequest;
 import dev.feedstore.proto.v1.SetRetentionResponse;
+import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.server.testing.TestClock;
 import dev.feedstore.server.testing.TestServer;
 import dev.feedstore.server.testing.Wire;

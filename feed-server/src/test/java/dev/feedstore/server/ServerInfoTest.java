@@ -1,11 +1,11 @@
 package dev.feedstore.server;
 
-import static dev.feedstore.server.ServerSettings.BLOCKS_PER_APPEND;
-import static dev.feedstore.server.ServerSettings.BLOCK_BYTES;
-import static dev.feedstore.server.ServerSettings.MAX_MESSAGE_BYTES;
-import static dev.feedstore.server.ServerSettings.QUERY_LIMIT;
-import static dev.feedstore.server.ServerSettings.RESPONSE_BYTES;
-import static dev.feedstore.server.ServerSettings.WATCH_BATCH_BLOCKS;
+import static dev.feedstore.server.settings.ServerSettings.BLOCKS_PER_APPEND;
+import static dev.feedstore.server.settings.ServerSettings.BLOCK_BYTES;
+import static dev.feedstore.server.settings.ServerSettings.MAX_MESSAGE_BYTES;
+import static dev.feedstore.server.settings.ServerSettings.QUERY_LIMIT;
+import static dev.feedstore.server.settings.ServerSettings.RESPONSE_BYTES;
+import static dev.feedstore.server.settings.ServerSettings.WATCH_BATCH_BLOCKS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -19,6 +19,8 @@ import dev.feedstore.proto.v1.GetServerInfoRequest;
 import dev.feedstore.proto.v1.GetServerInfoResponse;
 import dev.feedstore.proto.v1.LimitExceeded;
 import dev.feedstore.proto.v1.QueryRequest;
+import dev.feedstore.server.settings.AccessTokens;
+import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.server.testing.TestServer;
 import dev.feedstore.server.testing.Wire;
 import dev.feedstore.sqlite.SqliteFeedStore;

@@ -1,7 +1,7 @@
 package dev.feedstore.server;
 
-import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
-import static dev.feedstore.server.ServerSettings.SPACES_PER_SERVER;
+import static dev.feedstore.server.settings.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.settings.ServerSettings.SPACES_PER_SERVER;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -10,6 +10,7 @@ import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.proto.v1.ListFeedsRequest;
 import dev.feedstore.proto.v1.QueryRequest;
+import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.server.testing.TestServer;
 import dev.feedstore.server.testing.Wire;
 import io.grpc.Status;

@@ -1,17 +1,18 @@
 package dev.feedstore.server;
 
-import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
-import static dev.feedstore.server.ServerSettings.HTTP_THREADS;
-import static dev.feedstore.server.ServerSettings.RPC_THREADS;
-import static dev.feedstore.server.ServerSettings.TAIL_BLOCKS;
-import static dev.feedstore.server.ServerSettings.TAIL_BYTES;
-import static dev.feedstore.server.ServerSettings.WATCH_THREADS;
+import static dev.feedstore.server.settings.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.settings.ServerSettings.HTTP_THREADS;
+import static dev.feedstore.server.settings.ServerSettings.RPC_THREADS;
+import static dev.feedstore.server.settings.ServerSettings.TAIL_BLOCKS;
+import static dev.feedstore.server.settings.ServerSettings.TAIL_BYTES;
+import static dev.feedstore.server.settings.ServerSettings.WATCH_THREADS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.testing.TestBlocks;
+import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.server.testing.Heap;
 import dev.feedstore.server.testing.SseReader;
 import dev.feedstore.server.testing.TestServer;

@@ -1,13 +1,14 @@
 package dev.feedstore.server;
 
-import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
-import static dev.feedstore.server.ServerSettings.RETAIN_BLOCKS;
+import static dev.feedstore.server.settings.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.settings.ServerSettings.RETAIN_BLOCKS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.StreamName;
 import dev.feedstore.proto.v1.QueryRequest;
+import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.server.testing.SseReader;
 import dev.feedstore.server.testing.Streams;
 import dev.feedstore.server.testing.TestServer;
@@ -111,7 +112,7 @@ class StreamRetentionTest {
     CompletableFuture<HttpResponse<String>> poll = streams.http().client().sendAsync(
         streams.request("quiet", "offset=" + caughtUp + "&live=long-poll").GET().build(),
         HttpResponse.BodyHandlers.ofString());
-    dev.feedstore.core.testing.Await.until("the long-poll waits or answers",
+    dev.feedstore.testing.Await.until("the long-poll waits or answers",
         () -> t.server.openWatches() == 1 || poll.isDone());
     assertTrue(!poll.isDone(), () -> "the long-poll waits for the next append, but answered " + poll.join().statusCode()
         + " " + poll.join().body());

@@ -1,6 +1,6 @@
 package dev.feedstore.server;
 
-import static dev.feedstore.server.ServerSettings.SUBSCRIPTIONS_PER_SPACE;
+import static dev.feedstore.server.settings.ServerSettings.SUBSCRIPTIONS_PER_SPACE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,6 +10,7 @@ import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.proto.WireErrors;
 import dev.feedstore.proto.v1.QueryRequest;
 import dev.feedstore.proto.v1.SubscribeRequest;
+import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.server.testing.TestClock;
 import dev.feedstore.server.testing.TestServer;
 import io.grpc.Status;

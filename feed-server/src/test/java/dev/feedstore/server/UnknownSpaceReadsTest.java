@@ -1,7 +1,7 @@
 package dev.feedstore.server;
 
-import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
-import static dev.feedstore.server.ServerSettings.SPACES_PER_SERVER;
+import static dev.feedstore.server.settings.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.settings.ServerSettings.SPACES_PER_SERVER;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -14,6 +14,8 @@ import dev.feedstore.proto.v1.QueryResponse;
 import dev.feedstore.proto.v1.SubscribeRequest;
 import dev.feedstore.proto.v1.WatchEvent;
 import dev.feedstore.proto.v1.WatchRequest;
+import dev.feedstore.server.settings.AccessTokens;
+import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.server.testing.Calls;
 import dev.feedstore.server.testing.Census;
 import dev.feedstore.server.testing.EventRecorder;

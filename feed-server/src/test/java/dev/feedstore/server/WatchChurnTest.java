@@ -1,8 +1,8 @@
 package dev.feedstore.server;
 
-import static dev.feedstore.server.ServerSettings.RPC_THREADS;
-import static dev.feedstore.server.ServerSettings.WATCHES_PER_CONNECTION;
-import static dev.feedstore.server.ServerSettings.WATCH_THREADS;
+import static dev.feedstore.server.settings.ServerSettings.RPC_THREADS;
+import static dev.feedstore.server.settings.ServerSettings.WATCHES_PER_CONNECTION;
+import static dev.feedstore.server.settings.ServerSettings.WATCH_THREADS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,12 +11,12 @@ import dev.feedstore.core.FeedId;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.proto.v1.WatchEvent;
 import dev.feedstore.proto.v1.WatchRequest;
-import dev.feedstore.core.testing.Await;
 import dev.feedstore.server.testing.Heap;
-import dev.feedstore.server.testing.TcpRelay;
 import dev.feedstore.server.testing.TestServer;
 import dev.feedstore.server.testing.WatchCrowd;
 import dev.feedstore.server.testing.Wire;
+import dev.feedstore.testing.Await;
+import dev.feedstore.testing.TcpRelay;
 import io.grpc.ClientCall;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;

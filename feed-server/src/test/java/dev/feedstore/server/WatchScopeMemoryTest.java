@@ -1,23 +1,24 @@
 package dev.feedstore.server;
 
-import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
-import static dev.feedstore.server.ServerSettings.WATCH_SCOPE_BYTES;
-import static dev.feedstore.server.ServerSettings.WATCH_SCOPE_BYTES_PER_CONNECTION;
+import static dev.feedstore.server.settings.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.settings.ServerSettings.WATCH_SCOPE_BYTES;
+import static dev.feedstore.server.settings.ServerSettings.WATCH_SCOPE_BYTES_PER_CONNECTION;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Scope;
-import dev.feedstore.core.testing.Await;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.proto.v1.SubscribeRequest;
 import dev.feedstore.proto.v1.WatchRequest;
+import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.server.testing.Calls;
 import dev.feedstore.server.testing.Heap;
 import dev.feedstore.server.testing.TestServer;
 import dev.feedstore.server.testing.WatchCrowd;
 import dev.feedstore.server.testing.Wire;
+import dev.feedstore.testing.Await;
 import io.grpc.Channel;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;

@@ -1,8 +1,8 @@
 package dev.feedstore.server;
 
-import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
-import static dev.feedstore.server.ServerSettings.WATCHES_PER_SERVER;
-import static dev.feedstore.server.ServerSettings.WATCH_BATCH_BLOCKS;
+import static dev.feedstore.server.settings.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.settings.ServerSettings.WATCHES_PER_SERVER;
+import static dev.feedstore.server.settings.ServerSettings.WATCH_BATCH_BLOCKS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -13,11 +13,12 @@ import dev.feedstore.proto.v1.Block;
 import dev.feedstore.proto.v1.SubscribeRequest;
 import dev.feedstore.proto.v1.WatchEvent;
 import dev.feedstore.proto.v1.WatchRequest;
-import dev.feedstore.core.testing.Await;
+import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.server.testing.EventRecorder;
 import dev.feedstore.server.testing.TestClock;
 import dev.feedstore.server.testing.TestServer;
 import dev.feedstore.server.testing.Wire;
+import dev.feedstore.testing.Await;
 import io.grpc.Context;
 import io.grpc.Status;
 import java.nio.file.Path;

@@ -1,12 +1,12 @@
 package dev.feedstore.server.testing;
 
-import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.settings.ServerSettings.HEARTBEAT_MS;
 
 import dev.feedstore.postgres.PostgresStore;
 import dev.feedstore.postgres.testing.EmbeddedDatabase;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
 import dev.feedstore.server.FeedServer;
-import dev.feedstore.server.ServerSettings;
+import dev.feedstore.server.settings.ServerSettings;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;

@@ -1,13 +1,13 @@
 package dev.feedstore.server.testing;
 
-import static dev.feedstore.server.ServerSettings.HEARTBEAT_MS;
+import static dev.feedstore.server.settings.ServerSettings.HEARTBEAT_MS;
 
 import dev.feedstore.core.store.FeedStore;
 import dev.feedstore.proto.WireHeaders;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
-import dev.feedstore.server.AccessTokens;
+import dev.feedstore.server.settings.AccessTokens;
 import dev.feedstore.server.FeedServer;
-import dev.feedstore.server.ServerSettings;
+import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.sqlite.SqliteFeedStore;
 import io.grpc.Channel;
 import io.grpc.ClientInterceptors;
@@ -99,7 +99,7 @@ public final class TestServer implements AutoCloseable {
     private boolean loopback;
     private boolean http;
     private AccessTokens accessTokens;
-    private dev.feedstore.server.JwtSettings jwt;
+    private dev.feedstore.server.settings.JwtSettings jwt;
     private UnaryOperator<FeedStore> wrap = store -> store;
 
     private Builder(Path file) {
@@ -124,7 +124,7 @@ public final class TestServer implements AutoCloseable {
     }
 
     /** Accept JWTs as {@code settings} say. */
-    public Builder jwt(dev.feedstore.server.JwtSettings settings) {
+    public Builder jwt(dev.feedstore.server.settings.JwtSettings settings) {
       jwt = settings;
       return this;
     }

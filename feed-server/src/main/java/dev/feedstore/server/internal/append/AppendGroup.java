@@ -1,0 +1,170 @@
+package dev.feedstore.server.internal.append;
+
+import static dev.feedstore.server.settings.ServerSettings.FEEDS_PER_SPACE;
+
+import dev.feedstore.core.store.AuthorityStore;
+import dev.feedstore.core.store.AuthorityTransaction;
+import dev.feedstore.core.store.StorageFaultException;
+import dev.feedstore.server.internal.spaces.SpaceState;
+import dev.feedstore.server.internal.spaces.Spaces;
+import dev.feedstore.server.settings.ServerSettings;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Commits a group of appends formed by the {@link AppendQueue} in one write transaction of the
+ * store: one commit, so one fsync, for the whole group, whatever the store. The appends of one space
+ * run together ({@link SpaceRun}), sharing their statements, and each still gets its own positions,
+ * consecutive in its space, after those of the appends before it in the group; the appends of one
+ * space keep their arrival order. The group is ordered by space id, so a transaction takes the
+ * counter rows of its spaces in one global order and two authorities sharing a store (PostgreSQL)
+ * cannot deadlock on them.
+ *
+ * <p>Each append is all or nothing on its own. If the work fails for one append (a sequence
+ * conflict, a limit, keys stored already, feeds its caller may not write to, blocks for a stream
+ * that is over: {@link SpaceRun#culprit}
+ * names it; a step its space's appends share counts as the first one's), the transaction rolls back
+ * and the group runs again without it; the appends set aside run after the group, each in a transaction of its own, exactly as a lone
+ * append does, which gives them their own answer (their error, or positions after the group's). A
+ * failure of the storage itself ({@link StorageFaultException}: disk full, read-only file, I/O
+ * error, damaged file), or one no append's work raised (the commit), fails every append of the
+ * group: nothing of it was committed.
+ *
+ * <p>The blocks of one group are stamped with one receive time, read from the clock once per group
+ * (raised per space to the last one handed out there, {@link
+ * dev.feedstore.core.store.BlockLog#stampReceipt}), so appends set aside and run alone share it.
+ *
+ * <p>After the commit the appends' blocks are recorded in their spaces' live tails in position
+ * order, before the next group is formed; watchers are signalled after the group's callers are
+ * told.
+ *
+ * <p>Thread-safe as the queue uses it: one group at a time.
+ */
+public final class AppendGroup implements AppendQueue.Committer {
+  private static final Comparator<PendingAppend> BY_SPACE =
+      Comparator.comparing(append -> append.space().spaceId().value());
+
+  private final AuthorityStore<?> store;
+  private final Spaces spaces;
+  private final ServerSettings settings;
+  private final ClosedFeeds closedFeeds;
+  private final Clock clock;
+
+  public AppendGroup(AuthorityStore<?> store, Spaces spaces, ServerSettings settings, ClosedFeeds closedFeeds, Clock clock) {
+    this.store = store;
+    this.spaces = spaces;
+    this.settings = settings;
+    this.closedFeeds = closedFeeds;
+    this.clock = clock;
+  }
+
+  /** An append set aside from a group, to run alone; {@code careful} when its keys were stored already. */
+  private record Aside(PendingAppend append, boolean careful) {}
+
+  @Override
+  public Runnable commit(List<PendingAppend> group) {
+    long now = clock.millis();
+    List<PendingAppend> together = new ArrayList<>(group);
+    together.sort(BY_SPACE); // stable: one space's appends keep their arrival order
+    List<Aside> aside = new ArrayList<>();
+    Set<SpaceState> published = new LinkedHashSet<>();
+    while (together.size() > 1) {
+      int[] failing = {-1};
+      List<PendingAppend> attempt = together;
+      try {
+        List<AppendWork.Outcome> outcomes = store.write(tx -> runAll(tx, attempt, failing, now));
+        for (int i = 0; i < attempt.size(); i++) {
+          publish(attempt.get(i), outcomes.get(i));
+          published.add(attempt.get(i).space());
+        }
+        together = List.of();
+      } catch (RuntimeException e) {
+        if (failing[0] < 0 || e instanceof StorageFaultException) {
+          attempt.forEach(append -> append.failed(e));
+          together = List.of();
+        } else {
+          aside.add(new Aside(attempt.get(failing[0]), e instanceof SpaceRun.NotAllNew));
+          together = new ArrayList<>(attempt);
+          together.remove(failing[0]);
+        }
+      }
+    }
+    if (together.size() == 1) {
+      aside.add(0, new Aside(together.get(0), false));
+    }
+    for (Aside one : aside) {
+      try {
+        publish(one.append(), alone(one.append(), one.careful(), now));
+        published.add(one.append().space());
+      } catch (RuntimeException e) {
+        one.append().failed(e);
+      }
+    }
+    return () -> published.forEach(space -> space.tail().signalWatchers());
+  }
+
+  /**
+   * Runs the appends in one transaction, those of one space together; on a failure notes whose it
+   * was and rethrows it unchanged.
+   */
+  private List<AppendWork.Outcome> runAll(AuthorityTransaction tx, List<PendingAppend> appends, int[] failing,
+      long now) {
+    List<AppendWork.Outcome> outcomes = new ArrayList<>(appends.size());
+    int start = 0;
+    while (start < appends.size()) {
+      SpaceState space = appends.get(start).space();
+      int end = start + 1;
+      while (end < appends.size() && appends.get(end).space().spaceId().equals(space.spaceId())) {
+        end++;
+      }
+      SpaceRun run = new SpaceRun(space.spaceId(), appends.subList(start, end), settings.get(FEEDS_PER_SPACE),
+          closedFeeds, now);
+      try {
+        spaces.admit(tx, space);
+        outcomes.addAll(run.run(tx));
+      } catch (RuntimeException e) {
+        failing[0] = start + run.culprit();
+        throw e;
+      }
+      start = end;
+    }
+    return outcomes;
+  }
+
+  /**
+   * One append in a transaction of its own: optimistic first (every block new), then, if some keys
+   * are stored already, block by block.
+   */
+  private AppendWork.Outcome alone(PendingAppend append, boolean careful, long now) {
+    SpaceState space = append.space();
+    if (!careful) {
+      try {
+        return store.write(tx -> {
+          spaces.admit(tx, space);
+          return new SpaceRun(space.spaceId(), List.of(append), settings.get(FEEDS_PER_SPACE), closedFeeds, now)
+              .run(tx).get(0);
+        });
+      } catch (SpaceRun.NotAllNew e) {
+        // Re-pushed blocks: the optimistic transaction rolled back; store them one by one.
+      }
+    }
+    AppendWork work = new AppendWork(space.spaceId(), append.namespace(), append.blocks(), append.writeCheck(),
+        settings.get(FEEDS_PER_SPACE), closedFeeds, now);
+    return store.write(tx -> {
+      spaces.admit(tx, space);
+      return work.run(tx);
+    });
+  }
+
+  /** After the append's transaction committed: settles it and records its blocks in the space's tail. */
+  private void publish(PendingAppend append, AppendWork.Outcome outcome) {
+    SpaceState space = append.space();
+    spaces.stored(space);
+    space.tail().record(outcome.added(), outcome.chains(), outcome.namespaces(), outcome.nextPosition() - 1);
+    append.committed(outcome);
+  }
+}

@@ -1,0 +1,452 @@
+package dev.feedstore.server.internal.live;
+
+import static dev.feedstore.server.settings.ServerSettings.WATCH_BATCH_BLOCKS;
+import static dev.feedstore.server.settings.ServerSettings.WATCH_BATCH_BYTES;
+
+import dev.feedstore.core.BlockKey;
+import dev.feedstore.core.CursorCompactedException;
+import dev.feedstore.core.Position;
+import dev.feedstore.core.Scope;
+import dev.feedstore.server.internal.authority.PositionAuthority;
+import dev.feedstore.server.internal.authority.ResolvedRead;
+import dev.feedstore.server.internal.errors.HistoryRolledBackException;
+import dev.feedstore.server.internal.errors.Refusal;
+import dev.feedstore.server.internal.errors.ShuttingDownException;
+import dev.feedstore.server.internal.monitoring.RateLimitedLog;
+import dev.feedstore.server.internal.spaces.Encodings;
+import dev.feedstore.server.internal.spaces.Page;
+import dev.feedstore.server.internal.spaces.SharedPages;
+import dev.feedstore.server.internal.spaces.SpaceTail;
+import dev.feedstore.server.internal.spaces.TailEntry;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+/**
+ * One live stream, whatever its transport: history after the cursor from storage, a caught-up
+ * event, then live blocks from the space's {@link SpaceTail}, with heartbeats while idle, all
+ * written to a {@link LiveSink}. gRPC Watch and Server-Sent Events are two sinks of this one
+ * follower.
+ *
+ * <p>The follower holds no queue. Its only progress is {@code scanned}: every block of the scope at
+ * or below it has been sent. Each step reads what follows {@code scanned} — from the tail's recent
+ * blocks when they reach back that far, otherwise from one storage snapshot — and sends it, and
+ * only while the sink says its transport is ready, so a reader that stops reading costs one batch
+ * at most; when it reads again the stream resumes from {@code scanned}. The follower registers with
+ * the tail before its first read, and every commit signals it, so no block is missed at the
+ * boundary between history and live, and none is sent twice.
+ *
+ * <p>Thread-safe. All sends run in one serialized drain on the watch executor (never a thread per
+ * stream); other threads only set flags and {@link #signal} it. A commit does not wake a stream
+ * whose transport was not ready when it last looked: the transport's ready hook does. The drain
+ * takes turns with other streams: after {@link #BATCHES_PER_TURN} batches it queues itself again on
+ * the executor, so that a stream far behind does not hold a runner until it has caught up.
+ */
+public final class LiveFollower implements SpaceTail.Watcher {
+  /** Batches sent in one turn before the drain yields its thread to other streams. */
+  private static final int BATCHES_PER_TURN = 8;
+
+  private final ResolvedRead read;
+  private final PositionAuthority authority;
+  private final LiveSink sink;
+  private final Executor executor;
+  private final RateLimitedLog failures;
+  private final Consumer<LiveFollower> onRelease;
+  private final String principal;
+  private final int batchBlocks;
+  private final long batchBytes;
+
+  private final AtomicInteger wip = new AtomicInteger();
+  private final AtomicBoolean released = new AtomicBoolean();
+  private volatile RuntimeException ending;
+  /** Heartbeat ticks not yet handled by the drain. */
+  private final AtomicInteger ticks = new AtomicInteger();
+  /**
+   * Set by the drain when the sink was not ready, cleared by the sink's ready hook and by a drain
+   * that finds it ready: while set, commits do not wake the drain, which would find the sink not
+   * ready again; the ready hook wakes it instead.
+   */
+  private volatile boolean awaitingReady;
+
+  // Confined to the drain.
+  private long scanned;
+  private long knownMax;
+  private boolean historyStarted;
+  private boolean caughtUpSent;
+  private boolean firstEventSent;
+  private boolean sentSinceHeartbeat;
+  private Optional<BlockKey> cursorBlock = Optional.empty();
+  private OptionalLong cursorChain = OptionalLong.empty();
+  /** The cursor the stream's start time resolved to, known from its first page on. */
+  private OptionalLong startCursor = OptionalLong.empty();
+
+  LiveFollower(ResolvedRead read, PositionAuthority authority, LiveSink sink, Executor executor,
+      RateLimitedLog failures, String principal, Consumer<LiveFollower> onRelease) {
+    this.read = read;
+    this.authority = authority;
+    this.sink = sink;
+    this.executor = executor;
+    this.failures = failures;
+    this.principal = principal;
+    this.onRelease = onRelease;
+    this.batchBlocks = authority.settings().get(WATCH_BATCH_BLOCKS);
+    this.batchBytes = authority.settings().get(WATCH_BATCH_BYTES);
+    this.scanned = read.cursor().value();
+  }
+
+  /**
+   * Hooks the follower to its sink and its space's tail and starts it; call from the request's
+   * handler. A client that leaves while it starts (the sink runs its gone hook from {@code start})
+   * leaves it released and unregistered; when hooking fails, the follower is released and the
+   * failure rethrown.
+   */
+  void start() {
+    try {
+      sink.start(this::ready, this::release);
+      read.space().tail().register(this);
+    } catch (RuntimeException | Error e) {
+      release();
+      throw e;
+    }
+    if (released.get()) {
+      // Released before it registered, so that release had nothing to unregister.
+      read.space().tail().unregister(this);
+      return;
+    }
+    schedule();
+  }
+
+  /** The sink's transport takes events again. */
+  private void ready() {
+    awaitingReady = false;
+    schedule();
+  }
+
+  Optional<String> subscriptionId() {
+    return read.subscriptionId();
+  }
+
+  ResolvedRead read() {
+    return read;
+  }
+
+  /** The principal the stream counts against. */
+  String principal() {
+    return principal;
+  }
+
+  /** Ends the stream because of {@code reason} (the first ending wins), from any thread. */
+  public void end(RuntimeException reason) {
+    if (ending == null) {
+      ending = reason;
+    }
+    schedule();
+  }
+
+  /** A heartbeat interval passed: send one if the stream is live and sent nothing since. */
+  void heartbeatTick() {
+    ticks.incrementAndGet();
+    schedule();
+  }
+
+  /**
+   * A commit of the space: schedules the drain, unless the sink was not ready when the drain last
+   * looked (its ready hook schedules the drain, which then reads this commit too).
+   */
+  @Override
+  public void signal() {
+    if (!awaitingReady) {
+      schedule();
+    }
+  }
+
+  /**
+   * The space's history went back under the stream (a restore): it ends, so that its client connects
+   * again from its cursor and checks what it holds against the new history, instead of following a
+   * history whose positions are handed out again ({@code scanned} and {@code knownMax} only grow).
+   */
+  @Override
+  public void historyWentBack(long highest) {
+    end(new HistoryRolledBackException(read.space().spaceId(), highest));
+  }
+
+  /** Schedules the drain unless it is scheduled or running; then it runs once more. */
+  private void schedule() {
+    if (wip.getAndIncrement() == 0) {
+      submit();
+    }
+  }
+
+  /**
+   * Hands the drain to the executor; the calling thread owns it ({@code wip} went up from 0, or it is
+   * the drain yielding). An executor that takes no more work (the server is stopping) ends the stream
+   * on this thread, since no drain runs or will: {@code wip} stays raised, so none is scheduled again.
+   */
+  private void submit() {
+    try {
+      executor.execute(this::drain);
+    } catch (RejectedExecutionException e) {
+      RuntimeException end = ending;
+      finish(end != null ? end : new ShuttingDownException());
+    }
+  }
+
+  /**
+   * Runs turns until no signal is pending. A turn that leaves more to send ends this run and
+   * submits the drain again, behind the streams that waited meanwhile, still owning it: signals
+   * until the next turn only raise {@code wip}, and that turn reads after them.
+   */
+  private void drain() {
+    int missed = 1;
+    do {
+      if (turn()) {
+        wip.set(1); // the next turn serves every signal counted so far
+        submit();
+        return;
+      }
+      missed = wip.addAndGet(-missed);
+    } while (missed != 0);
+  }
+
+  /**
+   * One turn: up to {@link #BATCHES_PER_TURN} sends; true when more may be due. A failure ends the
+   * stream; an {@code Error} ends and releases it too, and is rethrown (the stream's {@code wip}
+   * stays raised, so it is never drained again).
+   */
+  private boolean turn() {
+    try {
+      return step();
+    } catch (RuntimeException e) {
+      fail(e);
+      return false;
+    } catch (Error e) {
+      fail(new IllegalStateException("the live stream failed: " + e, e));
+      throw e;
+    }
+  }
+
+  private boolean step() {
+    for (int i = 0; i < BATCHES_PER_TURN; i++) {
+      if (released.get()) {
+        return false;
+      }
+      RuntimeException end = ending;
+      if (end != null) {
+        finish(end);
+        return false;
+      }
+      if (!sink.isReady()) {
+        // The ready hook schedules the drain again; had it run before this flag was set, its
+        // schedule made this drain run once more, which clears the flag below.
+        awaitingReady = true;
+        return false;
+      }
+      awaitingReady = false;
+      if (!sendNext()) {
+        return false; // the next commit signals again
+      }
+    }
+    return true; // more may be due: come back after other streams had a turn
+  }
+
+  /** Sends the next event if one is due; false when there is nothing to send now. */
+  private boolean sendNext() {
+    if (!historyStarted) {
+      historyStarted = true;
+      PositionAuthority.StartPage start = authority.startPage(read, batchBlocks, batchBytes);
+      Page page = start.page();
+      scanned = start.cursor().value();
+      startCursor = start.startCursor();
+      cursorBlock = page.cursorBlock();
+      cursorChain = page.cursorChain();
+      sendPage(page);
+      return true;
+    }
+    SpaceTail tail = read.space().tail();
+    long committed = tail.committed();
+    knownMax = Math.max(knownMax, committed);
+    if (scanned < committed) {
+      checkFloor();
+      SpaceTail.Slice slice = tail.read(scanned, blocksToRead(committed), batchBytes);
+      knownMax = Math.max(knownMax, slice.committed()); // streams that read the same slice send the same head
+      if (slice.behind() || slice.entries().isEmpty()) {
+        sendStored();
+        return true;
+      }
+      sendEntries(slice.entries());
+      return true;
+    }
+    if (!caughtUpSent) {
+      caughtUpSent = true;
+      sink.caughtUp(head(OptionalLong.empty()));
+      sent(true);
+      return true;
+    }
+    int elapsed = ticks.getAndSet(0);
+    if (elapsed > 0) {
+      // Idle for a whole interval: nothing sent since the previous tick, or several ticks passed
+      // before this drain ran (then at least one whole interval had nothing sent).
+      if (elapsed > 1 || !sentSinceHeartbeat) {
+        sink.heartbeat(head(OptionalLong.empty()));
+        sent(false);
+      }
+      sentSinceHeartbeat = false;
+    }
+    return false;
+  }
+
+  /**
+   * Ends the stream when a compaction removed history after {@code scanned} (it only learned the new
+   * floor): what follows may still be in memory (the tail, a kept page), but a stream below the floor
+   * is told so, as a read from storage would tell it, whatever happens to be kept.
+   */
+  private void checkFloor() {
+    long floor = read.space().floor();
+    if (scanned > 0 && scanned < floor) {
+      throw new CursorCompactedException(read.space().spaceId(), Position.of(scanned), Position.of(floor));
+    }
+  }
+
+  /**
+   * How many blocks to read from the tail after {@code scanned}: a whole batch, except that a stream
+   * more than a batch behind reads up to the next multiple of the batch size only, so that streams
+   * that fell behind at different points soon send the same batches and share their frames.
+   */
+  private int blocksToRead(long committed) {
+    if (committed - scanned <= batchBlocks) {
+      return batchBlocks;
+    }
+    return (int) (batchBlocks - Math.floorMod(scanned, (long) batchBlocks));
+  }
+
+  /**
+   * Sends what follows {@code scanned} from storage. A stream of the whole space takes the page
+   * that starts at the multiple of the batch size below it, which the streams behind in the same
+   * stretch share ({@link SharedPages}), and from there on reads pages that start at those
+   * multiples, shared too; a selection reads its own.
+   */
+  private void sendStored() {
+    long after = scanned;
+    if (!(read.scope() instanceof Scope.WholeSpace)) {
+      sendPage(readStored(after), null);
+      return;
+    }
+    long aligned = after - Math.floorMod(after, (long) batchBlocks);
+    // Not from 0, which reads from the floor: that would skip history compacted past this stream.
+    if (aligned > 0 && aligned < after) {
+      Page page = alignedPage(aligned);
+      if (page != null && (!page.hasMore() || page.blocks().get(page.blocks().size() - 1).position().value() > after)) {
+        sendPage(page.after(after), null);
+        return;
+      }
+    }
+    SharedPages.Shared own = read.space().tail().pages().page(after, batchBlocks, batchBytes, () -> readStored(after));
+    sendPage(own.page(), own.encodings());
+  }
+
+  /** The shared page after {@code aligned}, or null when compaction removed what follows it. */
+  private Page alignedPage(long aligned) {
+    try {
+      return read.space().tail().pages().page(aligned, batchBlocks, batchBytes, () -> readStored(aligned)).page();
+    } catch (CursorCompactedException e) {
+      return null; // this stream's own read says whether it is compacted past too
+    }
+  }
+
+  private Page readStored(long after) {
+    return authority.readPage(read.space().spaceId(), read.scope(), Position.of(after), batchBlocks, batchBytes,
+        false);
+  }
+
+  private void sendPage(Page page) {
+    sendPage(page, null);
+  }
+
+  /**
+   * Sends a page read from storage; {@code encodings} holds what the transports encode from it when
+   * other streams send it too, else null.
+   */
+  private void sendPage(Page page, Encodings encodings) {
+    knownMax = Math.max(knownMax, page.maxPosition().value());
+    read.space().raiseFloor(page.floor().value());
+    scanned = page.scannedTo(scanned);
+    if (page.blocks().isEmpty()) {
+      return;
+    }
+    if (page.lastChain().isPresent()) {
+      read.space().tail().sent(page.blocks().get(page.blocks().size() - 1).position().value(),
+          page.lastChain().getAsLong());
+    }
+    if (encodings == null) {
+      sink.history(head(page.lastChain()), page);
+    } else {
+      sink.sharedHistory(head(page.lastChain()), page, encodings);
+    }
+    sent(true);
+  }
+
+  /** Sends the live blocks of the scope among {@code entries}, from their shared encodings. */
+  private void sendEntries(List<TailEntry> entries) {
+    Scope scope = read.scope();
+    List<TailEntry> covered = new ArrayList<>(entries.size());
+    OptionalLong lastChain = OptionalLong.empty();
+    for (TailEntry entry : entries) {
+      if (scope.covers(entry.feedId(), entry.namespace())) {
+        covered.add(entry);
+        lastChain = entry.chain();
+      }
+    }
+    scanned = entries.get(entries.size() - 1).position();
+    if (covered.isEmpty()) {
+      return;
+    }
+    sink.live(head(lastChain), covered);
+    sent(true);
+  }
+
+  /** The fields every event carries; the cursor's block and chain, and the start cursor, go with the first event only. */
+  private LiveSink.Head head(OptionalLong lastChain) {
+    return new LiveSink.Head(read.space().token(), knownMax,
+        firstEventSent ? Optional.empty() : cursorBlock, firstEventSent ? OptionalLong.empty() : cursorChain,
+        lastChain, read.space().floor(), firstEventSent ? OptionalLong.empty() : startCursor);
+  }
+
+  private void sent(boolean notHeartbeat) {
+    firstEventSent = true;
+    sentSinceHeartbeat = notHeartbeat;
+  }
+
+  private void fail(RuntimeException failure) {
+    if (released.get()) {
+      return; // the client went away while it was sent to: nothing to report to
+    }
+    if (!Refusal.of(failure).code().byRequest()) {
+      failures.log("live stream of space " + read.space().spaceId() + " for " + principal + " failed", failure);
+    }
+    finish(failure);
+  }
+
+  private void finish(RuntimeException reason) {
+    try {
+      sink.end(reason);
+    } catch (RuntimeException e) {
+      // The client went away meanwhile; there is no one left to tell.
+    } finally {
+      release();
+    }
+  }
+
+  /** Unregisters from the tail and gives back the stream's permits; idempotent. */
+  private void release() {
+    if (released.compareAndSet(false, true)) {
+      read.space().tail().unregister(this);
+      onRelease.accept(this);
+    }
+  }
+}

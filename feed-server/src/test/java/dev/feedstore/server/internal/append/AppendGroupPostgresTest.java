@@ -1,0 +1,126 @@
+package dev.feedstore.server.internal.append;
+
+import static dev.feedstore.server.settings.ServerSettings.FEEDS_PER_SPACE;
+import static dev.feedstore.server.settings.ServerSettings.STREAMS_SPACE;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.feedstore.core.Block;
+import dev.feedstore.core.FeedId;
+import dev.feedstore.core.LimitExceededException;
+import dev.feedstore.core.SpaceId;
+import dev.feedstore.core.store.StreamCatalogContract;
+import dev.feedstore.core.store.StreamRecord;
+import dev.feedstore.core.testing.TestBlocks;
+import dev.feedstore.postgres.PostgresStore;
+import dev.feedstore.postgres.testing.EmbeddedDatabase;
+import dev.feedstore.server.internal.streams.EndedStreams;
+import dev.feedstore.server.internal.errors.AppendConflictException;
+import dev.feedstore.server.internal.errors.StreamClosedException;
+import dev.feedstore.server.internal.spaces.Spaces;
+import dev.feedstore.server.settings.ServerSettings;
+import dev.feedstore.server.testing.PostgresServer;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A group of appends committed on PostgreSQL, formed by hand: the appends of each space run together
+ * in the group's transaction, and one that fails is set aside while the others commit.
+ */
+class AppendGroupPostgresTest {
+  private static final SpaceId A = SpaceId.of("a");
+  private static final SpaceId B = SpaceId.of("b");
+
+  PostgresStore store;
+  Spaces spaces;
+  AppendGroup group;
+
+  @BeforeEach
+  void open() {
+    store = PostgresStore.open(EmbeddedDatabase.settings(PostgresServer.newDatabase()));
+    ServerSettings settings = ServerSettings.DEFAULTS.toBuilder().set(FEEDS_PER_SPACE, 6).build();
+    spaces = new Spaces(store, settings);
+    group = new AppendGroup(store, spaces, settings, new EndedStreams(SpaceId.of(settings.get(STREAMS_SPACE))),
+        Clock.systemUTC());
+  }
+
+  @AfterEach
+  void close() {
+    store.close();
+  }
+
+  @Test
+  void eachSpacesAppendsCommitTogetherAndAFailingOneIsSetAside() {
+    FeedId shared = TestBlocks.feedId();
+    commit(List.of(pending(A, TestBlocks.block(shared, "x", 0, "one"))));
+    Block retried = TestBlocks.block(TestBlocks.feedId(), "r", 0);
+    List<PendingAppend> appends = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      appends.add(pending(A, TestBlocks.block(TestBlocks.feedId(), "a" + i, 0)));
+      appends.add(pending(B, TestBlocks.block(TestBlocks.feedId(), "b" + i, 0)));
+    }
+    appends.add(2, pending(A, retried));
+    appends.add(4, pending(A, TestBlocks.block(shared, "x", 0, "two")));
+    appends.add(6, pending(A, retried));
+    appends.add(pending(A, TestBlocks.block(TestBlocks.feedId(), "over", 0)));
+
+    commit(appends);
+
+    assertArrayEquals(new long[] {2}, appends.get(0).outcome().positions());
+    assertArrayEquals(new long[] {3}, appends.get(2).outcome().positions(), "the first of the retried key");
+    assertInstanceOf(AppendConflictException.class, assertThrows(RuntimeException.class,
+        () -> appends.get(4).outcome()));
+    assertArrayEquals(new long[] {3}, appends.get(6).outcome().positions(), "the retried key's stored position");
+    assertArrayEquals(new long[] {4}, appends.get(3).outcome().positions());
+    assertArrayEquals(new long[] {5}, appends.get(7).outcome().positions());
+    assertArrayEquals(new long[] {6}, appends.get(9).outcome().positions());
+    LimitExceededException limit = assertInstanceOf(LimitExceededException.class,
+        assertThrows(RuntimeException.class, () -> appends.get(11).outcome()));
+    assertEquals(FEEDS_PER_SPACE.name(), limit.limitKey());
+    assertEquals(7, limit.actual(), "the six feeds of space a and the one this append creates");
+    for (int i = 0; i < 4; i++) {
+      assertArrayEquals(new long[] {i + 1}, appends.get(new int[] {1, 5, 8, 10}[i]).outcome().positions(),
+          "space b, dense from 1 in arrival order");
+    }
+    assertEquals(6, store.read(tx -> tx.blocks().maxPosition(A)).value());
+    assertEquals(4, store.read(tx -> tx.blocks().maxPosition(B)).value());
+  }
+
+  @Test
+  void anAppendToTheFeedOfAClosedStreamIsRefusedAloneAndTheOthersCommit() {
+    SpaceId streams = SpaceId.of(STREAMS_SPACE.defaultValue());
+    StreamRecord done = StreamCatalogContract.draft("done", 0, OptionalLong.empty(), 1);
+    store.write(tx -> tx.streams().insert(done.withClosed(0, Optional.empty())));
+    List<PendingAppend> appends = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      appends.add(pending(streams, TestBlocks.block(TestBlocks.feedId(), "g" + i, 0)));
+    }
+    appends.add(1, pending(streams, TestBlocks.block(done.feedId(), "replica", 0)));
+
+    commit(appends);
+
+    StreamClosedException closed = assertInstanceOf(StreamClosedException.class,
+        assertThrows(RuntimeException.class, () -> appends.get(1).outcome()));
+    assertEquals(List.of(done.feedId()), closed.feeds());
+    for (int i : new int[] {0, 2, 3}) {
+      appends.get(i).outcome();
+    }
+    assertEquals(3, store.read(tx -> tx.blocks().maxPosition(streams)).value(), "the three others, nothing of it");
+  }
+
+  private PendingAppend pending(SpaceId space, Block block) {
+    return new PendingAppend(spaces.acquire(space), Optional.empty(), List.of(block));
+  }
+
+  private void commit(List<PendingAppend> appends) {
+    group.commit(appends).run();
+  }
+}
