@@ -153,6 +153,38 @@ class LiveQueryTest {
   }
 
   @Test
+  void aRollbackOfTheAuthorityIsAResetWhoseLostVersionIsPendingUntilPushedAgain() throws Exception {
+    try (RestartableServer authority = RestartableServer.inProcess(dir)) {
+      SyncDriver<Replica> driver = Replicas.driver(authority.channel(), SPACE);
+      Replica alice = replica("alice");
+      FeedId feed = alice.createFeed(SPACE, Optional.of(TASKS), Replication.fullHistory());
+      append(alice, feed, "{\"id\":1,\"assignee\":\"ana\",\"done\":false}");
+      driver.push(alice);
+      Path before = authority.snapshot();
+      append(alice, feed, "{\"id\":1,\"assignee\":\"ana\",\"done\":false,\"title\":\"ship it\"}");
+      driver.push(alice);
+      driver.pull(alice);
+      QueryRecorder recorder = register(alice, OPEN_FOR_ANA);
+      assertEquals(2, ((LiveQueryEvent.Snapshot) recorder.next()).rows().get(0).version().position().value());
+
+      authority.restoreFrom(before); // the authority lost position 2
+      driver.pull(alice);
+
+      // The blocks the recovery unpositioned are known: the exact difference, whether as a reset or not.
+      LiveQueryEvent told = recorder.next();
+      ChangeBatch difference = told instanceof LiveQueryEvent.Reset reset ? reset.changes() : changes(told);
+      assertEquals(List.of(DocumentId.of(1)), ids(difference.updated().stream().map(RowUpdate::current).toList()));
+      assertTrue(difference.updated().get(0).current().version().pending(), "the lost position is cleared: " + told);
+      assertEquals(FromScratch.rows(alice, OPEN_FOR_ANA, CLOCK.millis()), recorder.rows());
+      driver.untilQuiet(5, alice);
+      assertTrue(alice.liveQuery(OPEN_FOR_ANA, e -> {}).awaitCurrent(WAIT));
+      assertEquals(2, recorder.rows().get(0).version().position().value(), "pushed again");
+      assertEquals(FromScratch.rows(alice, OPEN_FOR_ANA, CLOCK.millis()), recorder.rows());
+      assertEquals(List.of(), recorder.misfits());
+    }
+  }
+
+  @Test
   void historyTheAuthorityCompactedBeforeTheReplicaPulledItIsCarriedByTheQuery() throws Exception {
     try (RestartableServer authority = RestartableServer.inProcess(dir)) {
       SyncDriver<Replica> driver = Replicas.driver(authority.channel(), SPACE);
