@@ -80,7 +80,7 @@ abstract class EventStreamReader implements Flow.Subscriber<List<ByteBuffer>> {
   /** A block that was due at {@code due} ({@link System#nanoTime}; 0 for none) arrived at {@code now}. */
   final void block(long due, long now) {
     if (due != 0) {
-      recorder.recordValue(Math.max(0, TimeUnit.NANOSECONDS.toMicros(now - due)));
+      StreamMeasure.delivered(recorder, due, now);
     }
     blocks.incrementAndGet();
   }

@@ -11,7 +11,6 @@ import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.HdrHistogram.Recorder;
 
@@ -41,7 +40,7 @@ final class SseBench {
     try {
       FanoutAppender appender = new FanoutAppender(SPACE, FeedSyncGrpc.newBlockingStub(appends));
       appender.append(1, 0); // the space exists, with one block at position 1
-      Recorder recorder = new Recorder(TimeUnit.SECONDS.toMicros(60), 3);
+      Recorder recorder = StreamMeasure.delays();
       close(open(http, server, 20, recorder)); // warm the server's HTTP and event paths up
       long before = server.usedHeapAfterGc();
       int count = Math.max(idle ? options.idleStreams() : 0, fanout ? options.fanoutStreams() : 0);

@@ -17,7 +17,24 @@ import org.HdrHistogram.Recorder;
  * run at a time.
  */
 final class StreamMeasure {
+  /** The longest delay a fan-out case tells apart: a minute, the time it waits for the last deliveries. */
+  static final long MAX_DELAY_MICROS = TimeUnit.SECONDS.toMicros(60);
+
   private StreamMeasure() {}
+
+  /** A recorder of delivery delays up to {@link #MAX_DELAY_MICROS}. */
+  static Recorder delays() {
+    return new Recorder(MAX_DELAY_MICROS, 3);
+  }
+
+  /**
+   * Records that a block due at {@code due} arrived at {@code now} (both {@link System#nanoTime}): a
+   * delay past {@link #MAX_DELAY_MICROS} as that, so that a stream far behind is measured as far
+   * behind instead of failing the histogram (and with it the stream that reads it).
+   */
+  static void delivered(Recorder recorder, long due, long now) {
+    recorder.recordValue(Math.min(MAX_DELAY_MICROS, Math.max(0, TimeUnit.NANOSECONDS.toMicros(now - due))));
+  }
 
   /**
    * Appends {@code options.fanoutRate()} blocks a second in batches while the streams receive them,

@@ -11,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.HdrHistogram.Recorder;
 
@@ -51,7 +50,7 @@ final class StreamsFanoutBench {
       FanoutAppender appender = new FanoutAppender(SPACE, StreamName.of(NAME).feedId(0), true,
           FeedSyncGrpc.newBlockingStub(appends));
       appender.append(1, 0);
-      Recorder recorder = new Recorder(TimeUnit.SECONDS.toMicros(60), 3);
+      Recorder recorder = StreamMeasure.delays();
       URI live = URI.create(stream + "?offset=now&live=sse");
       HttpRequest request = HttpRequest.newBuilder(live).build();
       EventStreamReader.close(EventStreamReader.open(http, request, 20, Reader::new, recorder)); // warm reads up
