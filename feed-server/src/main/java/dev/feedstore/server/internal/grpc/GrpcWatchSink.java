@@ -21,7 +21,7 @@ import java.util.Set;
 
 /**
  * A Watch call as a {@link LiveSink}: each event a {@code WatchEvent} echoing the request id, live
- * blocks sent as the bytes they were encoded to once ({@link WatchFrame}), in a frame that streams
+ * blocks sent as the bytes they were encoded to once ({@link EncodedBlock}, {@link WatchFrame}), in a frame that streams
  * sending the same batch with the same fields share ({@link SharedFrames}), readiness from gRPC's
  * flow control, and the end as the status of its reason ({@link Failures}). Used from the
  * follower's drain only, as {@link LiveSink} says.
@@ -80,9 +80,10 @@ final class GrpcWatchSink implements LiveSink {
     Set<FeedId> named = new HashSet<>();
     List<ByteString> namespaces = new ArrayList<>();
     for (TailEntry entry : entries) {
-      fields.add(entry.blockField());
-      if (!entry.namespaceField().isEmpty() && named.add(entry.feedId())) {
-        namespaces.add(entry.namespaceField());
+      EncodedBlock encoded = EncodedBlock.of(entry);
+      fields.add(encoded.blockField());
+      if (!encoded.namespaceField().isEmpty() && named.add(entry.feedId())) {
+        namespaces.add(encoded.namespaceField());
       }
     }
     fields.addAll(namespaces);
