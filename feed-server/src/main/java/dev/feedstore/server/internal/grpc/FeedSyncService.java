@@ -46,8 +46,8 @@ import dev.feedstore.server.internal.errors.ShuttingDownException;
 import dev.feedstore.server.internal.live.Watches;
 import dev.feedstore.server.internal.monitoring.RateLimitedLog;
 import dev.feedstore.server.internal.monitoring.ServerVersion;
+import dev.feedstore.server.internal.requests.Requests;
 import dev.feedstore.server.internal.spaces.Page;
-import dev.feedstore.server.internal.wire.WireRequests;
 import dev.feedstore.server.settings.ServerSettings;
 import io.grpc.Context;
 import io.grpc.MethodDescriptor;
@@ -196,7 +196,7 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
   public void ack(AckRequest request, StreamObserver<AckResponse> responses) {
     unary("Ack", request.getSpaceId(), request.getRequestId(), responses, () -> {
       SubscribeResult result = authority.ack(WireMapping.spaceId(request.getSpaceId()),
-          WireRequests.subscriptionId(request.getSubscriptionId()), request.getUpTo());
+          Requests.subscriptionId(request.getSubscriptionId()), request.getUpTo());
       return AckResponse.newBuilder()
           .setRequestId(request.getRequestId())
           .setAcked(result.subscription().durable().orElseThrow().acked())
