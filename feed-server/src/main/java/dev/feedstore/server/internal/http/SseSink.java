@@ -6,10 +6,10 @@ import dev.feedstore.server.internal.errors.HistoryRolledBackException;
 import dev.feedstore.server.internal.errors.Refusal;
 import dev.feedstore.server.internal.live.LiveSink;
 import dev.feedstore.server.internal.monitoring.RateLimitedLog;
+import dev.feedstore.server.internal.spaces.Encodings;
 import dev.feedstore.server.internal.spaces.Page;
 import dev.feedstore.server.internal.spaces.TailEntry;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
 import org.eclipse.jetty.http.HttpHeader;
@@ -17,7 +17,8 @@ import org.eclipse.jetty.server.Response;
 
 /**
  * A Server-Sent Events response as a {@link LiveSink}: each block an event whose {@code id} is its
- * position; {@code event: caught-up} after history; heartbeats as comments; the space's token in
+ * position, the events of a batch or a page encoded once for every stream that sends them ({@link
+ * SseEvent}); {@code event: caught-up} after history; heartbeats as comments; the space's token in
  * an {@code event: server-token} first, preceded by {@code event: reset} when the client resumed
  * with a token of another store (it is sent everything from the start: it must drop what it held);
  * and at the end {@code event: auth} (the token expired or was refused: reconnect with a fresh one)
@@ -66,26 +67,17 @@ final class SseSink implements LiveSink {
 
   @Override
   public void history(Head head, Page page) {
-    StringBuilder text = opening(head);
-    page.blocks().forEach(block -> text.append(SseEvent.block(block,
-        Optional.ofNullable(page.namespaces().get(block.feedId())))));
-    write(bytes(text));
+    write(opening(head), SseEvent.page(page));
+  }
+
+  @Override
+  public void sharedHistory(Head head, Page page, Encodings encodings) {
+    write(opening(head), SseEvent.page(page, encodings));
   }
 
   @Override
   public void live(Head head, List<TailEntry> entries) {
-    byte[] opening = bytes(opening(head)).array();
-    int size = opening.length;
-    byte[][] events = new byte[entries.size()][];
-    for (int i = 0; i < events.length; i++) {
-      events[i] = SseEvent.of(entries.get(i));
-      size += events[i].length;
-    }
-    ByteBuffer buffer = ByteBuffer.allocate(size).put(opening);
-    for (byte[] event : events) {
-      buffer.put(event);
-    }
-    write(buffer.flip());
+    write(opening(head), SseEvent.live(entries));
   }
 
   @Override
@@ -139,7 +131,12 @@ final class SseSink implements LiveSink {
     writer.write(buffer);
   }
 
+  /** Writes {@code events}, which other streams may send too, after this stream's {@code opening} events. */
+  private void write(StringBuilder opening, byte[] events) {
+    writer.write(opening.toString(), events);
+  }
+
   private static ByteBuffer bytes(StringBuilder text) {
-    return ByteBuffer.wrap(text.toString().getBytes(StandardCharsets.UTF_8));
+    return ByteBuffer.wrap(SseEvent.bytes(text.toString()));
   }
 }
