@@ -5,8 +5,6 @@ import dev.feedstore.proto.v1.CompactRequest;
 import dev.feedstore.proto.v1.CompactResponse;
 import dev.feedstore.proto.v1.SetRetentionRequest;
 import dev.feedstore.proto.v1.SetRetentionResponse;
-import dev.feedstore.proto.v1.AckRequest;
-import dev.feedstore.proto.v1.AckResponse;
 import dev.feedstore.proto.v1.AppendRequest;
 import dev.feedstore.proto.v1.AppendResponse;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
@@ -16,10 +14,9 @@ import dev.feedstore.proto.v1.ListSubscriptionsRequest;
 import dev.feedstore.proto.v1.ListSubscriptionsResponse;
 import dev.feedstore.proto.v1.QueryRequest;
 import dev.feedstore.proto.v1.QueryResponse;
-import dev.feedstore.proto.v1.SubscribeRequest;
-import dev.feedstore.proto.v1.SubscribeResponse;
 import dev.feedstore.proto.v1.WatchEvent;
 import dev.feedstore.proto.v1.WatchRequest;
+import io.grpc.Channel;
 import io.grpc.ClientInterceptor;
 import io.grpc.Context;
 import io.grpc.ClientInterceptors;
@@ -42,6 +39,8 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class Authority implements AutoCloseable {
   private final ManagedChannel channel;
+  /** The channel with the interceptors (the access token), for calls made elsewhere. */
+  private final Channel intercepted;
   private final FeedSyncGrpc.FeedSyncBlockingStub stub;
   private final Duration deadline;
   private final String runId = UUID.randomUUID().toString().substring(0, 8);
@@ -49,7 +48,8 @@ final class Authority implements AutoCloseable {
 
   private Authority(ManagedChannel channel, Duration deadline, ClientInterceptor... interceptors) {
     this.channel = channel;
-    this.stub = FeedSyncGrpc.newBlockingStub(ClientInterceptors.intercept(channel, interceptors));
+    this.intercepted = ClientInterceptors.intercept(channel, interceptors);
+    this.stub = FeedSyncGrpc.newBlockingStub(intercepted);
     this.deadline = deadline;
   }
 
@@ -71,20 +71,25 @@ final class Authority implements AutoCloseable {
     return new Authority(channel, deadline, interceptors);
   }
 
+  /**
+   * The connection as a channel for a client of the library (with the access token), which does not
+   * own it: {@link #close} still shuts it down.
+   */
+  Channel channel() {
+    return intercepted;
+  }
+
+  /** The deadline of each unary call. */
+  Duration deadline() {
+    return deadline;
+  }
+
   AppendResponse append(AppendRequest.Builder request) {
     return unary().append(request.setRequestId(nextId()).build());
   }
 
   QueryResponse query(QueryRequest.Builder request) {
     return unary().query(request.setRequestId(nextId()).build());
-  }
-
-  SubscribeResponse subscribe(SubscribeRequest.Builder request) {
-    return unary().subscribe(request.setRequestId(nextId()).build());
-  }
-
-  AckResponse ack(AckRequest.Builder request) {
-    return unary().ack(request.setRequestId(nextId()).build());
   }
 
   ListSubscriptionsResponse listSubscriptions(ListSubscriptionsRequest.Builder request) {

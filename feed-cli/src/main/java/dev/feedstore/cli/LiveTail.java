@@ -1,6 +1,5 @@
 package dev.feedstore.cli;
 
-import dev.feedstore.proto.v1.AckRequest;
 import dev.feedstore.proto.v1.Block;
 import dev.feedstore.proto.v1.WatchEvent;
 import dev.feedstore.proto.v1.WatchRequest;
@@ -24,14 +23,8 @@ import java.util.Optional;
  *       again are printed too.
  * </ul>
  *
- * <p>A durable tail ({@link #durable}) reads from the acknowledged position of its durable subscription
- * ({@code from_ack}) and acknowledges every printed block right after printing it (a batch's last
- * block, or the {@code count}th), and again on each heartbeat and caught-up event, which keeps the
- * subscription's deadline from passing while the stream is idle. A reconnection resumes from what the
- * server holds as acknowledged, so a block printed and not acknowledged before a crash is printed
- * again (at least once).
- *
- * Not thread-safe.
+ * <p>A durable tail is not this class's: {@link DurableTail} prints what the library's durable
+ * consumer delivers. Not thread-safe.
  */
 final class LiveTail {
   private static final Duration PAUSE = Duration.ofSeconds(1);
@@ -45,7 +38,6 @@ final class LiveTail {
   private long cursor;
   private Optional<String> token = Optional.empty();
   private long printed;
-  private Optional<String> durable = Optional.empty();
 
   /**
    * @param scope the request's space and scope; the cursor and token are this class's
@@ -61,17 +53,7 @@ final class LiveTail {
   }
 
   /**
-   * Makes this a durable tail of {@code subscriptionId} (a durable subscription of the scope's
-   * space): {@link #follow} then starts from its acknowledged position, which it moves.
-   */
-  LiveTail durable(String subscriptionId) {
-    durable = Optional.of(subscriptionId);
-    return this;
-  }
-
-  /**
-   * Follows from {@code start} (a durable tail: from the subscription's acknowledged position, which
-   * {@code start} is); returns when {@code count} blocks are printed.
+   * Follows from {@code start}; returns when {@code count} blocks are printed.
    *
    * @throws StatusRuntimeException the status the stream ended with (other than a retried one)
    */
@@ -95,13 +77,8 @@ final class LiveTail {
 
   /** One stream: true when {@code count} blocks are printed, false to open another one. */
   private boolean followOnce() {
-    WatchRequest.Builder request = scope.toBuilder();
-    if (durable.isPresent()) {
-      request.clearFeedIds().clearNamespace().setSubscriptionId(durable.get()).setFromAck(true);
-    } else {
-      request.setCursor(cursor);
-      token.ifPresent(request::setExpectedServerToken);
-    }
+    WatchRequest.Builder request = scope.toBuilder().setCursor(cursor);
+    token.ifPresent(request::setExpectedServerToken);
     try (Authority.WatchCall call = authority.watch(request, reconnect)) {
       Iterator<WatchEvent> events = call.events();
       boolean first = true;
@@ -122,7 +99,7 @@ final class LiveTail {
 
   /** Tells what a reconnection found; false when the stream must start again from elsewhere. */
   private boolean checkFirst(WatchEvent event) {
-    if (token.isEmpty() || durable.isPresent()) {
+    if (token.isEmpty()) {
       return true;
     }
     if (!token.get().equals(event.getServerToken())) {
@@ -148,32 +125,18 @@ final class LiveTail {
               Optional.ofNullable(event.getBlocks().getFeedNamespacesMap().get(block.getFeedId())));
           cursor = block.getPosition();
           if (count.isPresent() && ++printed >= count.get()) {
-            acknowledge();
             return true;
           }
         }
-        acknowledge();
       }
-      case CAUGHT_UP -> {
-        printer.caughtUp(event.getMaxPosition());
-        acknowledge();
-      }
+      case CAUGHT_UP -> printer.caughtUp(event.getMaxPosition());
       case HEARTBEAT -> {
         if (heartbeats) {
           printer.heartbeat(event.getMaxPosition());
         }
-        acknowledge();
       }
       default -> { }
     }
     return false;
-  }
-
-  /** A durable tail acknowledges what it printed, which also restarts the subscription's deadline. */
-  private void acknowledge() {
-    if (durable.isPresent()) {
-      authority.ack(AckRequest.newBuilder().setSpaceId(scope.getSpaceId()).setSubscriptionId(durable.get())
-          .setUpTo(cursor));
-    }
   }
 }

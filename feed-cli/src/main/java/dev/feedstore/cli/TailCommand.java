@@ -1,10 +1,14 @@
 package dev.feedstore.cli;
 
+import dev.feedstore.client.ConsumerEvent;
+import dev.feedstore.client.DurableConsumer;
+import dev.feedstore.client.DurableConsumers;
+import dev.feedstore.client.StartPoint;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.proto.v1.QueryRequest;
-import dev.feedstore.proto.v1.SubscribeRequest;
-import dev.feedstore.proto.v1.SubscribeResponse;
 import dev.feedstore.proto.v1.WatchRequest;
+import io.grpc.StatusRuntimeException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -20,8 +24,9 @@ import picocli.CommandLine.Model.CommandSpec;
  * each block as its transaction commits, until interrupted, until {@code --count} blocks, or until
  * the server ends the stream (a shutdown ends it with {@code UNAVAILABLE}: exit code 3), unless
  * {@code --reconnect} says to wait for the server and resume ({@link LiveTail}). With {@code --durable
- * NAME}, it follows the durable subscription of that name (found, or created with the scope given),
- * from its acknowledged position, acknowledging as it prints.
+ * NAME}, a durable consumer of the library follows the durable subscription of that name (found, or
+ * created with the scope given), from its acknowledged position, acknowledging as it prints ({@link
+ * DurableTail}).
  */
 @Command(name = "tail", sortOptions = false, usageHelpWidth = 100,
     description = {"Follows a space (or some feeds, or a namespace) live: prints blocks as they commit until"
@@ -29,6 +34,10 @@ import picocli.CommandLine.Model.CommandSpec;
         + " or --since (the blocks the server received from that time on first).",
         "Example: feedctl tail --space demo --namespace notes --json"})
 final class TailCommand implements Callable<Integer> {
+  /** How soon a durable tail with --reconnect tries again after an outage, and at the longest. */
+  private static final Duration RECONNECT_FIRST = Duration.ofMillis(200);
+  private static final Duration RECONNECT_LONGEST = Duration.ofSeconds(5);
+
   @Spec CommandSpec spec;
 
   @Option(names = "--space", required = true, paramLabel = "SPACE", description = "The space.")
@@ -126,22 +135,53 @@ final class TailCommand implements Callable<Integer> {
     }
   }
 
-  /** Finds or creates the durable subscription named {@link #durable} and follows it. */
+  /**
+   * Follows the durable subscription named {@link #durable} with the library's durable consumer,
+   * found or made (in place of one that expired), and closes it once done; the consumer sends the
+   * acknowledgement of the last printed block before it closes.
+   */
   private void followDurable(Authority authority, Printer printer) throws InterruptedException {
-    SubscribeRequest.Builder subscribe = SubscribeRequest.newBuilder().setSpaceId(space.value()).setDurable(true)
-        .setName(durable).addAllFeedIds(ScopeOptions.feedIds(scope));
-    ScopeOptions.namespace(scope).ifPresent(subscribe::addNamespaces);
+    DurableConsumers.Builder settings = DurableConsumers.newBuilder(authority.channel()).manualAcknowledgement()
+        .callDeadline(authority.deadline()).reconnectBackoff(RECONNECT_FIRST, RECONNECT_LONGEST);
     if (ackWithinMs != null) {
-      subscribe.setAckWithinMs(ackWithinMs);
+      settings.ackWithin(Duration.ofMillis(ackWithinMs));
     }
-    SubscribeResponse subscribed = authority.subscribe(subscribe);
-    printer.remark((subscribed.getCreated() ? "created" : "resuming") + " durable subscription '" + durable + "' ("
-        + subscribed.getSubscriptionId() + ") of space " + space + " after position " + subscribed.getAcked() + " on "
-        + server.server);
-    new LiveTail(authority, WatchRequest.newBuilder().setSpaceId(space.value()).build(), printer,
-        Optional.ofNullable(count), heartbeats, reconnect)
-        .durable(subscribed.getSubscriptionId())
-        .follow(subscribed.getAcked());
+    DurableTail tail = new DurableTail(printer, space, durable, server.server.toString(), Optional.ofNullable(count),
+        heartbeats, reconnect);
+    try (DurableConsumers consumers = settings.build()) {
+      DurableConsumer consumer = consumers.consume(space, ScopeOptions.of(scope), durable, StartPoint.EARLIEST, tail);
+      tail.awaitDone();
+      consumer.close();
+    }
+    if (tail.counted()) {
+      return;
+    }
+    if (tail.lost().isPresent()) {
+      throw tail.lost().get() instanceof StatusRuntimeException status ? status
+          : new CliException("the connection was lost: " + tail.lost().get(), FeedCtl.Exit.UNREACHABLE);
+    }
+    throw stopped(tail.end().orElseThrow());
+  }
+
+  /** Why a durable tail stopped before its count, as what the command throws. */
+  private RuntimeException stopped(ConsumerEvent.End end) {
+    if (end instanceof ConsumerEvent.Refused refused) {
+      return refused.cause() instanceof StatusRuntimeException status ? status
+          : new CliException(refused.code() + ": " + refused.description(), FeedCtl.Exit.REFUSED);
+    }
+    String why;
+    if (end instanceof ConsumerEvent.Unknown) {
+      why = "the server does not know the durable subscription '" + durable + "' (its store was replaced): run again"
+          + " to start a new one";
+    } else if (end instanceof ConsumerEvent.Compacted compacted) {
+      why = "the blocks after position " + compacted.after() + " up to " + compacted.floor() + " were removed by"
+          + " retention before they were printed (CURSOR_COMPACTED)";
+    } else if (end instanceof ConsumerEvent.Expired expired) {
+      why = "the durable subscription '" + durable + "' expired after position " + expired.acknowledged();
+    } else {
+      why = "the durable tail stopped: " + end;
+    }
+    return new CliException(why, FeedCtl.Exit.REFUSED);
   }
 
   /** The space's highest position, from a one-block Query. */

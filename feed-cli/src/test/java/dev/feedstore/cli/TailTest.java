@@ -1,5 +1,6 @@
 package dev.feedstore.cli;
 
+import dev.feedstore.server.testing.RestartableServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,12 +14,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 class TailTest {
   @TempDir Path dir;
-  LocalServer server;
+  RestartableServer server;
   String feed;
 
   @BeforeEach
   void start() {
-    server = new LocalServer(dir);
+    server = RestartableServer.loopback(dir);
     feed = Cli.run("create", "--server", server.address(), "--space", "demo", "--namespace", "notes", "old").out().strip();
   }
 
@@ -149,6 +150,32 @@ class TailTest {
   }
 
   @Test
+  void aDurableTailWithReconnectResumesAfterARestartFromWhatItAcknowledged() throws Exception {
+    Cli.Background tail = Cli.start("tail", "--server", server.address(), "--space", "demo", "--namespace", "notes",
+        "--durable", "worker", "--reconnect", "--count", "3", "--json");
+    tail.awaitOut("\"data\":\"old\"");
+    tail.awaitOut("\"type\":\"caught_up\"");
+
+    restartAndAwaitEachBlockOnce(tail);
+    Map<String, Object> subscription = JsonLines.parse(
+        Cli.run("subscriptions", "demo", "--server", server.address(), "--json").lines()).get(0);
+    assertEquals(3L, subscription.get("acked"));
+  }
+
+  @Test
+  void withoutReconnectAServerShutdownEndsADurableTailWithUnavailableAndExitCode3() throws Exception {
+    Cli.Background tail = Cli.start("tail", "--server", server.address(), "--space", "demo", "--feed", feed,
+        "--durable", "worker");
+    tail.awaitErr("-- caught up");
+
+    server.stop();
+
+    Cli.Result result = tail.await();
+    assertEquals(FeedCtl.Exit.UNREACHABLE, result.exit(), result.toString());
+    assertTrue(result.err().contains("feedctl: UNAVAILABLE: the server is shutting down"), result.err());
+  }
+
+  @Test
   void aServerShutdownEndsTheTailWithUnavailableAndExitCode3() throws Exception {
     Cli.Background tail = Cli.start("tail", "--server", server.address(), "--space", "demo", "--feed", feed);
     tail.awaitErr("-- caught up");
@@ -167,6 +194,14 @@ class TailTest {
         "--from", "0", "--count", "3", "--json");
     tail.awaitOut("\"data\":\"old\"");
 
+    restartAndAwaitEachBlockOnce(tail);
+  }
+
+  /**
+   * Restarts the server under a tail that printed the first block and reconnects, appends two blocks
+   * after the restart, and checks that the tail ends printing the three, each once.
+   */
+  private void restartAndAwaitEachBlockOnce(Cli.Background tail) throws Exception {
     server.stop();
     tail.awaitErr("reconnecting to resume after position 1");
     server.start();
@@ -182,7 +217,7 @@ class TailTest {
   @Test
   void withReconnectATailFollowsAServerRestoredFromABackupFromItsHighestPosition() throws Exception {
     Path backup = dir.resolve("backup.db");
-    server.store.backupTo(backup);
+    server.store().backupTo(backup);
     Cli.Background tail = Cli.start("tail", "--server", server.address(), "--space", "demo", "--reconnect",
         "--from", "0", "--count", "4", "--json");
     append("lost 2", "lost 3");

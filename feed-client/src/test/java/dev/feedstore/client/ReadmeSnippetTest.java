@@ -3,19 +3,14 @@ package dev.feedstore.client;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.feedstore.client.testing.JavaProcess;
+import dev.feedstore.client.testing.LibraryProgram;
 import dev.feedstore.core.SpaceId;
-import dev.feedstore.server.settings.ServerSettings;
-import dev.feedstore.server.testing.LoopbackServer;
-import java.io.File;
+import dev.feedstore.server.testing.RestartableServer;
+import dev.feedstore.testing.JavaProcess;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import javax.tools.JavaCompiler;
-import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,41 +27,21 @@ class ReadmeSnippetTest {
 
   @Test
   void theReadmesLibrarySnippetCompilesAndSyncsWithOnlyFeedClientOnTheClassPath() throws Exception {
-    String snippet = snippet(Files.readString(Path.of("..", "README.md"), StandardCharsets.UTF_8));
+    String snippet = LibraryProgram.snippet(Files.readString(Path.of("..", "README.md"), StandardCharsets.UTF_8),
+        "## Using the library");
     assertTrue(snippet.contains(README_TARGET), snippet);
-    String classPath = Path.of("target", "classes").toAbsolutePath() + File.pathSeparator
-        + Files.readString(Path.of("target", "runtime-classpath.txt")).strip();
-    assertTrue(!classPath.contains("feed-server") && !classPath.contains("test-classes"), classPath);
 
-    try (LoopbackServer authority = new LoopbackServer(Files.createDirectories(dir.resolve("server")),
-        ServerSettings.DEFAULTS)) {
-      Path source = dir.resolve("src").resolve("ReadmeSnippet.java");
-      Files.createDirectories(source.getParent());
-      Files.writeString(source, program(snippet.replace(README_TARGET, "\"" + authority.target() + "\"")));
-      Path classes = Files.createDirectories(dir.resolve("classes"));
-      JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-      int compiled = javac.run(null, null, null, "-cp", classPath, "-d", classes.toString(), source.toString());
-      assertEquals(0, compiled, "the README snippet compiles:\n" + program(snippet));
-
-      Path work = Files.createDirectories(dir.resolve("app"));
+    try (RestartableServer authority = RestartableServer.loopback(Files.createDirectories(dir.resolve("server")))) {
       long started = System.nanoTime();
-      JavaProcess run = JavaProcess.run(work, classPath + File.pathSeparator + classes, List.of(), "ReadmeSnippet");
-      System.out.printf("README snippet: ran in %d ms%n", (System.nanoTime() - started) / 1_000_000);
+      JavaProcess run = LibraryProgram.compileAndRun(dir, "ReadmeSnippet",
+          program(snippet.replace(README_TARGET, "\"" + authority.address() + "\"")));
+      System.out.printf("README snippet: compiled and ran in %d ms%n", (System.nanoTime() - started) / 1_000_000);
       assertEquals(0, run.exitCode(), run.output());
       assertTrue(run.output().contains("status synced"), run.output());
       assertEquals(List.of("works offline"), authority.blocks(SpaceId.of("team")).stream()
           .map(b -> b.data().toStringUtf8()).toList());
-      assertTrue(Files.exists(work.resolve("alice.db")), "the replica's file is where the snippet says");
+      assertTrue(Files.exists(dir.resolve("app").resolve("alice.db")), "the replica's file is where the snippet says");
     }
-  }
-
-  /** The first java block after the heading "Using the library". */
-  static String snippet(String readme) {
-    int section = readme.indexOf("## Using the library");
-    assertTrue(section >= 0, "the README has a 'Using the library' section");
-    Matcher block = Pattern.compile("```java\\n(.*?)```", Pattern.DOTALL).matcher(readme);
-    assertTrue(block.find(section), "the section has a java block");
-    return block.group(1);
   }
 
   /** The snippet as the body of a program, with the two methods it calls to show things. */

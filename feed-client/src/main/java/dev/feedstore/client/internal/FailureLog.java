@@ -10,11 +10,14 @@ import org.slf4j.Logger;
  */
 final class FailureLog {
   private final Logger log;
+  private final String subject;
   /** What the failure being reported says; null while all is well. */
   private String current;
 
-  FailureLog(Logger log) {
+  /** @param subject what recovers, for the line that says so ("sync", "durable consumer x") */
+  FailureLog(Logger log, String subject) {
     this.log = log;
+    this.subject = subject;
   }
 
   /**
@@ -37,10 +40,10 @@ final class FailureLog {
     }
   }
 
-  /** The last failure is over (a sync cycle went through). */
+  /** The last failure is over (a sync cycle went through, a stream delivered again). */
   void recovered() {
     if (current != null) {
-      log.info("sync recovered after: {}", current);
+      log.info("{} recovered after: {}", subject, current);
       current = null;
     }
   }

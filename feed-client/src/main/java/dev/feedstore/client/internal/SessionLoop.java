@@ -92,7 +92,7 @@ public final class SessionLoop implements Runnable {
   private final Backoff backoff;
   private final Duration idlePoll;
   private final Refusals refusals;
-  private final FailureLog failures = new FailureLog(log);
+  private final FailureLog failures = new FailureLog(log, "sync");
   /** Whether the authority's limits are to be asked for before the next cycle (at start, after a reconnect). */
   private boolean infoDue = true;
   /** The last counts the status reported, kept while the store cannot be read. */

@@ -84,7 +84,7 @@ public final class WatchStream {
     cancelled = true;
     ClientCallStreamObserver<WatchRequest> current = call;
     if (current != null) {
-      current.cancel("closed by the replica", null);
+      current.cancel("closed by the client", null);
       current.request(Integer.MAX_VALUE);
     }
   }

@@ -60,7 +60,7 @@ public final class WirePages {
         : page;
   }
 
-  private static Map<FeedId, Namespace> namespaces(Map<String, String> wire) {
+  static Map<FeedId, Namespace> namespaces(Map<String, String> wire) {
     Map<FeedId, Namespace> result = new HashMap<>();
     wire.forEach((feed, namespace) -> result.put(
         WireMapping.feedId(feed, "feed_namespaces"), WireMapping.namespace(namespace, "feed_namespaces")));

@@ -5,6 +5,7 @@ import static dev.feedstore.server.settings.ServerSettings.MAX_MESSAGE_BYTES;
 import dev.feedstore.core.InvalidValueException;
 import dev.feedstore.core.LimitExceededException;
 import dev.feedstore.server.internal.access.Caller;
+import dev.feedstore.server.internal.authority.AppendCommand;
 import dev.feedstore.server.internal.core.ServerCore;
 import dev.feedstore.server.internal.errors.ShuttingDownException;
 import dev.feedstore.server.internal.monitoring.RateLimitedLog;
@@ -68,7 +69,9 @@ final class HttpAppend {
       AppendBody append = AppendBody.read(body, space, feed);
       core.principalLimits().admitAppend(caller.principal(), append.dataBytes());
       // Answered from the thread that answers the append's group: no thread waits for it meanwhile.
-      core.authority().append(append.command(core.settings().limits()), (result, failure) -> {
+      AppendCommand command = core.blockAccess().append(caller, "Append",
+          append.command(core.settings().limits()));
+      core.authority().append(command, (result, failure) -> {
         if (failure != null) {
           exchange.fail(failure);
           return;

@@ -53,6 +53,7 @@ final class HttpReads {
     ReadFields fields = fields(exchange, params, after, since(params), params.one("server_token"));
     ReadRequest read = named(() -> Requests.query(fields,
         (int) Math.min(Integer.MAX_VALUE, limit.orElse(0)), core.settings()));
+    core.blockAccess().read(caller, "Query", read);
     QueryResult result = core.authority().query(read);
     Page page = result.page();
     List<String> blocks = page.blocks().stream()
@@ -83,6 +84,7 @@ final class HttpReads {
     ReadFields fields = fields(exchange, params, cursor, lastEventId == null ? since(params) : OptionalLong.empty(),
         token);
     ReadRequest read = named(() -> Requests.watch(fields, core.settings()));
+    core.blockAccess().read(caller, "Watch", read);
     // An event stream is quiet between heartbeats: it may idle for one interval and then some.
     request.getConnectionMetaData().getConnection().getEndPoint().setIdleTimeout(
         core.settings().get(HEARTBEAT_MS) + core.settings().get(HTTP_IDLE_TIMEOUT_MS));
