@@ -127,7 +127,7 @@ public final class HttpExchange {
   }
 
   /** This exchange's response as the output of an event stream ({@link SseWriter}). */
-  SseWriter.Output events() {
+  public SseWriter.Output events() {
     return new SseWriter.Output() {
       @Override
       public void write(boolean last, ByteBuffer events, Callback done) {

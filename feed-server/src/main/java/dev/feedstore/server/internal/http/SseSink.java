@@ -34,8 +34,8 @@ import org.eclipse.jetty.server.Response;
  * from Jetty's threads.
  */
 final class SseSink implements LiveSink {
-  private final HttpExchange exchange;
-  private final Response response;
+  private final SseWriter.Output output;
+  private final Runnable startResponse;
   private final Optional<String> expectedToken;
   private final SseWriter writer;
   /** Confined to the follower's drain. */
@@ -45,18 +45,30 @@ final class SseSink implements LiveSink {
    * @param expectedToken the server token the client's cursor came from, if it said
    */
   SseSink(HttpExchange exchange, Optional<String> expectedToken) {
-    this.exchange = exchange;
-    this.response = exchange.response();
-    this.expectedToken = expectedToken;
-    this.writer = new SseWriter(exchange);
+    this(exchange.events(), () -> startResponse(exchange.response()), expectedToken);
   }
 
-  @Override
-  public void start(Runnable ready, Runnable gone) {
+  /**
+   * An event stream written to {@code output}, whose response {@code startResponse} starts (its
+   * status and headers) when the stream starts.
+   */
+  SseSink(SseWriter.Output output, Runnable startResponse, Optional<String> expectedToken) {
+    this.output = output;
+    this.startResponse = startResponse;
+    this.expectedToken = expectedToken;
+    this.writer = new SseWriter(output);
+  }
+
+  private static void startResponse(Response response) {
     response.setStatus(200);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/event-stream; charset=utf-8");
     response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-cache");
     response.getHeaders().put("X-Accel-Buffering", "no"); // proxies such as nginx pass events at once
+  }
+
+  @Override
+  public void start(Runnable ready, Runnable gone) {
+    startResponse.run();
     writer.start(ready, gone);
   }
 
@@ -104,7 +116,7 @@ final class SseSink implements LiveSink {
       body.field("max_position", rolledBack.highest());
     }
     ByteBuffer last = bytes(new StringBuilder(SseEvent.named(name, body.end())));
-    exchange.ended(refusal.code().name());
+    output.ended(refusal.code().name());
     writer.end(last);
   }
 

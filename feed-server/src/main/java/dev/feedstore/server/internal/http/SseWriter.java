@@ -56,10 +56,6 @@ public final class SseWriter {
   private volatile Runnable onReady = () -> {};
   private volatile Runnable onGone = () -> {};
 
-  public SseWriter(HttpExchange exchange) {
-    this(exchange.events());
-  }
-
   public SseWriter(Output output) {
     this.output = output;
   }

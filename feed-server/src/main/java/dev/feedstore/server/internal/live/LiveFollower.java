@@ -328,9 +328,10 @@ public final class LiveFollower implements SpaceTail.Watcher {
   /**
    * Sends what follows {@code scanned} from storage. A stream takes the page of its scope that
    * starts at the multiple of the batch size below it, which the streams of the same scope behind in
-   * the same stretch share ({@link SharedPages}), and from there on reads pages that start where
-   * that one ended (for the whole space, at those multiples), shared too. A stream alone in its
-   * space reads its own pages, which are not kept.
+   * the same stretch share ({@link SharedPages}), and sends its blocks after {@code scanned} (a part
+   * of the page, encoded once for the streams behind at the same point); from there on it reads
+   * pages that start where that one ended (for the whole space, at those multiples), shared too. A
+   * stream alone in its space reads its own pages, which are not kept.
    */
   private void sendStored() {
     long after = scanned;
@@ -341,9 +342,11 @@ public final class LiveFollower implements SpaceTail.Watcher {
     long aligned = after - Math.floorMod(after, (long) batchBlocks);
     // Not from 0, which reads from the floor: that would skip history compacted past this stream.
     if (aligned > 0 && aligned < after) {
-      Page page = alignedPage(aligned);
+      SharedPages.Shared shared = alignedPage(aligned);
+      Page page = shared == null ? null : shared.page();
       if (page != null && (!page.hasMore() || page.blocks().get(page.blocks().size() - 1).position().value() > after)) {
-        sendPage(page.after(after), null);
+        SharedPages.Part part = shared.after(after);
+        sendPage(part.page(), part.encodings());
         return;
       }
     }
@@ -353,10 +356,10 @@ public final class LiveFollower implements SpaceTail.Watcher {
   }
 
   /** The shared page after {@code aligned}, or null when compaction removed what follows it. */
-  private Page alignedPage(long aligned) {
+  private SharedPages.Shared alignedPage(long aligned) {
     try {
-      return read.space().tail().pages().page(read.scope(), aligned, batchBlocks, batchBytes, () -> readStored(aligned))
-          .page();
+      return read.space().tail().pages().page(read.scope(), aligned, batchBlocks, batchBytes,
+          () -> readStored(aligned));
     } catch (CursorCompactedException e) {
       return null; // this stream's own read says whether it is compacted past too
     }

@@ -3,6 +3,7 @@ package dev.feedstore.server.internal.spaces;
 import dev.feedstore.core.Block;
 import dev.feedstore.core.Scope;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Supplier;
 
@@ -47,6 +48,8 @@ public final class SharedPages {
     private final Page page;
     private final Encodings encodings = new Encodings();
     private final long bytes;
+    /** The part of the page last asked for ({@link #after}). */
+    private final AtomicReference<Part> part = new AtomicReference<>();
 
     private Shared(SharedPages owner, int slot, long generation, Scope scope, long after, int maxBlocks, long maxBytes,
         Page page) {
@@ -76,6 +79,22 @@ public final class SharedPages {
       return encodings;
     }
 
+    /**
+     * The blocks of this page after {@code position}, a point inside it where streams of the scope
+     * fell behind, and what the transports encode from them once for all those streams: the part last
+     * asked for is kept with the page, so that streams behind at the same point share it as they
+     * share whole pages. It is not charged to the budget: one at a time, and smaller than the page.
+     */
+    public Part after(long position) {
+      Part last = part.get();
+      if (last != null && last.after() == position) {
+        return last;
+      }
+      Part made = new Part(position, page.after(position), new Encodings());
+      part.set(made);
+      return made;
+    }
+
     /** What the page and its frame hold in memory, about: what the {@link SharedPageBudget} charges. */
     long bytes() {
       return bytes;
@@ -91,6 +110,12 @@ public final class SharedPages {
       return owner.slots.compareAndSet(slot, this, null);
     }
   }
+
+  /**
+   * The blocks of a shared page after a point inside it ({@link Shared#after}), and what the
+   * transports encode from them for the streams that send them.
+   */
+  public record Part(long after, Page page, Encodings encodings) {}
 
   private final AtomicReferenceArray<Shared> slots;
   private final SharedPageBudget budget;

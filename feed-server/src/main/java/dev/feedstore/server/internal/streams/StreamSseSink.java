@@ -36,7 +36,7 @@ final class StreamSseSink implements LiveSink {
     }
   }
 
-  private final HttpExchange exchange;
+  private final SseWriter.Output output;
   private final SseWriter writer;
   private final StreamContent content;
   private final Supplier<String> cursor;
@@ -47,14 +47,16 @@ final class StreamSseSink implements LiveSink {
   private long last;
 
   /**
+   * @param output the response the events are written to ({@link HttpExchange#events})
    * @param opening the catch-up's events, written first
    * @param from the position the catch-up reached
+   * @param cursor the {@code streamCursor} of the next control event
    * @param blocksAfter the stream's own blocks after a position, read from the store, for a close
    */
-  StreamSseSink(HttpExchange exchange, StreamContent content, String opening, long from, Supplier<String> cursor,
+  StreamSseSink(SseWriter.Output output, StreamContent content, String opening, long from, Supplier<String> cursor,
       LongFunction<List<Block>> blocksAfter) {
-    this.exchange = exchange;
-    this.writer = new SseWriter(exchange);
+    this.output = output;
+    this.writer = new SseWriter(output);
     this.content = content;
     this.opening = opening;
     this.last = from;
@@ -123,7 +125,7 @@ final class StreamSseSink implements LiveSink {
         // last offset it got, is told so. The response ends without the close.
       }
     }
-    exchange.ended(reason instanceof Closed ? "OK" : Refusal.of(reason).code().name());
+    output.ended(reason instanceof Closed ? "OK" : Refusal.of(reason).code().name());
     writer.end(ByteBuffer.wrap(StreamEvents.bytes(text.toString())));
   }
 

@@ -16,6 +16,8 @@ import org.eclipse.jetty.util.Callback;
 public final class RecordingOutput implements SseWriter.Output {
   /** The text of each write, in order; the last one's flag. */
   public final List<String> writes = new ArrayList<>();
+  /** The array behind each write's buffer, in order, so that a test can tell which writes share one. */
+  public final List<byte[]> arrays = new ArrayList<>();
   public final List<Callback> inFlight = new ArrayList<>();
   public boolean lastWritten;
   public Throwable failed;
@@ -27,6 +29,17 @@ public final class RecordingOutput implements SseWriter.Output {
   /** From now on every write completes inside the call. */
   public void completeAtOnce() {
     atOnce = true;
+  }
+
+  /**
+   * Every one of {@code outputs} completes the write it has in flight and, from now on, each write
+   * inside the call: connections that take everything again.
+   */
+  public static void takeEverything(List<RecordingOutput> outputs) {
+    for (RecordingOutput output : outputs) {
+      output.completeAtOnce();
+      output.complete();
+    }
   }
 
   /** Completes the oldest write in flight. */
@@ -41,6 +54,7 @@ public final class RecordingOutput implements SseWriter.Output {
 
   @Override
   public void write(boolean last, ByteBuffer events, Callback done) {
+    arrays.add(events.hasArray() ? events.array() : null);
     byte[] bytes = new byte[events.remaining()];
     events.get(bytes);
     writes.add(new String(bytes, StandardCharsets.UTF_8));

@@ -2,9 +2,6 @@ package dev.feedstore.server.internal.live;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.feedstore.core.SpaceId;
-import dev.feedstore.core.testing.TestBlocks;
-import dev.feedstore.server.internal.authority.AppendCommand;
 import dev.feedstore.server.internal.http.RecordingOutput;
 import dev.feedstore.server.internal.http.SseWriter;
 import dev.feedstore.server.internal.spaces.Page;
@@ -14,7 +11,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -92,7 +88,7 @@ class LiveFollowerWriteWakeTest {
     space.append(1);
     space.append(1);
     space.append(1);
-    committedAndSignalled();
+    space.committedAndSignalled();
     assertEquals(0, runner.queued(), "three commits woke a stream whose connection was busy");
 
     output.complete();
@@ -105,7 +101,7 @@ class LiveFollowerWriteWakeTest {
     runner.runAll();
     assertEquals("caught up", output.writes.get(2));
     space.append(1);
-    committedAndSignalled();
+    space.committedAndSignalled();
     assertEquals(1, runner.queued(), "a commit wakes a stream whose connection takes bytes");
     runner.runAll();
     assertEquals(List.of("history 1", "live 2,3,4", "caught up", "live 5"), output.writes);
@@ -114,15 +110,5 @@ class LiveFollowerWriteWakeTest {
     stream.follower().end(new IllegalStateException("test over"));
     runner.runAll();
     assertEquals("end", output.writes.get(output.writes.size() - 1));
-  }
-
-  /**
-   * Waits until the signals of the commits so far have run: the authority signals a group's watchers
-   * after answering it, on one thread in commit order, so once an append to another space is
-   * answered, the signals of those before it have run too.
-   */
-  private void committedAndSignalled() {
-    space.authority.append(new AppendCommand(SpaceId.of("other"), Optional.empty(),
-        List.of(TestBlocks.block(TestBlocks.feedId(), "b", 0))));
   }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
+import dev.feedstore.core.Block;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Position;
 import dev.feedstore.core.Scope;
@@ -80,6 +81,22 @@ class SharedPagesTest {
     assertNotSame(ofFeed, ofOther);
     assertEquals(3, reads.get());
     assertSame(ofFeed, pages.page(Scope.feeds(Set.of(feed)), 5, 100, 1 << 20, this::read), "still kept");
+  }
+
+  @Test
+  void streamsBehindAtOnePointInsideAPageShareItsPartAfterThatPoint() {
+    FeedId feed = TestBlocks.feedId();
+    List<Block> blocks = List.of(TestBlocks.positioned(feed, "a", 0, 6),
+        TestBlocks.positioned(feed, "a", 1, 7), TestBlocks.positioned(feed, "a", 2, 9));
+    SharedPages.Shared shared = pages.page(Scope.feeds(Set.of(feed)), 4, 100, 1 << 20, () -> new Page(blocks, true,
+        Position.of(12), Optional.empty(), Map.of(), OptionalLong.empty(), OptionalLong.empty(), Position.NONE));
+
+    SharedPages.Part part = shared.after(6);
+    assertEquals(List.of(7L, 9L), part.page().blocks().stream().map(block -> block.position().value()).toList());
+    assertSame(part, shared.after(6), "the streams behind at 6 share the part and its encodings");
+    SharedPages.Part other = shared.after(7);
+    assertEquals(List.of(9L), other.page().blocks().stream().map(block -> block.position().value()).toList());
+    assertNotSame(part.encodings(), other.encodings());
   }
 
   @Test
