@@ -174,7 +174,8 @@ final class WatchBench {
   private void fanout(BenchServer server, FanoutAppender appender, List<Watcher> watchers, Recorder recorder)
       throws Exception {
     StreamMeasure.fanout(options, table, server, appender, watchers.stream().map(w -> (LongSupplier) w.blocks::get)
-        .toList(), recorder, "fanout", watchers.size() + " Watch streams (over " + CHANNELS + " connections)");
+        .toList(), recorder, StreamMeasure.WATCH,
+        watchers.size() + " Watch streams (over " + CHANNELS + " connections)");
   }
 
   private static List<Watcher> open(List<ManagedChannel> channels, int count, Recorder recorder)
