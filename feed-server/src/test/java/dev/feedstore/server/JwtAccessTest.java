@@ -195,6 +195,44 @@ class JwtAccessTest {
   }
 
   @Test
+  void aJwksUrlThatAnswersSlowerThanHalfASecondIsWaitedFor() throws Exception {
+    // The key server takes a second: longer than the JWKS library's own default timeouts (500 ms),
+    // far shorter than the server's (--jwt-jwks-timeout-ms, 5 s), which a loaded key server needs.
+    com.sun.net.httpserver.HttpServer jwks = com.sun.net.httpserver.HttpServer.create(
+        new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+    byte[] body = new com.nimbusds.jose.jwk.JWKSet(key).toPublicJWKSet().toString().getBytes();
+    jwks.createContext("/jwks.json", exchange -> {
+      try {
+        Thread.sleep(1_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      exchange.getResponseHeaders().add("Content-Type", "application/json");
+      exchange.sendResponseHeaders(200, body.length);
+      exchange.getResponseBody().write(body);
+      exchange.close();
+    });
+    jwks.start();
+    try {
+      start(new JwtSettings(Optional.of("http://127.0.0.1:" + jwks.getAddress().getPort() + "/jwks.json"),
+          Optional.empty(), Optional.of(Jwts.ISSUER), Optional.of(Jwts.AUDIENCE), "feedstore"));
+      String token = Jwts.sign(key, Jwts.claims("f", Map.of("read", List.of("*"))));
+
+      assertEquals(200, t.http().withToken(token).get("/v1/spaces/s/blocks").statusCode());
+    } finally {
+      jwks.stop(0);
+    }
+  }
+
+  @Test
+  void aJwksTimeoutBelowOneMillisecondIsRefusedNamingTheOption() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new JwtSettings(
+        Optional.of("http://127.0.0.1:1/jwks.json"), Optional.empty(), Optional.empty(), Optional.empty(),
+        "feedstore", Duration.ZERO));
+    assertTrue(e.getMessage().contains("--jwt-jwks-timeout-ms") && e.getMessage().contains("was 0"), e.getMessage());
+  }
+
+  @Test
   void openStreamsEndWhenTheirTokenExpires() {
     start(jwks(Jwts.jwksFile(dir.resolve("jwks.json"), key)));
     String token = Jwts.sign(key, Jwts.claims("e", Map.of("read", List.of("*")))
