@@ -171,19 +171,9 @@ class JwtAccessTest {
 
   @Test
   void aJwksUrlIsFetchedForItsKeys() throws Exception {
-    com.sun.net.httpserver.HttpServer jwks = com.sun.net.httpserver.HttpServer.create(
-        new java.net.InetSocketAddress("127.0.0.1", 0), 0);
-    byte[] body = new com.nimbusds.jose.jwk.JWKSet(key).toPublicJWKSet().toString().getBytes();
-    jwks.createContext("/jwks.json", exchange -> {
-      exchange.getResponseHeaders().add("Content-Type", "application/json");
-      exchange.sendResponseHeaders(200, body.length);
-      exchange.getResponseBody().write(body);
-      exchange.close();
-    });
-    jwks.start();
+    com.sun.net.httpserver.HttpServer jwks = keyServer(Duration.ZERO);
     try {
-      start(new JwtSettings(Optional.of("http://127.0.0.1:" + jwks.getAddress().getPort() + "/jwks.json"),
-          Optional.empty(), Optional.of(Jwts.ISSUER), Optional.of(Jwts.AUDIENCE), "feedstore"));
+      start(fetched(jwks));
       String token = Jwts.sign(key, Jwts.claims("f", Map.of("read", List.of("*"))));
 
       assertEquals(200, t.http().withToken(token).get("/v1/spaces/s/blocks").statusCode());
@@ -198,12 +188,25 @@ class JwtAccessTest {
   void aJwksUrlThatAnswersSlowerThanHalfASecondIsWaitedFor() throws Exception {
     // The key server takes a second: longer than the JWKS library's own default timeouts (500 ms),
     // far shorter than the server's (--jwt-jwks-timeout-ms, 5 s), which a loaded key server needs.
+    com.sun.net.httpserver.HttpServer jwks = keyServer(Duration.ofSeconds(1));
+    try {
+      start(fetched(jwks));
+      String token = Jwts.sign(key, Jwts.claims("f", Map.of("read", List.of("*"))));
+
+      assertEquals(200, t.http().withToken(token).get("/v1/spaces/s/blocks").statusCode());
+    } finally {
+      jwks.stop(0);
+    }
+  }
+
+  /** A key server on loopback answering the JWKS of {@link #key} after {@code delay}. */
+  private com.sun.net.httpserver.HttpServer keyServer(Duration delay) throws java.io.IOException {
     com.sun.net.httpserver.HttpServer jwks = com.sun.net.httpserver.HttpServer.create(
         new java.net.InetSocketAddress("127.0.0.1", 0), 0);
     byte[] body = new com.nimbusds.jose.jwk.JWKSet(key).toPublicJWKSet().toString().getBytes();
     jwks.createContext("/jwks.json", exchange -> {
       try {
-        Thread.sleep(1_000);
+        Thread.sleep(delay.toMillis()); // the slow peer itself, not a wait for something
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
@@ -213,15 +216,12 @@ class JwtAccessTest {
       exchange.close();
     });
     jwks.start();
-    try {
-      start(new JwtSettings(Optional.of("http://127.0.0.1:" + jwks.getAddress().getPort() + "/jwks.json"),
-          Optional.empty(), Optional.of(Jwts.ISSUER), Optional.of(Jwts.AUDIENCE), "feedstore"));
-      String token = Jwts.sign(key, Jwts.claims("f", Map.of("read", List.of("*"))));
+    return jwks;
+  }
 
-      assertEquals(200, t.http().withToken(token).get("/v1/spaces/s/blocks").statusCode());
-    } finally {
-      jwks.stop(0);
-    }
+  private static JwtSettings fetched(com.sun.net.httpserver.HttpServer jwks) {
+    return new JwtSettings(Optional.of("http://127.0.0.1:" + jwks.getAddress().getPort() + "/jwks.json"),
+        Optional.empty(), Optional.of(Jwts.ISSUER), Optional.of(Jwts.AUDIENCE), "feedstore");
   }
 
   @Test
