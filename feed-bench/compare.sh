@@ -81,7 +81,7 @@ rows() {
       for (k = 1; k <= keys; k++) {
         key = order[k]
         split(key, part, " ")
-        if (part[2] !~ /(batch1|batch100)(\.server_cpu_per_block)?$/ && part[2] !~ /^catchup\.(rate|server_cpu_per_block|replica_cpu_per_block)$/) continue
+        if (part[2] !~ /(batch1|batch100)(\.server_cpu_per_block|\.p50)?$/ && part[2] !~ /^catchup\.(rate|server_cpu_per_block|replica_cpu_per_block)$/) continue
         nb = 0; na = 0; np = 0; lo = 1e300; hi = -1e300
         for (p = 1; p <= pairs; p++) {
           b = value[key, "before", p]; a = value[key, "after", p]
@@ -103,9 +103,9 @@ rows() {
         for (i = 2; i <= na; i++) { if (as[i] < mina) mina = as[i]; if (as[i] > maxa) maxa = as[i] }
         change = 0
         if (mb > 0) change = ma / mb - 1
-        # blocks/s: higher is better; CPU per block: lower is better
+        # blocks/s: higher is better; CPU per block and a request's time: lower is better
         worse = -change
-        if (part[2] ~ /cpu_per_block$/) worse = change
+        if (part[2] ~ /(cpu_per_block|\.p50)$/) worse = change
         ok = "NO"
         if (worse <= 0.05 || (np > 0 && 1 + change >= lo && 1 + change <= hi)) ok = "yes"
         spreadb = 0; spreada = 0; low = 0; high = 0
