@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.feedstore.core.Block;
 import dev.feedstore.core.FeedId;
@@ -16,6 +17,7 @@ import dev.feedstore.core.store.StreamRecord;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.postgres.PostgresStore;
 import dev.feedstore.postgres.testing.EmbeddedDatabase;
+import dev.feedstore.postgres.testing.PgRoundTrips;
 import dev.feedstore.server.internal.streams.EndedStreams;
 import dev.feedstore.server.internal.errors.AppendConflictException;
 import dev.feedstore.server.internal.errors.StreamClosedException;
@@ -114,6 +116,42 @@ class AppendGroupPostgresTest {
       appends.get(i).outcome();
     }
     assertEquals(3, store.read(tx -> tx.blocks().maxPosition(streams)).value(), "the three others, nothing of it");
+  }
+
+  @Test
+  void aGroupOfAppendsToSeveralSpacesTakesAtMostTwoRoundTripsToTheDatabase() {
+    String url = PostgresServer.newDatabase();
+    String database = url.substring(url.lastIndexOf('/') + 1, url.indexOf('?'));
+    try (PgRoundTrips trips = new PgRoundTrips(EmbeddedDatabase.shared().port());
+        PostgresStore counted = PostgresStore.open(EmbeddedDatabase.settings(trips.url(database)).withPoolSize(2))) {
+      ServerSettings settings = ServerSettings.DEFAULTS;
+      Spaces countedSpaces = new Spaces(counted, settings);
+      AppendGroup countedGroup = new AppendGroup(counted, countedSpaces, settings,
+          new EndedStreams(SpaceId.of(settings.get(STREAMS_SPACE))), Clock.systemUTC());
+      FeedId inA = TestBlocks.feedId();
+      FeedId inB = TestBlocks.feedId();
+      countedGroup.commit(List.of(
+          new PendingAppend(countedSpaces.acquire(A), Optional.empty(), List.of(TestBlocks.block(inA, "w", 0))),
+          new PendingAppend(countedSpaces.acquire(B), Optional.empty(), List.of(TestBlocks.block(inB, "w", 0)))))
+          .run();
+      List<PendingAppend> appends = new ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        appends.add(new PendingAppend(countedSpaces.acquire(A), Optional.empty(), List.of(
+            TestBlocks.block(inA, "a" + i, 0), TestBlocks.block(TestBlocks.feedId(), "a" + i, 0))));
+        appends.add(new PendingAppend(countedSpaces.acquire(B), Optional.empty(), List.of(
+            TestBlocks.block(inB, "b" + i, 0), TestBlocks.block(inB, "b" + i, 1))));
+      }
+      int before = trips.count();
+
+      countedGroup.commit(appends).run();
+
+      List<String> made = trips.since(before);
+      assertTrue(made.size() <= 2, made.size() + " round trips: " + String.join("\n", made));
+      for (int i = 0; i < 3; i++) {
+        assertArrayEquals(new long[] {2 + 2 * i, 3 + 2 * i}, appends.get(2 * i).outcome().positions());
+        assertArrayEquals(new long[] {2 + 2 * i, 3 + 2 * i}, appends.get(2 * i + 1).outcome().positions());
+      }
+    }
   }
 
   private PendingAppend pending(SpaceId space, Block block) {
