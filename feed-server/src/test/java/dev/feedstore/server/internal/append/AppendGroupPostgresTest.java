@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.feedstore.core.Block;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.LimitExceededException;
+import dev.feedstore.core.Namespace;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.StreamCatalogContract;
 import dev.feedstore.core.store.StreamRecord;
@@ -19,6 +20,7 @@ import dev.feedstore.postgres.PostgresStore;
 import dev.feedstore.postgres.testing.EmbeddedDatabase;
 import dev.feedstore.postgres.testing.PgRoundTrips;
 import dev.feedstore.server.internal.streams.EndedStreams;
+import dev.feedstore.server.internal.errors.AccessDeniedException;
 import dev.feedstore.server.internal.errors.AppendConflictException;
 import dev.feedstore.server.internal.errors.StreamClosedException;
 import dev.feedstore.server.internal.spaces.Spaces;
@@ -116,6 +118,37 @@ class AppendGroupPostgresTest {
       appends.get(i).outcome();
     }
     assertEquals(3, store.read(tx -> tx.blocks().maxPosition(streams)).value(), "the three others, nothing of it");
+  }
+
+  @Test
+  void anAppendWhoseCallerMayNotWriteToItsFeedsIsRefusedAloneAndTheOthersCommit() {
+    Namespace secret = new Namespace("secret");
+    FeedId held = TestBlocks.feedId();
+    FeedId created = TestBlocks.feedId();
+    commit(List.of(new PendingAppend(spaces.acquire(A), Optional.of(secret), List.of(TestBlocks.block(held, "x", 0)))));
+    FeedWriteCheck notSecret = (space, feeds) -> {
+      if (feeds.containsValue(Optional.of(secret))) {
+        throw new AccessDeniedException(true, "no write grant for namespace 'secret'");
+      }
+    };
+    List<PendingAppend> appends = List.of(
+        pending(A, TestBlocks.block(TestBlocks.feedId(), "a", 0)),
+        new PendingAppend(spaces.acquire(A), Optional.empty(), List.of(TestBlocks.block(held, "y", 0)), notSecret),
+        new PendingAppend(spaces.acquire(A), Optional.of(secret), List.of(TestBlocks.block(created, "z", 0)),
+            notSecret),
+        pending(B, TestBlocks.block(TestBlocks.feedId(), "b", 0)));
+
+    commit(appends);
+
+    assertArrayEquals(new long[] {2}, appends.get(0).outcome().positions());
+    assertArrayEquals(new long[] {1}, appends.get(3).outcome().positions());
+    for (int refused : new int[] {1, 2}) {
+      assertInstanceOf(AccessDeniedException.class, assertThrows(RuntimeException.class,
+          () -> appends.get(refused).outcome()), "append " + refused);
+    }
+    assertEquals(2, store.read(tx -> tx.blocks().maxPosition(A)).value(), "nothing of the refused appends");
+    assertEquals(Optional.empty(), store.read(tx -> tx.feeds().find(A, created)),
+        "the feed the refused append would have created is not stored");
   }
 
   @Test
