@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
 
 /**
  * A running hash of a space's history at the authority: the chain at position p is {@code next(chain
@@ -61,12 +62,41 @@ public final class HistoryChain {
   public static long next(long previous, Block block) {
     MessageDigest digest = SHA256.get();
     digest.reset();
+    ByteBuffer head = head(block, Long.BYTES);
+    head.putLong(0, previous);
+    if (block.receivedAt().isEmpty()) {
+      head.put((byte) 0);
+    } else {
+      head.put((byte) 1).putLong(block.receivedAt().getAsLong());
+    }
+    digest.update(head.array(), 0, head.position());
+    digest.update(block.data().asReadOnlyBuffer());
+    return ByteBuffer.wrap(digest.digest()).getLong();
+  }
+
+  /**
+   * What a link digests of {@code block} between the previous link and the data (see {@link #next}),
+   * for a store that computes links where it stores the blocks (the PostgreSQL store does, in the
+   * statement that stores them): a link is the first 8 bytes, big endian, of the SHA-256 of the
+   * previous link's 8 bytes, these bytes, the receive time's part (1 and the 8 bytes of the time the
+   * store stamps) and the data.
+   */
+  public static byte[] head(Block block) {
+    ByteBuffer head = head(block, 0);
+    return Arrays.copyOf(head.array(), head.position());
+  }
+
+  /**
+   * The head of {@code block} in a buffer, after {@code reserved} bytes left for the caller, with
+   * room for the receive time's part after it.
+   */
+  private static ByteBuffer head(Block block, int reserved) {
     BlockKey key = block.key();
     Predecessor predecessor = block.predecessor().orElse(null);
     String prevActor = predecessor == null ? "" : predecessor.actorId().value();
-    ByteBuffer head = ByteBuffer.allocate(5 * Long.BYTES + 5 + key.feedId().value().length()
-        + key.actorId().value().length() + prevActor.length() + Long.BYTES);
-    head.putLong(previous);
+    ByteBuffer head = ByteBuffer.allocate(reserved + 4 * Long.BYTES + 5 + key.feedId().value().length()
+        + key.actorId().value().length() + prevActor.length());
+    head.position(reserved);
     head.put(key.feedId().value().getBytes(StandardCharsets.US_ASCII)).put((byte) 0);
     head.put(key.actorId().value().getBytes(StandardCharsets.US_ASCII)).put((byte) 0);
     head.putLong(key.sequence().value());
@@ -77,13 +107,6 @@ public final class HistoryChain {
       head.putLong(predecessor.sequence().value());
     }
     head.putLong(block.timestamp());
-    if (block.receivedAt().isEmpty()) {
-      head.put((byte) 0);
-    } else {
-      head.put((byte) 1).putLong(block.receivedAt().getAsLong());
-    }
-    digest.update(head.array(), 0, head.position());
-    digest.update(block.data().asReadOnlyBuffer());
-    return ByteBuffer.wrap(digest.digest()).getLong();
+    return head;
   }
 }
