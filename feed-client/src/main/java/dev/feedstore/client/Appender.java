@@ -39,10 +39,11 @@ import java.util.function.Supplier;
  * }</pre>
  *
  * <p>The authority commits the calls of one feed in the order they were made. When it refuses a
- * call (a sequence conflict, a limit, access), the later calls in flight that name one of its feeds
- * fail with {@link AppendAbortedException} and store nothing, as their blocks may follow the refused
- * ones; calls of other feeds go on. The writer handles the refusal, then makes the aborted calls
- * again (the next call waits for the calls in flight to be answered and goes out on a new stream).
+ * call (a sequence conflict, a limit, access), the later calls that name one of its feeds fail with
+ * {@link AppendAbortedException} and store nothing, as their blocks may follow the refused ones,
+ * until the writer calls {@link #restart}; calls of other feeds go on. The writer handles the
+ * refusal, calls {@link #restart}, then makes the aborted calls again (the next call waits for the
+ * calls in flight to be answered and goes out on a new stream).
  * Futures fail with the {@link AuthorityException} a single append would have thrown; those of a
  * lost connection fail too, and may or may not have been committed (appending the same blocks again
  * is safe: the authority returns the positions of blocks it holds with the same content).
@@ -112,6 +113,14 @@ public final class Appender implements AutoCloseable {
    */
   public AppendReply await(CompletableFuture<AppendReply> reply) {
     return pipeline.await(reply);
+  }
+
+  /**
+   * Says that the refusals told so far are handled: the calls made from now on are not aborted for
+   * them (they go out on a new stream once the calls in flight are answered).
+   */
+  public void restart() {
+    pipeline.restart();
   }
 
   /** Ends the stream once the calls in flight are answered, and shuts down a channel it made. */

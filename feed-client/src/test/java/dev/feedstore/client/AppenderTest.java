@@ -104,7 +104,10 @@ class AppenderTest {
       assertInstanceOf(AppendAbortedException.class, failure(aborted));
       assertEquals(List.of(Position.of(2)), appender.await(elsewhere).positions());
 
-      // The writer moves its blocks past the taken sequence and sends them again.
+      // Until the writer says it handled the refusal, the feed's calls are aborted; then they go through.
+      Block next = TestBlocks.after(following, "a", 2);
+      assertInstanceOf(AppendAbortedException.class, failure(appender.append(SPACE, Optional.empty(), List.of(next))));
+      appender.restart();
       Block moved = TestBlocks.block(feed, "a", 1, "mine");
       assertEquals(List.of(Position.of(3), Position.of(4)), appender.await(appender.append(SPACE, Optional.empty(),
           List.of(moved, TestBlocks.after(moved, "a", 2)))).positions());

@@ -24,10 +24,11 @@ import java.util.concurrent.TimeoutException;
  * send beyond that waits for the oldest answer.
  *
  * <p>The authority commits the appends of one feed in the order sent, and once one is refused it
- * refuses the later ones of that stream naming its feeds with {@code ABORTED} (the caller sends
- * those again once it has handled the refusal). So a refusal, or any failure, retires the stream:
- * the next send waits until every call of the retired stream is answered, then opens a new one, on
- * which the authority holds no refusal and nothing of the old stream is still in flight.
+ * refuses the later ones of that stream naming its feeds with {@code ABORTED}, including those sent
+ * after the refusal was answered: they were made without knowing of it. Once the caller has handled
+ * the refusal it calls {@link #restart}: the next send waits until every call in flight is answered,
+ * then opens a new stream, on which the authority holds no refusal. A stream with nothing in flight
+ * and no refusal is ended, so that none stays open on the authority between bursts.
  *
  * <p>A failure of the stream itself (the connection lost, the authority stopping) fails every call
  * in flight with its status; those calls may or may not have committed. {@link #await} bounds the
@@ -85,8 +86,9 @@ public final class AppendPipeline implements AutoCloseable {
         throw new IllegalStateException("the append pipeline is closed");
       }
       if (current == null) {
-        current = new Stream();
-        stub.appendStream(current);
+        Stream opened = new Stream();
+        stub.appendStream(opened);
+        current = opened;
       }
       stream = current;
       inFlight++;
@@ -120,6 +122,19 @@ public final class AppendPipeline implements AutoCloseable {
       Thread.currentThread().interrupt();
       cancel("the waiting thread was interrupted");
       throw Status.CANCELLED.withDescription("interrupted while waiting for an append's answer").asRuntimeException();
+    }
+  }
+
+  /**
+   * For a caller that has handled the refusals it was told of: the next send goes out on a new
+   * stream, once the calls in flight are answered, so that the authority aborts nothing of it for
+   * an earlier refusal.
+   */
+  public void restart() {
+    synchronized (this) {
+      if (current != null) {
+        current.retire();
+      }
     }
   }
 
@@ -161,6 +176,8 @@ public final class AppendPipeline implements AutoCloseable {
     /** Guarded by the pipeline. */
     final ArrayDeque<CompletableFuture<AppendResponse>> pending = new ArrayDeque<>();
     ClientCallStreamObserver<AppendRequest> call;
+    /** Guarded by the pipeline: the authority refused a call of this stream. */
+    boolean refused;
 
     @Override
     public void beforeStart(ClientCallStreamObserver<AppendRequest> requestStream) {
@@ -176,7 +193,8 @@ public final class AppendPipeline implements AutoCloseable {
           return; // an answer to nothing sent: the stream's failure follows
         }
         inFlight--;
-        if (answer.hasRefused()) {
+        refused |= answer.hasRefused();
+        if (pending.isEmpty() && !refused) {
           retire();
         }
         AppendPipeline.this.notifyAll();

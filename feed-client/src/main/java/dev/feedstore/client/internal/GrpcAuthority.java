@@ -186,6 +186,7 @@ public final class GrpcAuthority implements Authority {
     if (calls.size() < 2 || !streams) {
       return Authority.super.appendInOrder(spaceId, calls);
     }
+    pipeline.restart(); // the caller handled the outcomes of the calls before these
     List<CompletableFuture<AppendResponse>> answers = new ArrayList<>(calls.size());
     for (AppendCall call : calls) {
       answers.add(pipeline.send(appendRequest(spaceId, call.namespace(), call.blocks())));
@@ -416,7 +417,7 @@ public final class GrpcAuthority implements Authority {
           keys.add(WireMapping.toDomain(conflict.getKeys(i), "keys[" + i + "]"));
         }
       }
-      return new SequenceConflictException(keys, message);
+      return new SequenceConflictException(keys, message, e);
     }
     if (status.getCode() == Status.Code.FAILED_PRECONDITION) {
       OptionalLong floor = WireErrors.compactedFloor(e);
