@@ -54,16 +54,6 @@ public final class AppendOrder {
   }
 
   /**
-   * Checks an append about to be made against the refusals so far.
-   *
-   * @throws EarlierAppendRefusedException if an earlier append naming one of {@code feeds} was
-   *     refused (then all of {@code feeds} are refused from now on)
-   */
-  public synchronized void check(String space, Collection<String> feeds) {
-    refuseAfterRefused(feeds(space, feeds));
-  }
-
-  /**
    * For an append refused before it was made (its request invalid, not allowed, over a limit):
    * refuses the later appends of its feeds.
    */
