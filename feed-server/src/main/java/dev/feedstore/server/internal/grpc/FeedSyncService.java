@@ -185,6 +185,7 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
         answer.accept(AppendResponse.newBuilder()
             .setRequestId(requestId)
             .addAllPositions(Arrays.stream(result.positions()).boxed().toList())
+            .addAllReceivedAt(Arrays.stream(result.receivedAt()).boxed().toList())
             .setServerToken(result.token().value())
             .build(), null);
       });
