@@ -28,12 +28,14 @@ class ServerPackagesTest {
   /**
    * The classes outside the gRPC edge that still use the generated protobuf types, until the HTTP
    * API builds the authority's commands itself and the live tail keeps domain blocks (issue 29,
-   * item 2): the HTTP append, page and event stream, and the Durable Streams reads build {@code
-   * feed.v1} requests for {@code WireRequests}; a tail entry keeps its block encoded as a {@code
-   * BlockBatch} entry, once for every Watch.
+   * item 2): the HTTP append, page and event stream, the HTTP forms of the other calls and the
+   * JSON bodies they read, and the Durable Streams reads build {@code feed.v1} requests for {@code
+   * WireRequests}; a tail entry keeps its block encoded as a {@code BlockBatch} entry, once for
+   * every Watch.
    */
   static final Set<String> PROTOBUF_OUTSIDE_THE_EDGE = Set.of(INTERNAL + "http.HttpAppend",
-      INTERNAL + "http.HttpReads", INTERNAL + "streams.HttpStreams", INTERNAL + "spaces.TailEntry");
+      INTERNAL + "http.HttpReads", INTERNAL + "http.HttpCalls", INTERNAL + "http.JsonBody",
+      INTERNAL + "streams.HttpStreams", INTERNAL + "spaces.TailEntry");
 
   /** The one class outside the gRPC edge that uses gRPC: FeedServer's builder takes a {@code ServerBuilder}. */
   static final Set<String> GRPC_OUTSIDE_THE_EDGE = Set.of(SERVER + ".FeedServer");

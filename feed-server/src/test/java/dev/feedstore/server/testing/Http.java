@@ -62,6 +62,12 @@ public final class Http {
         .POST(HttpRequest.BodyPublishers.ofString(json)).build());
   }
 
+  /** PUTs {@code json} to {@code path}. */
+  public HttpResponse<String> put(String path, String json) {
+    return send(request(path).header("Content-Type", "application/json")
+        .PUT(HttpRequest.BodyPublishers.ofString(json)).build());
+  }
+
   /** Appends to {@code feed} of {@code space}: blocks of {@code actor}, sequences {@code first..}, data "actor/sequence". */
   public HttpResponse<String> append(String space, String feed, String actor, long first, int count) {
     StringBuilder blocks = new StringBuilder();

@@ -123,7 +123,7 @@ public final class GrpcEdge {
    */
   private static ServerServiceDefinition feedSync(ServerCore core, InFlightCalls inFlight) {
     FeedSyncService service = new FeedSyncService(core.authority(), core.watches(), core.rejections(),
-        core.failures(), core.principalLimits(), core.requestExecutor());
+        core.failures(), core.principalLimits(), core.calls(), core.requestExecutor());
     return ServerInterceptors.intercept(WellFormedRequests.wrap(
         ServerInterceptors.intercept(service.definition(), new ConnectionInterceptor(), inFlight,
             new AccessInterceptor(core.authenticator())), core.rejections()),

@@ -1,21 +1,10 @@
 package dev.feedstore.server.internal.http;
 
-import static dev.feedstore.server.settings.ServerSettings.MAX_MESSAGE_BYTES;
-
-import com.google.protobuf.InvalidProtocolBufferException;
-import com.google.protobuf.util.JsonFormat;
-import dev.feedstore.core.InvalidValueException;
-import dev.feedstore.core.LimitExceededException;
 import dev.feedstore.proto.v1.AppendRequest;
 import dev.feedstore.proto.v1.Block;
 import dev.feedstore.server.internal.access.Caller;
 import dev.feedstore.server.internal.core.ServerCore;
-import dev.feedstore.server.internal.errors.ShuttingDownException;
-import dev.feedstore.server.internal.monitoring.RateLimitedLog;
 import dev.feedstore.server.internal.wire.WireRequests;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -32,8 +21,6 @@ import java.util.Arrays;
  * principal-append-bytes-per-second} is charged with its size before it is stored. Thread-safe.
  */
 final class HttpAppend {
-  private static final JsonFormat.Parser PARSER = JsonFormat.parser();
-
   private final ServerCore core;
 
   HttpAppend(ServerCore core) {
@@ -41,36 +28,8 @@ final class HttpAppend {
   }
 
   void append(HttpExchange exchange, Caller caller, String feed) {
-    int max = core.settings().get(MAX_MESSAGE_BYTES);
     String space = exchange.space();
-    // Every outcome goes on on the request executor: the store's work blocks, and a refusal first
-    // reads what is left of the body (HttpExchange.fail), which is not done from inside this read.
-    RequestBody.read(exchange.request(), max, new RequestBody.Reader() {
-      @Override
-      public void whole(byte[] body) {
-        dispatch(exchange, () -> store(exchange, caller, space, feed, body));
-      }
-
-      @Override
-      public void tooLarge(long seen) {
-        dispatch(exchange, () -> exchange.fail(
-            new LimitExceededException(MAX_MESSAGE_BYTES.name(), max, seen, "the request body")));
-      }
-
-      @Override
-      public void failed(Throwable failure) {
-        dispatch(exchange, () -> exchange.fail(new InvalidValueException("body", "must arrive whole",
-            RateLimitedLog.clip(String.valueOf(failure)))));
-      }
-    });
-  }
-
-  private void dispatch(HttpExchange exchange, Runnable work) {
-    try {
-      core.requestExecutor().execute(work);
-    } catch (java.util.concurrent.RejectedExecutionException e) {
-      exchange.fail(new ShuttingDownException());
-    }
+    JsonBody.read(exchange, core, body -> store(exchange, caller, space, feed, body));
   }
 
   private void store(HttpExchange exchange, Caller caller, String space, String feed, byte[] body) {
@@ -97,32 +56,13 @@ final class HttpAppend {
 
   /** The body as an Append of {@code feed} in {@code space}. */
   static AppendRequest parse(byte[] body, String space, String feed) {
-    String text;
-    try {
-      text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-          .decode(java.nio.ByteBuffer.wrap(body)).toString();
-    } catch (CharacterCodingException e) {
-      throw new InvalidValueException("body", "must be UTF-8 JSON", "bytes that are not UTF-8");
-    }
-    AppendRequest.Builder request = AppendRequest.newBuilder();
-    try {
-      PARSER.merge(text, request);
-    } catch (InvalidProtocolBufferException | RuntimeException e) {
-      throw new InvalidValueException("body", "must be the JSON of an append: {\"blocks\": [{\"actor_id\": ...,"
-          + " \"sequence\": ..., \"timestamp\": ..., \"data\": BASE64}], \"namespace\": optional}; the parser said",
-          RateLimitedLog.clip(String.valueOf(e.getMessage())));
-    }
-    if (!request.getSpaceId().isEmpty() && !request.getSpaceId().equals(space)) {
-      throw new InvalidValueException("space_id", "must be left out or be the path's space '"
-          + RateLimitedLog.clip(space) + "'", RateLimitedLog.clip(request.getSpaceId()));
-    }
+    AppendRequest.Builder request = JsonBody.parse(body, AppendRequest.newBuilder(), "of an append: {\"blocks\":"
+        + " [{\"actor_id\": ..., \"sequence\": ..., \"timestamp\": ..., \"data\": BASE64}], \"namespace\": optional}");
+    JsonBody.samePath("space_id", request.getSpaceId(), space, "space");
     request.setSpaceId(space);
     for (int i = 0; i < request.getBlocksCount(); i++) {
       Block block = request.getBlocks(i);
-      if (!block.getFeedId().isEmpty() && !block.getFeedId().equals(feed)) {
-        throw new InvalidValueException("blocks[" + i + "].feed_id", "must be left out or be the path's feed '"
-            + RateLimitedLog.clip(feed) + "'", RateLimitedLog.clip(block.getFeedId()));
-      }
+      JsonBody.samePath("blocks[" + i + "].feed_id", block.getFeedId(), feed, "feed");
       request.setBlocks(i, block.toBuilder().setFeedId(feed));
     }
     return request.build();
