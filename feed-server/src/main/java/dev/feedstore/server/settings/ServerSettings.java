@@ -303,6 +303,14 @@ public final class ServerSettings {
           "A read with `live=long-poll`. The protocol's cursor interval, so a CDN in front collapses one long-poll"
           + " per interval."));
 
+  public static final Setting<Long> STREAMS_SSE_MS = define(Setting.ofLong("streams-sse-ms", 60_000)
+      .unit(MILLISECONDS).in(DURABLE_STREAMS).atLeast(1)
+      .doc("About how long a Durable Streams event stream stays open before the server ends it (within 20 % either"
+          + " way, at random); the client reads on from the last offset it got.",
+          "A read with `live=sse`. The protocol asks servers to end event streams about once a minute, so that a CDN"
+          + " in front collapses the readers that reconnect onto one request to the server; the jitter keeps the"
+          + " readers of a busy stream from reconnecting all at once."));
+
   public static final Setting<Integer> RPC_THREADS = define(Setting.ofInt("rpc-threads", 16)
       .unit(COUNT).in(PROCESS).atLeast(1)
       .doc("Threads that run request handlers, and the store's work for the HTTP side."));

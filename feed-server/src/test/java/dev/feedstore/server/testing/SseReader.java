@@ -156,6 +156,13 @@ public final class SseReader implements AutoCloseable {
     }
   }
 
+  /** The events received and not taken yet, in order; after {@link #awaitEnd}, all that is left of the stream. */
+  public List<Event> drain() {
+    List<Event> taken = new ArrayList<>();
+    events.drainTo(taken);
+    return taken;
+  }
+
   public boolean ended() {
     return ended.isDone();
   }

@@ -8,6 +8,7 @@ import static dev.feedstore.server.settings.ServerSettings.QUERY_LIMIT;
 import static dev.feedstore.server.settings.ServerSettings.RESPONSE_BYTES;
 import static dev.feedstore.server.settings.ServerSettings.STREAMS_LONG_POLL_MS;
 import static dev.feedstore.server.settings.ServerSettings.STREAMS_SPACE;
+import static dev.feedstore.server.settings.ServerSettings.STREAMS_SSE_MS;
 
 import dev.feedstore.core.Block;
 import dev.feedstore.core.InvalidValueException;
@@ -30,6 +31,8 @@ import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -366,6 +369,7 @@ final class HttpStreams {
         core.settings().get(HEARTBEAT_MS) + core.settings().get(HTTP_IDLE_TIMEOUT_MS));
     // A close may come before the follower exists: it is kept and delivered once the follower does.
     AtomicReference<LiveFollower> follower = new AtomicReference<>();
+    AtomicReference<Future<?>> lifetime = new AtomicReference<>();
     AtomicLong closedAt = new AtomicLong(NOT_CLOSED);
     AutoCloseable listening = streams.onClose(view.record(), position -> {
       closedAt.set(position);
@@ -376,7 +380,10 @@ final class HttpStreams {
     });
     try {
       follower.set(openFollower(exchange, caller, view, new StreamOffset(reached),
-          new LiveSinkAfter(sink, () -> unlisten(listening))));
+          new LiveSinkAfter(sink, () -> {
+            unlisten(listening);
+            Optional.ofNullable(lifetime.get()).ifPresent(timer -> timer.cancel(false));
+          })));
     } catch (RuntimeException e) {
       unlisten(listening);
       throw e;
@@ -384,6 +391,10 @@ final class HttpStreams {
     if (closedAt.get() != NOT_CLOSED) {
       follower.get().end(new StreamSseSink.Closed(closedAt.get()));
     }
+    // Ended about once a minute, as the protocol asks, so that a CDN collapses the readers that come back.
+    lifetime.set(core.timers().schedule(() -> follower.get().end(new StreamSseSink.Recycled()),
+        SseLifetime.millis(core.settings().get(STREAMS_SSE_MS), ThreadLocalRandom.current().nextDouble()),
+        TimeUnit.MILLISECONDS));
   }
 
   /**

@@ -18,7 +18,8 @@ import java.util.function.Supplier;
  * follows the stream's own feed from the offset its catch-up reached: the catch-up's events go
  * first ({@code opening}), then each block the follower sends as a data and a control event.
  * When the stream closes ({@link #end} with {@link Closed}) the blocks up to the close are read
- * from the store and sent, then the last control event, and the response ends.
+ * from the store and sent, then the last control event, and the response ends; at the end of its
+ * lifetime ({@link Recycled}) it ends after what it holds.
  *
  * <p>Flow control is {@link SseWriter}'s. Thread-safe: events come from the follower's drain, write
  * completions from Jetty's threads.
@@ -32,6 +33,18 @@ final class StreamSseSink implements LiveSink {
     Closed(long position) {
       super("the stream closed", null, false, false);
       this.position = position;
+    }
+  }
+
+  /**
+   * The response was open for its lifetime ({@code streams-sse-ms}, {@link SseLifetime}); ends it
+   * cleanly, and the client reads on from the last offset it got.
+   */
+  static final class Recycled extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    Recycled() {
+      super("the event stream was open for its lifetime", null, false, false);
     }
   }
 
@@ -117,7 +130,7 @@ final class StreamSseSink implements LiveSink {
         // last offset it got, is told so. The response ends without the close.
       }
     }
-    exchange.ended(reason instanceof Closed ? "OK" : Refusal.of(reason).code().name());
+    exchange.ended(reason instanceof Closed || reason instanceof Recycled ? "OK" : Refusal.of(reason).code().name());
     writer.end(ByteBuffer.wrap(StreamEvents.bytes(text.toString())));
   }
 
