@@ -74,6 +74,15 @@ public final class ServerSettings {
           "A response holds the larger of this and one block, plus framing: the default keeps answers under the"
           + " 4 MiB that gRPC clients accept by default."));
 
+  public static final Setting<Integer> COMPRESS_MIN_BYTES = define(Setting.ofInt("compress-min-bytes", 1024)
+      .unit(BYTES).in(REQUESTS).atLeast(0, "0 compresses nothing")
+      .doc("Smallest answer sent gzipped to a client that accepts gzip: a gRPC response but Watch's, an HTTP answer"
+          + " but an event stream (0 compresses nothing).",
+          "Pages of blocks, feed lists and Durable Streams catch-up reads shrink several times over when their blocks"
+          + " hold text, for CPU on both sides (feed-bench's `compression` rows measure both); smaller answers gain"
+          + " too little to pay for it. Event streams (Watch, Server-Sent Events) go as they are: each live block is"
+          + " encoded once for all their readers, and compressing it per reader would cost each reader's CPU."));
+
   public static final Setting<Integer> WATCHES_PER_SERVER = define(Setting.ofInt("watches-per-server", 10_000)
       .unit(COUNT).in(LIVE).atLeast(1)
       .doc("Most live streams open on the server (Watch and Server-Sent Events).",
