@@ -2,21 +2,26 @@ package dev.feedstore.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.feedstore.core.testing.Await;
+import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.server.settings.AccessTokens;
 import dev.feedstore.server.testing.Http;
-import dev.feedstore.server.testing.ServerProcess;
+import dev.feedstore.testing.Await;
+import dev.feedstore.testing.ServerProcess;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The runnable jar reloads its access tokens file on SIGHUP: a token added is accepted without a
- * restart, and a file that does not parse keeps the tokens in use, saying so in the log. A SIGHUP
+ * restart, grants per namespace change for the calls that follow, and a file that does not parse
+ * keeps the tokens in use, saying so in the log. A SIGHUP
  * from the moment the server accepts connections reloads too: the JVM's default action for it
  * (exit) never applies to a server that can be reached.
  */
@@ -71,6 +76,42 @@ class AccessReloadIT {
 
     awaitAnswered("the token added before the SIGHUP is accepted", Http.on(httpPort).withToken("second"));
     server.awaitOutput("SIGHUP: reloaded the access tokens file");
+    server.assertAlive();
+  }
+
+  @Test
+  void sighupReloadsNamespaceGrantsAndCallsFromThenOnUseThem() throws Exception {
+    Path tokens = dir.resolve("tokens");
+    String owner = AccessTokens.sha256("owner") + " write s\n";
+    Files.writeString(tokens, owner + AccessTokens.sha256("reader") + " read s namespaces=chat\n");
+    int httpPort = ServerProcess.freePort();
+    server = ServerProcess.start(dir, "feeds.db", ServerProcess.freePort(), "--access-tokens", tokens.toString(),
+        "--http-port", Integer.toString(httpPort));
+    Http reader = Http.on(httpPort).withToken("reader");
+    awaitAnswered("the server answers", Http.on(httpPort).withToken("owner"));
+    for (String namespace : List.of("chat", "notes")) {
+      assertEquals(200, Http.on(httpPort).withToken("owner").post("/v1/spaces/s/feeds/" + TestBlocks.feedId().value()
+          + "/blocks", "{\"namespace\":\"" + namespace + "\",\"blocks\":[{\"actor_id\":\"a\",\"sequence\":0,"
+          + "\"data\":\"aGk=\"}]}").statusCode());
+    }
+    assertEquals(200, reader.get("/v1/spaces/s/blocks?namespace=chat").statusCode());
+    assertEquals(403, reader.get("/v1/spaces/s/blocks?namespace=notes").statusCode());
+
+    Files.writeString(tokens, owner + AccessTokens.sha256("reader") + " read s namespaces=notes\n");
+    server.signal("HUP");
+    server.awaitOutput("SIGHUP: reloaded the access tokens file");
+
+    assertEquals(200, reader.get("/v1/spaces/s/blocks?namespace=notes").statusCode());
+    HttpResponse<String> chat = reader.get("/v1/spaces/s/blocks?namespace=chat");
+    assertEquals(403, chat.statusCode());
+    assertTrue(Http.json(chat).get("message").getAsString().contains("may not read namespace 'chat' of space 's';"
+        + " the token may read only namespace 'notes' there"), chat.body());
+
+    Files.writeString(tokens, owner + AccessTokens.sha256("reader") + " admin s namespaces=notes\n");
+    server.signal("HUP");
+    server.awaitOutput("SIGHUP: kept the access tokens in use");
+    assertTrue(server.output().contains("line 2: an admin grant is space-wide"), server.output());
+    assertEquals(200, reader.get("/v1/spaces/s/blocks?namespace=notes").statusCode(), "the grants in use stay");
     server.assertAlive();
   }
 

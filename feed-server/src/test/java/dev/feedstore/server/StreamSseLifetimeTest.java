@@ -5,7 +5,7 @@ import static dev.feedstore.server.settings.ServerSettings.STREAMS_SSE_MS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
-import dev.feedstore.core.testing.Await;
+import dev.feedstore.testing.Await;
 import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.server.testing.SseReader;
 import dev.feedstore.server.testing.Streams;

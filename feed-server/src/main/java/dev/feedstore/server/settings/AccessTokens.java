@@ -1,5 +1,7 @@
 package dev.feedstore.server.settings;
 
+import dev.feedstore.core.InvalidValueException;
+import dev.feedstore.core.Namespace;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -9,6 +11,7 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashSet;
@@ -21,48 +24,96 @@ import java.util.regex.Pattern;
 
 /**
  * Who may call the server: bearer tokens, each allowed to read, or read and append to, some spaces
- * or all of them. The server keeps only the SHA-256 of each token, so the file that lists them
- * holds no secret a reader could replay.
+ * or all of them, whole or only some of their namespaces. The server keeps only the SHA-256 of each
+ * token, so the file that lists them holds no secret a reader could replay.
  *
- * <p>The file has one token a line: {@code SHA256-HEX read|write|admin SPACE[,SPACE...]|*}, where the
- * first field is the lower-case hex SHA-256 of the token's UTF-8 bytes (for example {@code printf
- * %s "$TOKEN" | sha256sum}); {@code read} allows Query, Subscribe, ListFeeds and Watch, {@code
- * write} those and Append, {@code admin} those and Compact and SetRetention (which remove history);
- * {@code *} means every space. Blank lines and lines starting with
- * {@code #} are skipped. Immutable and thread-safe.
+ * <p>The file has one grant a line: {@code SHA256-HEX read|write|admin SPACE[,SPACE...]|*
+ * [namespaces=NAMESPACE[,NAMESPACE...]]}, where the first field is the lower-case hex SHA-256 of
+ * the token's UTF-8 bytes (for example {@code printf %s "$TOKEN" | sha256sum}); {@code read}
+ * allows Query, Subscribe, ListFeeds and Watch, {@code write} those and Append, {@code admin}
+ * those and Compact and SetRetention (which remove history); {@code *} means every space. Without
+ * the fourth field the grant is space-wide; with it, it covers only the feeds of those namespaces
+ * in those spaces (an admin grant is always space-wide). A token may be listed on several lines:
+ * its grants add up. Blank lines and lines starting with {@code #} are skipped. Immutable and
+ * thread-safe.
  */
 public final class AccessTokens {
   private static final Pattern HASH = Pattern.compile("[0-9a-f]{64}");
+  /** How the fourth field of a line starts: the namespaces the grant is limited to. */
+  private static final String NAMESPACES = "namespaces=";
 
   /**
    * What one token may do: read, write (read and append), or admin (write, and change a space's
-   * history: compact it, set its retention).
+   * history: compact it, set its retention), in some spaces or every space, and there in every
+   * namespace ({@code namespaces} empty: space-wide) or only in the namespaces listed.
+   *
+   * @param namespaces the namespaces of the spaces the grant covers; empty when it covers the whole
+   *     spaces, feeds without a namespace included
+   * @throws IllegalArgumentException if an admin grant lists namespaces
    */
-  public record Grant(boolean write, Set<String> spaces, boolean everySpace, boolean admin) {
-    /** A read or write grant. */
+  public record Grant(boolean write, Set<String> spaces, boolean everySpace, boolean admin, Set<Namespace> namespaces) {
+    public Grant {
+      spaces = Set.copyOf(spaces);
+      namespaces = Set.copyOf(namespaces);
+      if (admin && !namespaces.isEmpty()) {
+        throw new IllegalArgumentException(ADMIN_IS_SPACE_WIDE);
+      }
+    }
+
+    /** A space-wide grant. */
+    public Grant(boolean write, Set<String> spaces, boolean everySpace, boolean admin) {
+      this(write, spaces, everySpace, admin, Set.of());
+    }
+
+    /** A space-wide read or write grant. */
     public Grant(boolean write, Set<String> spaces, boolean everySpace) {
       this(write, spaces, everySpace, false);
     }
 
-    /** Whether the token may remove history of {@code spaceId} (Compact, SetRetention). */
-    public boolean mayAdminister(String spaceId) {
-      return admin && mayRead(spaceId);
-    }
-
-    /** Whether the token may read {@code spaceId}. */
-    public boolean mayRead(String spaceId) {
+    /** Whether the grant covers some or all of {@code spaceId}. */
+    public boolean names(String spaceId) {
       return everySpace || spaces.contains(spaceId);
     }
 
-    /** Whether the token may append to {@code spaceId}. */
-    public boolean mayWrite(String spaceId) {
-      return write && mayRead(spaceId);
+    /** Whether the grant covers every feed of {@code spaceId}, feeds without a namespace included. */
+    public boolean spaceWide(String spaceId) {
+      return names(spaceId) && namespaces.isEmpty();
+    }
+
+    /** Whether the token may read the feeds of {@code namespace} (empty: feeds without one) in {@code spaceId}. */
+    public boolean mayRead(String spaceId, Optional<Namespace> namespace) {
+      return names(spaceId) && (namespaces.isEmpty() || namespace.filter(namespaces::contains).isPresent());
+    }
+
+    /** Whether the token may append to the feeds of {@code namespace} (empty: feeds without one) in {@code spaceId}. */
+    public boolean mayWrite(String spaceId, Optional<Namespace> namespace) {
+      return write && mayRead(spaceId, namespace);
+    }
+
+    /** Whether the token may remove history of {@code spaceId} (Compact, SetRetention). */
+    public boolean mayAdminister(String spaceId) {
+      return admin && spaceWide(spaceId);
+    }
+
+    /**
+     * The grant of {@code level} ({@code read}, {@code write} or {@code admin}) over {@code spaces},
+     * or every space, and {@code namespaces} (empty: space-wide).
+     *
+     * @throws IllegalArgumentException naming the rule an admin grant with namespaces breaks
+     */
+    public static Grant of(String level, Set<String> spaces, boolean everySpace, Set<Namespace> namespaces) {
+      boolean admin = level.equals("admin");
+      return new Grant(admin || level.equals("write"), spaces, everySpace, admin, namespaces);
     }
   }
 
-  private final Map<String, Grant> byHash;
+  /** Why an admin grant names no namespace. */
+  static final String ADMIN_IS_SPACE_WIDE = "an admin grant is space-wide (Compact and SetRetention remove the"
+      + " history of the whole space), so it lists no namespaces; grant the namespaces with read or write";
 
-  private AccessTokens(Map<String, Grant> byHash) {
+  private final Map<String, List<Grant>> byHash;
+
+  private AccessTokens(Map<String, List<Grant>> byHash) {
     this.byHash = Map.copyOf(byHash);
   }
 
@@ -79,38 +130,71 @@ public final class AccessTokens {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read the access tokens file " + file, e);
     }
-    Map<String, Grant> grants = new HashMap<>();
+    Map<String, List<Grant>> grants = new HashMap<>();
     for (int i = 0; i < lines.size(); i++) {
       String line = lines.get(i).strip();
       if (line.isEmpty() || line.startsWith("#")) {
         continue;
       }
       String where = file + " line " + (i + 1) + ": ";
-      String[] fields = line.split("\\s+");
-      if (fields.length != 3) {
-        throw new IllegalArgumentException(where + "expected 'SHA256-HEX read|write SPACES', got " + fields.length
-            + " fields");
-      }
-      if (!HASH.matcher(fields[0]).matches()) {
-        throw new IllegalArgumentException(where + "the first field must be the 64 lower-case hex digits of the"
-            + " token's SHA-256, not the token itself");
-      }
-      boolean write = switch (fields[1]) {
-        case "read" -> false;
-        case "write", "admin" -> true;
-        default -> throw new IllegalArgumentException(where + "the second field must be read, write or admin, was '"
-            + fields[1] + "'");
-      };
-      boolean every = fields[2].equals("*");
-      Set<String> spaces = every ? Set.of() : spaces(fields[2], where);
-      if (grants.put(fields[0], new Grant(write, spaces, every, fields[1].equals("admin"))) != null) {
-        throw new IllegalArgumentException(where + "the token is listed twice");
+      try {
+        String[] fields = line.split("\\s+");
+        grants.computeIfAbsent(hash(fields), hash -> new ArrayList<>()).add(grant(fields));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(where + e.getMessage(), e);
       }
     }
     if (grants.isEmpty()) {
       throw new IllegalArgumentException(file + " lists no token: no call could be made");
     }
+    grants.replaceAll((hash, list) -> List.copyOf(list));
     return new AccessTokens(grants);
+  }
+
+  /** The hash a line's fields start with, once they are as many as a line has. */
+  private static String hash(String[] fields) {
+    if (fields.length != 3 && fields.length != 4) {
+      throw new IllegalArgumentException("expected 'SHA256-HEX read|write|admin SPACES [" + NAMESPACES
+          + "NAMESPACES]', got " + fields.length + " fields");
+    }
+    if (!HASH.matcher(fields[0]).matches()) {
+      throw new IllegalArgumentException("the first field must be the 64 lower-case hex digits of the"
+          + " token's SHA-256, not the token itself");
+    }
+    return fields[0];
+  }
+
+  /** The grant of a line's fields after its hash. */
+  private static Grant grant(String[] fields) {
+    if (!Set.of("read", "write", "admin").contains(fields[1])) {
+      throw new IllegalArgumentException("the second field must be read, write or admin, was '" + fields[1] + "'");
+    }
+    boolean every = fields[2].equals("*");
+    Set<String> spaces = every ? Set.of() : names("space", fields[2]);
+    Set<Namespace> namespaces = new LinkedHashSet<>();
+    if (fields.length == 4) {
+      if (!fields[3].startsWith(NAMESPACES)) {
+        throw new IllegalArgumentException("the fourth field, if any, must be '" + NAMESPACES
+            + "NAMESPACE[,NAMESPACE...]' (the namespaces the grant is limited to), was '" + fields[3] + "'");
+      }
+      for (String name : names("namespace", fields[3].substring(NAMESPACES.length()))) {
+        namespaces.add(namespace(name));
+      }
+    }
+    return Grant.of(fields[1], spaces, every, namespaces);
+  }
+
+  /**
+   * The namespace {@code name} of a grant.
+   *
+   * @throws IllegalArgumentException naming it and the rule when it is not one
+   */
+  public static Namespace namespace(String name) {
+    try {
+      return Namespace.of(name);
+    } catch (InvalidValueException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
+    }
   }
 
   /**
@@ -136,22 +220,23 @@ public final class AccessTokens {
         + " writable by its owner only: chmod go-w " + file);
   }
 
-  private static Set<String> spaces(String field, String where) {
-    Set<String> spaces = new LinkedHashSet<>();
-    for (String space : field.split(",", -1)) {
-      if (space.isEmpty()) {
-        throw new IllegalArgumentException(where + "an empty space name in '" + field
+  /** The comma-separated {@code kind} names of {@code field}, each once. */
+  private static Set<String> names(String kind, String field) {
+    Set<String> names = new LinkedHashSet<>();
+    for (String name : field.split(",", -1)) {
+      if (name.isEmpty()) {
+        throw new IllegalArgumentException("an empty " + kind + " name in '" + field
             + "' (two commas in a row, or one at an end)");
       }
-      if (!spaces.add(space)) {
-        throw new IllegalArgumentException(where + "space '" + space + "' is listed twice in '" + field + "'");
+      if (!names.add(name)) {
+        throw new IllegalArgumentException(kind + " '" + name + "' is listed twice in '" + field + "'");
       }
     }
-    return Set.copyOf(spaces);
+    return names;
   }
 
-  /** What {@code token} may do, or empty if it is not listed. */
-  public Optional<Grant> grantFor(String token) {
+  /** What {@code token} may do: the grants of its lines, or empty if it is not listed. */
+  public Optional<List<Grant>> grantsFor(String token) {
     return Optional.ofNullable(byHash.get(sha256(token)));
   }
 

@@ -77,11 +77,11 @@ public final class Authenticator {
     if (jwt.isPresent() && (file.isEmpty() || JwtAccess.looksLikeJwt(token))) {
       return jwt.get().caller(token, anonymous);
     }
-    Optional<AccessTokens.Grant> grant = file.get().grantFor(token);
-    if (grant.isEmpty()) {
+    Optional<List<AccessTokens.Grant>> grants = file.get().grantsFor(token);
+    if (grants.isEmpty()) {
       return Caller.refused(anonymous, "the access token is not one this server knows");
     }
-    return Caller.granted(staticPrincipal(token), List.of(grant.get()), Optional.empty());
+    return Caller.granted(staticPrincipal(token), grants.get(), Optional.empty());
   }
 
   /** A static token's principal: its line of the file, named by the start of the hash the line lists. */

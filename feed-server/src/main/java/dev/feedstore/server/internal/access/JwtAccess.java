@@ -20,18 +20,15 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.text.ParseException;
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Checks bearer tokens that are JWTs, with nimbus-jose-jwt, as {@link JwtSettings} says: signature,
- * {@code exp}, {@code nbf}, {@code iss}, {@code aud}, a subject, and the grants claim. A refusal
+ * {@code exp}, {@code nbf}, {@code iss}, {@code aud}, a subject, and the grants claim ({@link
+ * GrantsClaim}). A refusal
  * says why without the token.
  *
  * <p>Thread-safe. The keys of a JWKS file or HMAC secret file are read at start and again on
@@ -134,36 +131,12 @@ public final class JwtAccess {
       return Caller.refused(anonymous, "the access token (a JWT) was refused: " + e.getMessage());
     }
     String principal = "jwt " + claims.getSubject();
-    Optional<List<AccessTokens.Grant>> grants = grants(claims.getClaim(settings.grantsClaim()));
-    if (grants.isEmpty()) {
-      return Caller.refused(principal, "the access token's '" + settings.grantsClaim() + "' claim must be an object"
-          + " like {\"read\": [\"*\"], \"write\": [\"team\"]} (space names, * for every space)");
+    List<AccessTokens.Grant> grants;
+    try {
+      grants = new GrantsClaim(settings.grantsClaim()).grants(claims.getClaim(settings.grantsClaim()));
+    } catch (GrantsClaim.Malformed e) {
+      return Caller.refused(principal, e.getMessage());
     }
-    return Caller.granted(principal, grants.get(), Optional.of(claims.getExpirationTime().toInstant()));
-  }
-
-  /** The grants of a claim {@code {"read": [...], "write": [...], "admin": [...]}}, or empty when it has another shape. */
-  private static Optional<List<AccessTokens.Grant>> grants(Object claim) {
-    if (!(claim instanceof Map<?, ?> map)) {
-      return Optional.empty();
-    }
-    List<AccessTokens.Grant> grants = new ArrayList<>();
-    Set<Object> known = new HashSet<>(List.of("read", "write", "admin"));
-    for (Map.Entry<?, ?> entry : map.entrySet()) {
-      if (!known.contains(entry.getKey()) || !(entry.getValue() instanceof List<?> spaces)) {
-        return Optional.empty();
-      }
-      Set<String> names = new LinkedHashSet<>();
-      for (Object space : spaces) {
-        if (!(space instanceof String name) || name.isEmpty()) {
-          return Optional.empty();
-        }
-        names.add(name);
-      }
-      boolean every = names.remove("*");
-      boolean admin = entry.getKey().equals("admin");
-      grants.add(new AccessTokens.Grant(admin || entry.getKey().equals("write"), Set.copyOf(names), every, admin));
-    }
-    return Optional.of(grants);
+    return Caller.granted(principal, grants, Optional.of(claims.getExpirationTime().toInstant()));
   }
 }

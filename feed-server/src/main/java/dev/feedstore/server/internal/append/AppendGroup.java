@@ -25,7 +25,8 @@ import java.util.Set;
  * cannot deadlock on them.
  *
  * <p>Each append is all or nothing on its own. If the work fails for one append (a sequence
- * conflict, a limit, keys stored already, blocks for a stream that is over: {@link SpaceRun#culprit}
+ * conflict, a limit, keys stored already, feeds its caller may not write to, blocks for a stream
+ * that is over: {@link SpaceRun#culprit}
  * names it; a step its space's appends share counts as the first one's), the transaction rolls back
  * and the group runs again without it; the appends set aside run after the group, each in a transaction of its own, exactly as a lone
  * append does, which gives them their own answer (their error, or positions after the group's). A
@@ -151,7 +152,7 @@ public final class AppendGroup implements AppendQueue.Committer {
         // Re-pushed blocks: the optimistic transaction rolled back; store them one by one.
       }
     }
-    AppendWork work = new AppendWork(space.spaceId(), append.namespace(), append.blocks(),
+    AppendWork work = new AppendWork(space.spaceId(), append.namespace(), append.blocks(), append.writeCheck(),
         settings.get(FEEDS_PER_SPACE), closedFeeds, now);
     return store.write(tx -> {
       spaces.admit(tx, space);

@@ -22,6 +22,7 @@ import java.util.OptionalLong;
 /**
  * The careful write transaction of one Append, block by block: creates missing feeds with the
  * request's namespace (within {@code feeds-per-space}, counted by the store, {@link RunFeeds}),
+ * checks that its caller may write to them ({@link FeedWriteCheck}),
  * stores each new block at the next position of the space, claimed from the space's counter in the
  * store ({@link dev.feedstore.core.store.BlockLog#claimPositions}) in this same transaction, returns
  * the stored position of each block already stored with the same content, and fails with {@link
@@ -53,22 +54,25 @@ public final class AppendWork implements AuthorityStore.Work<AuthorityTransactio
   private final SpaceId spaceId;
   private final Optional<Namespace> namespace;
   private final List<Block> blocks;
+  private final FeedWriteCheck writeCheck;
   private final int feedsPerSpace;
   private final ClosedFeeds closedFeeds;
   private final long nowMillis;
 
   /**
    * @param blocks distinct keys, unpositioned
+   * @param writeCheck whether the caller may write to the blocks' feeds, asked once their namespaces are known
    * @param feedsPerSpace the most feeds the space may have after the append
    * @param closedFeeds the feeds that take no new blocks
    * @param nowMillis the authority's clock for the receive time of the new blocks ({@link
    *     dev.feedstore.core.store.BlockLog#stampReceipt}, which keeps it from going back)
    */
-  public AppendWork(SpaceId spaceId, Optional<Namespace> namespace, List<Block> blocks, int feedsPerSpace,
-      ClosedFeeds closedFeeds, long nowMillis) {
+  public AppendWork(SpaceId spaceId, Optional<Namespace> namespace, List<Block> blocks, FeedWriteCheck writeCheck,
+      int feedsPerSpace, ClosedFeeds closedFeeds, long nowMillis) {
     this.spaceId = spaceId;
     this.namespace = namespace;
     this.blocks = blocks;
+    this.writeCheck = writeCheck;
     this.feedsPerSpace = feedsPerSpace;
     this.closedFeeds = closedFeeds;
     this.nowMillis = nowMillis;
@@ -79,11 +83,14 @@ public final class AppendWork implements AuthorityStore.Work<AuthorityTransactio
    * @throws AppendConflictException if keys are stored with different content
    * @throws StreamClosedException if new blocks are in the feed of a stream that is over (blocks
    *     stored there already are not new)
+   * @throws dev.feedstore.server.internal.errors.AccessDeniedException if the caller may not write to
+   *     the feeds
    */
   @Override
   public Outcome run(AuthorityTransaction tx) {
     Map<FeedId, Optional<Namespace>> namespaces =
         new RunFeeds(spaceId, feedsPerSpace).ensure(tx, List.of(namespace), List.of(blocks)).get(0);
+    writeCheck.check(spaceId, namespaces);
     return careful(tx, namespaces);
   }
 

@@ -8,8 +8,8 @@ import java.util.Optional;
 
 /**
  * One Append on its way through an {@link AppendQueue}: the space, the namespace of the feeds it
- * creates and its distinct blocks, and, once its group is done, what its transaction did or why it
- * failed.
+ * creates, its distinct blocks and whether its caller may write to their feeds, and, once its group
+ * is done, what its transaction did or why it failed.
  *
  * <p>Not thread-safe by itself: the thread that commits its group settles it and hands it to the
  * thread that tells the caller ({@link AppendQueue#submit}), or releases the caller's latch ({@link
@@ -19,14 +19,24 @@ public final class PendingAppend {
   private final SpaceState space;
   private final Optional<Namespace> namespace;
   private final List<Block> blocks;
+  private final FeedWriteCheck writeCheck;
   private AppendWork.Outcome outcome;
   private RuntimeException failure;
 
-  /** @param blocks distinct keys, unpositioned */
-  public PendingAppend(SpaceState space, Optional<Namespace> namespace, List<Block> blocks) {
+  /**
+   * @param blocks distinct keys, unpositioned
+   * @param writeCheck whether its caller may write to its feeds, asked in its transaction
+   */
+  public PendingAppend(SpaceState space, Optional<Namespace> namespace, List<Block> blocks, FeedWriteCheck writeCheck) {
     this.space = space;
     this.namespace = namespace;
     this.blocks = blocks;
+    this.writeCheck = writeCheck;
+  }
+
+  /** An append whose caller may write to every feed of the space. */
+  public PendingAppend(SpaceState space, Optional<Namespace> namespace, List<Block> blocks) {
+    this(space, namespace, blocks, FeedWriteCheck.ANY);
   }
 
   public SpaceState space() {
@@ -39,6 +49,10 @@ public final class PendingAppend {
 
   List<Block> blocks() {
     return blocks;
+  }
+
+  FeedWriteCheck writeCheck() {
+    return writeCheck;
   }
 
   /** Whether the append committed or failed. */

@@ -31,7 +31,8 @@ import java.util.OptionalLong;
  * it in the run: a retried push), the run throws {@link NotAllNew}, which rolls the transaction
  * back; the caller runs that append carefully, block by block ({@link AppendWork}). Whatever the run
  * throws, {@link #culprit} names the append it came from: the one whose block was not new, the one
- * whose feeds crossed {@code feeds-per-space}, the first that brings blocks to the feed of a stream
+ * whose feeds crossed {@code feeds-per-space}, the first whose caller may not write to its feeds
+ * ({@link FeedWriteCheck}), the first that brings blocks to the feed of a stream
  * that is over ({@link ClosedFeeds}), and the first of the run for a failure of a step they
  * share.
  *
@@ -80,6 +81,8 @@ final class SpaceRun {
    * @return what each append did, in the run's order
    * @throws NotAllNew if a key was stored already
    * @throws StreamClosedException if an append brings blocks to the feed of a stream that is over
+   * @throws dev.feedstore.server.internal.errors.AccessDeniedException if an append's caller may not
+   *     write to its feeds
    * @throws dev.feedstore.core.LimitExceededException if the space would have more than {@code feeds-per-space} feeds
    */
   List<AppendWork.Outcome> run(AuthorityTransaction tx) {
@@ -97,6 +100,11 @@ final class SpaceRun {
     } finally {
       culprit = Math.max(0, feeds.crossing());
     }
+    for (int i = 0; i < appends.size(); i++) {
+      culprit = i;
+      appends.get(i).writeCheck().check(spaceId, named.get(i));
+    }
+    culprit = 0;
     long next = tx.blocks().claimPositions(spaceId, total).value() + 1;
     long receivedAt = tx.blocks().stampReceipt(spaceId, nowMillis);
     List<Block> offered = new ArrayList<>(total);

@@ -21,6 +21,7 @@ import dev.feedstore.server.internal.append.AppendGroup;
 import dev.feedstore.server.internal.append.AppendQueue;
 import dev.feedstore.server.internal.append.AppendWork;
 import dev.feedstore.server.internal.append.ClosedFeeds;
+import dev.feedstore.server.internal.append.FeedWriteCheck;
 import dev.feedstore.server.internal.append.PendingAppend;
 import dev.feedstore.server.internal.monitoring.NamedThreads;
 import dev.feedstore.server.internal.spaces.KnownHistory;
@@ -37,6 +38,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.BiConsumer;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -231,7 +233,8 @@ public final class PositionAuthority {
             + "] with different content (a key names one block)", block.key().toString());
       }
     }
-    return new Prepared(new PendingAppend(spaces.acquire(command.spaceId()), command.namespace(), distinct), slot);
+    return new Prepared(new PendingAppend(spaces.acquire(command.spaceId()), command.namespace(), distinct,
+        command.writeCheck()), slot);
   }
 
   /** Blocks appended inside a {@link SpaceWork}, with the Append's rules. */
@@ -282,7 +285,7 @@ public final class PositionAuthority {
                 throw new IllegalStateException("a space work appends once");
               }
               spaces.admit(tx, space);
-              AppendWork.Outcome done = new AppendWork(spaceId, Optional.empty(), blocks,
+              AppendWork.Outcome done = new AppendWork(spaceId, Optional.empty(), blocks, FeedWriteCheck.ANY,
                   settings.get(FEEDS_PER_SPACE), closedFeeds, clock.millis()).run(tx);
               outcome.add(done);
               return done.positions();
@@ -378,6 +381,24 @@ public final class PositionAuthority {
     boolean otherStore = !request.fromAck() && request.startTime().isEmpty() && request.expectedToken().isPresent()
         && !request.expectedToken().get().equals(space.token().value());
     return new ResolvedRead(space, scope, otherStore ? Position.NONE : cursor, subscriptionId, request.startTime());
+  }
+
+  /**
+   * The scope of a live subscription of {@code spaceId}, looked up without using it: its expiry
+   * stays (a read that uses it, {@link #resolve}, moves it).
+   *
+   * @throws SubscriptionNotFoundException if it is unknown, of another space, or expired
+   */
+  public Scope subscriptionScope(SpaceId spaceId, String subscriptionId) {
+    return subscriptions.find(subscriptionId, spaceId).scope();
+  }
+
+  /**
+   * The namespace of each of {@code feeds} that {@code spaceId} holds, as stored when the feed was
+   * created ({@code Optional.empty()}: none), from one snapshot; feeds it does not hold are left out.
+   */
+  public Map<FeedId, Optional<Namespace>> feedNamespaces(SpaceId spaceId, Set<FeedId> feeds) {
+    return store.read(tx -> tx.feeds().namespaces(spaceId, feeds));
   }
 
   /** Gives back the space of a {@link #resolve}d read. */

@@ -153,6 +153,15 @@ public final class SubscriptionBook {
   }
 
   /**
+   * Looks up a live subscription of {@code spaceId} without using it: nothing is written.
+   *
+   * @throws SubscriptionNotFoundException if it is unknown, of another space, or expired
+   */
+  Subscription find(String id, SpaceId spaceId) {
+    return live(store.read(tx -> tx.subscriptions().find(id)), id, spaceId, clock.millis());
+  }
+
+  /**
    * Acknowledges a durable subscription up to {@code upTo} and restarts its deadline, in one
    * transaction. An {@code upTo} below its acknowledged position leaves the position.
    *

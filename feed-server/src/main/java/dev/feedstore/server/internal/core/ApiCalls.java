@@ -28,16 +28,19 @@ import java.util.Optional;
  * list, the feed list, the server's limits, compaction and retention. A transport checks a request
  * into its command, admits its caller to the space the request names (the token may use the space,
  * the principal is within its request rate), then calls here, where what the call needs beyond
- * that is checked (an admin grant to remove history) and the authority does the work, so that a
+ * that is checked (the namespaces the caller may read, {@link BlockAccess}; an admin grant to remove
+ * history) and the authority does the work, so that a
  * rule of access changes in one place for every transport. Stateless and thread-safe; every call
  * blocks on the store.
  */
 public final class ApiCalls {
   private final PositionAuthority authority;
+  private final BlockAccess access;
   private final ServerSettings settings;
 
-  ApiCalls(PositionAuthority authority, ServerSettings settings) {
+  ApiCalls(PositionAuthority authority, BlockAccess access, ServerSettings settings) {
     this.authority = authority;
+    this.access = access;
     this.settings = settings;
   }
 
@@ -48,11 +51,13 @@ public final class ApiCalls {
   /**
    * Stores a subscription ({@link PositionAuthority#subscribe}) for {@code caller}.
    *
+   * @throws dev.feedstore.server.internal.errors.AccessDeniedException if the caller may not read its scope
    * @throws dev.feedstore.core.InvalidValueException if the TTL is not positive or the name is
    *     taken by another scope
    * @throws dev.feedstore.core.LimitExceededException over a subscription limit
    */
   public SubscribeResult subscribe(Caller caller, SubscribeCommand command) {
+    access.subscribe(caller, command);
     return authority.subscribe(command);
   }
 
@@ -60,9 +65,11 @@ public final class ApiCalls {
    * Acknowledges a durable subscription up to {@code upTo} for {@code caller}.
    *
    * @throws dev.feedstore.server.internal.errors.SubscriptionNotFoundException if it is unknown or expired
+   * @throws dev.feedstore.server.internal.errors.AccessDeniedException if the caller may not read its scope
    * @throws dev.feedstore.core.InvalidValueException if it is not durable or {@code upTo} is out of range
    */
   public SubscribeResult ack(Caller caller, SpaceId spaceId, String subscriptionId, long upTo) {
+    access.ack(caller, spaceId, subscriptionId);
     return authority.ack(spaceId, subscriptionId, upTo);
   }
 
@@ -71,9 +78,15 @@ public final class ApiCalls {
     return authority.durables(spaceId);
   }
 
-  /** A page of the feeds of a space, of {@code namespace} if given, after {@code after}, for {@code caller}. */
+  /**
+   * A page of the feeds of a space, of {@code namespace} if given, after {@code after}, for {@code caller}.
+   *
+   * @throws dev.feedstore.server.internal.errors.AccessDeniedException if the caller may not read
+   *     those feeds (a caller with namespace grants names one of them)
+   */
   public FeedList feeds(Caller caller, SpaceId spaceId, Optional<Namespace> namespace, Optional<FeedId> after,
       int limit) {
+    access.listFeeds(caller, spaceId, namespace);
     return authority.listFeeds(spaceId, namespace, after, limit);
   }
 

@@ -59,6 +59,7 @@ public final class ServerCore implements AutoCloseable {
   private final StorageHealth storage;
   private final PositionAuthority authority;
   private final Authenticator authenticator;
+  private final BlockAccess blockAccess;
   private final PrincipalLimits principalLimits;
   private final AuthorityStore<?> store;
   private final Clock clock;
@@ -85,6 +86,7 @@ public final class ServerCore implements AutoCloseable {
         Math.max(1, settings.get(REJECTIONS_LOGGED_PER_MINUTE)));
     this.storage = new StorageHealth(store, settings.get(WRITE_PROBE_MS));
     this.authority = new PositionAuthority(MonitoredStore.of(store, storage), settings, clock, closedFeeds);
+    this.blockAccess = new BlockAccess(authority);
     this.principalLimits = new PrincipalLimits(settings, System::nanoTime, metrics);
     this.watches = new Watches(authority, new DrainQueue(watchExecutor, settings.get(WATCH_THREADS)), failures,
         principalLimits, ticker, clock);
@@ -100,7 +102,7 @@ public final class ServerCore implements AutoCloseable {
         authority::loadedSpaces);
     metrics.gauge("feedstore_jvm_heap_used_bytes", "Heap in use, garbage included.",
         () -> Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory());
-    this.calls = new ApiCalls(authority, settings);
+    this.calls = new ApiCalls(authority, blockAccess, settings);
     this.recheck = new CommitRecheck(authority::spacesInMemory, authority::recheck, LOG);
     store.listen(new OtherProcesses());
   }
@@ -156,6 +158,11 @@ public final class ServerCore implements AutoCloseable {
 
   public Authenticator authenticator() {
     return authenticator;
+  }
+
+  /** Which blocks a caller may read and write: its grants applied to scopes and feeds. */
+  public BlockAccess blockAccess() {
+    return blockAccess;
   }
 
   public PrincipalLimits principalLimits() {

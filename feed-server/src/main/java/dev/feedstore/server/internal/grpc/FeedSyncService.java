@@ -30,14 +30,17 @@ import dev.feedstore.proto.v1.SubscribeResponse;
 import dev.feedstore.proto.v1.WatchRequest;
 import dev.feedstore.server.internal.access.Caller;
 import dev.feedstore.server.internal.access.PrincipalLimits;
+import dev.feedstore.server.internal.authority.AppendCommand;
 import dev.feedstore.server.internal.authority.CompactResult;
 import dev.feedstore.server.internal.authority.DurableList;
 import dev.feedstore.server.internal.authority.FeedList;
 import dev.feedstore.server.internal.authority.PositionAuthority;
 import dev.feedstore.server.internal.authority.QueryResult;
+import dev.feedstore.server.internal.authority.ReadRequest;
 import dev.feedstore.server.internal.authority.RetentionResult;
 import dev.feedstore.server.internal.authority.SubscribeResult;
 import dev.feedstore.server.internal.core.ApiCalls;
+import dev.feedstore.server.internal.core.BlockAccess;
 import dev.feedstore.server.internal.errors.ShuttingDownException;
 import dev.feedstore.server.internal.live.Watches;
 import dev.feedstore.server.internal.monitoring.RateLimitedLog;
@@ -61,8 +64,9 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Supplier;
 
 /**
- * The {@code feed.v1.FeedSync} service: validates wire requests ({@link WireRequests}), runs them
- * on the {@link PositionAuthority} or opens {@link Watches}, and turns failures into statuses
+ * The {@code feed.v1.FeedSync} service: validates wire requests ({@link WireRequests}), checks that
+ * the caller may read or write what they name ({@link BlockAccess}), runs them on the {@link
+ * PositionAuthority} or opens {@link Watches}, and turns failures into statuses
  * ({@link Failures}). Rejected requests are logged at a bounded rate; the server's own failures
  * are logged with their cause, also at a bounded rate.
  *
@@ -84,13 +88,15 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
   private final RateLimitedLog failures;
   private final PrincipalLimits principals;
   private final ApiCalls calls;
+  private final BlockAccess access;
   /** The server's request executor, for the Appends that may block ({@link #append}). */
   private final Executor requests;
 
   FeedSyncService(PositionAuthority authority, Watches watches, RateLimitedLog rejections, RateLimitedLog failures,
-      PrincipalLimits principals, ApiCalls calls, Executor requests) {
+      PrincipalLimits principals, ApiCalls calls, BlockAccess access, Executor requests) {
     this.requests = requests;
     this.calls = calls;
+    this.access = access;
     this.principals = principals;
     this.authority = authority;
     this.watches = watches;
@@ -135,7 +141,9 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
           request.getBlocksList().stream().mapToLong(block -> block.getData().size()).sum());
       // Answered from the thread that answers the append's group, in this call's context (its logs name this caller).
       Context context = Context.current();
-      authority.append(WireRequests.append(request, settings.limits()), (result, failure) -> context.run(() -> {
+      AppendCommand command = access.append(AccessInterceptor.caller(), "Append",
+          WireRequests.append(request, settings.limits()));
+      authority.append(command, (result, failure) -> context.run(() -> {
         if (failure != null) {
           responses.onError(reject("Append", spaceId, requestId, failure));
           return;
@@ -155,7 +163,9 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
   @Override
   public void query(QueryRequest request, StreamObserver<QueryResponse> responses) {
     unary("Query", request.getSpaceId(), request.getRequestId(), responses, () -> {
-      QueryResult result = authority.query(WireRequests.query(request, settings));
+      ReadRequest read = WireRequests.query(request, settings);
+      access.read(AccessInterceptor.caller(), "Query", read);
+      QueryResult result = authority.query(read);
       Page page = result.page();
       QueryResponse.Builder response = QueryResponse.newBuilder()
           .setRequestId(request.getRequestId())
@@ -314,8 +324,9 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
       Caller caller = AccessInterceptor.caller();
       caller.check("Watch", request.getSpaceId(), false);
       principals.admitRequest(caller.principal());
-      watches.open(WireRequests.watch(request, settings),
-          new GrpcWatchSink(request.getRequestId(), (ServerCallStreamObserver<WatchFrame>) events),
+      ReadRequest read = WireRequests.watch(request, settings);
+      access.read(caller, "Watch", read);
+      watches.open(read, new GrpcWatchSink(request.getRequestId(), (ServerCallStreamObserver<WatchFrame>) events),
           "grpc " + ConnectionInterceptor.remoteAddress(), caller);
     } catch (RuntimeException e) {
       events.onError(reject("Watch", request.getSpaceId(), request.getRequestId(), e));

@@ -124,7 +124,7 @@ public final class GrpcEdge {
    */
   private static ServerServiceDefinition feedSync(ServerCore core, InFlightCalls inFlight) {
     FeedSyncService service = new FeedSyncService(core.authority(), core.watches(), core.rejections(),
-        core.failures(), core.principalLimits(), core.calls(), core.requestExecutor());
+        core.failures(), core.principalLimits(), core.calls(), core.blockAccess(), core.requestExecutor());
     return ServerInterceptors.intercept(WellFormedRequests.wrap(
         ServerInterceptors.intercept(service.definition(), new ConnectionInterceptor(), inFlight,
             new AccessInterceptor(core.authenticator()), new ResponseCompression(core.settings().get(COMPRESS_MIN_BYTES))),

@@ -3,6 +3,7 @@ package dev.feedstore.server.internal.http;
 import dev.feedstore.proto.v1.AppendRequest;
 import dev.feedstore.proto.v1.Block;
 import dev.feedstore.server.internal.access.Caller;
+import dev.feedstore.server.internal.authority.AppendCommand;
 import dev.feedstore.server.internal.core.ServerCore;
 import dev.feedstore.server.internal.wire.WireRequests;
 import java.util.Arrays;
@@ -38,7 +39,9 @@ final class HttpAppend {
       long bytes = request.getBlocksList().stream().mapToLong(block -> block.getData().size()).sum();
       core.principalLimits().admitAppend(caller.principal(), bytes);
       // Answered from the thread that answers the append's group: no thread waits for it meanwhile.
-      core.authority().append(WireRequests.append(request, core.settings().limits()), (result, failure) -> {
+      AppendCommand command = core.blockAccess().append(caller, "Append",
+          WireRequests.append(request, core.settings().limits()));
+      core.authority().append(command, (result, failure) -> {
         if (failure != null) {
           exchange.fail(failure);
           return;

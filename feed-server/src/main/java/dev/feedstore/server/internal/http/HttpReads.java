@@ -59,6 +59,7 @@ final class HttpReads {
     params.one("server_token").ifPresent(query::setExpectedServerToken);
     since(params).ifPresent(query::setStartTime);
     ReadRequest read = named(() -> WireRequests.query(query.build(), core.settings()));
+    core.blockAccess().read(caller, "Query", read);
     QueryResult result = core.authority().query(read);
     Page page = result.page();
     List<String> blocks = page.blocks().stream()
@@ -93,6 +94,7 @@ final class HttpReads {
         .or(() -> params.one("server_token"));
     token.ifPresent(watch::setExpectedServerToken);
     ReadRequest read = named(() -> WireRequests.watch(watch.build(), core.settings()));
+    core.blockAccess().read(caller, "Watch", read);
     // An event stream is quiet between heartbeats: it may idle for one interval and then some.
     request.getConnectionMetaData().getConnection().getEndPoint().setIdleTimeout(
         core.settings().get(HEARTBEAT_MS) + core.settings().get(HTTP_IDLE_TIMEOUT_MS));

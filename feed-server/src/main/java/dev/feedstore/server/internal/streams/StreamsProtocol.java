@@ -15,7 +15,8 @@ import org.eclipse.jetty.util.Callback;
  * The Durable Streams protocol as the HTTP edge serves it, under {@value #PREFIX}: each request an
  * exchange of the streams' space ({@code streams-space}), counted by the protocol's method
  * ({@code StreamAppend}, ...), admitted with the API's access rules, per-principal limits and
- * executor, and served by {@link HttpStreams}; every answer, refusals of access and limits
+ * executor (a stream's feed has no namespace, so a caller needs a space-wide grant of the streams'
+ * space), and served by {@link HttpStreams}; every answer, refusals of access and limits
  * included, carries the protocol's browser security headers. Thread-safe.
  */
 public final class StreamsProtocol implements HttpProtocol {
@@ -57,10 +58,13 @@ public final class StreamsProtocol implements HttpProtocol {
   public void handle(Request request, Response response, Callback callback, String name, HttpApi api) {
     secure(response);
     String method = request.getMethod();
-    HttpExchange exchange = new HttpExchange(request, response, callback, core, core.settings().get(STREAMS_SPACE),
-        method(method), true);
+    String space = core.settings().get(STREAMS_SPACE);
+    HttpExchange exchange = new HttpExchange(request, response, callback, core, space, method(method), true);
     api.admit(exchange, writes(method), (admitted, caller) -> {
       try {
+        // A stream's feed is created without a namespace, so only a space-wide grant covers it.
+        caller.checkWholeSpace(admitted.method(), space, writes(method), "uses a Durable Stream, whose feed has no"
+            + " namespace");
         streams.serve(admitted, caller, name);
       } catch (RuntimeException e) {
         streams.fail(admitted, e);
