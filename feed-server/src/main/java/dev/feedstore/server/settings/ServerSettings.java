@@ -81,7 +81,18 @@ public final class ServerSettings {
           "Pages of blocks, feed lists and Durable Streams catch-up reads shrink several times over when their blocks"
           + " hold text, for CPU on both sides (feed-bench's `compression` rows measure both); smaller answers gain"
           + " too little to pay for it. Event streams (Watch, Server-Sent Events) go as they are: each live block is"
-          + " encoded once for all their readers, and compressing it per reader would cost each reader's CPU."));
+          + " encoded once for all their readers, and compressing it per reader would cost each reader's CPU"
+          + " (`--sse-gzip-level` gzips Server-Sent Events)."));
+
+  public static final Setting<Integer> SSE_GZIP_LEVEL = define(Setting.ofInt("sse-gzip-level", 0)
+      .unit(COUNT).in(REQUESTS).atLeast(0, "0 sends event streams as they are").atMost(9)
+      .doc("Deflate level (1 fastest to 9 smallest) of Server-Sent Events sent gzipped to a client that accepts gzip,"
+          + " each write of events flushed as it goes (0 sends them as they are).",
+          "Both event streams: the API's `GET /v1/spaces/{space}/events` and Durable Streams' `live=sse`. Off by"
+          + " default: a live block's event is encoded once for all the streams of its space, but each gzipped stream"
+          + " deflates it again for its own reader (server CPU per reader and block, feed-bench's `compression.sse`"
+          + " rows), and holds a deflater of about 256 KiB of native memory while it is open. Worth it for few readers"
+          + " on slow links whose blocks hold text; not for thousands of readers of one space."));
 
   public static final Setting<Integer> WATCHES_PER_SERVER = define(Setting.ofInt("watches-per-server", 10_000)
       .unit(COUNT).in(LIVE).atLeast(1)

@@ -80,8 +80,13 @@ public final class Http {
   }
 
   public HttpResponse<String> send(HttpRequest request) {
+    return send(request, HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** Sends {@code request}, reading its body with {@code body}. */
+  public <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> body) {
     try {
-      return client.send(request, HttpResponse.BodyHandlers.ofString());
+      return client.send(request, body);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);

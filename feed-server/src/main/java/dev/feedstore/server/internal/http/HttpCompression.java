@@ -11,8 +11,9 @@ import org.eclipse.jetty.server.Handler;
  * (with {@code Vary: Accept-Encoding}, and an {@code ETag} that names the encoding, which {@code
  * If-None-Match} matches as sent); a request body sent with {@code Content-Encoding: gzip} is read
  * inflated. Event streams ({@code text/event-stream}) and media that are compressed already go as
- * they are: each live block's event is encoded once for all the streams of its space, and
- * compressing it per stream would spend a reader's worth of CPU on each. Stateless.
+ * they are here: each live block's event is encoded once for all the streams of its space, and
+ * compressing it per stream would spend a reader's worth of CPU on each; {@code sse-gzip-level}
+ * gzips event streams in {@link SseWriter} instead, flushing each write. Stateless.
  */
 final class HttpCompression {
   private HttpCompression() {}

@@ -67,6 +67,10 @@ public final class HttpExchange {
     return method;
   }
 
+  ServerCore core() {
+    return core;
+  }
+
   String space() {
     return space;
   }

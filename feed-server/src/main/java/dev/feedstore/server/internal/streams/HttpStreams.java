@@ -19,6 +19,7 @@ import dev.feedstore.server.internal.access.Caller;
 import dev.feedstore.server.internal.core.ServerCore;
 import dev.feedstore.server.internal.errors.ShuttingDownException;
 import dev.feedstore.server.internal.http.HttpExchange;
+import dev.feedstore.server.internal.http.SseWriter;
 import dev.feedstore.server.internal.http.Json;
 import dev.feedstore.server.internal.http.RequestBody;
 import dev.feedstore.server.internal.live.LiveFollower;
@@ -349,7 +350,7 @@ final class HttpStreams {
     if (view.closedAtTail()) {
       opening.append(StreamEvents.closed(view.next()));
       exchange.ended("OK");
-      response.write(true, ByteBuffer.wrap(StreamEvents.bytes(opening.toString())), exchange.callback());
+      SseWriter.whole(exchange, ByteBuffer.wrap(StreamEvents.bytes(opening.toString())));
       return;
     }
     if (view.blocks().isEmpty()) {
@@ -358,7 +359,7 @@ final class HttpStreams {
     if (!view.upToDate() && reached < view.record().basePosition()) {
       // The rest is the source's: the client reads on from the last offset it was sent.
       exchange.ended("OK");
-      response.write(true, ByteBuffer.wrap(StreamEvents.bytes(opening.toString())), exchange.callback());
+      SseWriter.whole(exchange, ByteBuffer.wrap(StreamEvents.bytes(opening.toString())));
       return;
     }
     StreamName name = StreamName.of(view.record().name());
