@@ -26,7 +26,11 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.GZIPInputStream;
 
@@ -38,14 +42,26 @@ import java.util.zip.GZIPInputStream;
  * gzip cannot shrink: its cost with nothing to gain). Per block: bytes on the wire (the bodies or
  * messages as sent, headers aside), the server's CPU and the client's (inflating included), and
  * the rate of the read. Each case runs twice, alternating with its pair, and the second run counts.
+ *
+ * <p>And on event streams ({@code --sse-gzip-level} 6 in the benchmark's server): {@value
+ * #SSE_STREAMS} Server-Sent Events streams follow the space while {@value #SSE_BLOCKS} more blocks
+ * of the same kind are appended, read by clients that take gzip (inflating each event as it
+ * arrives) and by clients that do not; per event (a block delivered to one stream): the bytes of
+ * the streams after their opening, and the CPU of the server and of the clients.
  */
 final class CompressionBench {
   private static final int PAGE = 1000;
+  private static final int SSE_STREAMS = 20;
+  private static final int SSE_BLOCKS = 2_000;
+  /** The space the event streams follow, apart from the one the pages read. */
+  private static final String SSE_SPACE = "compression-sse";
   private static final String[] WORDS = {"order", "shipped", "paid", "pending", "customer", "item", "warehouse",
       "berlin", "lisbon", "quantity", "price", "discount", "note", "express", "standard", "returned"};
   private final BenchOptions options;
   private final ResultTable table;
   private final int blocks;
+  /** The highest position of {@link #SSE_SPACE}: the blocks appended to it. */
+  private long appended;
 
   CompressionBench(BenchOptions options, ResultTable table, int blocks) {
     this.options = options;
@@ -59,7 +75,10 @@ final class CompressionBench {
   void run() throws Exception {
     for (String data : new String[] {"json", "random"}) {
       BenchServer server = options.server().reopen(options.dir().resolve("compression-" + data + ".db"));
-      populate(server, data.equals("json"));
+      Random random = new Random(11);
+      populate(server, AppendWorkload.SPACE, data.equals("json"), blocks, random);
+      appended = 0;
+      populate(server, SSE_SPACE, data.equals("json"), 1, random);
       HttpClient http = HttpClient.newHttpClient();
       ManagedChannel gzip = NettyChannelBuilder.forAddress("127.0.0.1", server.port()).usePlaintext()
           .maxInboundMessageSize(64 << 20).build();
@@ -69,15 +88,18 @@ final class CompressionBench {
       try {
         Read[] httpReads = new Read[2];
         Read[] grpcReads = new Read[2];
+        Read[] sseReads = new Read[2];
         for (int round = 0; round < 2; round++) {
           for (int mode = 0; mode < 2; mode++) {
             boolean compressed = mode == 1;
             httpReads[mode] = measure(server, () -> readHttp(http, server, compressed));
             grpcReads[mode] = measure(server, () -> readGrpc(compressed ? gzip : plain));
+            sseReads[mode] = followSse(http, server, compressed, data.equals("json"), random);
           }
         }
-        report("compression." + data + ".http", httpReads);
-        report("compression." + data + ".grpc", grpcReads);
+        report("compression." + data + ".http", httpReads, blocks, "block");
+        report("compression." + data + ".grpc", grpcReads, blocks, "block");
+        report("compression." + data + ".sse", sseReads, (long) SSE_BLOCKS * SSE_STREAMS, "event");
       } finally {
         BenchServer.shutdown(gzip);
         BenchServer.shutdown(plain);
@@ -87,7 +109,11 @@ final class CompressionBench {
         + " whole in pages of " + PAGE + " over HTTP (GET .../blocks, JSON with data in base64) and gRPC (Query), by a"
         + " client that takes gzip and one that does not (compress-min-bytes at its default); per block: bytes of"
         + " the bodies or messages on the wire, CPU of the server's process and of the client's JVM (inflating"
-        + " included); the second of two alternating runs counts");
+        + " included); the second of two alternating runs counts. compression.*.sse: " + SSE_STREAMS + " event"
+        + " streams (GET .../events, sse-gzip-level 6) follow the space while " + SSE_BLOCKS + " more blocks are"
+        + " appended, read by clients that take gzip and clients that do not; per event (a block delivered to one"
+        + " stream): the streams' bytes after their opening, CPU of the server and of the clients (appending"
+        + " included)");
   }
 
   private interface Reading {
@@ -103,19 +129,61 @@ final class CompressionBench {
         (System.nanoTime() - start) / 1e9);
   }
 
-  private void report(String prefix, Read[] reads) {
+  /** Adds the rows of {@code reads} (plain, then gzip), each figure per {@code unit}, of which there were {@code count}. */
+  private void report(String prefix, Read[] reads, long count, String unit) {
     String[] modes = {"plain", "gzip"};
     for (int mode = 0; mode < 2; mode++) {
       Read read = reads[mode];
       String name = prefix + "." + modes[mode];
-      table.add(name + ".bytes_per_block", (double) read.wireBytes() / blocks, "bytes");
-      table.add(name + ".server_cpu_per_block", read.serverCpu() / 1000.0 / blocks, "us");
-      table.add(name + ".client_cpu_per_block", read.clientCpu() / 1000.0 / blocks, "us");
-      table.add(name + ".rate", blocks / read.seconds(), "blocks/s");
+      table.add(name + ".bytes_per_" + unit, (double) read.wireBytes() / count, "bytes");
+      table.add(name + ".server_cpu_per_" + unit, read.serverCpu() / 1000.0 / count, "us");
+      table.add(name + ".client_cpu_per_" + unit, read.clientCpu() / 1000.0 / count, "us");
+      table.add(name + ".rate", count / read.seconds(), unit + "s/s");
     }
-    Progress.say("%s: %.0f bytes/block plain, %.0f gzipped; server CPU %.2f us/block plain, %.2f gzipped", prefix,
-        (double) reads[0].wireBytes() / blocks, (double) reads[1].wireBytes() / blocks,
-        reads[0].serverCpu() / 1000.0 / blocks, reads[1].serverCpu() / 1000.0 / blocks);
+    Progress.say("%s: %.0f bytes/%s plain, %.0f gzipped; server CPU %.2f us/%s plain, %.2f gzipped", prefix,
+        (double) reads[0].wireBytes() / count, unit, (double) reads[1].wireBytes() / count,
+        reads[0].serverCpu() / 1000.0 / count, unit, reads[1].serverCpu() / 1000.0 / count);
+  }
+
+  /**
+   * Opens {@value #SSE_STREAMS} event streams at the space's tail, waits until each caught up,
+   * appends {@value #SSE_BLOCKS} blocks and waits until every stream received the last; what that
+   * cost after the streams' openings.
+   */
+  private Read followSse(HttpClient http, BenchServer server, boolean gzip, boolean json, Random random)
+      throws Exception {
+    long target = appended + SSE_BLOCKS;
+    CountDownLatch caughtUp = new CountDownLatch(SSE_STREAMS);
+    CountDownLatch received = new CountDownLatch(SSE_STREAMS);
+    List<SseFollower> followers = new ArrayList<>();
+    try {
+      for (int i = 0; i < SSE_STREAMS; i++) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.httpPort()
+            + "/v1/spaces/" + SSE_SPACE + "/events?after=" + appended));
+        if (gzip) {
+          request.header("Accept-Encoding", "gzip");
+        }
+        followers.add(new SseFollower(http.send(request.build(), HttpResponse.BodyHandlers.ofInputStream()), gzip,
+            target, caughtUp, received));
+      }
+      await(caughtUp, "the event streams to catch up");
+      long serverCpu = server.cpuNanos();
+      long clientCpu = Heap.processCpuNanos();
+      long start = System.nanoTime();
+      populate(server, SSE_SPACE, json, SSE_BLOCKS, random);
+      await(received, "every event stream to receive the last block");
+      long wire = followers.stream().mapToLong(SseFollower::bytesAfterOpening).sum();
+      return new Read(wire, server.cpuNanos() - serverCpu, Heap.processCpuNanos() - clientCpu,
+          (System.nanoTime() - start) / 1e9);
+    } finally {
+      followers.forEach(SseFollower::close);
+    }
+  }
+
+  private static void await(CountDownLatch latch, String what) throws InterruptedException {
+    if (!latch.await(120, TimeUnit.SECONDS)) {
+      throw new IllegalStateException("waited 120 s for " + what);
+    }
   }
 
   /** Reads the space over HTTP; the bytes of the bodies as they came. */
@@ -196,20 +264,23 @@ final class CompressionBench {
     }
   }
 
-  private void populate(BenchServer server, boolean json) {
+  /** Appends {@code count} blocks of one new feed to {@code space}, in Appends of {@value #PAGE}. */
+  private void populate(BenchServer server, String space, boolean json, int count, Random random) {
     ManagedChannel channel = server.channel();
     try {
       FeedSyncGrpc.FeedSyncBlockingStub stub = FeedSyncGrpc.newBlockingStub(channel);
-      Random random = new Random(11);
       FeedId feed = FeedId.generate();
-      AppendRequest.Builder request = AppendRequest.newBuilder().setSpaceId(AppendWorkload.SPACE);
-      for (int i = 0; i < blocks; i++) {
+      AppendRequest.Builder request = AppendRequest.newBuilder().setSpaceId(space);
+      for (int i = 0; i < count; i++) {
         request.addBlocks(Block.newBuilder().setFeedId(feed.value()).setActorId(AppendWorkload.ACTOR).setSequence(i)
             .setTimestamp(1_767_225_600_000L + i).setData(json ? document(random, i) : bytes(random)));
-        if (request.getBlocksCount() == PAGE || i == blocks - 1) {
+        if (request.getBlocksCount() == PAGE || i == count - 1) {
           stub.append(request.build());
           request.clearBlocks();
         }
+      }
+      if (space.equals(SSE_SPACE)) {
+        appended += count;
       }
     } finally {
       BenchServer.shutdown(channel);
