@@ -129,7 +129,10 @@ final class CompressionBench {
         (System.nanoTime() - start) / 1e9);
   }
 
-  /** Adds the rows of {@code reads} (plain, then gzip), each figure per {@code unit}, of which there were {@code count}. */
+  /**
+   * Adds the rows of {@code reads} (plain, then gzip), each figure per {@code unit}, of which there
+   * were {@code count}.
+   */
   private void report(String prefix, Read[] reads, long count, String unit) {
     String[] modes = {"plain", "gzip"};
     for (int mode = 0; mode < 2; mode++) {

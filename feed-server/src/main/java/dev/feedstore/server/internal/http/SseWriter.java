@@ -93,7 +93,8 @@ public final class SseWriter {
     }
     exchange.eventSent();
     SseGzip encoding = gzip;
-    response.write(false, encoding == null ? buffer : encoding.encode(buffer), Callback.from(Invocable.InvocationType.NON_BLOCKING, this::written, this::failed));
+    ByteBuffer bytes = encoding == null ? buffer : encoding.encode(buffer);
+    response.write(false, bytes, Callback.from(Invocable.InvocationType.NON_BLOCKING, this::written, this::failed));
   }
 
   /** Writes the last events and completes the response, after the write in flight; once. */
