@@ -44,8 +44,8 @@ import dev.feedstore.server.internal.core.BlockAccess;
 import dev.feedstore.server.internal.errors.ShuttingDownException;
 import dev.feedstore.server.internal.live.Watches;
 import dev.feedstore.server.internal.monitoring.RateLimitedLog;
+import dev.feedstore.server.internal.requests.Requests;
 import dev.feedstore.server.internal.spaces.Page;
-import dev.feedstore.server.internal.wire.WireRequests;
 import dev.feedstore.server.settings.ServerSettings;
 import io.grpc.Context;
 import io.grpc.MethodDescriptor;
@@ -203,7 +203,7 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
   public void ack(AckRequest request, StreamObserver<AckResponse> responses) {
     unary("Ack", request.getSpaceId(), request.getRequestId(), responses, () -> {
       SubscribeResult result = calls.ack(AccessInterceptor.caller(), WireMapping.spaceId(request.getSpaceId()),
-          WireRequests.subscriptionId(request.getSubscriptionId()), request.getUpTo());
+          Requests.subscriptionId(request.getSubscriptionId()), request.getUpTo());
       return AckResponse.newBuilder()
           .setRequestId(request.getRequestId())
           .setAcked(result.subscription().durable().orElseThrow().acked())
@@ -247,7 +247,7 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
           ? Optional.of(WireMapping.feedId(request.getAfterFeedId(), "after_feed_id"))
           : Optional.empty();
       FeedList list = calls.feeds(AccessInterceptor.caller(), spaceId, namespace, after,
-          WireRequests.listLimit(request.getLimit(), settings));
+          Requests.listLimit(request.getLimit(), settings));
       ListFeedsResponse.Builder response = ListFeedsResponse.newBuilder()
           .setRequestId(request.getRequestId())
           .setHasMore(list.hasMore())
@@ -264,7 +264,7 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
   public void compact(CompactRequest request, StreamObserver<CompactResponse> responses) {
     unary("Compact", request.getSpaceId(), request.getRequestId(), responses, () -> {
       SpaceId spaceId = WireMapping.spaceId(request.getSpaceId());
-      CompactResult result = calls.compact(AccessInterceptor.caller(), spaceId, WireRequests.upTo(request.getUpTo()));
+      CompactResult result = calls.compact(AccessInterceptor.caller(), spaceId, Requests.upTo(request.getUpTo()));
       return CompactResponse.newBuilder()
           .setRequestId(request.getRequestId())
           .setFloor(result.floor().value())

@@ -1,21 +1,24 @@
 package dev.feedstore.server.internal.http;
 
-import dev.feedstore.proto.v1.AppendRequest;
-import dev.feedstore.proto.v1.Block;
+import static dev.feedstore.server.settings.ServerSettings.MAX_MESSAGE_BYTES;
+
+import dev.feedstore.core.InvalidValueException;
+import dev.feedstore.core.LimitExceededException;
 import dev.feedstore.server.internal.access.Caller;
 import dev.feedstore.server.internal.authority.AppendCommand;
 import dev.feedstore.server.internal.core.ServerCore;
-import dev.feedstore.server.internal.wire.WireRequests;
+import dev.feedstore.server.internal.errors.ShuttingDownException;
+import dev.feedstore.server.internal.monitoring.RateLimitedLog;
 import java.util.Arrays;
 
 /**
  * {@code POST /v1/spaces/{space}/feeds/{feed}/blocks}: an append with Append's rules (one
  * transaction, the same validation, idempotent for blocks stored with the same content, 409 naming
  * the keys stored with other content). The body is the JSON of an {@code AppendRequest} without
- * its space and feed, which the path gives: {@code {"namespace": "chat", "blocks": [{"actor_id":
- * "a", "sequence": 0, "timestamp": 1700000000000, "data": "aGVsbG8="}]}} ({@code data} in base64;
- * {@code prev_actor_id}/{@code prev_sequence} name the predecessor). The answer is {@code
- * {"positions": [...], "server_token": ...}}.
+ * its space and feed, which the path gives ({@link AppendBody}): {@code {"namespace": "chat",
+ * "blocks": [{"actor_id": "a", "sequence": 0, "timestamp": 1700000000000, "data": "aGVsbG8="}]}}
+ * ({@code data} in base64; {@code prev_actor_id}/{@code prev_sequence} name the predecessor). The
+ * answer is {@code {"positions": [...], "server_token": ...}}.
  *
  * <p>The body is read without blocking, at most {@code max-message-bytes} of it (413 beyond, once the
  * rest has been read as {@link RequestBody} tells). The caller's {@code
@@ -29,18 +32,45 @@ final class HttpAppend {
   }
 
   void append(HttpExchange exchange, Caller caller, String feed) {
+    int max = core.settings().get(MAX_MESSAGE_BYTES);
     String space = exchange.space();
-    JsonBody.read(exchange, core, body -> store(exchange, caller, space, feed, body));
+    // Every outcome goes on on the request executor: the store's work blocks, and a refusal first
+    // reads what is left of the body (HttpExchange.fail), which is not done from inside this read.
+    RequestBody.read(exchange.request(), max, new RequestBody.Reader() {
+      @Override
+      public void whole(byte[] body) {
+        dispatch(exchange, () -> store(exchange, caller, space, feed, body));
+      }
+
+      @Override
+      public void tooLarge(long seen) {
+        dispatch(exchange, () -> exchange.fail(
+            new LimitExceededException(MAX_MESSAGE_BYTES.name(), max, seen, "the request body")));
+      }
+
+      @Override
+      public void failed(Throwable failure) {
+        dispatch(exchange, () -> exchange.fail(new InvalidValueException("body", "must arrive whole",
+            RateLimitedLog.clip(String.valueOf(failure)))));
+      }
+    });
+  }
+
+  private void dispatch(HttpExchange exchange, Runnable work) {
+    try {
+      core.requestExecutor().execute(work);
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      exchange.fail(new ShuttingDownException());
+    }
   }
 
   private void store(HttpExchange exchange, Caller caller, String space, String feed, byte[] body) {
     try {
-      AppendRequest request = parse(body, space, feed);
-      long bytes = request.getBlocksList().stream().mapToLong(block -> block.getData().size()).sum();
-      core.principalLimits().admitAppend(caller.principal(), bytes);
+      AppendBody append = AppendBody.read(body, space, feed);
+      core.principalLimits().admitAppend(caller.principal(), append.dataBytes());
       // Answered from the thread that answers the append's group: no thread waits for it meanwhile.
       AppendCommand command = core.blockAccess().append(caller, "Append",
-          WireRequests.append(request, core.settings().limits()));
+          append.command(core.settings().limits()));
       core.authority().append(command, (result, failure) -> {
         if (failure != null) {
           exchange.fail(failure);
@@ -55,19 +85,5 @@ final class HttpAppend {
     } catch (RuntimeException e) {
       exchange.fail(e);
     }
-  }
-
-  /** The body as an Append of {@code feed} in {@code space}. */
-  static AppendRequest parse(byte[] body, String space, String feed) {
-    AppendRequest.Builder request = JsonBody.parse(body, AppendRequest.newBuilder(), "of an append: {\"blocks\":"
-        + " [{\"actor_id\": ..., \"sequence\": ..., \"timestamp\": ..., \"data\": BASE64}], \"namespace\": optional}");
-    JsonBody.samePath("space_id", request.getSpaceId(), space, "space");
-    request.setSpaceId(space);
-    for (int i = 0; i < request.getBlocksCount(); i++) {
-      Block block = request.getBlocks(i);
-      JsonBody.samePath("blocks[" + i + "].feed_id", block.getFeedId(), feed, "feed");
-      request.setBlocks(i, block.toBuilder().setFeedId(feed));
-    }
-    return request.build();
   }
 }

@@ -6,10 +6,6 @@ import dev.feedstore.core.InvalidValueException;
 import dev.feedstore.core.Namespace;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.Subscription;
-import dev.feedstore.proto.v1.AckRequest;
-import dev.feedstore.proto.v1.CompactRequest;
-import dev.feedstore.proto.v1.SetRetentionRequest;
-import dev.feedstore.proto.v1.SubscribeRequest;
 import dev.feedstore.server.internal.access.Caller;
 import dev.feedstore.server.internal.authority.CompactResult;
 import dev.feedstore.server.internal.authority.DurableList;
@@ -18,20 +14,21 @@ import dev.feedstore.server.internal.authority.RetentionResult;
 import dev.feedstore.server.internal.authority.SubscribeResult;
 import dev.feedstore.server.internal.core.ApiCalls;
 import dev.feedstore.server.internal.core.ServerCore;
-import dev.feedstore.server.internal.wire.WireRequests;
+import dev.feedstore.server.internal.http.JsonBody.Kind;
+import dev.feedstore.server.internal.requests.Requests;
+import dev.feedstore.server.internal.requests.SubscribeFields;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.function.Supplier;
 
 /**
  * The endpoints of the HTTP API that mirror {@link ApiCalls}: each reads its request (a JSON body,
- * the JSON of the {@code feed.v1} request without what the path gives, or query parameters),
- * checks it with the wire's rules ({@link WireRequests}), runs the call, and answers its response
- * as JSON with the wire's field names. Thread-safe.
+ * the fields of the API's request without what the path gives, or query parameters), checks it
+ * with the API's rules ({@link Requests}), runs the call, and answers its response as JSON with the
+ * API's field names. Thread-safe.
  *
  * <ul>
  *   <li>{@code POST /v1/spaces/{space}/subscriptions} {@code {"feed_ids": [...], "namespaces":
@@ -58,6 +55,12 @@ import java.util.function.Supplier;
 final class HttpCalls {
   private static final Set<String> FEED_PAGE = Set.of("namespace", "after", "limit");
   private static final String UP_TO = "{\"up_to\": N}";
+  private static final Map<String, Kind> SUBSCRIBE = Map.of("feed_ids", Kind.TEXTS, "namespaces", Kind.TEXTS,
+      "ttl_ms", Kind.WHOLE, "durable", Kind.FLAG, "name", Kind.TEXT, "ack_within_ms", Kind.WHOLE);
+  private static final Map<String, Kind> ACK = Map.of("subscription_id", Kind.TEXT, "up_to", Kind.WHOLE);
+  private static final Map<String, Kind> COMPACT = Map.of("up_to", Kind.WHOLE);
+  private static final Map<String, Kind> RETENTION = Map.of("blocks", Kind.WHOLE, "age_ms", Kind.WHOLE,
+      "bytes", Kind.WHOLE, "server_default", Kind.FLAG);
 
   private final ServerCore core;
   private final ApiCalls calls;
@@ -69,11 +72,12 @@ final class HttpCalls {
 
   void subscribe(HttpExchange exchange, Caller caller, Map<String, String> path) {
     JsonBody.read(exchange, core, body -> {
-      SubscribeRequest.Builder request = JsonBody.parse(body, SubscribeRequest.newBuilder(), "of a subscription:"
-          + " {\"feed_ids\": [...], \"namespaces\": [...], \"ttl_ms\": N} or {\"feed_ids\": [...], \"namespaces\":"
-          + " [...], \"durable\": true, \"name\": NAME, \"ack_within_ms\": N}");
-      SubscribeResult result = calls.subscribe(caller,
-          WireRequests.subscribe(request.setSpaceId(space(exchange, request.getSpaceId())).build(), core.settings()));
+      JsonBody.Fields request = JsonBody.parse(body, "of a subscription: {\"feed_ids\": [...], \"namespaces\": [...],"
+          + " \"ttl_ms\": N} or {\"feed_ids\": [...], \"namespaces\": [...], \"durable\": true, \"name\": NAME,"
+          + " \"ack_within_ms\": N}", exchange.space(), SUBSCRIBE);
+      SubscribeResult result = calls.subscribe(caller, Requests.subscribe(new SubscribeFields(exchange.space(),
+          request.texts("feed_ids"), request.texts("namespaces"), request.whole("ttl_ms"), request.flag("durable"),
+          request.text("name"), request.whole("ack_within_ms")), core.settings()));
       Subscription subscription = result.subscription();
       exchange.json(200, Json.object()
           .field("subscription_id", subscription.id())
@@ -86,12 +90,13 @@ final class HttpCalls {
   }
 
   void ack(HttpExchange exchange, Caller caller, Map<String, String> path) {
-    String subscriptionId = named("subscription", () -> WireRequests.subscriptionId(path.get("subscription")));
+    String subscriptionId = Requests.named("subscription",
+        () -> Requests.subscriptionId(path.get("subscription")));
     JsonBody.read(exchange, core, body -> {
-      AckRequest.Builder request = JsonBody.parse(body, AckRequest.newBuilder(), "of an acknowledgement: " + UP_TO);
-      JsonBody.samePath("subscription_id", request.getSubscriptionId(), subscriptionId, "subscription");
-      SubscribeResult result = calls.ack(caller, spaceId(exchange, request.getSpaceId()), subscriptionId,
-          request.getUpTo());
+      JsonBody.Fields request = JsonBody.parse(body, "of an acknowledgement: " + UP_TO, exchange.space(), ACK);
+      JsonBody.sameAsPath("subscription_id", request.text("subscription_id").orElse(""), subscriptionId,
+          "subscription");
+      SubscribeResult result = calls.ack(caller, spaceId(exchange), subscriptionId, request.whole("up_to").orElse(0));
       exchange.json(200, Json.object()
           .field("acked", result.subscription().durable().orElseThrow().acked())
           .field("expires_at", result.subscription().expiresAtMillis())
@@ -102,7 +107,7 @@ final class HttpCalls {
 
   void subscriptions(HttpExchange exchange, Caller caller, Map<String, String> path) {
     HttpParams.of(exchange.request(), Set.of());
-    DurableList list = calls.subscriptions(caller, spaceId(exchange, ""));
+    DurableList list = calls.subscriptions(caller, spaceId(exchange));
     List<String> subscriptions = new ArrayList<>();
     for (Subscription subscription : list.subscriptions()) {
       Subscription.Durable durable = subscription.durable().orElseThrow();
@@ -123,11 +128,11 @@ final class HttpCalls {
 
   void feeds(HttpExchange exchange, Caller caller, Map<String, String> path) {
     HttpParams params = HttpParams.of(exchange.request(), FEED_PAGE);
-    Optional<Namespace> namespace = params.one("namespace").map(ns -> named("namespace", () -> new Namespace(ns)));
-    Optional<FeedId> after = params.one("after").map(feed -> named("after", () -> new FeedId(feed)));
+    Optional<Namespace> namespace = params.one("namespace").map(ns -> Requests.namespace(ns, "namespace"));
+    Optional<FeedId> after = params.one("after").map(feed -> Requests.named("after", () -> new FeedId(feed)));
     OptionalLong limit = params.count("limit");
-    int size = WireRequests.listLimit((int) Math.min(Integer.MAX_VALUE, limit.orElse(0)), core.settings());
-    FeedList list = calls.feeds(caller, spaceId(exchange, ""), namespace, after, size);
+    int size = Requests.listLimit((int) Math.min(Integer.MAX_VALUE, limit.orElse(0)), core.settings());
+    FeedList list = calls.feeds(caller, spaceId(exchange), namespace, after, size);
     List<String> feeds = new ArrayList<>();
     for (FeedInfo feed : list.feeds()) {
       Json json = Json.object().field("feed_id", feed.feedId().value());
@@ -147,9 +152,8 @@ final class HttpCalls {
 
   void compact(HttpExchange exchange, Caller caller, Map<String, String> path) {
     JsonBody.read(exchange, core, body -> {
-      CompactRequest request = JsonBody.parse(body, CompactRequest.newBuilder(), "of a compaction: " + UP_TO).build();
-      CompactResult result = calls.compact(caller, spaceId(exchange, request.getSpaceId()),
-          WireRequests.upTo(request.getUpTo()));
+      JsonBody.Fields request = JsonBody.parse(body, "of a compaction: " + UP_TO, exchange.space(), COMPACT);
+      CompactResult result = calls.compact(caller, spaceId(exchange), Requests.upTo(request.whole("up_to").orElse(0)));
       exchange.json(200, Json.object()
           .field("floor", result.floor().value())
           .field("removed", result.removed())
@@ -160,10 +164,11 @@ final class HttpCalls {
 
   void setRetention(HttpExchange exchange, Caller caller, Map<String, String> path) {
     JsonBody.read(exchange, core, body -> {
-      SetRetentionRequest request = JsonBody.parse(body, SetRetentionRequest.newBuilder(), "of a retention:"
-          + " {\"blocks\": N, \"age_ms\": N, \"bytes\": N} or {\"server_default\": true}").build();
-      RetentionResult result = calls.setRetention(caller, spaceId(exchange, request.getSpaceId()),
-          WireRequests.retention(request));
+      JsonBody.Fields request = JsonBody.parse(body, "of a retention: {\"blocks\": N, \"age_ms\": N, \"bytes\": N} or"
+          + " {\"server_default\": true}", exchange.space(), RETENTION);
+      RetentionResult result = calls.setRetention(caller, spaceId(exchange), Requests.retention(
+          request.whole("blocks").orElse(0), request.whole("age_ms").orElse(0), request.whole("bytes").orElse(0),
+          request.flag("server_default")));
       exchange.json(200, Json.object()
           .field("blocks", result.retention().blocks().orElse(0))
           .field("age_ms", result.retention().ageMillis().orElse(0))
@@ -188,22 +193,8 @@ final class HttpCalls {
         .end());
   }
 
-  /** The path's space, which the body's {@code space_id} may repeat. */
-  private static String space(HttpExchange exchange, String inBody) {
-    JsonBody.samePath("space_id", inBody, exchange.space(), "space");
-    return exchange.space();
-  }
-
-  private static SpaceId spaceId(HttpExchange exchange, String inBody) {
-    return named("space", () -> new SpaceId(space(exchange, inBody)));
-  }
-
-  /** Makes a value, naming the HTTP parameter or path segment {@code name} in its refusal. */
-  private static <T> T named(String name, Supplier<T> make) {
-    try {
-      return make.get();
-    } catch (InvalidValueException e) {
-      throw e.withField(name);
-    }
+  /** The path's space. */
+  private static SpaceId spaceId(HttpExchange exchange) {
+    return Requests.named("space", () -> new SpaceId(exchange.space()));
   }
 }

@@ -1,19 +1,25 @@
 package dev.feedstore.server.internal.http;
 
+import static dev.feedstore.server.settings.ServerSettings.SSE_GZIP_LEVEL;
+
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.util.Locale;
+import java.util.function.Consumer;
 import java.util.zip.CRC32;
 import java.util.zip.Deflater;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
 
 /**
- * One event stream's gzip encoding, as {@link SseWriter} sends it when {@code sse-gzip-level} is
- * above 0 and the client takes gzip ({@link #accepts}): a gzip member whose deflate stream is
+ * One event stream's gzip encoding, the output an {@link SseWriter} writes through when {@code
+ * sse-gzip-level} is above 0 and the client takes gzip ({@link #output}): a gzip member whose deflate stream is
  * flushed ({@code SYNC_FLUSH}) after every write, so each write's events can be decoded as soon as
  * they arrive, and finished with gzip's trailer by the last write. It holds a deflater, about 256
  * KiB of native memory, until the last write or {@link #release}.
  *
- * <p>Thread-safe: {@link SseWriter} encodes one write at a time, and a client that leaves may
+ * <p>Thread-safe: {@link SseWriter} writes one write at a time, and a client that leaves may
  * release it from another thread meanwhile; after that, every encoding is empty.
  */
 final class SseGzip {
@@ -26,6 +32,54 @@ final class SseGzip {
   private boolean started;
   /** Guarded by this: the deflater was ended. */
   private boolean released;
+
+  /**
+   * {@code plain}, the output of the event stream {@code exchange} answers, gzipped when {@code
+   * sse-gzip-level} is above 0 and the client takes gzip: its headers say so at the first write
+   * (so that a refusal before it goes as plain JSON), each write is encoded and flushed, the last
+   * ends the member, and a client that leaves releases the deflater. {@code plain} itself otherwise.
+   */
+  static SseWriter.Output output(HttpExchange exchange, SseWriter.Output plain) {
+    int level = exchange.core().settings().get(SSE_GZIP_LEVEL);
+    if (level == 0 || !accepts(exchange.request().getHeaders().get(HttpHeader.ACCEPT_ENCODING))) {
+      return plain;
+    }
+    SseGzip gzip = new SseGzip(level);
+    Response response = exchange.response();
+    return new SseWriter.Output() {
+      @Override
+      public void write(boolean last, ByteBuffer events, Callback done) {
+        if (!response.isCommitted()) {
+          response.getHeaders().put(HttpHeader.CONTENT_ENCODING, "gzip");
+          response.getHeaders().put(HttpHeader.VARY, HttpHeader.ACCEPT_ENCODING.asString());
+        }
+        plain.write(last, last ? gzip.finish(events) : gzip.encode(events), done);
+      }
+
+      @Override
+      public Callback completion() {
+        return plain.completion();
+      }
+
+      @Override
+      public void onFailure(Consumer<Throwable> gone) {
+        plain.onFailure(failure -> {
+          gzip.release();
+          gone.accept(failure);
+        });
+      }
+
+      @Override
+      public void eventSent() {
+        plain.eventSent();
+      }
+
+      @Override
+      public void ended(String code) {
+        plain.ended(code);
+      }
+    };
+  }
 
   /** @param level deflate's level, 1 (fastest) to 9 (smallest) */
   SseGzip(int level) {

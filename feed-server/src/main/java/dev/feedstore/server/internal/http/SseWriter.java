@@ -1,31 +1,52 @@
 package dev.feedstore.server.internal.http;
 
-import static dev.feedstore.server.settings.ServerSettings.SSE_GZIP_LEVEL;
-
 import java.nio.ByteBuffer;
-import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.server.Response;
+import java.nio.charset.StandardCharsets;
+import java.util.function.Consumer;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.Invocable;
 
 /**
  * The writing side of a Server-Sent Events response, shared by the event streams of the API ({@link
  * SseSink}) and of Durable Streams ({@code StreamSseSink}): one write at a time, ready again when
- * Jetty has written the last one to the socket, so a reader that stops reading holds one batch of
- * events in the server, never a queue; a last write waits for the one in flight; a client that went
- * away (a failed write, a closed connection, an idle timeout) releases the stream and fails the
- * response's callback unless the last write has it already. With {@code sse-gzip-level} above 0 and
- * a client that takes gzip, the response goes gzipped, each write flushed so that its events are
- * decoded when they arrive ({@link SseGzip}).
+ * Jetty has written the last one to the socket (its write callback), so a reader that stops reading
+ * holds one batch of events in the server, never a queue; a last write waits for the one in flight;
+ * a client that went away (a failed write, a closed connection, an idle timeout) releases the stream
+ * and fails the response's callback unless the last write has it already.
+ *
+ * <p>A completed write wakes the stream's follower ({@code onReady}) only when the follower found
+ * the writer busy since that write began: a write Jetty finished at once, while the follower was
+ * still sending, wakes nothing, and neither does one that finished before anything else was due.
+ * So a commit reaches a stream whose connection is busy only once (it finds the writer busy), and
+ * the write's completion brings the stream back for everything committed meanwhile, in one write.
  *
  * <p>Thread-safe: writes come from the follower's drain, completions from Jetty's threads.
  */
 public final class SseWriter {
-  private final HttpExchange exchange;
-  private final Response response;
+  /** Where the events go: the response of an exchange ({@link HttpExchange#events}), or a test's. */
+  public interface Output {
+    /** Writes {@code events}; {@code last} completes the response. {@code done} is told when they are written. */
+    void write(boolean last, ByteBuffer events, Callback done);
+
+    /** The response's own callback: what completes or fails the exchange. */
+    Callback completion();
+
+    /** Runs {@code gone} with the failure when the client goes away (its connection closed or timed out). */
+    void onFailure(Consumer<Throwable> gone);
+
+    /** One write of events went out. */
+    void eventSent();
+
+    /** The stream ended with {@code code}. */
+    void ended(String code);
+  }
+
+  private final Output output;
   private final Object lock = new Object();
   /** Guarded by lock: a write is in flight. */
   private boolean writing;
+  /** Guarded by lock: {@link #isReady} said false since the write in flight began: its end wakes the follower. */
+  private boolean wanted;
   /** Guarded by lock: the stream has ended (or is ending): nothing more is taken. */
   private boolean ended;
   /** Guarded by lock: the last write, waiting for the one in flight. */
@@ -34,51 +55,22 @@ public final class SseWriter {
   private boolean completed;
   private volatile Runnable onReady = () -> {};
   private volatile Runnable onGone = () -> {};
-  /** Set by {@link #start} when the response goes gzipped; encoded one write at a time. */
-  private volatile SseGzip gzip;
 
-  public SseWriter(HttpExchange exchange) {
-    this.exchange = exchange;
-    this.response = exchange.response();
+  public SseWriter(Output output) {
+    this.output = output;
   }
 
-  /**
-   * Hooks the follower's handlers (see {@code LiveSink.start}) and watches for the client leaving;
-   * called once the response's other headers are set, before the first write.
-   */
+  /** Hooks the follower's handlers (see {@code LiveSink.start}) and watches for the client leaving. */
   public void start(Runnable ready, Runnable gone) {
-    gzip = encoding(exchange);
     onReady = ready;
     onGone = gone;
-    exchange.request().addFailureListener(this::gone);
+    output.onFailure(this::gone);
   }
 
-  /**
-   * Answers {@code exchange}, an event stream whose headers are set, with {@code events} and ends
-   * it: one write, gzipped as {@link #start} would.
-   */
-  public static void whole(HttpExchange exchange, ByteBuffer events) {
-    SseGzip encoding = encoding(exchange);
-    exchange.response().write(true, encoding == null ? events : encoding.finish(events), exchange.callback());
-  }
-
-  /**
-   * The gzip encoding of the event stream {@code exchange} answers, when {@code sse-gzip-level} is
-   * above 0 and the client takes gzip, its headers set; null when it goes as it is.
-   */
-  private static SseGzip encoding(HttpExchange exchange) {
-    int level = exchange.core().settings().get(SSE_GZIP_LEVEL);
-    if (level == 0 || !SseGzip.accepts(exchange.request().getHeaders().get(HttpHeader.ACCEPT_ENCODING))) {
-      return null;
-    }
-    exchange.response().getHeaders().put(HttpHeader.CONTENT_ENCODING, "gzip");
-    exchange.response().getHeaders().put(HttpHeader.VARY, HttpHeader.ACCEPT_ENCODING.asString());
-    return new SseGzip(level);
-  }
-
-  /** True when a write would go out now. */
+  /** True when a write would go out now; false while one is in flight, whose end then wakes the follower. */
   public boolean isReady() {
     synchronized (lock) {
+      wanted |= writing;
       return !writing && !ended;
     }
   }
@@ -90,11 +82,23 @@ public final class SseWriter {
         return;
       }
       writing = true;
+      wanted = false;
     }
-    exchange.eventSent();
-    SseGzip encoding = gzip;
-    ByteBuffer bytes = encoding == null ? buffer : encoding.encode(buffer);
-    response.write(false, bytes, Callback.from(Invocable.InvocationType.NON_BLOCKING, this::written, this::failed));
+    output.eventSent();
+    output.write(false, buffer, Callback.from(Invocable.InvocationType.NON_BLOCKING, this::written, this::failed));
+  }
+
+  /**
+   * Writes this stream's own {@code opening} events, if any, then {@code events}, which other streams
+   * may write too: they are written as they are (Jetty only reads them), copied only behind an opening.
+   */
+  public void write(String opening, byte[] events) {
+    if (opening.isEmpty()) {
+      write(ByteBuffer.wrap(events));
+      return;
+    }
+    byte[] first = opening.getBytes(StandardCharsets.UTF_8);
+    write(ByteBuffer.allocate(first.length + events.length).put(first).put(events).flip());
   }
 
   /** Writes the last events and completes the response, after the write in flight; once. */
@@ -110,26 +114,23 @@ public final class SseWriter {
       }
       completed = true;
     }
-    response.write(true, lastBytes(last), exchange.callback());
-  }
-
-  /** The bytes of the last write: {@code last}, or its encoding and the end of the gzip member. */
-  private ByteBuffer lastBytes(ByteBuffer last) {
-    SseGzip encoding = gzip;
-    return encoding == null ? last : encoding.finish(last);
+    output.write(true, last, output.completion());
   }
 
   private void written() {
     ByteBuffer last;
+    boolean wake;
     synchronized (lock) {
       writing = false;
+      wake = wanted;
+      wanted = false;
       last = pendingEnd;
       pendingEnd = null;
       completed |= last != null;
     }
     if (last != null) {
-      response.write(true, lastBytes(last), exchange.callback());
-    } else {
+      output.write(true, last, output.completion());
+    } else if (wake) {
       onReady.run();
     }
   }
@@ -149,14 +150,10 @@ public final class SseWriter {
       fail = !completed;
       completed = true;
     }
-    SseGzip encoding = gzip;
-    if (encoding != null) {
-      encoding.release();
-    }
-    exchange.ended("CANCELLED");
+    output.ended("CANCELLED");
     onGone.run();
     if (fail) {
-      exchange.callback().failed(failure);
+      output.completion().failed(failure);
     }
   }
 }
