@@ -94,7 +94,7 @@ final class TailCommand implements Callable<Integer> {
     StartCursor.checkOne(since, from);
     checkDurable();
     Printer printer = output.printer(spec.commandLine().getOut(), spec.commandLine().getErr());
-    try (Authority authority = server.connect()) {
+    try (AuthorityConnection authority = server.connect()) {
       if (durable != null) {
         followDurable(authority, printer);
         return FeedCtl.Exit.OK;
@@ -140,7 +140,7 @@ final class TailCommand implements Callable<Integer> {
    * found or made (in place of one that expired), and closes it once done; the consumer sends the
    * acknowledgement of the last printed block before it closes.
    */
-  private void followDurable(Authority authority, Printer printer) throws InterruptedException {
+  private void followDurable(AuthorityConnection authority, Printer printer) throws InterruptedException {
     DurableConsumers.Builder settings = DurableConsumers.newBuilder(authority.channel()).manualAcknowledgement()
         .callDeadline(authority.deadline()).reconnectBackoff(RECONNECT_FIRST, RECONNECT_LONGEST);
     if (ackWithinMs != null) {
@@ -185,7 +185,7 @@ final class TailCommand implements Callable<Integer> {
   }
 
   /** The space's highest position, from a one-block Query. */
-  private long highestPosition(Authority authority) {
+  private long highestPosition(AuthorityConnection authority) {
     return authority.query(QueryRequest.newBuilder().setSpaceId(space.value()).setLimit(1)).getMaxPosition();
   }
 }

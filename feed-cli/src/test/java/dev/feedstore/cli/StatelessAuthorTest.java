@@ -62,7 +62,7 @@ class StatelessAuthorTest {
 
   @Test
   void aSequenceTakenBetweenReadAndAppendIsRetriedAfterTheRivalsBlock() {
-    try (Authority authority = Authority.over(channel(), Duration.ofSeconds(30), racedBy(1))) {
+    try (AuthorityConnection authority = AuthorityConnection.over(channel(), Duration.ofSeconds(30), racedBy(1))) {
       List<StatelessAuthor.Appended> stored = author(authority, 5).append(feed.value(), List.of(ByteString.copyFromUtf8("mine")));
 
       assertEquals(1, stored.size());
@@ -78,7 +78,7 @@ class StatelessAuthorTest {
 
   @Test
   void whenEveryRetryLosesTheConflictIsReportedWithTheKey() {
-    try (Authority authority = Authority.over(channel(), Duration.ofSeconds(30), racedBy(3))) {
+    try (AuthorityConnection authority = AuthorityConnection.over(channel(), Duration.ofSeconds(30), racedBy(3))) {
       StatusRuntimeException e = assertThrows(StatusRuntimeException.class,
           () -> author(authority, 2).append(feed.value(), List.of(ByteString.copyFromUtf8("mine"))));
 
@@ -88,7 +88,7 @@ class StatelessAuthorTest {
     }
   }
 
-  private StatelessAuthor author(Authority authority, int retries) {
+  private StatelessAuthor author(AuthorityConnection authority, int retries) {
     return new StatelessAuthor(authority, DEMO.value(), "feedctl", Optional.empty(), Clock.systemUTC(), 100, retries,
         new HumanPrinter(new PrintWriter(new StringWriter()), new PrintWriter(remarks, true)));
   }
