@@ -4,6 +4,7 @@ import dev.feedstore.client.ConsumerEvent;
 import dev.feedstore.client.DurableConsumer;
 import dev.feedstore.client.DurableConsumers;
 import dev.feedstore.client.StartPoint;
+import dev.feedstore.client.grpc.AuthorityChannel;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.proto.v1.QueryRequest;
 import dev.feedstore.proto.v1.WatchRequest;
@@ -141,7 +142,7 @@ final class TailCommand implements Callable<Integer> {
    * acknowledgement of the last printed block before it closes.
    */
   private void followDurable(AuthorityConnection authority, Printer printer) throws InterruptedException {
-    DurableConsumers.Builder settings = DurableConsumers.newBuilder(authority.channel()).manualAcknowledgement()
+    DurableConsumers.Builder settings = AuthorityChannel.consumers(authority.channel()).manualAcknowledgement()
         .callDeadline(authority.deadline()).reconnectBackoff(RECONNECT_FIRST, RECONNECT_LONGEST);
     if (ackWithinMs != null) {
       settings.ackWithin(Duration.ofMillis(ackWithinMs));

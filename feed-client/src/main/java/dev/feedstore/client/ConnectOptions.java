@@ -1,5 +1,6 @@
 package dev.feedstore.client;
 
+import dev.feedstore.client.internal.BearerHeader;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -131,9 +132,9 @@ public final class ConnectOptions {
       return this;
     }
 
-    /** Sends {@code value} as the access token of every call ({@link BearerToken}). */
+    /** Sends {@code value} as the access token of every call ({@code authorization: Bearer TOKEN}). */
     public Builder token(String value) {
-      BearerToken.of(value); // checked now, not at the first call
+      BearerHeader.check(value); // checked now, not at the first call
       return token(() -> value);
     }
 

@@ -31,8 +31,9 @@ import java.util.function.Supplier;
  * }</pre>
  *
  * <p>Built from a target, it makes its channel ({@link ConnectOptions}: TLS, token, keepalive) and
- * shuts it down on {@link #close()}; built from a {@link Channel}, the channel stays the caller's.
- * {@link #close()} also closes every consumer it started. Every consumer has a thread of its own.
+ * shuts it down on {@link #close()}; built over a channel of the caller's ({@link
+ * dev.feedstore.client.grpc.AuthorityChannel#consumers}), the channel stays the caller's. {@link
+ * #close()} also closes every consumer it started. Every consumer has a thread of its own.
  * Thread-safe.
  */
 public final class DurableConsumers implements AutoCloseable {
@@ -79,7 +80,7 @@ public final class DurableConsumers implements AutoCloseable {
   }
 
   /** Consumers of the authority behind {@code channel}, which stays the caller's to shut down. */
-  public static Builder newBuilder(Channel channel) {
+  static Builder newBuilder(Channel channel) {
     Objects.requireNonNull(channel, "channel");
     return new Builder(channel);
   }

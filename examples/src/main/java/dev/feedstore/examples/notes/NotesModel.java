@@ -5,6 +5,7 @@ import dev.feedstore.client.Registration;
 import dev.feedstore.client.Replica;
 import dev.feedstore.client.SyncSession;
 import dev.feedstore.client.SyncStatus;
+import dev.feedstore.client.grpc.AuthorityChannel;
 import dev.feedstore.core.ActorId;
 import dev.feedstore.core.Block;
 import dev.feedstore.core.BlockData;
@@ -73,7 +74,7 @@ public final class NotesModel implements AutoCloseable {
     replica.replicateNamespace(space, NOTES, true);
     this.ownFeed = findOwnFeed();
     this.notesRegistration = replica.listen(space, Scope.namespace(NOTES), this::notesChanged);
-    this.session = channel.map(c -> replica.connect(c, options));
+    this.session = channel.map(c -> AuthorityChannel.connect(replica, c, options));
     this.statusRegistration = session.map(s -> s.onStatus(this::statusChanged));
   }
 

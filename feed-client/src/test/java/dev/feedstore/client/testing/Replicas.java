@@ -1,5 +1,6 @@
 package dev.feedstore.client.testing;
 
+import dev.feedstore.client.internal.ClientAccess;
 import dev.feedstore.client.Replica;
 import dev.feedstore.client.internal.GrpcAuthority;
 import dev.feedstore.core.ActorId;
@@ -34,7 +35,7 @@ public final class Replicas implements AutoCloseable {
 
   /** A driver of replicas' sync of {@code space}, one step at a time, with {@code authority}. */
   public static SyncDriver<Replica> driver(Authority authority, SpaceId space) {
-    return new SyncDriver<>(authority, replica -> replica.sync(space));
+    return new SyncDriver<>(authority, replica -> ClientAccess.get().sync(replica, space));
   }
 
   public Replica open(String actor) {
