@@ -49,6 +49,7 @@ public final class ConnectOptions {
     this.session = builder.session;
   }
 
+  /** A builder of options, starting from the defaults. */
   public static Builder newBuilder() {
     return new Builder();
   }
@@ -90,6 +91,7 @@ public final class ConnectOptions {
     return keepaliveTimeout;
   }
 
+  /** The options of the session these options open. */
   public SyncSession.Options session() {
     return session;
   }
@@ -175,6 +177,7 @@ public final class ConnectOptions {
       return this;
     }
 
+    /** The options built so far. */
     public ConnectOptions build() {
       return new ConnectOptions(this);
     }

@@ -41,7 +41,9 @@ public final class DurableConsumers implements AutoCloseable {
   public static final int DEFAULT_MAX_BLOCKS_IN_FLIGHT = 1000;
   /** A batch is handed to a handler that throws five times in all before the consumer stops. */
   public static final int DEFAULT_HANDLER_ATTEMPTS = 5;
+  /** The first wait before a handler that threw is given its batch again: 100 ms. */
   public static final Duration DEFAULT_HANDLER_BACKOFF_INITIAL = Duration.ofMillis(100);
+  /** The longest wait between a handler's attempts: 10 s. */
   public static final Duration DEFAULT_HANDLER_BACKOFF_MAX = Duration.ofSeconds(10);
 
   private final DurableCalls calls;

@@ -151,6 +151,7 @@ public final class Replica implements AutoCloseable {
     return builder(file).actorId(actor).build();
   }
 
+  /** A builder of the replica kept in {@code file}, created if it does not exist. */
   public static Builder builder(Path file) {
     return new Builder(file);
   }
@@ -234,15 +235,18 @@ public final class Replica implements AutoCloseable {
       return this;
     }
 
+    /** Opens the replica as built: locks, checks and, if need be, creates its file. */
     public Replica build() {
       return new Replica(this);
     }
   }
 
+  /** The actor that authors every block this replica appends. */
   public ActorId actorId() {
     return actor;
   }
 
+  /** The replica's SQLite file. */
   public Path file() {
     return sqlite.file();
   }
