@@ -64,10 +64,15 @@ public final class ApiDocs {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+    // The packages' files, not the source tree: a module-info.java there would make javadoc read the
+    // module on a module path, where the tests' class path is not; the module's other classes are read
+    // compiled, from the class path.
     List<String> args = new ArrayList<>(List.of("-Xdoclint:all", "-protected", "-quiet", "-Xmaxwarns", "100000",
-        "-Xmaxerrs", "100000", "-d", out.toString(), "-sourcepath", sources.toString(),
+        "-Xmaxerrs", "100000", "-d", out.resolve("html").toString(), "-sourcepath", out.toString(),
         "-cp", System.getProperty("java.class.path")));
-    args.addAll(packages);
+    for (String name : packages) {
+      args.addAll(sourceFiles(sources.resolve(name.replace('.', '/'))));
+    }
     StringWriter text = new StringWriter();
     try (PrintWriter writer = new PrintWriter(text)) {
       javadoc.run(writer, writer, args.toArray(String[]::new));
@@ -78,6 +83,18 @@ public final class ApiDocs {
         .filter(line -> line.contains(": warning:") || line.contains(": error:") || line.startsWith("error:"))
         .filter(line -> ALLOWED.stream().noneMatch(line::contains))
         .toList();
+  }
+
+  /** The {@code .java} files of one package directory, its {@code package-info.java} among them. */
+  private static List<String> sourceFiles(Path directory) {
+    if (!Files.isDirectory(directory)) {
+      throw new IllegalArgumentException("no sources of the package at " + directory.toAbsolutePath());
+    }
+    try (Stream<Path> files = Files.list(directory)) {
+      return files.filter(file -> file.toString().endsWith(".java")).map(Path::toString).sorted().toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   private static void deleteTree(Path root) {
