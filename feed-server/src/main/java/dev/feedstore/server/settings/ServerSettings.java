@@ -127,16 +127,18 @@ public final class ServerSettings {
       .doc("Pages read from storage kept per watched space for the streams behind its recent blocks, each read once"
           + " and shared.",
           "A saturated server's streams fall behind `--tail-blocks` at hundreds of points a page apart; 512 is enough"
-          + " for 1,000 of them on one core. Each page holds at most one batch (`--watch-batch-bytes`) and its"
-          + " encoded frame, about 80 KiB for 100 blocks of 256 bytes (40 MiB when all 512 are in use); pages are"
+          + " for 1,000 of them on one core. Each page holds at most one batch (`--watch-batch-bytes`) and what the"
+          + " transports encode from it, about 100 KiB for 100 blocks of 256 bytes (50 MiB when all 512 are in use);"
+          + " a stream alone in its space keeps none; pages are"
           + " held only once streams fell behind, dropped with the space's last watcher, and bounded in all spaces"
           + " together by `--shared-pages-bytes`."));
 
   public static final Setting<Long> SHARED_PAGES_BYTES = define(Setting.ofLong("shared-pages-bytes", 64L << 20)
       .unit(BYTES).in(LIVE).atLeast(0, "0 keeps no page: every stream behind reads its own")
       .doc("Most memory the pages kept for streams behind may hold in all watched spaces together (a page counts"
-          + " twice its blocks' data); beyond it the oldest are dropped. 0 keeps none.",
-          "A page counts its blocks and their encoded frame. When a page would pass it, the pages kept longest, of"
+          + " two and a half times its blocks' data); beyond it the oldest are dropped. 0 keeps none.",
+          "A page counts its blocks and what a transport encodes from them (a Watch frame about as large, Server-Sent"
+          + " Events half as large again). When a page would pass it, the pages kept longest, of"
           + " whichever space, are dropped (streams behind them read storage again), and a page larger than the whole"
           + " budget is sent unshared. 64 MiB holds the 512 pages of one space whose streams all fell behind, with"
           + " room to spare, and is a quarter of a 256 MiB heap."));

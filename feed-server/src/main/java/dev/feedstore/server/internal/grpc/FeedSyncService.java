@@ -50,8 +50,8 @@ import dev.feedstore.server.internal.errors.ShuttingDownException;
 import dev.feedstore.server.internal.live.Watches;
 import dev.feedstore.server.internal.monitoring.RateLimitedLog;
 import dev.feedstore.server.internal.monitoring.ServerVersion;
+import dev.feedstore.server.internal.requests.Requests;
 import dev.feedstore.server.internal.spaces.Page;
-import dev.feedstore.server.internal.wire.WireRequests;
 import dev.feedstore.server.settings.ServerSettings;
 import io.grpc.Context;
 import io.grpc.MethodDescriptor;
@@ -209,7 +209,7 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
   public void ack(AckRequest request, StreamObserver<AckResponse> responses) {
     unary("Ack", request.getSpaceId(), request.getRequestId(), responses, () -> {
       SpaceId spaceId = WireMapping.spaceId(request.getSpaceId());
-      String subscriptionId = WireRequests.subscriptionId(request.getSubscriptionId());
+      String subscriptionId = Requests.subscriptionId(request.getSubscriptionId());
       access.ack(AccessInterceptor.caller(), spaceId, subscriptionId);
       SubscribeResult result = authority.ack(spaceId, subscriptionId, request.getUpTo());
       return AckResponse.newBuilder()

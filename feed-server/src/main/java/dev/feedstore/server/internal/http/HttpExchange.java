@@ -13,6 +13,7 @@ import dev.feedstore.server.internal.monitoring.ServerMetrics;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -123,6 +124,36 @@ public final class HttpExchange {
   /** A live stream sent one event. */
   void eventSent() {
     core.metrics().eventSent(ServerMetrics.HTTP);
+  }
+
+  /** This exchange's response as the output of an event stream ({@link SseWriter}). */
+  public SseWriter.Output events() {
+    return new SseWriter.Output() {
+      @Override
+      public void write(boolean last, ByteBuffer events, Callback done) {
+        response.write(last, events, done);
+      }
+
+      @Override
+      public Callback completion() {
+        return callback;
+      }
+
+      @Override
+      public void onFailure(Consumer<Throwable> gone) {
+        request.addFailureListener(gone);
+      }
+
+      @Override
+      public void eventSent() {
+        HttpExchange.this.eventSent();
+      }
+
+      @Override
+      public void ended(String code) {
+        HttpExchange.this.ended(code);
+      }
+    };
   }
 
   /** The request ended with {@code code}; counted once, whatever ends it first. */
