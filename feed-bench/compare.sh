@@ -37,7 +37,7 @@ case ${ROWS:-append} in
     stores=(sqlite postgres)
     args[sqlite]="--only append,catchup --append-batches 1,100"
     args[postgres]="--store postgres --append-batches 1,100"
-    metrics='(batch1|batch100)(\.server_cpu_per_block)?$|^catchup\.(rate|server_cpu_per_block|replica_cpu_per_block)$'
+    metrics='(batch1|batch100)(\.server_cpu_per_block|\.p50)?$|^catchup\.(rate|server_cpu_per_block|replica_cpu_per_block)$'
     ;;
   live)
     stores=(sqlite)

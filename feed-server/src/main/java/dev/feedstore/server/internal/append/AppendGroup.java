@@ -4,6 +4,7 @@ import static dev.feedstore.server.settings.ServerSettings.FEEDS_PER_SPACE;
 
 import dev.feedstore.core.store.AuthorityStore;
 import dev.feedstore.core.store.AuthorityTransaction;
+import dev.feedstore.core.store.SpaceAppend;
 import dev.feedstore.core.store.StorageFaultException;
 import dev.feedstore.server.internal.spaces.SpaceState;
 import dev.feedstore.server.internal.spaces.Spaces;
@@ -18,7 +19,8 @@ import java.util.Set;
 /**
  * Commits a group of appends formed by the {@link AppendQueue} in one write transaction of the
  * store: one commit, so one fsync, for the whole group, whatever the store. The appends of one space
- * run together ({@link SpaceRun}), sharing their statements, and each still gets its own positions,
+ * run together ({@link SpaceRun}), and all spaces in one call of the store (one round trip before the
+ * commit on PostgreSQL: {@link AuthorityTransaction#append}); each append still gets its own positions,
  * consecutive in its space, after those of the appends before it in the group; the appends of one
  * space keep their arrival order. The group is ordered by space id, so a transaction takes the
  * counter rows of its spaces in one global order and two authorities sharing a store (PostgreSQL)
@@ -27,7 +29,7 @@ import java.util.Set;
  * <p>Each append is all or nothing on its own. If the work fails for one append (a sequence
  * conflict, a limit, keys stored already, feeds its caller may not write to, blocks for a stream
  * that is over: {@link SpaceRun#culprit}
- * names it; a step its space's appends share counts as the first one's), the transaction rolls back
+ * names it; the store's step they all share counts as the group's first), the transaction rolls back
  * and the group runs again without it; the appends set aside run after the group, each in a transaction of its own, exactly as a lone
  * append does, which gives them their own answer (their error, or positions after the group's). A
  * failure of the storage itself ({@link StorageFaultException}: disk full, read-only file, I/O
@@ -108,12 +110,13 @@ public final class AppendGroup implements AppendQueue.Committer {
   }
 
   /**
-   * Runs the appends in one transaction, those of one space together; on a failure notes whose it
-   * was and rethrows it unchanged.
+   * Runs the appends in one transaction, those of one space together, all spaces in one {@link
+   * AuthorityTransaction#append}; on a failure notes whose it was and rethrows it unchanged.
    */
   private List<AppendWork.Outcome> runAll(AuthorityTransaction tx, List<PendingAppend> appends, int[] failing,
       long now) {
-    List<AppendWork.Outcome> outcomes = new ArrayList<>(appends.size());
+    List<SpaceRun> runs = new ArrayList<>();
+    List<Integer> starts = new ArrayList<>();
     int start = 0;
     while (start < appends.size()) {
       SpaceState space = appends.get(start).space();
@@ -121,16 +124,32 @@ public final class AppendGroup implements AppendQueue.Committer {
       while (end < appends.size() && appends.get(end).space().spaceId().equals(space.spaceId())) {
         end++;
       }
-      SpaceRun run = new SpaceRun(space.spaceId(), appends.subList(start, end), settings.get(FEEDS_PER_SPACE),
-          closedFeeds, now);
       try {
         spaces.admit(tx, space);
-        outcomes.addAll(run.run(tx));
       } catch (RuntimeException e) {
-        failing[0] = start + run.culprit();
+        failing[0] = start;
         throw e;
       }
+      runs.add(new SpaceRun(space.spaceId(), appends.subList(start, end), settings.get(FEEDS_PER_SPACE),
+          closedFeeds, now));
+      starts.add(start);
       start = end;
+    }
+    List<SpaceAppend.Stored> stored;
+    try {
+      stored = tx.append(runs.stream().map(SpaceRun::request).toList());
+    } catch (RuntimeException e) {
+      failing[0] = 0;
+      throw e;
+    }
+    List<AppendWork.Outcome> outcomes = new ArrayList<>(appends.size());
+    for (int i = 0; i < runs.size(); i++) {
+      try {
+        outcomes.addAll(runs.get(i).outcomes(tx, stored.get(i)));
+      } catch (RuntimeException e) {
+        failing[0] = starts.get(i) + runs.get(i).culprit();
+        throw e;
+      }
     }
     return outcomes;
   }
