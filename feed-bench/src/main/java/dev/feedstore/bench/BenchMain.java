@@ -32,8 +32,8 @@ public final class BenchMain implements Callable<Integer> {
 
   /** The parts of the table. */
   enum Part {
-    append, concurrent, catchup, live, fanout, idle, ssefanout, sseidle, streamsfanout, httpappend, checksum, chain, backlog,
-    fairness, streams, compaction
+    append, pipeline, concurrent, catchup, live, fanout, idle, ssefanout, sseidle, streamsfanout, httpappend, checksum,
+    chain, backlog, fairness, streams, compaction
   }
 
   @Option(names = "--only", split = ",", paramLabel = "PART",
@@ -163,6 +163,7 @@ public final class BenchMain implements Callable<Integer> {
           () -> new ChecksumBench(table, or(checksumBlocks, quick ? 200_000 : 2_000_000)).run());
       status |= part(Part.chain, () -> new ChainBench(table, or(chainBlocks, quick ? 200_000 : 2_000_000)).run());
       status |= part(Part.append, () -> new AppendBench(run, table).run());
+      status |= part(Part.pipeline, () -> new PipelineBench(run, table).run());
       status |= part(Part.concurrent, () -> new ConcurrentAppendBench(run, table).run());
       status |= part(Part.catchup, () -> new CatchUpBench(run, table).run());
       status |= part(Part.live, () -> new LiveLatencyBench(run, table).run());

@@ -1,7 +1,7 @@
 package dev.feedstore.client.testing;
 
-import dev.feedstore.client.internal.ClientAccess;
 import dev.feedstore.client.Replica;
+import dev.feedstore.client.internal.ClientAccess;
 import dev.feedstore.client.internal.GrpcAuthority;
 import dev.feedstore.core.ActorId;
 import dev.feedstore.core.BlockData;
@@ -30,7 +30,8 @@ public final class Replicas implements AutoCloseable {
    * end of {@code channel} (the caller keeps the channel).
    */
   public static SyncDriver<Replica> driver(Channel channel, SpaceId space) {
-    return driver(new GrpcAuthority(channel), space);
+    return new SyncDriver<>(new GrpcAuthority(channel), replica -> ClientAccess.get().sync(replica, space),
+        GrpcAuthority.DEFAULT_APPENDS_IN_FLIGHT);
   }
 
   /** A driver of replicas' sync of {@code space}, one step at a time, with {@code authority}. */

@@ -246,6 +246,12 @@ public final class ServerSettings {
       .doc("Live streams (Watch and Server-Sent Events) one principal may hold open.",
           "As many as the whole server holds by default (`--watches-per-server`): lower it to share."));
 
+  public static final Setting<Integer> APPEND_STREAM_WINDOW = define(Setting.ofInt("append-stream-window", 64)
+      .unit(COUNT).in(GRPC).atLeast(1)
+      .doc("Most requests of one AppendStream the server reads ahead of its answers.",
+          "A writer that keeps more Appends in flight on one stream waits (HTTP/2 flow control) instead of filling"
+          + " the server's memory; 64 calls of one block each keep a writer's round trips hidden on a LAN."));
+
   public static final Setting<Long> KEEPALIVE_MS = define(Setting.ofLong("keepalive-ms", 60_000)
       .unit(MILLISECONDS).in(GRPC).atLeast(10_000, "gRPC raises shorter keepalive times to 10 s")
       .doc("How long a client connection may be silent before the server sends it an HTTP/2 PING.",

@@ -6,12 +6,15 @@ import dev.feedstore.core.store.AuthorityStore;
 import dev.feedstore.core.store.AuthorityTransaction;
 import dev.feedstore.core.store.SpaceAppend;
 import dev.feedstore.core.store.StorageFaultException;
+import dev.feedstore.server.internal.errors.EarlierAppendRefusedException;
 import dev.feedstore.server.internal.spaces.SpaceState;
 import dev.feedstore.server.internal.spaces.Spaces;
 import dev.feedstore.server.settings.ServerSettings;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -35,6 +38,9 @@ import java.util.Set;
  * failure of the storage itself ({@link StorageFaultException}: disk full, read-only file, I/O
  * error, damaged file), or one no append's work raised (the commit), fails every append of the
  * group: nothing of it was committed.
+ *
+ * <p>An append that {@linkplain PendingAppend#follow follows} earlier ones of its writer is set aside with the one it follows, runs after it, and fails with {@link
+ * EarlierAppendRefusedException}, storing nothing, if that one failed, in this group or before.
  *
  * <p>The blocks of one group are stamped with one receive time, read from the clock once per group
  * (raised per space to the last one handed out there, {@link
@@ -70,7 +76,15 @@ public final class AppendGroup implements AppendQueue.Committer {
   @Override
   public Runnable commit(List<PendingAppend> group) {
     long now = clock.millis();
-    List<PendingAppend> together = new ArrayList<>(group);
+    List<PendingAppend> together = new ArrayList<>(group.size());
+    for (PendingAppend append : group) {
+      EarlierAppendRefusedException refused = afterRefused(append);
+      if (refused == null) {
+        together.add(append);
+      } else {
+        append.failed(refused);
+      }
+    }
     together.sort(BY_SPACE); // stable: one space's appends keep their arrival order
     List<Aside> aside = new ArrayList<>();
     Set<SpaceState> published = new LinkedHashSet<>();
@@ -89,16 +103,25 @@ public final class AppendGroup implements AppendQueue.Committer {
           attempt.forEach(append -> append.failed(e));
           together = List.of();
         } else {
-          aside.add(new Aside(attempt.get(failing[0]), e instanceof SpaceRun.NotAllNew));
+          PendingAppend culprit = attempt.get(failing[0]);
+          aside.add(new Aside(culprit, e instanceof SpaceRun.NotAllNew));
           together = new ArrayList<>(attempt);
           together.remove(failing[0]);
+          setAsideFollowers(culprit, together, aside);
         }
       }
     }
+    // Alone, in arrival order, so that an append runs after those it follows.
+    aside.sort(Comparator.comparingInt(one -> indexOf(group, one.append())));
     if (together.size() == 1) {
       aside.add(0, new Aside(together.get(0), false));
     }
     for (Aside one : aside) {
+      EarlierAppendRefusedException refused = afterRefused(one.append());
+      if (refused != null) {
+        one.append().failed(refused);
+        continue;
+      }
       try {
         publish(one.append(), alone(one.append(), one.careful(), now));
         published.add(one.append().space());
@@ -107,6 +130,49 @@ public final class AppendGroup implements AppendQueue.Committer {
       }
     }
     return () -> published.forEach(space -> space.tail().signalWatchers());
+  }
+
+  /**
+   * Moves the appends of {@code together} that follow {@code culprit} (or follow one that does) to
+   * {@code aside}: they must not commit before it, nor at all if it fails.
+   */
+  private static void setAsideFollowers(PendingAppend culprit, List<PendingAppend> together, List<Aside> aside) {
+    Set<PendingAppend> held = new HashSet<>(List.of(culprit));
+    boolean moved = true;
+    while (moved) {
+      moved = false;
+      for (Iterator<PendingAppend> it = together.iterator(); it.hasNext(); ) {
+        PendingAppend append = it.next();
+        if (append.follows().stream().anyMatch(held::contains)) {
+          held.add(append);
+          aside.add(new Aside(append, false));
+          it.remove();
+          moved = true;
+        }
+      }
+    }
+  }
+
+  /** The refusal of an append that follows one that failed, or null when none of those it follows failed. */
+  private static EarlierAppendRefusedException afterRefused(PendingAppend append) {
+    Set<String> feeds = new LinkedHashSet<>();
+    for (PendingAppend earlier : append.follows()) {
+      if (earlier.hasFailed()) {
+        Set<String> shared = new LinkedHashSet<>(earlier.feeds());
+        shared.retainAll(append.feeds());
+        feeds.addAll(shared);
+      }
+    }
+    return feeds.isEmpty() ? null : new EarlierAppendRefusedException(feeds);
+  }
+
+  private static int indexOf(List<PendingAppend> group, PendingAppend append) {
+    for (int i = 0; i < group.size(); i++) {
+      if (group.get(i) == append) {
+        return i;
+      }
+    }
+    return group.size();
   }
 
   /**
