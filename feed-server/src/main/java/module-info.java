@@ -21,6 +21,9 @@ module dev.feedstore.server {
   requires org.eclipse.jetty.http;
   requires org.eclipse.jetty.io;
   requires org.eclipse.jetty.util;
+  requires org.eclipse.jetty.compression;
+  requires org.eclipse.jetty.compression.gzip;
+  requires org.eclipse.jetty.compression.server;
   requires com.nimbusds.jose.jwt;
   requires info.picocli;
   requires org.slf4j;
