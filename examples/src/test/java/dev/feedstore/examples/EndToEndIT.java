@@ -2,25 +2,20 @@ package dev.feedstore.examples;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.feedstore.core.testing.Await;
 import dev.feedstore.proto.v1.Block;
-import dev.feedstore.proto.v1.FeedSyncGrpc;
-import dev.feedstore.proto.v1.QueryRequest;
-import dev.feedstore.proto.v1.QueryResponse;
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
-import io.grpc.ManagedChannel;
+import dev.feedstore.server.testing.Calls;
+import dev.feedstore.testing.Await;
+import dev.feedstore.testing.ServerProcess;
+import io.grpc.Channel;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,23 +31,17 @@ class EndToEndIT {
   private static final Duration WAIT = Duration.ofSeconds(60);
 
   @TempDir Path dir;
-  ManagedChannel channel;
-
-  @AfterEach
-  void closeChannel() {
-    if (channel != null) {
-      channel.shutdownNow();
-    }
-  }
+  /** The server's channel, which reaches it across its restart. */
+  Channel channel;
 
   @Test
   void twoReplicaProcessesConvergeWithNothingLostWhenTheServerIsKilledUnderThem() throws Exception {
     long began = System.nanoTime();
-    try (ServerProcess server = new ServerProcess(dir);
+    try (ServerProcess server = ServerProcess.start(dir, "feeds.db", ServerProcess.freePort());
          ReplicaProcess alice = new ReplicaProcess(dir, "alice");
          ReplicaProcess bob = new ReplicaProcess(dir, "bob")) {
-      server.start();
-      channel = Grpc.newChannelBuilder(server.address(), InsecureChannelCredentials.create()).build();
+      server.awaitServing();
+      channel = server.channel();
       alice.start(server.address(), COUNT, 2 * COUNT);
       bob.start(server.address(), COUNT, 2 * COUNT);
       Await.until("the server holds 5 blocks of each replica", WAIT, () -> {
@@ -72,7 +61,8 @@ class EndToEndIT {
       System.out.printf("end-to-end: killed the server after %d and %d appends; restarting it after %d and %d%n",
           aliceAppended, bobAppended, alice.appended(), bob.appended());
 
-      server.start();
+      server.restart();
+      server.awaitServing();
       Map<String, Long> atAlice = alice.awaitConvergedBlocks();
       Map<String, Long> atBob = bob.awaitConvergedBlocks();
       Map<String, Long> atServer = serverBlocks();
@@ -91,19 +81,11 @@ class EndToEndIT {
 
   /** The data of every block of the space on the server, with its position; fails on a duplicate. */
   private Map<String, Long> serverBlocks() {
-    FeedSyncGrpc.FeedSyncBlockingStub stub = FeedSyncGrpc.newBlockingStub(channel).withWaitForReady();
     Map<String, Long> blocks = new TreeMap<>();
-    long cursor = 0;
-    QueryResponse page;
-    do {
-      page = stub.withDeadlineAfter(30, TimeUnit.SECONDS)
-          .query(QueryRequest.newBuilder().setSpaceId(ReplicaProcess.SPACE).setCursor(cursor).setLimit(100).build());
-      for (Block block : page.getBlocksList()) {
-        Long before = blocks.put(block.getData().toStringUtf8(), block.getPosition());
-        assertEquals(null, before, "a block is stored once: " + block.getData().toStringUtf8());
-        cursor = block.getPosition();
-      }
-    } while (page.getHasMore());
+    for (Block block : Calls.allBlocks(channel, ReplicaProcess.SPACE)) {
+      Long before = blocks.put(block.getData().toStringUtf8(), block.getPosition());
+      assertEquals(null, before, "a block is stored once: " + block.getData().toStringUtf8());
+    }
     return blocks;
   }
 }

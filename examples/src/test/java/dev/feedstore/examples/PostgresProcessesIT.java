@@ -15,10 +15,11 @@ import dev.feedstore.core.FeedInfo;
 import dev.feedstore.core.Namespace;
 import dev.feedstore.core.Replication;
 import dev.feedstore.core.SpaceId;
-import dev.feedstore.core.testing.Await;
 import dev.feedstore.postgres.testing.EmbeddedDatabase;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
 import dev.feedstore.proto.v1.QueryRequest;
+import dev.feedstore.testing.Await;
+import dev.feedstore.testing.ServerProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -142,8 +143,9 @@ class PostgresProcessesIT {
     String url = database.url("postgres");
     for (int i = 0; i < 3; i++) {
       Path serverDir = Files.createDirectories(dir.resolve("server-" + i));
-      ServerProcess server = new ServerProcess(serverDir, List.of("--postgres", url, "--heartbeat-ms", "1000"));
-      server.start();
+      ServerProcess server = ServerProcess.startOnPostgres(serverDir, url, ServerProcess.freePort(), "--heartbeat-ms",
+          "1000");
+      server.awaitServing();
       servers.add(server);
     }
     List<String> targets = servers.stream().map(ServerProcess::address).toList();

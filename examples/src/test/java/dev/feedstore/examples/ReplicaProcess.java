@@ -3,6 +3,7 @@ package dev.feedstore.examples;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.feedstore.testing.JavaProcess;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,7 +35,7 @@ final class ReplicaProcess implements AutoCloseable {
   void start(String server, int count, int expect) throws IOException {
     Path jar = Path.of(System.getProperty("examples.jar", "target/examples.jar"));
     assertTrue(Files.isRegularFile(jar), "examples.jar is built (run the reactor's verify): " + jar.toAbsolutePath());
-    process = new ProcessBuilder(Processes.java(), "-jar", jar.toAbsolutePath().toString(), "append-and-sync",
+    process = new ProcessBuilder(JavaProcess.launcher(), "-jar", jar.toAbsolutePath().toString(), "append-and-sync",
         "--server", server, "--db", dir.resolve(actor + ".db").toString(), "--actor", actor, "--space", SPACE,
         "--count", Integer.toString(count), "--interval-ms", "75", "--expect", Integer.toString(expect),
         "--timeout-s", "60")
@@ -42,7 +43,7 @@ final class ReplicaProcess implements AutoCloseable {
   }
 
   List<String> lines() {
-    return Processes.lines(output);
+    return JavaProcess.outputIn(output).lines().toList();
   }
 
   /** How many blocks it has appended so far. */
@@ -58,8 +59,8 @@ final class ReplicaProcess implements AutoCloseable {
 
   /** Waits for the process to exit with 0, and returns the data of every block it printed with its position. */
   Map<String, Long> awaitConvergedBlocks() throws InterruptedException {
-    assertTrue(process.waitFor(90, TimeUnit.SECONDS), actor + " finished:\n" + Processes.read(output));
-    assertEquals(0, process.exitValue(), actor + " converged:\n" + Processes.read(output));
+    assertTrue(process.waitFor(90, TimeUnit.SECONDS), actor + " finished:\n" + JavaProcess.outputIn(output));
+    assertEquals(0, process.exitValue(), actor + " converged:\n" + JavaProcess.outputIn(output));
     Map<String, Long> blocks = new TreeMap<>();
     for (String line : lines()) {
       if (line.startsWith("block ")) {
@@ -68,7 +69,7 @@ final class ReplicaProcess implements AutoCloseable {
         assertEquals(null, before, actor + " holds each block once: " + line);
       }
     }
-    assertTrue(lines().contains("done"), Processes.read(output));
+    assertTrue(lines().contains("done"), JavaProcess.outputIn(output));
     return blocks;
   }
 

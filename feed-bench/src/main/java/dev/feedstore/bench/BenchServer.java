@@ -105,7 +105,7 @@ abstract class BenchServer implements AutoCloseable {
       close();
       store = SqliteFeedStore.open(db, SqliteSettings.DEFAULTS);
       try {
-        server = FeedServer.newBuilder(store).settings(ServerProcess.settings(appendGroupBlocks)).address("127.0.0.1", 0)
+        server = FeedServer.newBuilder(store).settings(ChildServer.settings(appendGroupBlocks)).address("127.0.0.1", 0)
             .http("127.0.0.1", 0).build().start();
       } catch (IOException e) {
         store.close();
@@ -160,7 +160,7 @@ abstract class BenchServer implements AutoCloseable {
     }
   }
 
-  /** The server in a child JVM ({@link ServerProcess}), driven over its stdin and stdout. */
+  /** The server in a child JVM ({@link ChildServer}), driven over its stdin and stdout. */
   static final class Child extends BenchServer {
     private final Process process;
     private final BufferedReader out;
@@ -174,7 +174,7 @@ abstract class BenchServer implements AutoCloseable {
       command.addAll(limit.jvmArgs(jvmArgs));
       command.add("-cp");
       command.add(System.getProperty("java.class.path"));
-      command.add(ServerProcess.class.getName());
+      command.add(ChildServer.class.getName());
       command.add(db.toAbsolutePath().toString());
       try {
         process = new ProcessBuilder(command)

@@ -4,8 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.feedstore.server.settings.AccessTokens;
-import dev.feedstore.server.FeedServer;
-import dev.feedstore.sqlite.SqliteFeedStore;
+import dev.feedstore.server.testing.RestartableServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -19,29 +18,24 @@ class AccessTokenTest {
   void theTokenIsSentAndItsGrantDecides() throws Exception {
     Path tokens = dir.resolve("tokens");
     Files.writeString(tokens, AccessTokens.sha256("w") + " write team\n" + AccessTokens.sha256("r") + " read team\n");
-    try (SqliteFeedStore store = SqliteFeedStore.open(dir.resolve("feeds.db"))) {
-      FeedServer server = FeedServer.newBuilder(store).address("127.0.0.1", 0)
-          .accessTokens(AccessTokens.read(tokens)).build().start();
-      try {
-        String address = "127.0.0.1:" + server.port();
-        Cli.Result created = Cli.run("create", "--server", address, "--token", "w", "--space", "team", "hi");
-        assertEquals(0, created.exit(), created.toString());
+    try (RestartableServer server =
+        RestartableServer.loopback(dir, builder -> builder.accessTokens(AccessTokens.read(tokens)))) {
+      String address = server.address();
+      Cli.Result created = Cli.run("create", "--server", address, "--token", "w", "--space", "team", "hi");
+      assertEquals(0, created.exit(), created.toString());
 
-        Cli.Result read = Cli.run("read", "--server", address, "--token", "r", "--space", "team");
-        assertEquals(0, read.exit(), read.toString());
-        assertTrue(read.out().contains("hi"), read.out());
+      Cli.Result read = Cli.run("read", "--server", address, "--token", "r", "--space", "team");
+      assertEquals(0, read.exit(), read.toString());
+      assertTrue(read.out().contains("hi"), read.out());
 
-        Cli.Result readerAppends = Cli.run("append", "--server", address, "--token", "r", "--space", "team",
-            "--feed", created.out().strip(), "more");
-        assertEquals(FeedCtl.Exit.REFUSED, readerAppends.exit(), readerAppends.toString());
-        assertTrue(readerAppends.err().contains("PERMISSION_DENIED"), readerAppends.err());
+      Cli.Result readerAppends = Cli.run("append", "--server", address, "--token", "r", "--space", "team",
+          "--feed", created.out().strip(), "more");
+      assertEquals(FeedCtl.Exit.REFUSED, readerAppends.exit(), readerAppends.toString());
+      assertTrue(readerAppends.err().contains("PERMISSION_DENIED"), readerAppends.err());
 
-        Cli.Result anonymous = Cli.run("list", "--server", address, "--space", "team");
-        assertEquals(FeedCtl.Exit.REFUSED, anonymous.exit(), anonymous.toString());
-        assertTrue(anonymous.err().contains("UNAUTHENTICATED"), anonymous.err());
-      } finally {
-        server.close();
-      }
+      Cli.Result anonymous = Cli.run("list", "--server", address, "--space", "team");
+      assertEquals(FeedCtl.Exit.REFUSED, anonymous.exit(), anonymous.toString());
+      assertTrue(anonymous.err().contains("UNAUTHENTICATED"), anonymous.err());
     }
   }
 }

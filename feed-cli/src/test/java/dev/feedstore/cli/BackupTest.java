@@ -1,5 +1,6 @@
 package dev.feedstore.cli;
 
+import dev.feedstore.server.testing.RestartableServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -21,21 +22,21 @@ class BackupTest {
 
   @Test
   void backupCopiesTheStoreWhileTheServerRunsAndTheCopyOpensWithTheSameToken() {
-    try (LocalServer server = new LocalServer(dir)) {
+    try (RestartableServer server = RestartableServer.loopback(dir)) {
       String feed = Cli.run("create", "--server", server.address(), "--space", "demo", "one").out().strip();
       Cli.run("append", "--server", server.address(), "--space", "demo", "--feed", feed, "two", "three");
       Path copy = dir.resolve("copy.db");
 
-      Cli.Result backup = Cli.run("backup", "--db", server.file.toString(), "--to", copy.toString());
+      Cli.Result backup = Cli.run("backup", "--db", server.file().toString(), "--to", copy.toString());
 
       assertEquals(0, backup.exit(), backup.toString());
-      assertTrue(backup.err().startsWith("backed up " + server.file + " to " + copy), backup.err());
+      assertTrue(backup.err().startsWith("backed up " + server.file() + " to " + copy), backup.err());
       Cli.Result stillServing = Cli.run("append", "--server", server.address(), "--space", "demo", "--feed", feed, "four");
       assertEquals(0, stillServing.exit(), stillServing.toString());
       try (SqliteFeedStore restored = SqliteFeedStore.open(copy)) {
         assertEquals(3, restored.read(tx -> tx.blocks().after(DEMO, Scope.WHOLE_SPACE, Position.NONE, 10)).size(),
             "the copy holds what was committed when it was taken");
-        Optional<ServerToken> original = server.store.read(tx -> tx.serverTokens().find(DEMO));
+        Optional<ServerToken> original = server.store().read(tx -> tx.serverTokens().find(DEMO));
         Optional<ServerToken> copied = restored.read(tx -> tx.serverTokens().find(DEMO));
         assertTrue(original.isPresent());
         assertEquals(original, copied, "a restore is a rollback, not a swap");
@@ -45,10 +46,10 @@ class BackupTest {
 
   @Test
   void backupNeverOverwrites() throws Exception {
-    try (LocalServer server = new LocalServer(dir)) {
+    try (RestartableServer server = RestartableServer.loopback(dir)) {
       Path existing = Files.writeString(dir.resolve("existing.db"), "keep me");
 
-      Cli.Result refused = Cli.run("backup", "--db", server.file.toString(), "--to", existing.toString());
+      Cli.Result refused = Cli.run("backup", "--db", server.file().toString(), "--to", existing.toString());
 
       assertEquals(FeedCtl.Exit.USAGE, refused.exit(), refused.toString());
       assertTrue(refused.err().contains("--to " + existing + " exists"), refused.err());

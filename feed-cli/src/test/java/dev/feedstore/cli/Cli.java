@@ -1,6 +1,6 @@
 package dev.feedstore.cli;
 
-import dev.feedstore.core.testing.Await;
+import dev.feedstore.testing.Await;
 import java.io.ByteArrayInputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;

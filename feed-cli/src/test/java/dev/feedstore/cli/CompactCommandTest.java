@@ -1,5 +1,6 @@
 package dev.feedstore.cli;
 
+import dev.feedstore.server.testing.RestartableServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,11 +12,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 class CompactCommandTest {
   @TempDir Path dir;
-  LocalServer server;
+  RestartableServer server;
 
   @BeforeEach
   void start() {
-    server = new LocalServer(dir);
+    server = RestartableServer.loopback(dir);
     String feed = Cli.run("create", "--server", server.address(), "--space", "demo", "b0").out().strip();
     for (int i = 1; i < 6; i++) {
       Cli.run("append", "--server", server.address(), "--space", "demo", "--feed", feed, "b" + i);

@@ -1,5 +1,6 @@
 package dev.feedstore.cli;
 
+import dev.feedstore.server.testing.RestartableServer;
 import static dev.feedstore.server.settings.ServerSettings.BLOCK_BYTES;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -26,11 +27,11 @@ class CreateAndAppendTest {
   private static final SpaceId DEMO = SpaceId.of("demo");
 
   @TempDir Path dir;
-  LocalServer server;
+  RestartableServer server;
 
   @BeforeEach
   void start() {
-    server = new LocalServer(dir);
+    server = RestartableServer.loopback(dir);
   }
 
   @AfterEach
@@ -46,7 +47,7 @@ class CreateAndAppendTest {
     assertEquals(0, created.exit(), created.toString());
     FeedId feed = FeedId.of(created.out().strip());
     assertTrue(created.err().contains("created feed " + feed + " in space demo (namespace notes)"), created.err());
-    List<FeedInfo> feeds = server.store.read(tx -> tx.feeds().list(DEMO, Optional.empty()));
+    List<FeedInfo> feeds = server.store().read(tx -> tx.feeds().list(DEMO, Optional.empty()));
     assertEquals(1, feeds.size());
     assertEquals(Optional.of(Namespace.of("notes")), feeds.get(0).namespace());
     List<Block> blocks = feed(feed);
@@ -106,7 +107,7 @@ class CreateAndAppendTest {
     assertEquals(Optional.of(Predecessor.of(blocks.get(9).key())), blocks.get(10).predecessor(),
         "the second batch follows the first");
     assertEquals(Optional.of(Namespace.of("logs")),
-        server.store.read(tx -> tx.feeds().find(DEMO, feed)).orElseThrow().namespace());
+        server.store().read(tx -> tx.feeds().find(DEMO, feed)).orElseThrow().namespace());
   }
 
   @Test
@@ -138,7 +139,8 @@ class CreateAndAppendTest {
   @Test
   void aBlockOverTheServersLimitIsRefusedWithTheLimitNamedAndExitCode1() {
     server.close();
-    server = new LocalServer(dir, ServerSettings.newBuilder().set(BLOCK_BYTES, 8).build());
+    ServerSettings eightBytes = ServerSettings.newBuilder().set(BLOCK_BYTES, 8).build();
+    server = RestartableServer.loopback(dir, builder -> builder.settings(eightBytes));
 
     Cli.Result refused = Cli.run("append", "--server", server.address(), "--space", "demo", "--feed",
         FeedId.generate().value(), "more than eight bytes");
@@ -158,6 +160,6 @@ class CreateAndAppendTest {
   }
 
   private List<Block> feed(FeedId feed) {
-    return server.store.read(tx -> tx.blocks().feed(DEMO, feed));
+    return server.store().read(tx -> tx.blocks().feed(DEMO, feed));
   }
 }

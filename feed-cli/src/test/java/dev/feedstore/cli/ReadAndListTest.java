@@ -1,5 +1,6 @@
 package dev.feedstore.cli;
 
+import dev.feedstore.server.testing.RestartableServer;
 import static dev.feedstore.server.settings.ServerSettings.QUERY_LIMIT;
 import static dev.feedstore.server.settings.ServerSettings.WATCH_BATCH_BLOCKS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -19,14 +20,14 @@ import org.junit.jupiter.api.io.TempDir;
 
 class ReadAndListTest {
   @TempDir Path dir;
-  LocalServer server;
+  RestartableServer server;
   String notes;
   String logs;
 
   /** Positions 1-3: notes "n0", logs "l0", notes "n1"; then logs "l1" at 4. */
   @BeforeEach
   void start() {
-    server = new LocalServer(dir);
+    server = RestartableServer.loopback(dir);
     notes = Cli.run("create", "--server", server.address(), "--space", "demo", "--namespace", "notes", "n0").out().strip();
     logs = Cli.run("create", "--server", server.address(), "--space", "demo", "--namespace", "logs", "l0").out().strip();
     Cli.run("append", "--server", server.address(), "--space", "demo", "--feed", notes, "n1");
@@ -113,7 +114,7 @@ class ReadAndListTest {
   @Test
   void listReadsEveryPageWhenTheSpaceHasMoreFeedsThanOnePageHolds(@TempDir Path other) {
     ServerSettings settings = ServerSettings.newBuilder().set(QUERY_LIMIT, 2).set(WATCH_BATCH_BLOCKS, 2).build();
-    try (LocalServer small = new LocalServer(other, settings)) {
+    try (RestartableServer small = RestartableServer.loopback(other, builder -> builder.settings(settings))) {
       List<String> created = new ArrayList<>();
       for (int i = 0; i < 5; i++) {
         created.add(Cli.run("create", "--server", small.address(), "--space", "many", "f" + i).out().strip());

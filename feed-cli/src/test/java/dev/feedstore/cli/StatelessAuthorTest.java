@@ -1,5 +1,6 @@
 package dev.feedstore.cli;
 
+import dev.feedstore.server.testing.RestartableServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -42,14 +43,14 @@ class StatelessAuthorTest {
   private static final SpaceId DEMO = SpaceId.of("demo");
 
   @TempDir Path dir;
-  LocalServer server;
+  RestartableServer server;
   ManagedChannel rival;
   StringWriter remarks = new StringWriter();
   FeedId feed = FeedId.generate();
 
   @BeforeEach
   void start() {
-    server = new LocalServer(dir);
+    server = RestartableServer.loopback(dir);
     rival = channel();
   }
 
@@ -65,7 +66,7 @@ class StatelessAuthorTest {
       List<StatelessAuthor.Appended> stored = author(authority, 5).append(feed.value(), List.of(ByteString.copyFromUtf8("mine")));
 
       assertEquals(1, stored.size());
-      List<Block> blocks = server.store.read(tx -> tx.blocks().feed(DEMO, feed));
+      List<Block> blocks = server.store().read(tx -> tx.blocks().feed(DEMO, feed));
       assertEquals(List.of("rival-0", "mine"), blocks.stream().map(b -> b.data().toStringUtf8()).toList());
       assertEquals(1, blocks.get(1).sequence().value(), "retried with the next free sequence");
       assertEquals(Optional.of(Predecessor.of(blocks.get(0).key())), blocks.get(1).predecessor());
@@ -83,7 +84,7 @@ class StatelessAuthorTest {
 
       assertEquals(Status.Code.ALREADY_EXISTS, e.getStatus().getCode());
       assertTrue(e.getStatus().getDescription().contains(feed + "/feedctl/2"), e.getStatus().getDescription());
-      assertEquals(3, server.store.read(tx -> tx.blocks().feed(DEMO, feed)).size(), "only the rival's blocks");
+      assertEquals(3, server.store().read(tx -> tx.blocks().feed(DEMO, feed)).size(), "only the rival's blocks");
     }
   }
 

@@ -3,8 +3,8 @@ package dev.feedstore.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.feedstore.testing.JavaProcess;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -36,8 +36,8 @@ class SubcommandHelpTest {
 
   @Test
   void noHelpMakesPicocliWarnOnStandardError() throws Exception {
-    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), EveryHelp.class.getName()));
+    List<String> command = new ArrayList<>(List.of(JavaProcess.launcher(), "-cp", JavaProcess.testClassPath(),
+        EveryHelp.class.getName()));
     command.addAll(Cli.commands());
     command.add("help");
     Process process = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();

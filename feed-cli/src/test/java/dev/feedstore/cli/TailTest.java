@@ -1,5 +1,6 @@
 package dev.feedstore.cli;
 
+import dev.feedstore.server.testing.RestartableServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,12 +14,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 class TailTest {
   @TempDir Path dir;
-  LocalServer server;
+  RestartableServer server;
   String feed;
 
   @BeforeEach
   void start() {
-    server = new LocalServer(dir);
+    server = RestartableServer.loopback(dir);
     feed = Cli.run("create", "--server", server.address(), "--space", "demo", "--namespace", "notes", "old").out().strip();
   }
 
@@ -216,7 +217,7 @@ class TailTest {
   @Test
   void withReconnectATailFollowsAServerRestoredFromABackupFromItsHighestPosition() throws Exception {
     Path backup = dir.resolve("backup.db");
-    server.store.backupTo(backup);
+    server.store().backupTo(backup);
     Cli.Background tail = Cli.start("tail", "--server", server.address(), "--space", "demo", "--reconnect",
         "--from", "0", "--count", "4", "--json");
     append("lost 2", "lost 3");

@@ -1,11 +1,11 @@
 package dev.feedstore.cli;
 
+import dev.feedstore.server.testing.RestartableServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.feedstore.core.testing.TestCertificates;
-import dev.feedstore.server.settings.ServerSettings;
+import dev.feedstore.testing.TestCertificates;
 import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -24,7 +24,8 @@ class TlsTest {
 
   @Test
   void feedctlReachesATlsServerWhenToldToTrustItsCertificate() {
-    try (LocalServer server = new LocalServer(dir, ServerSettings.DEFAULTS, pem)) {
+    try (RestartableServer server =
+        RestartableServer.loopback(dir, builder -> builder.tls(pem.certificate(), pem.privateKey()))) {
       String ca = pem.certificate().toString();
       Cli.Result create = Cli.run("create", "--server", server.address(), "--tls-ca", ca, "--space", "t", "hello");
       assertEquals(0, create.exit(), create.toString());
@@ -43,7 +44,8 @@ class TlsTest {
 
   @Test
   void plainTextAgainstATlsServerSaysTheServerSpeaksTlsAndToUseTls() {
-    try (LocalServer server = new LocalServer(dir, ServerSettings.DEFAULTS, pem)) {
+    try (RestartableServer server =
+        RestartableServer.loopback(dir, builder -> builder.tls(pem.certificate(), pem.privateKey()))) {
       Cli.Result plain = Cli.run("list", "--server", server.address(), "--space", "t");
 
       assertEquals(FeedCtl.Exit.UNREACHABLE, plain.exit(), plain.toString());
@@ -56,7 +58,7 @@ class TlsTest {
 
   @Test
   void aPlainTextServerThatIsNotRunningIsNotTakenForATlsServer() {
-    LocalServer server = new LocalServer(dir);
+    RestartableServer server = RestartableServer.loopback(dir);
     String address = server.address();
     server.close();
 

@@ -9,10 +9,9 @@ import dev.feedstore.core.BlockData;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Replication;
 import dev.feedstore.core.SpaceId;
-import dev.feedstore.core.testing.Await;
 import dev.feedstore.server.settings.AccessTokens;
-import dev.feedstore.server.FeedServer;
-import dev.feedstore.sqlite.SqliteFeedStore;
+import dev.feedstore.server.testing.RestartableServer;
+import dev.feedstore.testing.Await;
 import io.grpc.CompositeChannelCredentials;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
@@ -35,10 +34,9 @@ class BearerTokenTest {
     Path tokens = dir.resolve("tokens");
     Files.writeString(tokens, AccessTokens.sha256("alice-token") + " write team\n"
         + AccessTokens.sha256("bob-token") + " read team\n");
-    try (SqliteFeedStore store = SqliteFeedStore.open(dir.resolve("authority.db"));
+    try (RestartableServer server =
+            RestartableServer.loopback(dir, builder -> builder.accessTokens(AccessTokens.read(tokens)));
         Replicas replicas = new Replicas(dir)) {
-      FeedServer server = FeedServer.newBuilder(store).address("127.0.0.1", 0)
-          .accessTokens(AccessTokens.read(tokens)).build().start();
       ManagedChannel alicesChannel = channel(server, "alice-token");
       ManagedChannel bobsChannel = channel(server, "bob-token");
       try {
@@ -48,7 +46,7 @@ class BearerTokenTest {
         try (SyncSession session = alice.connect(alicesChannel)) {
           assertTrue(session.awaitSynced(Duration.ofSeconds(30)), "alice: " + session.status());
         }
-        assertEquals(1, store.read(tx -> tx.blocks().feed(SPACE, feed)).size());
+        assertEquals(1, server.store().read(tx -> tx.blocks().feed(SPACE, feed)).size());
 
         Replica bob = replicas.open("bob");
         FeedId bobs = bob.createFeed(SPACE, Optional.empty(), Replication.fullHistory());
@@ -59,11 +57,10 @@ class BearerTokenTest {
           assertEquals(SyncStatus.State.REFUSED, session.status().state(), "refused, not offline: " + session.status());
           assertEquals(Refusal.Held.PUSHES, session.status().refusals().get(0).held());
         }
-        assertEquals(0, store.read(tx -> tx.blocks().feed(SPACE, bobs)).size());
+        assertEquals(0, server.store().read(tx -> tx.blocks().feed(SPACE, bobs)).size());
       } finally {
         alicesChannel.shutdownNow();
         bobsChannel.shutdownNow();
-        server.close();
       }
     }
   }
@@ -75,7 +72,7 @@ class BearerTokenTest {
     assertEquals("BearerToken[***]", BearerToken.of("secret").toString());
   }
 
-  private static ManagedChannel channel(FeedServer server, String token) {
+  private static ManagedChannel channel(RestartableServer server, String token) {
     return Grpc.newChannelBuilderForAddress("127.0.0.1", server.port(),
         CompositeChannelCredentials.create(InsecureChannelCredentials.create(), BearerToken.of(token))).build();
   }

@@ -10,13 +10,13 @@ import dev.feedstore.core.Block;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Replication;
 import dev.feedstore.core.SpaceId;
-import dev.feedstore.core.testing.Await;
 import dev.feedstore.proto.v1.CompactRequest;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
 import dev.feedstore.server.FeedServer;
 import dev.feedstore.server.settings.ServerSettings;
-import dev.feedstore.server.testing.LoopbackServer;
+import dev.feedstore.server.testing.RestartableServer;
 import dev.feedstore.sqlite.SqliteFeedStore;
+import dev.feedstore.testing.Await;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import java.net.InetSocketAddress;
@@ -46,19 +46,19 @@ class CompactedHistoryTest {
 
   @Test
   void aReplicaBehindTheFloorKeepsWhatItHoldsReportsTheGapAndSyncsOnFromTheFloor() throws Exception {
-    try (LoopbackServer authority = new LoopbackServer(dir); Replicas replicas = new Replicas(dir)) {
+    try (RestartableServer authority = RestartableServer.loopback(dir); Replicas replicas = new Replicas(dir)) {
       Replica alice = replicas.open("alice");
       Replica bob = replicas.open("bob");
-      FeedId feed = bothSynced(authority.target(), replicas, alice, bob, "early");
+      FeedId feed = bothSynced(authority.address(), replicas, alice, bob, "early");
       assertEquals(3, bob.read(SPACE, feed).size());
 
       // While bob is away: alice appends more, and the authority compacts past bob's cursor.
       replicas.append(alice, SPACE, feed, "later", 5);
-      sync(alice, authority.target());
+      sync(alice, authority.address());
       assertEquals(6, compact(authority::newChannel, 6));
       replicas.append(bob, SPACE, feed, "offline", 2);
 
-      SyncStatus status = sync(bob, authority.target());
+      SyncStatus status = sync(bob, authority.address());
       assertEquals(List.of(new HistoryGap(SPACE, 6)), status.historyUnavailable(), status.toString());
       assertEquals(List.of(), status.refusals());
       assertEquals(List.of("early-0@1", "early-1@2", "early-2@3", "later-3@7", "later-4@8", "offline-0@9",
@@ -68,13 +68,13 @@ class CompactedHistoryTest {
       // The gap is kept in bob's file: a restarted bob still reports it.
       bob.close();
       Replica again = replicas.open("bob");
-      try (SyncSession b = again.connect(authority.target(), ConnectOptions.DEFAULTS)) {
+      try (SyncSession b = again.connect(authority.address(), ConnectOptions.DEFAULTS)) {
         assertTrue(b.awaitSynced(WAIT), b.status().toString());
         assertEquals(List.of(new HistoryGap(SPACE, 6)), b.status().historyUnavailable());
       }
       // A policy that starts above the floor no longer needs the history below it.
       again.replicate(SPACE, feed, Replication.from(dev.feedstore.core.Position.of(7)));
-      try (SyncSession b = again.connect(authority.target(), ConnectOptions.DEFAULTS)) {
+      try (SyncSession b = again.connect(authority.address(), ConnectOptions.DEFAULTS)) {
         assertTrue(b.awaitSynced(WAIT), b.status().toString());
         assertEquals(List.of(), b.status().historyUnavailable());
       }
@@ -89,12 +89,12 @@ class CompactedHistoryTest {
       Replica alice = replicas.open("alice");
       FeedId feed = alice.createFeed(SPACE, Optional.empty(), Replication.fullHistory());
       replicas.append(alice, SPACE, feed, "history", 300);
-      sync(alice, authority.target());
+      sync(alice, authority.address());
       Replica bob = replicas.open("bob", 20, 500);
       bob.replicate(SPACE, feed, Replication.fullHistory());
 
       held.holdQueryAfter(2); // bob pulls two pages of twenty, then its next Query waits
-      try (SyncSession b = bob.connect(authority.target(), ConnectOptions.DEFAULTS)) {
+      try (SyncSession b = bob.connect(authority.address(), ConnectOptions.DEFAULTS)) {
         held.awaitQueryHeld(WAIT);
         assertEquals(250, compact(authority::newChannel, 250));
         held.release();
@@ -114,14 +114,14 @@ class CompactedHistoryTest {
       Replica alice = replicas.open("alice", 500, 5);
       FeedId feed = alice.createFeed(SPACE, Optional.empty(), Replication.fullHistory());
       replicas.append(alice, SPACE, feed, "before", 10);
-      sync(alice, authority.target());
+      sync(alice, authority.address());
       Replica bob = replicas.open("bob");
       bob.replicate(SPACE, feed, Replication.fullHistory());
-      try (SyncSession b = bob.connect(authority.target(), ConnectOptions.DEFAULTS)) {
+      try (SyncSession b = bob.connect(authority.address(), ConnectOptions.DEFAULTS)) {
         assertTrue(b.awaitSynced(WAIT), b.status().toString());
         held.holdWatches(); // bob's live stream stays open, and the server falls behind it
         replicas.append(alice, SPACE, feed, "live", 30);
-        sync(alice, authority.target());
+        sync(alice, authority.address());
         assertEquals(35, compact(authority::newChannel, 35));
         held.release();
         Await.until("bob reports the gap and pulls everything above the floor", WAIT,
@@ -131,7 +131,7 @@ class CompactedHistoryTest {
 
         // Live from the floor on: a block alice writes now reaches bob through the stream.
         replicas.append(alice, SPACE, feed, "after", 1);
-        sync(alice, authority.target());
+        sync(alice, authority.address());
         Await.until("bob receives a new block live", WAIT, () -> bob.read(SPACE, feed).size() == 16);
       }
       assertHoldsAPrefixAndEverythingAbove(bob.read(SPACE, feed), 35, 41);
@@ -140,19 +140,19 @@ class CompactedHistoryTest {
 
   @Test
   void aReplicaRestoredFromAnOldBackupAfterACompactionKeepsWhatItHasAndPushesItsOfflineBlocks() throws Exception {
-    try (LoopbackServer authority = new LoopbackServer(dir); Replicas replicas = new Replicas(dir)) {
+    try (RestartableServer authority = RestartableServer.loopback(dir); Replicas replicas = new Replicas(dir)) {
       Replica alice = replicas.open("alice");
       Replica bob = replicas.open("bob");
-      FeedId feed = bothSynced(authority.target(), replicas, alice, bob, "alice");
+      FeedId feed = bothSynced(authority.address(), replicas, alice, bob, "alice");
       replicas.append(bob, SPACE, feed, "bob", 2);
       Path backup = replicas.backup(bob, "bob-old");
 
       // After the backup: bob pushes its two blocks (positions 4 and 5), alice writes three more,
       // and the authority compacts everything up to 6.
       bob = replicas.open("bob");
-      sync(bob, authority.target());
+      sync(bob, authority.address());
       replicas.append(alice, SPACE, feed, "alice-later", 3);
-      sync(alice, authority.target());
+      sync(alice, authority.address());
       assertEquals(6, compact(authority::newChannel, 6));
 
       // bob's disk is restored from the old backup: it holds three pulled blocks and its two
@@ -160,7 +160,7 @@ class CompactedHistoryTest {
       bob.close();
       bob = replicas.restore("bob", backup);
       replicas.append(bob, SPACE, feed, "bob-restored", 1);
-      SyncStatus status = sync(bob, authority.target());
+      SyncStatus status = sync(bob, authority.address());
       assertEquals(List.of(new HistoryGap(SPACE, 6)), status.historyUnavailable(), status.toString());
       List<Block> held = bob.read(SPACE, feed);
       assertEquals(8, held.size(), placed(held).toString());
@@ -191,12 +191,12 @@ class CompactedHistoryTest {
           .build().start();
     }
 
-    String target() {
+    String address() {
       return "127.0.0.1:" + server.port();
     }
 
     ManagedChannel newChannel() {
-      return io.grpc.Grpc.newChannelBuilder(target(), io.grpc.InsecureChannelCredentials.create()).build();
+      return io.grpc.Grpc.newChannelBuilder(address(), io.grpc.InsecureChannelCredentials.create()).build();
     }
 
     @Override

@@ -11,17 +11,17 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.feedstore.client.testing.AuthorityFixture;
 import dev.feedstore.client.testing.ConsumerRecorder;
 import dev.feedstore.client.testing.Gate;
 import dev.feedstore.client.testing.OtherClient;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Position;
-import dev.feedstore.core.testing.Await;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.proto.v1.DurableSubscription;
 import dev.feedstore.server.settings.ServerSettings;
+import dev.feedstore.server.testing.RestartableServer;
 import dev.feedstore.server.testing.TestClock;
+import dev.feedstore.testing.Await;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -43,7 +43,7 @@ class ConsumerDeadlineTest {
   void anIdleConsumerRenewsItsDeadlineOnEveryHeartbeat() throws Exception {
     TestClock clock = new TestClock();
     ServerSettings settings = ServerSettings.newBuilder().set(HEARTBEAT_MS, 20).build();
-    try (AuthorityFixture authority = new AuthorityFixture(dir, settings, clock);
+    try (RestartableServer authority = RestartableServer.inProcess(dir, builder -> builder.settings(settings).clock(clock));
         DurableConsumers consumers = DurableConsumers.newBuilder(authority.channel()).ackWithin(ACK_WITHIN).build()) {
       OtherClient other = new OtherClient(authority.channel(), SPACE);
       other.append(TestBlocks.feedId(), JOBS, 1);
@@ -69,7 +69,7 @@ class ConsumerDeadlineTest {
   @Test
   void aHandlerThatOutlastsTheDeadlineLetsItExpireAndTheConsumerStopsSayingSo() throws Exception {
     TestClock clock = new TestClock();
-    try (AuthorityFixture authority = new AuthorityFixture(dir, ServerSettings.DEFAULTS, clock);
+    try (RestartableServer authority = RestartableServer.inProcess(dir, builder -> builder.clock(clock));
         DurableConsumers consumers = DurableConsumers.newBuilder(authority.channel()).ackWithin(ACK_WITHIN).build()) {
       new OtherClient(authority.channel(), SPACE).append(TestBlocks.feedId(), JOBS, 3);
       Gate gate = new Gate();
@@ -90,7 +90,7 @@ class ConsumerDeadlineTest {
   @Test
   void afterExpiryTheApplicationChoosesWhereToStartAndACompactionSinceIsAnEndNotAGap() throws Exception {
     TestClock clock = new TestClock();
-    try (AuthorityFixture authority = new AuthorityFixture(dir, ServerSettings.DEFAULTS, clock);
+    try (RestartableServer authority = RestartableServer.inProcess(dir, builder -> builder.clock(clock));
         DurableConsumers consumers = DurableConsumers.newBuilder(authority.channel()).ackWithin(ACK_WITHIN).build()) {
       OtherClient other = new OtherClient(authority.channel(), SPACE);
       FeedId feed = TestBlocks.feedId();
@@ -128,7 +128,7 @@ class ConsumerDeadlineTest {
 
   @Test
   void startingAtTheLatestPositionSkipsTheBacklogOfANewSubscription() throws Exception {
-    try (AuthorityFixture authority = new AuthorityFixture(dir);
+    try (RestartableServer authority = RestartableServer.inProcess(dir);
         DurableConsumers consumers = DurableConsumers.newBuilder(authority.channel()).build()) {
       OtherClient other = new OtherClient(authority.channel(), SPACE);
       FeedId feed = TestBlocks.feedId();

@@ -10,15 +10,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.feedstore.client.testing.AuthorityFixture;
 import dev.feedstore.client.testing.ConsumerRecorder;
 import dev.feedstore.client.testing.Gate;
 import dev.feedstore.client.testing.OtherClient;
 import dev.feedstore.client.testing.WatchCounter;
 import dev.feedstore.core.Position;
-import dev.feedstore.core.testing.Await;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.server.settings.ServerSettings;
+import dev.feedstore.server.testing.RestartableServer;
+import dev.feedstore.testing.Await;
 import io.grpc.ClientInterceptors;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -39,7 +39,7 @@ class ConsumerFlowTest {
   @Test
   void noMoreThanTheBoundIsInFlightAndTheStreamIsAskedForNothingMoreUntilThereIsRoom() throws Exception {
     ServerSettings settings = ServerSettings.newBuilder().set(WATCH_BATCH_BLOCKS, 5).build();
-    try (AuthorityFixture authority = new AuthorityFixture(dir, settings)) {
+    try (RestartableServer authority = RestartableServer.inProcess(dir, builder -> builder.settings(settings))) {
       new OtherClient(authority.channel(), SPACE).append(TestBlocks.feedId(), JOBS, 50);
       WatchCounter counter = new WatchCounter();
       Gate gate = new Gate();
@@ -74,7 +74,7 @@ class ConsumerFlowTest {
 
   @Test
   void aHandlerThatKeepsThrowingIsHandedTheBatchABoundedNumberOfTimesThenTheConsumerStops() throws Exception {
-    try (AuthorityFixture authority = new AuthorityFixture(dir)) {
+    try (RestartableServer authority = RestartableServer.inProcess(dir)) {
       OtherClient other = new OtherClient(authority.channel(), SPACE);
       other.append(TestBlocks.feedId(), JOBS, 3);
       IllegalStateException failure = new IllegalStateException("the index is down");
@@ -98,7 +98,7 @@ class ConsumerFlowTest {
 
   @Test
   void aHandlerThatRecoversWithinItsAttemptsLosesNothing() throws Exception {
-    try (AuthorityFixture authority = new AuthorityFixture(dir)) {
+    try (RestartableServer authority = RestartableServer.inProcess(dir)) {
       OtherClient other = new OtherClient(authority.channel(), SPACE);
       other.append(TestBlocks.feedId(), JOBS, 3);
       ConsumerRecorder recorder = new ConsumerRecorder(delivery -> {

@@ -3,14 +3,13 @@ package dev.feedstore.client;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.feedstore.client.testing.JavaProcess;
 import dev.feedstore.client.testing.LibraryProgram;
 import dev.feedstore.client.testing.OtherClient;
 import dev.feedstore.core.Namespace;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.testing.TestBlocks;
-import dev.feedstore.server.settings.ServerSettings;
-import dev.feedstore.server.testing.LoopbackServer;
+import dev.feedstore.server.testing.RestartableServer;
+import dev.feedstore.testing.JavaProcess;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,8 +31,7 @@ class ConsumerSnippetTest {
     String snippet = LibraryProgram.snippet(
         Files.readString(Path.of("..", "docs", "consumers.md"), StandardCharsets.UTF_8), "# Durable consumers");
     assertTrue(snippet.contains(DOCUMENTED_TARGET), snippet);
-    try (LoopbackServer authority = new LoopbackServer(Files.createDirectories(dir.resolve("server")),
-        ServerSettings.DEFAULTS)) {
+    try (RestartableServer authority = RestartableServer.loopback(Files.createDirectories(dir.resolve("server")))) {
       var channel = authority.newChannel();
       try {
         new OtherClient(channel, SpaceId.of("shop")).append(TestBlocks.feedId(), Namespace.of("orders"), 3);
@@ -42,7 +40,7 @@ class ConsumerSnippetTest {
       }
 
       JavaProcess run = LibraryProgram.compileAndRun(dir, "ConsumerSnippet",
-          program(snippet.replace(DOCUMENTED_TARGET, "\"" + authority.target() + "\"")));
+          program(snippet.replace(DOCUMENTED_TARGET, "\"" + authority.address() + "\"")));
 
       assertEquals(0, run.exitCode(), run.output());
       assertTrue(run.output().contains("indexed 1, 2, 3"), run.output());

@@ -5,15 +5,15 @@ import static dev.feedstore.client.testing.Convergence.assertExactlyOnce;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.feedstore.client.testing.AuthorityFixture;
 import dev.feedstore.client.testing.Replicas;
-import dev.feedstore.client.testing.SyncDriver;
 import dev.feedstore.core.Block;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Namespace;
 import dev.feedstore.core.Replication;
 import dev.feedstore.core.SpaceId;
-import dev.feedstore.core.testing.Await;
+import dev.feedstore.server.testing.RestartableServer;
+import dev.feedstore.testing.Await;
+import dev.feedstore.testing.SyncDriver;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -27,12 +27,12 @@ class ConvergenceTest {
   private static final SpaceId SPACE = SpaceId.of("team");
 
   @TempDir Path dir;
-  private AuthorityFixture authority;
+  private RestartableServer authority;
   private Replicas replicas;
 
   @BeforeEach
   void setUp() {
-    authority = new AuthorityFixture(dir);
+    authority = RestartableServer.inProcess(dir);
     replicas = new Replicas(dir);
   }
 
@@ -51,7 +51,7 @@ class ConvergenceTest {
 
     replicas.append(alice, SPACE, feed, "alice", 5);
     replicas.append(bob, SPACE, feed, "bob", 4);
-    SyncDriver driver = new SyncDriver(authority.authority(), SPACE);
+    SyncDriver<Replica> driver = Replicas.driver(authority.channel(), SPACE);
     driver.untilQuiet(10, alice, bob);
 
     assertConverged(authority.store(), SPACE, List.of(feed), alice, bob);
@@ -72,7 +72,7 @@ class ConvergenceTest {
     alice.replicate(SPACE, bobs, Optional.of(Namespace.of("data")), Replication.fullHistory());
     carol.replicate(SPACE, bobs, Optional.of(Namespace.of("data")), Replication.fullHistory());
 
-    SyncDriver driver = new SyncDriver(authority.authority(), SPACE);
+    SyncDriver<Replica> driver = Replicas.driver(authority.channel(), SPACE);
     for (int round = 0; round < 3; round++) {
       replicas.append(alice, SPACE, shared, "alice-r" + round, 3);
       replicas.append(bob, SPACE, shared, "bob-r" + round, 2);
@@ -97,7 +97,7 @@ class ConvergenceTest {
     Replica bob = replicas.open("bob");
     FeedId feed = alice.createFeed(SPACE, Optional.of(Namespace.of("notes")), Replication.fullHistory());
     replicas.append(alice, SPACE, feed, "a", 1);
-    SyncDriver driver = new SyncDriver(authority.authority(), SPACE);
+    SyncDriver<Replica> driver = Replicas.driver(authority.channel(), SPACE);
     driver.untilQuiet(10, alice);
     bob.replicate(SPACE, feed, Replication.fullHistory());
     assertEquals(Optional.empty(), bob.feeds(SPACE).get(0).namespace());

@@ -8,10 +8,9 @@ import dev.feedstore.core.BlockData;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Replication;
 import dev.feedstore.core.SpaceId;
-import dev.feedstore.core.testing.Await;
-import dev.feedstore.server.settings.ServerSettings;
-import dev.feedstore.server.testing.LoopbackServer;
-import dev.feedstore.server.testing.TcpRelay;
+import dev.feedstore.server.testing.RestartableServer;
+import dev.feedstore.testing.Await;
+import dev.feedstore.testing.TcpRelay;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
@@ -30,7 +29,7 @@ class DeadLinkTest {
 
   @Test
   void aSilentLinkIsReportedOfflineWithin30sAndSyncsAgainWhenBytesPassAgain() throws Exception {
-    try (LoopbackServer authority = new LoopbackServer(dir, ServerSettings.DEFAULTS);
+    try (RestartableServer authority = RestartableServer.loopback(dir);
         TcpRelay relay = new TcpRelay(authority.port());
         Replicas replicas = new Replicas(dir)) {
       Replica alice = replicas.open("alice");

@@ -4,9 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.feedstore.client.testing.AuthorityFixture;
 import dev.feedstore.client.testing.Replicas;
-import dev.feedstore.client.testing.SyncDriver;
 import dev.feedstore.core.ActorId;
 import dev.feedstore.core.Block;
 import dev.feedstore.core.BlockData;
@@ -16,8 +14,10 @@ import dev.feedstore.core.Namespace;
 import dev.feedstore.core.Replication;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.StorageFaultException;
-import dev.feedstore.core.testing.SmallDisk;
 import dev.feedstore.core.testing.TestBlocks;
+import dev.feedstore.server.testing.RestartableServer;
+import dev.feedstore.testing.SmallDisk;
+import dev.feedstore.testing.SyncDriver;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -40,14 +40,14 @@ class DiskFullReplicaTest {
   @Test
   void aReplicaOnAFullDiskAppendsCreatesFeedsAndSyncsAgainOnceSpaceIsFreedWithoutReopening() throws Exception {
     Path small = Files.createDirectory(dir.resolve("small"));
-    try (AuthorityFixture authority = new AuthorityFixture(Files.createDirectory(dir.resolve("authority")));
+    try (RestartableServer authority = RestartableServer.inProcess(Files.createDirectory(dir.resolve("authority")));
         Replicas replicas = new Replicas(dir);
         SmallDisk disk = SmallDisk.mount(small, 8 << 20);
         Replica alice = Replica.open(small.resolve("alice.db"), ActorId.of("alice"))) {
       // As much ballast as the replica will fill: freed, it leaves room for the WAL's checkpoint too.
       disk.reserve(4 << 20);
       Replica bob = replicas.open("bob");
-      SyncDriver sync = new SyncDriver(authority.authority(), SPACE);
+      SyncDriver<Replica> sync = Replicas.driver(authority.channel(), SPACE);
       FeedId mine = alice.createFeed(SPACE, NOTES, Replication.fullHistory());
       FeedId theirs = bob.createFeed(SPACE, NOTES, Replication.fullHistory());
       alice.replicate(SPACE, theirs, NOTES, Replication.fullHistory());

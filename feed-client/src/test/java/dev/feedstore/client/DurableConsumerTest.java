@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.feedstore.client.testing.AuthorityFixture;
 import dev.feedstore.client.testing.ConsumerRecorder;
 import dev.feedstore.client.testing.OtherClient;
 import dev.feedstore.client.testing.WatchCounter;
@@ -15,8 +14,9 @@ import dev.feedstore.core.Namespace;
 import dev.feedstore.core.Position;
 import dev.feedstore.core.Scope;
 import dev.feedstore.core.SpaceId;
-import dev.feedstore.core.testing.Await;
 import dev.feedstore.core.testing.TestBlocks;
+import dev.feedstore.server.testing.RestartableServer;
+import dev.feedstore.testing.Await;
 import io.grpc.ClientInterceptors;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -41,7 +41,7 @@ class DurableConsumerTest {
 
   @Test
   void deliversTheScopeInPositionOrderAndResumesAfterTheLastAcknowledgement() throws Exception {
-    try (AuthorityFixture authority = new AuthorityFixture(dir)) {
+    try (RestartableServer authority = RestartableServer.inProcess(dir)) {
       OtherClient producer = new OtherClient(authority.channel(), SPACE);
       FeedId jobs = TestBlocks.feedId();
       FeedId other = TestBlocks.feedId();
@@ -80,7 +80,7 @@ class DurableConsumerTest {
 
   @Test
   void anAuthorityRestartMakesTheConsumerReconnectAndResumeWithNothingLost() throws Exception {
-    try (AuthorityFixture authority = new AuthorityFixture(dir)) {
+    try (RestartableServer authority = RestartableServer.inProcess(dir)) {
       OtherClient producer = new OtherClient(authority.channel(), SPACE);
       FeedId jobs = TestBlocks.feedId();
       producer.append(jobs, JOBS, 3);
@@ -106,7 +106,7 @@ class DurableConsumerTest {
 
   @Test
   void aReplacedStoreEndsTheConsumerWithUnknown() throws Exception {
-    try (AuthorityFixture authority = new AuthorityFixture(dir)) {
+    try (RestartableServer authority = RestartableServer.inProcess(dir)) {
       new OtherClient(authority.channel(), SPACE).append(TestBlocks.feedId(), JOBS, 2);
       ConsumerRecorder recorder = new ConsumerRecorder();
       try (DurableConsumers consumers = DurableConsumers.newBuilder(authority.channel())
@@ -126,7 +126,7 @@ class DurableConsumerTest {
 
   @Test
   void withManualAcknowledgementNothingIsAcknowledgedUntilTheApplicationSays() throws Exception {
-    try (AuthorityFixture authority = new AuthorityFixture(dir)) {
+    try (RestartableServer authority = RestartableServer.inProcess(dir)) {
       OtherClient producer = new OtherClient(authority.channel(), SPACE);
       producer.append(TestBlocks.feedId(), JOBS, 5);
       ConsumerRecorder recorder = new ConsumerRecorder();
@@ -156,7 +156,7 @@ class DurableConsumerTest {
 
   @Test
   void anAcknowledgementTheHandlerMakesIsSentBeforeTheEventsThatArrivedMeanwhile() throws Exception {
-    try (AuthorityFixture authority = new AuthorityFixture(dir)) {
+    try (RestartableServer authority = RestartableServer.inProcess(dir)) {
       new OtherClient(authority.channel(), SPACE).append(TestBlocks.feedId(), JOBS, 5);
       WatchCounter counter = new WatchCounter();
       List<Position> acknowledgedWhenCaughtUp = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -184,7 +184,7 @@ class DurableConsumerTest {
 
   @Test
   void closingSendsTheAcknowledgementsAskedForBeforeIt() throws Exception {
-    try (AuthorityFixture authority = new AuthorityFixture(dir)) {
+    try (RestartableServer authority = RestartableServer.inProcess(dir)) {
       OtherClient producer = new OtherClient(authority.channel(), SPACE);
       producer.append(TestBlocks.feedId(), JOBS, 4);
       DurableConsumer[] self = new DurableConsumer[1];
@@ -207,7 +207,7 @@ class DurableConsumerTest {
 
   @Test
   void aNameUsedWithAnotherScopeOrABadNameIsRefused() throws Exception {
-    try (AuthorityFixture authority = new AuthorityFixture(dir);
+    try (RestartableServer authority = RestartableServer.inProcess(dir);
         DurableConsumers consumers = DurableConsumers.newBuilder(authority.channel()).build()) {
       new OtherClient(authority.channel(), SPACE).append(TestBlocks.feedId(), JOBS, 1);
       ConsumerRecorder first = new ConsumerRecorder();
@@ -229,7 +229,7 @@ class DurableConsumerTest {
 
   @Test
   void badArgumentsAndSettingsAreRefusedNamingTheRule() {
-    try (AuthorityFixture authority = new AuthorityFixture(dir);
+    try (RestartableServer authority = RestartableServer.inProcess(dir);
         DurableConsumers consumers = DurableConsumers.newBuilder(authority.channel()).build()) {
       IllegalArgumentException whole = assertThrows(IllegalArgumentException.class,
           () -> consumers.consume(SPACE, Scope.WHOLE_SPACE, "worker", d -> {}));

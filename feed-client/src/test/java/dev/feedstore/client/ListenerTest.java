@@ -4,15 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.feedstore.client.testing.AuthorityFixture;
 import dev.feedstore.client.testing.Replicas;
-import dev.feedstore.client.testing.SyncDriver;
 import dev.feedstore.core.Block;
 import dev.feedstore.core.BlockData;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Replication;
 import dev.feedstore.core.Scope;
 import dev.feedstore.core.SpaceId;
+import dev.feedstore.server.testing.RestartableServer;
+import dev.feedstore.testing.SyncDriver;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -30,8 +30,8 @@ class ListenerTest {
 
   @Test
   void listenerSeesLocalAppendsPositionsAndPulledBlocksInOrder() throws Exception {
-    try (AuthorityFixture authority = new AuthorityFixture(dir); Replicas replicas = new Replicas(dir)) {
-      SyncDriver driver = new SyncDriver(authority.authority(), SPACE);
+    try (RestartableServer authority = RestartableServer.inProcess(dir); Replicas replicas = new Replicas(dir)) {
+      SyncDriver<Replica> driver = Replicas.driver(authority.channel(), SPACE);
       Replica alice = replicas.open("alice");
       Replica bob = replicas.open("bob");
       FeedId feed = alice.createFeed(SPACE, Optional.empty(), Replication.fullHistory());
@@ -65,7 +65,7 @@ class ListenerTest {
 
   @Test
   void namespaceListenerSeesFeedsItDidNotKnowWhenItStarted() throws Exception {
-    try (AuthorityFixture authority = new AuthorityFixture(dir); Replicas replicas = new Replicas(dir)) {
+    try (RestartableServer authority = RestartableServer.inProcess(dir); Replicas replicas = new Replicas(dir)) {
       Replica alice = replicas.open("alice");
       var notes = dev.feedstore.core.Namespace.of("notes");
       BlockingQueue<FeedUpdate> updates = new LinkedBlockingQueue<>();

@@ -4,9 +4,7 @@ import static dev.feedstore.client.testing.Convergence.data;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.feedstore.client.testing.AuthorityFixture;
 import dev.feedstore.client.testing.Replicas;
-import dev.feedstore.client.testing.SyncDriver;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.FeedInfo;
 import dev.feedstore.core.Namespace;
@@ -14,6 +12,8 @@ import dev.feedstore.core.Position;
 import dev.feedstore.core.Replication;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.sync.SyncStep;
+import dev.feedstore.server.testing.RestartableServer;
+import dev.feedstore.testing.SyncDriver;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -29,18 +29,18 @@ class PartialReplicationTest {
   private static final Pattern PULLED = Pattern.compile("pulled (\\d+) blocks");
 
   @TempDir Path dir;
-  private AuthorityFixture authority;
+  private RestartableServer authority;
   private Replicas replicas;
-  private SyncDriver writerDriver;
+  private SyncDriver<Replica> writerDriver;
   private Replica writer;
   private FeedId busy;
   private FeedId other;
 
   @BeforeEach
   void setUp() {
-    authority = new AuthorityFixture(dir);
+    authority = RestartableServer.inProcess(dir);
     replicas = new Replicas(dir);
-    writerDriver = new SyncDriver(authority.authority(), SPACE);
+    writerDriver = Replicas.driver(authority.channel(), SPACE);
     writer = replicas.open("writer");
     busy = writer.createFeed(SPACE, Optional.of(Namespace.of("data")), Replication.fullHistory());
     other = writer.createFeed(SPACE, Optional.of(Namespace.of("trace")), Replication.fullHistory());
@@ -61,7 +61,7 @@ class PartialReplicationTest {
   void liveTailFollowerNeverReceivesOlderBlocksNorOtherFeeds() {
     Replica tail = replicas.open("tail");
     tail.replicate(SPACE, busy, Replication.LATEST);
-    SyncDriver driver = new SyncDriver(authority.authority(), SPACE);
+    SyncDriver<Replica> driver = Replicas.driver(authority.channel(), SPACE);
     driver.untilQuiet(10, tail);
     assertEquals(List.of(), tail.read(SPACE, busy));
 
@@ -81,7 +81,7 @@ class PartialReplicationTest {
   void feedAddedLaterWithFullHistoryIsBackFilled() {
     Replica reader = replicas.open("reader");
     reader.replicate(SPACE, busy, Replication.LATEST);
-    SyncDriver driver = new SyncDriver(authority.authority(), SPACE);
+    SyncDriver<Replica> driver = Replicas.driver(authority.channel(), SPACE);
     driver.untilQuiet(10, reader);
     replicas.append(writer, SPACE, busy, "busy-new", 3);
     writerDriver.untilQuiet(10, writer);
@@ -105,7 +105,7 @@ class PartialReplicationTest {
     Replica reader = replicas.open("reader");
     // The writer pushed the busy feed's 100 blocks first: positions 1-100.
     reader.replicate(SPACE, busy, Replication.from(Position.of(91)));
-    new SyncDriver(authority.authority(), SPACE).untilQuiet(10, reader);
+    Replicas.driver(authority.channel(), SPACE).untilQuiet(10, reader);
     List<String> expected = authority.store().read(tx -> tx.blocks().feed(SPACE, busy)).stream()
         .filter(b -> b.position().value() >= 91).map(b -> b.data().toStringUtf8()).toList();
     assertEquals(10, expected.size());
@@ -116,7 +116,7 @@ class PartialReplicationTest {
   void namespacePolicyPicksUpFeedsCreatedAfterIt() {
     Replica reader = replicas.open("reader");
     reader.replicateNamespace(SPACE, Namespace.of("data"), true);
-    SyncDriver driver = new SyncDriver(authority.authority(), SPACE);
+    SyncDriver<Replica> driver = Replicas.driver(authority.channel(), SPACE);
     driver.untilQuiet(10, reader);
     assertEquals(100, reader.read(SPACE, busy).size());
     assertEquals(List.of(), reader.read(SPACE, other));
@@ -139,12 +139,12 @@ class PartialReplicationTest {
     Replica local = replicas.open("local");
     FeedId mine = local.createFeed(SPACE, Optional.empty(), Replication.NONE);
     replicas.append(local, SPACE, mine, "private", 3);
-    new SyncDriver(authority.authority(), SPACE).untilQuiet(10, local);
+    Replicas.driver(authority.channel(), SPACE).untilQuiet(10, local);
     assertEquals(Optional.empty(), authority.store().read(tx -> tx.feeds().find(SPACE, mine)));
     assertEquals(3, local.read(SPACE, mine).size());
   }
 
-  private static int blocksTransferred(SyncDriver driver) {
+  private static int blocksTransferred(SyncDriver<Replica> driver) {
     int total = 0;
     for (SyncStep step : driver.steps()) {
       Matcher matcher = PULLED.matcher(step.detail());

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.feedstore.client.internal.GrpcAuthority;
 import dev.feedstore.client.testing.Replicas;
-import dev.feedstore.client.testing.SyncDriver;
 import dev.feedstore.core.Block;
 import dev.feedstore.core.BlockData;
 import dev.feedstore.core.FeedId;
@@ -17,7 +16,8 @@ import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.sync.SyncStep;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.server.settings.ServerSettings;
-import dev.feedstore.server.testing.LoopbackServer;
+import dev.feedstore.server.testing.RestartableServer;
+import dev.feedstore.testing.SyncDriver;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
@@ -59,7 +59,8 @@ class PushSizingTest {
   void anyMixOfBlockSizesUpToTheBlockLimitSyncs() throws Exception {
     ServerSettings small = ServerSettings.newBuilder().set(MAX_MESSAGE_BYTES, 300_000).set(BLOCK_BYTES, 200_000)
         .set(BLOCKS_PER_APPEND, 5).build();
-    try (LoopbackServer authority = new LoopbackServer(dir, small); Replicas replicas = new Replicas(dir)) {
+    try (RestartableServer authority = RestartableServer.loopback(dir, builder -> builder.settings(small));
+        Replicas replicas = new Replicas(dir)) {
       Replica replica = replicas.open("alice");
       FeedId feed = replica.createFeed(SPACE, Optional.empty(), Replication.fullHistory());
       int[] sizes = {0, 200_000, 1, 150_000, 150_000, 99_999, 200_000, 7, 0, 123_456};
@@ -68,7 +69,7 @@ class PushSizingTest {
           replica.append(SPACE, feed, TestBlocks.bytes(size));
         }
       }
-      try (SyncSession session = replica.connect(authority.target(), ConnectOptions.DEFAULTS)) {
+      try (SyncSession session = replica.connect(authority.address(), ConnectOptions.DEFAULTS)) {
         assertTrue(session.awaitSynced(Duration.ofSeconds(60)), "synced: " + session.status());
       }
       assertEquals(40, authority.blocks(SPACE).size(), "every block is on the server");
@@ -80,18 +81,19 @@ class PushSizingTest {
   void aRefusalNamingALowerLimitIsLearnedAndNoRequestIsSentTwice() throws Exception {
     ServerSettings small = ServerSettings.newBuilder().set(MAX_MESSAGE_BYTES, 1_100_000).set(BLOCK_BYTES, 300_000)
         .set(BLOCKS_PER_APPEND, 7).build();
-    try (LoopbackServer authority = new LoopbackServer(dir, small); Replicas replicas = new Replicas(dir)) {
+    try (RestartableServer authority = RestartableServer.loopback(dir, builder -> builder.settings(small));
+        Replicas replicas = new Replicas(dir)) {
       Replica replica = replicas.open("alice");
       FeedId feed = replica.createFeed(SPACE, Optional.empty(), Replication.fullHistory());
       for (int i = 0; i < 60; i++) {
         replica.append(SPACE, feed, TestBlocks.bytes(i % 3 == 0 ? 250_000 : 1_000));
       }
-      ManagedChannel channel = Grpc.newChannelBuilder(authority.target(), InsecureChannelCredentials.create()).build();
+      ManagedChannel channel = Grpc.newChannelBuilder(authority.address(), InsecureChannelCredentials.create()).build();
       try {
         // An authority that was never asked for its limits: it starts from the defaults (16 MiB,
         // 1000 blocks) and learns from the refusals.
         GrpcAuthority stale = new GrpcAuthority(channel);
-        SyncDriver driver = new SyncDriver(stale, SPACE);
+        SyncDriver<Replica> driver = Replicas.driver(stale, SPACE);
         List<SyncStep> pushes = new ArrayList<>();
         for (SyncStep step = driver.push(replica); step.kind() != SyncStep.Kind.IDLE; step = driver.push(replica)) {
           pushes.add(step);
@@ -113,7 +115,8 @@ class PushSizingTest {
 
   /** Writes {@code count} blocks of {@code size} bytes offline, connects, and counts them on the server. */
   private void syncsOfflineBacklog(ServerSettings settings, int count, int size) throws Exception {
-    try (LoopbackServer authority = new LoopbackServer(dir, settings); Replicas replicas = new Replicas(dir)) {
+    try (RestartableServer authority = RestartableServer.loopback(dir, builder -> builder.settings(settings));
+        Replicas replicas = new Replicas(dir)) {
       Replica replica = replicas.open("alice");
       FeedId feed = replica.createFeed(SPACE, Optional.empty(), Replication.fullHistory());
       List<BlockData> batch = new ArrayList<>();
@@ -124,7 +127,7 @@ class PushSizingTest {
           batch.clear();
         }
       }
-      try (SyncSession session = replica.connect(authority.target(), ConnectOptions.DEFAULTS)) {
+      try (SyncSession session = replica.connect(authority.address(), ConnectOptions.DEFAULTS)) {
         assertTrue(session.awaitSynced(Duration.ofSeconds(120)), "synced: " + session.status());
         assertEquals((long) settings.get(MAX_MESSAGE_BYTES),
             session.serverInfo().orElseThrow().limits().maxMessageBytes());

@@ -3,11 +3,10 @@ package dev.feedstore.client;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.feedstore.client.testing.JavaProcess;
 import dev.feedstore.client.testing.LibraryProgram;
 import dev.feedstore.core.SpaceId;
-import dev.feedstore.server.settings.ServerSettings;
-import dev.feedstore.server.testing.LoopbackServer;
+import dev.feedstore.server.testing.RestartableServer;
+import dev.feedstore.testing.JavaProcess;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,11 +31,10 @@ class ReadmeSnippetTest {
         "## Using the library");
     assertTrue(snippet.contains(README_TARGET), snippet);
 
-    try (LoopbackServer authority = new LoopbackServer(Files.createDirectories(dir.resolve("server")),
-        ServerSettings.DEFAULTS)) {
+    try (RestartableServer authority = RestartableServer.loopback(Files.createDirectories(dir.resolve("server")))) {
       long started = System.nanoTime();
       JavaProcess run = LibraryProgram.compileAndRun(dir, "ReadmeSnippet",
-          program(snippet.replace(README_TARGET, "\"" + authority.target() + "\"")));
+          program(snippet.replace(README_TARGET, "\"" + authority.address() + "\"")));
       System.out.printf("README snippet: compiled and ran in %d ms%n", (System.nanoTime() - started) / 1_000_000);
       assertEquals(0, run.exitCode(), run.output());
       assertTrue(run.output().contains("status synced"), run.output());

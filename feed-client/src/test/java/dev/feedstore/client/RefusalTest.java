@@ -11,11 +11,11 @@ import dev.feedstore.core.BlockKey;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Replication;
 import dev.feedstore.core.SpaceId;
-import dev.feedstore.core.testing.Await;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.server.settings.AccessTokens;
 import dev.feedstore.server.settings.ServerSettings;
-import dev.feedstore.server.testing.LoopbackServer;
+import dev.feedstore.server.testing.RestartableServer;
+import dev.feedstore.testing.Await;
 import io.grpc.Status;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,14 +40,15 @@ class RefusalTest {
   void aReadOnlyTokenIsRefusedNotOfflineAndSyncsWhenTheServerRestartsWithAWriteGrant() throws Exception {
     Path tokens = dir.resolve("tokens");
     Files.writeString(tokens, AccessTokens.sha256("alice-token") + " read team\n");
-    try (LoopbackServer authority = new LoopbackServer(dir, ServerSettings.DEFAULTS, Optional.of(tokens));
+    try (RestartableServer authority =
+            RestartableServer.loopback(dir, builder -> builder.accessTokens(AccessTokens.read(tokens)));
         Replicas replicas = new Replicas(dir)) {
       Replica alice = replicas.open("alice");
       FeedId feed = alice.createFeed(SPACE, Optional.empty(), Replication.fullHistory());
       alice.append(SPACE, feed, BlockData.utf8("written with a read-only token"));
       // The default refusal retry (minutes): only the restart can make the replica try again soon.
       ConnectOptions options = ConnectOptions.newBuilder().token("alice-token").build();
-      try (SyncSession session = alice.connect(authority.target(), options)) {
+      try (SyncSession session = alice.connect(authority.address(), options)) {
         long started = System.nanoTime();
         Await.until("refused within 2 s", Duration.ofSeconds(2),
             () -> session.status().state() == SyncStatus.State.REFUSED);
@@ -72,13 +73,14 @@ class RefusalTest {
   void aTokenTheSupplierReplacesIsUsedAtOnceAndWhatTheOldOneWasRefusedIsTriedAgain() throws Exception {
     Path tokens = dir.resolve("tokens");
     Files.writeString(tokens, AccessTokens.sha256("old") + " read team\n" + AccessTokens.sha256("new") + " write team\n");
-    try (LoopbackServer authority = new LoopbackServer(dir, ServerSettings.DEFAULTS, Optional.of(tokens));
+    try (RestartableServer authority =
+            RestartableServer.loopback(dir, builder -> builder.accessTokens(AccessTokens.read(tokens)));
         Replicas replicas = new Replicas(dir)) {
       Replica alice = replicas.open("alice");
       FeedId feed = alice.createFeed(SPACE, Optional.empty(), Replication.fullHistory());
       alice.append(SPACE, feed, BlockData.utf8("one"));
       AtomicReference<String> token = new AtomicReference<>("old");
-      try (SyncSession session = alice.connect(authority.target(),
+      try (SyncSession session = alice.connect(authority.address(),
           ConnectOptions.newBuilder().token(token::get).build())) {
         Await.until("refused", () -> session.status().state() == SyncStatus.State.REFUSED);
         token.set("new");
@@ -92,11 +94,12 @@ class RefusalTest {
   void anUnknownTokenHoldsBackTheWholeSession() throws Exception {
     Path tokens = dir.resolve("tokens");
     Files.writeString(tokens, AccessTokens.sha256("known") + " write team\n");
-    try (LoopbackServer authority = new LoopbackServer(dir, ServerSettings.DEFAULTS, Optional.of(tokens));
+    try (RestartableServer authority =
+            RestartableServer.loopback(dir, builder -> builder.accessTokens(AccessTokens.read(tokens)));
         Replicas replicas = new Replicas(dir)) {
       Replica alice = replicas.open("alice");
       alice.createFeed(SPACE, Optional.empty(), Replication.fullHistory());
-      try (SyncSession session = alice.connect(authority.target(), ConnectOptions.newBuilder().token("unknown").build())) {
+      try (SyncSession session = alice.connect(authority.address(), ConnectOptions.newBuilder().token("unknown").build())) {
         Await.until("refused", () -> session.status().state() == SyncStatus.State.REFUSED);
         Refusal refusal = session.status().refusals().get(0);
         assertEquals(Status.Code.UNAUTHENTICATED, refusal.code());
@@ -110,13 +113,14 @@ class RefusalTest {
   @Test
   void aBlockOverTheServersBlockBytesIsListedAsRefusedAndTheFiftyAfterItSync() throws Exception {
     ServerSettings settings = ServerSettings.newBuilder().set(BLOCK_BYTES, 64 * 1024).build();
-    try (LoopbackServer authority = new LoopbackServer(dir, settings); Replicas replicas = new Replicas(dir)) {
+    try (RestartableServer authority = RestartableServer.loopback(dir, builder -> builder.settings(settings));
+        Replicas replicas = new Replicas(dir)) {
       Replica alice = replicas.open("alice");
       FeedId feed = alice.createFeed(SPACE, Optional.empty(), Replication.fullHistory());
       alice.append(SPACE, feed, BlockData.utf8("before"));
       BlockKey large = alice.append(SPACE, feed, TestBlocks.bytes(100 * 1024));
       List<String> after = replicas.append(alice, SPACE, feed, "after", 50);
-      try (SyncSession session = alice.connect(authority.target(), ConnectOptions.DEFAULTS)) {
+      try (SyncSession session = alice.connect(authority.address(), ConnectOptions.DEFAULTS)) {
         Await.until("the 51 others are on the server", Duration.ofSeconds(20),
             () -> authority.blocks(SPACE).size() == 51);
         Await.until("the status says a block is held back",
@@ -140,15 +144,16 @@ class RefusalTest {
   @Test
   void whileAPushIsRefusedPullsGoOn() throws Exception {
     ServerSettings settings = ServerSettings.newBuilder().set(BLOCK_BYTES, 64 * 1024).build();
-    try (LoopbackServer authority = new LoopbackServer(dir, settings); Replicas replicas = new Replicas(dir)) {
+    try (RestartableServer authority = RestartableServer.loopback(dir, builder -> builder.settings(settings));
+        Replicas replicas = new Replicas(dir)) {
       Replica alice = replicas.open("alice");
       Replica bob = replicas.open("bob");
       FeedId alices = alice.createFeed(SPACE, Optional.empty(), Replication.fullHistory());
       alice.append(SPACE, alices, TestBlocks.bytes(100 * 1024));
       FeedId bobs = bob.createFeed(SPACE, Optional.empty(), Replication.fullHistory());
       alice.replicate(SPACE, bobs, Replication.fullHistory());
-      try (SyncSession aliceSync = alice.connect(authority.target(), ConnectOptions.DEFAULTS);
-          SyncSession bobSync = bob.connect(authority.target(), ConnectOptions.DEFAULTS)) {
+      try (SyncSession aliceSync = alice.connect(authority.address(), ConnectOptions.DEFAULTS);
+          SyncSession bobSync = bob.connect(authority.address(), ConnectOptions.DEFAULTS)) {
         Await.until("alice is stuck on her refused block",
             () -> aliceSync.status().state() == SyncStatus.State.REFUSED);
         List<String> written = replicas.append(bob, SPACE, bobs, "from bob", 20);

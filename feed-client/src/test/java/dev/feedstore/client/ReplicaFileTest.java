@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.feedstore.client.testing.AuthorityFixture;
-import dev.feedstore.client.testing.JavaProcess;
 import dev.feedstore.client.testing.OpenReplica;
 import dev.feedstore.core.ActorId;
 import dev.feedstore.core.BlockData;
@@ -14,7 +12,9 @@ import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Replication;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.IncompatibleStoreException;
+import dev.feedstore.server.testing.RestartableServer;
 import dev.feedstore.sqlite.testing.ForeignDatabase;
+import dev.feedstore.testing.JavaProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -36,7 +36,7 @@ class ReplicaFileTest {
   @Test
   void aSecondProcessOpeningAReplicasFileIsRefusedAndTheFirstKeepsWorking() throws Exception {
     Path file = dir.resolve("alice.db");
-    try (AuthorityFixture authority = new AuthorityFixture(dir);
+    try (RestartableServer authority = RestartableServer.inProcess(dir);
         Replica alice = Replica.open(file, ActorId.of("alice"))) {
       FeedId feed = alice.createFeed(SPACE, Optional.empty(), Replication.fullHistory());
       alice.append(SPACE, feed, BlockData.utf8("before"));

@@ -11,8 +11,8 @@ import dev.feedstore.core.InvalidValueException;
 import dev.feedstore.core.Position;
 import dev.feedstore.core.Replication;
 import dev.feedstore.core.SpaceId;
-import dev.feedstore.core.testing.Await;
-import dev.feedstore.server.testing.LoopbackServer;
+import dev.feedstore.server.testing.RestartableServer;
+import dev.feedstore.testing.Await;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -36,8 +36,8 @@ class ReplicateSinceTest {
     return replica.read(SPACE, feed).stream().map(b -> b.data().toStringUtf8()).toList();
   }
 
-  private static void sync(Replica replica, LoopbackServer authority) throws InterruptedException {
-    try (SyncSession session = replica.connect(authority.target(), ConnectOptions.DEFAULTS)) {
+  private static void sync(Replica replica, RestartableServer authority) throws InterruptedException {
+    try (SyncSession session = replica.connect(authority.address(), ConnectOptions.DEFAULTS)) {
       assertTrue(session.awaitSynced(Duration.ofSeconds(20)), session.status().toString());
     }
   }
@@ -46,7 +46,7 @@ class ReplicateSinceTest {
    * The millisecond after the last receive time of the space, once the clock reached it, so that
    * every block appended from now on is received at or after it.
    */
-  private static Instant afterEverythingReceived(LoopbackServer authority) {
+  private static Instant afterEverythingReceived(RestartableServer authority) {
     long last = authority.blocks(SPACE).stream().mapToLong(b -> b.receivedAt().orElseThrow()).max().orElseThrow();
     Instant since = Instant.ofEpochMilli(last + 1);
     Await.until("the clock to pass " + since, () -> System.currentTimeMillis() >= since.toEpochMilli());
@@ -55,7 +55,7 @@ class ReplicateSinceTest {
 
   @Test
   void aReplicaFollowingSinceATimeHoldsExactlyTheBlocksReceivedFromThenAndEverythingNew() throws Exception {
-    try (LoopbackServer authority = new LoopbackServer(dir); Replicas replicas = new Replicas(dir)) {
+    try (RestartableServer authority = RestartableServer.loopback(dir); Replicas replicas = new Replicas(dir)) {
       Replica alice = replicas.open("alice");
       FeedId feed = alice.createFeed(SPACE, Optional.empty(), Replication.fullHistory());
       FeedId elsewhere = alice.createFeed(SPACE, Optional.empty(), Replication.fullHistory());
@@ -91,7 +91,7 @@ class ReplicateSinceTest {
 
   @Test
   void aFeedAddedSinceATimeBelowTheReplicasCursorIsBackFilledFromThere() throws Exception {
-    try (LoopbackServer authority = new LoopbackServer(dir); Replicas replicas = new Replicas(dir)) {
+    try (RestartableServer authority = RestartableServer.loopback(dir); Replicas replicas = new Replicas(dir)) {
       Replica alice = replicas.open("alice");
       FeedId feed = alice.createFeed(SPACE, Optional.empty(), Replication.fullHistory());
       FeedId followed = alice.createFeed(SPACE, Optional.empty(), Replication.fullHistory());
@@ -115,7 +115,7 @@ class ReplicateSinceTest {
 
   @Test
   void aTimeBeforeTheAuthoritysHistoryStartsAtItsBeginning() throws Exception {
-    try (LoopbackServer authority = new LoopbackServer(dir); Replicas replicas = new Replicas(dir)) {
+    try (RestartableServer authority = RestartableServer.loopback(dir); Replicas replicas = new Replicas(dir)) {
       Replica alice = replicas.open("alice");
       FeedId feed = alice.createFeed(SPACE, Optional.empty(), Replication.fullHistory());
       List<String> all = replicas.append(alice, SPACE, feed, "all", 3);

@@ -5,10 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.feedstore.client.testing.AuthorityFixture;
 import dev.feedstore.client.testing.Convergence;
 import dev.feedstore.client.testing.Replicas;
-import dev.feedstore.client.testing.SyncDriver;
 import dev.feedstore.core.Block;
 import dev.feedstore.core.BlockData;
 import dev.feedstore.core.FeedId;
@@ -16,6 +14,8 @@ import dev.feedstore.core.Namespace;
 import dev.feedstore.core.Replication;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.UnknownFeedException;
+import dev.feedstore.server.testing.RestartableServer;
+import dev.feedstore.testing.SyncDriver;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -33,16 +33,16 @@ class ReplicateSpaceTest {
   private static final SpaceId SPACE = SpaceId.of("team");
 
   @TempDir Path dir;
-  private AuthorityFixture authority;
+  private RestartableServer authority;
   private Replicas replicas;
-  private SyncDriver driver;
+  private SyncDriver<Replica> driver;
   private Replica writer;
 
   @BeforeEach
   void setUp() {
-    authority = new AuthorityFixture(dir);
+    authority = RestartableServer.inProcess(dir);
     replicas = new Replicas(dir);
-    driver = new SyncDriver(authority.authority(), SPACE);
+    driver = Replicas.driver(authority.channel(), SPACE);
     writer = replicas.open("writer");
   }
 

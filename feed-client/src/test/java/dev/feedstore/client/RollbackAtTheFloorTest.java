@@ -3,9 +3,7 @@ package dev.feedstore.client;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.feedstore.client.internal.GrpcAuthority;
 import dev.feedstore.client.testing.Replicas;
-import dev.feedstore.client.testing.SyncDriver;
 import dev.feedstore.core.Block;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Position;
@@ -14,11 +12,10 @@ import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.sync.SyncStep;
 import dev.feedstore.proto.v1.CompactRequest;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
-import dev.feedstore.server.testing.LoopbackServer;
+import dev.feedstore.server.testing.RestartableServer;
+import dev.feedstore.testing.SyncDriver;
 import io.grpc.ManagedChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,32 +33,24 @@ class RollbackAtTheFloorTest {
 
   @Test
   void aReplicaAtTheFloorNoticesThatTheAuthorityLostTheBlockThereAndPushesItAgain() throws Exception {
-    Path file = dir.resolve("authority.db");
-    Path backup = dir.resolve("authority-backup.db");
-    try (LoopbackServer authority = new LoopbackServer(dir); Replicas replicas = new Replicas(dir)) {
+    try (RestartableServer authority = RestartableServer.loopback(dir); Replicas replicas = new Replicas(dir)) {
       ManagedChannel channel = authority.newChannel();
       try {
-        SyncDriver driver = new SyncDriver(new GrpcAuthority(channel), SPACE);
+        SyncDriver<Replica> driver = Replicas.driver(channel, SPACE);
         Replica alice = replicas.open("alice");
         Replica bob = replicas.open("bob");
         FeedId feed = alice.createFeed(SPACE, Optional.empty(), Replication.fullHistory());
         bob.replicate(SPACE, feed, Replication.fullHistory());
         replicas.append(alice, SPACE, feed, "kept", 5);
         driver.untilQuiet(10, alice, bob);
-        authority.stop();
-        Files.copy(file, backup, StandardCopyOption.REPLACE_EXISTING);
-        authority.start();
+        Path backup = authority.snapshot();
 
         // Position 6 goes to alice's block, which bob pulls; then the authority is restored from the
         // backup (same token, history up to 5), gives 6 to carol's block and compacts up to 6.
         replicas.append(alice, SPACE, feed, "lost", 1);
         driver.untilQuiet(10, alice, bob);
         assertEquals(Position.of(6), bob.sync(SPACE).state().cursor());
-        authority.stop();
-        Files.copy(backup, file, StandardCopyOption.REPLACE_EXISTING);
-        Files.deleteIfExists(Path.of(file + "-wal"));
-        Files.deleteIfExists(Path.of(file + "-shm"));
-        authority.start();
+        authority.restoreFrom(backup);
         Replica carol = replicas.open("carol");
         carol.replicate(SPACE, feed, Replication.fullHistory());
         driver.untilQuiet(10, carol);

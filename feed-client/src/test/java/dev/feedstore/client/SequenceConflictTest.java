@@ -5,15 +5,15 @@ import static dev.feedstore.client.testing.Convergence.assertExactlyOnce;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.feedstore.client.testing.AuthorityFixture;
 import dev.feedstore.client.testing.Replicas;
-import dev.feedstore.client.testing.SyncDriver;
 import dev.feedstore.core.Block;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Predecessor;
 import dev.feedstore.core.Replication;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.sync.SyncStep;
+import dev.feedstore.server.testing.RestartableServer;
+import dev.feedstore.testing.SyncDriver;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
@@ -32,8 +32,8 @@ class SequenceConflictTest {
 
   @Test
   void replicaRestoredFromAnOldBackupKeepsBothContentsUnderDistinctKeys() {
-    try (AuthorityFixture authority = new AuthorityFixture(dir); Replicas replicas = new Replicas(dir)) {
-      SyncDriver driver = new SyncDriver(authority.authority(), SPACE);
+    try (RestartableServer authority = RestartableServer.inProcess(dir); Replicas replicas = new Replicas(dir)) {
+      SyncDriver<Replica> driver = Replicas.driver(authority.channel(), SPACE);
       Replica alice = replicas.open("alice");
       FeedId feed = alice.createFeed(SPACE, Optional.empty(), Replication.fullHistory());
       replicas.append(alice, SPACE, feed, "before-backup", 2);

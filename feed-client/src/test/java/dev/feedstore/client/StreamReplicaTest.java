@@ -4,9 +4,7 @@ import static dev.feedstore.client.testing.Convergence.data;
 import static dev.feedstore.server.settings.ServerSettings.STREAMS_SPACE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.feedstore.client.testing.AuthorityFixture;
 import dev.feedstore.client.testing.Replicas;
-import dev.feedstore.client.testing.SyncDriver;
 import dev.feedstore.core.Block;
 import dev.feedstore.core.BlockData;
 import dev.feedstore.core.FeedId;
@@ -15,7 +13,8 @@ import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.StreamName;
 import dev.feedstore.proto.v1.CompactRequest;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
-import dev.feedstore.server.settings.ServerSettings;
+import dev.feedstore.server.testing.RestartableServer;
+import dev.feedstore.testing.SyncDriver;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -41,13 +40,13 @@ class StreamReplicaTest {
   private static final SpaceId STREAMS = SpaceId.of(STREAMS_SPACE.defaultValue());
 
   @TempDir Path dir;
-  private AuthorityFixture authority;
+  private RestartableServer authority;
   private Replicas replicas;
   private final HttpClient http = HttpClient.newHttpClient();
 
   @BeforeEach
   void setUp() {
-    authority = new AuthorityFixture(dir, ServerSettings.DEFAULTS, true);
+    authority = RestartableServer.inProcess(dir, builder -> builder.http("127.0.0.1", 0));
     replicas = new Replicas(dir);
   }
 
@@ -76,7 +75,7 @@ class StreamReplicaTest {
     assertEquals(201, send("PUT", "chat/room-2", "", "other room").statusCode());
     Replica replica = replicas.open("desk");
     replica.replicateSpace(STREAMS, Replication.fullHistory());
-    SyncDriver driver = new SyncDriver(authority.authority(), STREAMS);
+    SyncDriver<Replica> driver = Replicas.driver(authority.channel(), STREAMS);
     driver.untilQuiet(10, replica);
 
     authority.stop();
@@ -110,7 +109,7 @@ class StreamReplicaTest {
     assertEquals(204, send("POST", "chat/room-1", "", "a1 ").statusCode());
     Replica replica = replicas.open("desk");
     replica.replicateSpace(STREAMS, Replication.fullHistory());
-    SyncDriver driver = new SyncDriver(authority.authority(), STREAMS);
+    SyncDriver<Replica> driver = Replicas.driver(authority.channel(), STREAMS);
     driver.untilQuiet(10, replica);
     FeedId room = StreamName.of("chat/room-1").feedId(0);
     assertEquals(List.of("a0 ", "a1 "), data(replica, STREAMS, room));

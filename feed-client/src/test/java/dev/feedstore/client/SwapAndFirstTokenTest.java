@@ -8,15 +8,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.feedstore.client.testing.AuthorityFixture;
 import dev.feedstore.client.testing.Replicas;
-import dev.feedstore.client.testing.SyncDriver;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Replication;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.SyncState;
 import dev.feedstore.core.sync.SyncStep;
+import dev.feedstore.server.testing.RestartableServer;
 import dev.feedstore.sqlite.SqliteFeedStore;
+import dev.feedstore.testing.SyncDriver;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -29,12 +29,12 @@ class SwapAndFirstTokenTest {
   private static final SpaceId SPACE = SpaceId.of("team");
 
   @TempDir Path dir;
-  private AuthorityFixture authority;
+  private RestartableServer authority;
   private Replicas replicas;
 
   @BeforeEach
   void setUp() {
-    authority = new AuthorityFixture(dir);
+    authority = RestartableServer.inProcess(dir);
     replicas = new Replicas(dir);
   }
 
@@ -54,7 +54,7 @@ class SwapAndFirstTokenTest {
     carol.replicate(SPACE, feed, Replication.fullHistory());
     replicas.append(alice, SPACE, feed, "alice", 4);
     replicas.append(bob, SPACE, feed, "bob", 3);
-    SyncDriver driver = new SyncDriver(authority.authority(), SPACE);
+    SyncDriver<Replica> driver = Replicas.driver(authority.channel(), SPACE);
     driver.untilQuiet(10, alice, bob, carol);
     String oldToken = alice.sync(SPACE).state().serverToken().orElseThrow().value();
 
@@ -74,7 +74,7 @@ class SwapAndFirstTokenTest {
     Replica alice = replicas.open("alice");
     FeedId feed = alice.createFeed(SPACE, Optional.empty(), Replication.fullHistory());
     replicas.append(alice, SPACE, feed, "a", 5);
-    SyncDriver driver = new SyncDriver(authority.authority(), SPACE);
+    SyncDriver<Replica> driver = Replicas.driver(authority.channel(), SPACE);
     driver.untilQuiet(10, alice);
     var before = positions(alice, SPACE, feed);
 
@@ -96,7 +96,7 @@ class SwapAndFirstTokenTest {
     FeedId feed = alice.createFeed(SPACE, Optional.empty(), Replication.fullHistory());
     bob.replicate(SPACE, feed, Replication.fullHistory());
     replicas.append(alice, SPACE, feed, "a", 5);
-    SyncDriver driver = new SyncDriver(authority.authority(), SPACE);
+    SyncDriver<Replica> driver = Replicas.driver(authority.channel(), SPACE);
     driver.untilQuiet(10, alice);
 
     // Another authority, on which bob wrote first: its positions name other blocks.

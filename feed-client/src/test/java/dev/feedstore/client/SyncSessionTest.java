@@ -4,14 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.feedstore.client.testing.AuthorityFixture;
 import dev.feedstore.client.testing.Replicas;
 import dev.feedstore.core.Block;
 import dev.feedstore.core.BlockData;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Replication;
 import dev.feedstore.core.SpaceId;
-import dev.feedstore.core.testing.Await;
+import dev.feedstore.server.testing.RestartableServer;
+import dev.feedstore.testing.Await;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -29,7 +29,7 @@ class SyncSessionTest {
 
   @Test
   void statusGoesOfflineWhenTheAuthorityStopsAndBackToSyncedAfterItRestarts() throws Exception {
-    try (AuthorityFixture authority = new AuthorityFixture(dir); Replicas replicas = new Replicas(dir)) {
+    try (RestartableServer authority = RestartableServer.inProcess(dir); Replicas replicas = new Replicas(dir)) {
       Replica alice = replicas.open("alice");
       FeedId feed = alice.createFeed(SPACE, Optional.empty(), Replication.fullHistory());
       alice.append(SPACE, feed, BlockData.utf8("one"));
@@ -62,7 +62,7 @@ class SyncSessionTest {
 
   @Test
   void anAppendEndsTheSyncedStatusAtOnce() throws Exception {
-    try (AuthorityFixture authority = new AuthorityFixture(dir); Replicas replicas = new Replicas(dir)) {
+    try (RestartableServer authority = RestartableServer.inProcess(dir); Replicas replicas = new Replicas(dir)) {
       Replica alice = replicas.open("alice");
       FeedId feed = alice.createFeed(SPACE, Optional.empty(), Replication.fullHistory());
       try (SyncSession session = alice.connect(authority.channel(), FAST_RETRY)) {
@@ -79,7 +79,7 @@ class SyncSessionTest {
 
   @Test
   void oneSessionAtATime() {
-    try (AuthorityFixture authority = new AuthorityFixture(dir); Replicas replicas = new Replicas(dir)) {
+    try (RestartableServer authority = RestartableServer.inProcess(dir); Replicas replicas = new Replicas(dir)) {
       Replica alice = replicas.open("alice");
       try (SyncSession first = alice.connect(authority.channel())) {
         assertThrows(IllegalStateException.class, () -> alice.connect(authority.channel()));

@@ -8,14 +8,14 @@ import dev.feedstore.core.ActorId;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Replication;
 import dev.feedstore.core.SpaceId;
-import dev.feedstore.core.testing.Await;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
 import dev.feedstore.proto.v1.ListFeedsRequest;
 import dev.feedstore.server.testing.GatedFeedStore;
-import dev.feedstore.server.testing.LoopbackServer;
 import dev.feedstore.server.testing.NettyLeaks;
-import dev.feedstore.server.testing.TcpRelay;
+import dev.feedstore.server.testing.RestartableServer;
 import dev.feedstore.server.testing.Wire;
+import dev.feedstore.testing.Await;
+import dev.feedstore.testing.TcpRelay;
 import io.grpc.ConnectivityState;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
@@ -62,7 +62,7 @@ class WatchBufferLeakTest {
   private void closeTheStreamOfASessionWhoseConnectionWasCut() throws Exception {
     AtomicReference<GatedFeedStore> gate = new AtomicReference<>();
     ManagedChannel channel = null;
-    try (LoopbackServer server = new LoopbackServer(dir); TcpRelay relay = new TcpRelay(server.port());
+    try (RestartableServer server = RestartableServer.loopback(dir); TcpRelay relay = new TcpRelay(server.port());
          Replica replica = Replica.builder(dir.resolve("replica.db")).actorId(ActorId.of("reader"))
              .wrapStore(store -> {
                gate.set(new GatedFeedStore(store));

@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.feedstore.core.testing.Await;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.server.settings.AccessTokens;
 import dev.feedstore.server.testing.Http;
-import dev.feedstore.server.testing.ServerProcess;
+import dev.feedstore.testing.Await;
+import dev.feedstore.testing.ServerProcess;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.feedstore.core.Namespace;
 import dev.feedstore.server.settings.AccessTokens;
-import dev.feedstore.server.testing.CapturedErr;
+import dev.feedstore.testing.CapturedErr;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
 import dev.feedstore.core.FeedId;
-import dev.feedstore.core.testing.Await;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.proto.v1.AppendResponse;
 import dev.feedstore.proto.v1.QueryRequest;
@@ -17,6 +16,7 @@ import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.server.testing.Http;
 import dev.feedstore.server.testing.TestServer;
 import dev.feedstore.server.testing.Wire;
+import dev.feedstore.testing.Await;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;

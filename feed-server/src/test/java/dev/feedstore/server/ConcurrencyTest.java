@@ -7,11 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.proto.v1.AppendResponse;
-import dev.feedstore.proto.v1.QueryRequest;
-import dev.feedstore.proto.v1.QueryResponse;
 import dev.feedstore.proto.v1.WatchEvent;
 import dev.feedstore.proto.v1.WatchRequest;
 import dev.feedstore.server.settings.ServerSettings;
+import dev.feedstore.server.testing.Calls;
 import dev.feedstore.server.testing.EventRecorder;
 import dev.feedstore.server.testing.TestServer;
 import dev.feedstore.server.testing.Wire;
@@ -75,14 +74,7 @@ class ConcurrencyTest {
     }
     all.sort(null);
     assertEquals(WatchTest.range(1, 600), all, "unique and dense");
-    List<Long> stored = new ArrayList<>();
-    long cursor = 0;
-    QueryResponse page;
-    do {
-      page = t.blocking().query(QueryRequest.newBuilder().setSpaceId("s").setCursor(cursor).setLimit(1000).build());
-      page.getBlocksList().forEach(b -> stored.add(b.getPosition()));
-      cursor = stored.get(stored.size() - 1);
-    } while (page.getHasMore());
+    List<Long> stored = Calls.allBlocks(t.channel, "s").stream().map(b -> b.getPosition()).toList();
     assertEquals(WatchTest.range(1, 600), stored, "nothing lost");
   }
 

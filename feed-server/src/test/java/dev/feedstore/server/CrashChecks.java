@@ -4,15 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.feedstore.proto.v1.Block;
-import dev.feedstore.proto.v1.FeedSyncGrpc;
-import dev.feedstore.proto.v1.QueryRequest;
-import dev.feedstore.proto.v1.QueryResponse;
+import dev.feedstore.server.testing.Calls;
 import io.grpc.Channel;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * What the crash tests check after every restart: every block a client saw acknowledged is stored
@@ -78,18 +75,8 @@ final class CrashChecks {
 
   /** Every block of the crash tests' space, by key, in position order. */
   static Map<String, Block> read(Channel channel) {
-    FeedSyncGrpc.FeedSyncBlockingStub stub = FeedSyncGrpc.newBlockingStub(channel);
     Map<String, Block> blocks = new LinkedHashMap<>();
-    long cursor = 0;
-    QueryResponse page;
-    do {
-      page = stub.withDeadlineAfter(30, TimeUnit.SECONDS)
-          .query(QueryRequest.newBuilder().setSpaceId(CrashIT.SPACE).setCursor(cursor).setLimit(1000).build());
-      for (Block block : page.getBlocksList()) {
-        blocks.put(CrashAppender.key(block), block);
-        cursor = block.getPosition();
-      }
-    } while (page.getHasMore());
+    Calls.allBlocks(channel, CrashIT.SPACE).forEach(block -> blocks.put(CrashAppender.key(block), block));
     return blocks;
   }
 }

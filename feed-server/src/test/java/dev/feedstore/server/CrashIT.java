@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.proto.v1.Block;
 import dev.feedstore.server.testing.MetricsSamples;
-import dev.feedstore.server.testing.ServerProcess;
+import dev.feedstore.testing.ServerProcess;
 import io.grpc.ManagedChannel;
 import java.nio.file.Path;
 import java.util.Map;

@@ -5,7 +5,6 @@ import static dev.feedstore.server.settings.ServerSettings.WRITE_PROBE_MS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.feedstore.core.testing.Await;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.proto.v1.QueryRequest;
 import dev.feedstore.server.settings.ServerSettings;
@@ -13,6 +12,7 @@ import dev.feedstore.server.testing.HealthChecks;
 import dev.feedstore.server.testing.TestServer;
 import dev.feedstore.server.testing.Wire;
 import dev.feedstore.sqlite.testing.PageDamage;
+import dev.feedstore.testing.Await;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;

@@ -7,14 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
 import dev.feedstore.core.FeedId;
-import dev.feedstore.core.testing.Await;
-import dev.feedstore.core.testing.SmallDisk;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.proto.v1.Block;
 import dev.feedstore.server.testing.Calls;
 import dev.feedstore.server.testing.HealthChecks;
-import dev.feedstore.server.testing.ServerProcess;
 import dev.feedstore.server.testing.Wire;
+import dev.feedstore.testing.Await;
+import dev.feedstore.testing.ServerProcess;
+import dev.feedstore.testing.SmallDisk;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;

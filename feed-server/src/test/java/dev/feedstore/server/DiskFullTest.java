@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.feedstore.core.Block;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Predecessor;
-import dev.feedstore.core.testing.SmallDisk;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.proto.WireMapping;
 import dev.feedstore.proto.v1.AppendRequest;
@@ -18,9 +17,11 @@ import dev.feedstore.proto.v1.QueryRequest;
 import dev.feedstore.proto.v1.QueryResponse;
 import dev.feedstore.proto.v1.SubscribeRequest;
 import dev.feedstore.server.settings.ServerSettings;
+import dev.feedstore.server.testing.Calls;
 import dev.feedstore.server.testing.HealthChecks;
 import dev.feedstore.server.testing.TestServer;
 import dev.feedstore.server.testing.Wire;
+import dev.feedstore.testing.SmallDisk;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
@@ -161,17 +162,11 @@ class DiskFullTest {
 
   private static Map<String, dev.feedstore.proto.v1.Block> readAll(TestServer t) {
     Map<String, dev.feedstore.proto.v1.Block> blocks = new LinkedHashMap<>();
-    long cursor = 0;
-    QueryResponse page;
-    do {
-      page = t.blocking().query(QueryRequest.newBuilder().setSpaceId(SPACE).setCursor(cursor).setLimit(1000).build());
-      for (dev.feedstore.proto.v1.Block block : page.getBlocksList()) {
-        assertTrue(block.hasReceivedAt(), "a stored block carries its receive time: " + key(block));
-        // What was acknowledged is what was sent with its position; the receive time is the server's.
-        blocks.put(key(block), block.toBuilder().clearReceivedAt().build());
-        cursor = block.getPosition();
-      }
-    } while (page.getHasMore());
+    for (dev.feedstore.proto.v1.Block block : Calls.allBlocks(t.channel, SPACE)) {
+      assertTrue(block.hasReceivedAt(), "a stored block carries its receive time: " + key(block));
+      // What was acknowledged is what was sent with its position; the receive time is the server's.
+      blocks.put(key(block), block.toBuilder().clearReceivedAt().build());
+    }
     return blocks;
   }
 

@@ -3,10 +3,10 @@ package dev.feedstore.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.feedstore.core.testing.Await;
 import dev.feedstore.server.testing.Http;
-import dev.feedstore.server.testing.ServerProcess;
 import dev.feedstore.server.testing.Streams;
+import dev.feedstore.testing.Await;
+import dev.feedstore.testing.ServerProcess;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;

@@ -127,7 +127,7 @@ class DurableStreamsTest {
     CompletableFuture<HttpResponse<String>> poll = streams.http().client().sendAsync(
         streams.request("poll", "offset=" + tail + "&live=long-poll").GET().build(),
         HttpResponse.BodyHandlers.ofString());
-    dev.feedstore.core.testing.Await.until("the long-poll waits at the tail", Duration.ofSeconds(10),
+    dev.feedstore.testing.Await.until("the long-poll waits at the tail", Duration.ofSeconds(10),
         () -> t.server.openWatches() == 1);
     streams.append("poll", "text/plain", "new");
 
@@ -136,7 +136,7 @@ class DurableStreamsTest {
     assertEquals("new", answer.body());
     assertEquals("true", answer.headers().firstValue("Stream-Up-To-Date").orElse(""));
     assertTrue(answer.headers().firstValue("Stream-Cursor").orElse("").matches("[0-9]+"));
-    dev.feedstore.core.testing.Await.until("the follower is released", Duration.ofSeconds(10),
+    dev.feedstore.testing.Await.until("the follower is released", Duration.ofSeconds(10),
         () -> t.server.openWatches() == 0);
   }
 
@@ -160,7 +160,7 @@ class DurableStreamsTest {
         assertEquals(204, answer.statusCode(), answer.body());
       }
     }
-    dev.feedstore.core.testing.Await.until("every follower is released", Duration.ofSeconds(10),
+    dev.feedstore.testing.Await.until("every follower is released", Duration.ofSeconds(10),
         () -> t.server.openWatches() == 0);
   }
 

@@ -7,16 +7,15 @@ import static dev.feedstore.server.settings.ServerSettings.WATCH_BATCH_BLOCKS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.google.protobuf.ByteString;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.proto.v1.WatchEvent;
 import dev.feedstore.proto.v1.WatchRequest;
-import dev.feedstore.core.testing.Await;
 import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.server.testing.ManualWatch;
 import dev.feedstore.server.testing.TestServer;
-import dev.feedstore.server.testing.Wire;
-import com.google.protobuf.ByteString;
+import dev.feedstore.testing.Await;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;

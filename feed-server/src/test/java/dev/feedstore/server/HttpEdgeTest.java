@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.testing.TestBlocks;
-import dev.feedstore.core.testing.TestCertificates;
 import dev.feedstore.server.testing.Http;
 import dev.feedstore.server.testing.MetricsSamples;
 import dev.feedstore.server.testing.SseReader;
 import dev.feedstore.sqlite.SqliteFeedStore;
+import dev.feedstore.testing.TestCertificates;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -13,13 +13,13 @@ import dev.feedstore.proto.v1.QueryRequest;
 import dev.feedstore.proto.v1.WatchEvent;
 import dev.feedstore.proto.v1.WatchRequest;
 import dev.feedstore.server.settings.JwtSettings;
-import dev.feedstore.server.testing.CapturedErr;
 import dev.feedstore.server.testing.EventRecorder;
 import dev.feedstore.server.testing.Http;
 import dev.feedstore.server.testing.Jwts;
 import dev.feedstore.server.testing.SseReader;
 import dev.feedstore.server.testing.TestServer;
 import dev.feedstore.server.testing.Wire;
+import dev.feedstore.testing.CapturedErr;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.net.http.HttpResponse;
@@ -214,6 +214,6 @@ class JwtAccessTest {
       assertEquals(Status.Code.UNAUTHENTICATED, end.getCode());
       assertTrue(end.getDescription().contains("connect again with a fresh token"), end.toString());
     }
-    dev.feedstore.core.testing.Await.until("both streams are released", () -> t.server.openWatches() == 0);
+    dev.feedstore.testing.Await.until("both streams are released", () -> t.server.openWatches() == 0);
   }
 }

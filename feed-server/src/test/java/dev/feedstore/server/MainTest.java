@@ -10,16 +10,13 @@ import static dev.feedstore.server.settings.ServerSettings.WRITE_PROBE_MS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.feedstore.postgres.PostgresSettings;
+import dev.feedstore.postgres.PostgresStore;
 import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.server.settings.Setting;
 import dev.feedstore.server.settings.SettingOptions;
-import dev.feedstore.server.testing.CapturedErr;
-import dev.feedstore.postgres.PostgresSettings;
-import dev.feedstore.postgres.PostgresStore;
 import dev.feedstore.sqlite.SqliteSettings;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
+import dev.feedstore.testing.CapturedErr;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -117,10 +114,8 @@ class MainTest {
 
   @Test
   void aBadSettingExitsWithTwoNamingIt() {
-    PrintStream err = System.err;
-    ByteArrayOutputStream captured = new ByteArrayOutputStream();
-    System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
-    try {
+    String text;
+    try (CapturedErr err = new CapturedErr()) {
       assertEquals(2, Main.run("--watches-per-server", "0"));
       assertEquals(2, Main.run("--no-such-flag"));
       assertEquals(2, Main.run("--cached-feeds", "3"));
@@ -130,10 +125,8 @@ class MainTest {
       assertEquals(2, Main.run("--shared-pages", "70000"));
       assertEquals(2, Main.run("--streams-space", "two words"));
       assertEquals(2, Main.run("--watch-batch-blocks", "20", "--query-limit", "10"));
-    } finally {
-      System.setErr(err);
+      text = err.text();
     }
-    String text = captured.toString(StandardCharsets.UTF_8);
     assertTrue(text.contains("--watches-per-server must be > 0, was 0"), text);
     assertTrue(text.contains("no-such-flag"), text);
     assertTrue(text.contains("--cached-feeds must be >= 16, was 3"), text);

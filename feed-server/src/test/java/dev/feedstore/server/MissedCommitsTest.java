@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.SpaceId;
-import dev.feedstore.core.testing.Await;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.proto.v1.AppendResponse;
 import dev.feedstore.proto.v1.WatchEvent;
@@ -15,6 +14,7 @@ import dev.feedstore.server.testing.EventRecorder;
 import dev.feedstore.server.testing.OutageFeedStore;
 import dev.feedstore.server.testing.TestServer;
 import dev.feedstore.server.testing.Wire;
+import dev.feedstore.testing.Await;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.google.rpc.ErrorInfo;
 import dev.feedstore.core.FeedId;
-import dev.feedstore.core.testing.Await;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.postgres.testing.EmbeddedDatabase;
 import dev.feedstore.proto.WireErrors;
@@ -16,6 +15,7 @@ import dev.feedstore.server.testing.EventRecorder;
 import dev.feedstore.server.testing.PostgresServer;
 import dev.feedstore.server.testing.SseReader;
 import dev.feedstore.server.testing.Wire;
+import dev.feedstore.testing.Await;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.protobuf.StatusProto;

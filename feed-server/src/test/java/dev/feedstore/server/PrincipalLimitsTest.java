@@ -130,7 +130,7 @@ class PrincipalLimitsTest {
 
       context.cancel(null);
       // An event stream whose client went away is noticed when the server next writes to it: a heartbeat.
-      dev.feedstore.core.testing.Await.until("the closed streams are released", () -> {
+      dev.feedstore.testing.Await.until("the closed streams are released", () -> {
         t.server.tick();
         return t.server.openWatches() == 1;
       });
@@ -173,7 +173,7 @@ class PrincipalLimitsTest {
     flood.forEach(Thread::start);
     int answered = 0;
     try {
-      dev.feedstore.core.testing.Await.until("the flood is refused", () -> refused.get() > 100);
+      dev.feedstore.testing.Await.until("the flood is refused", () -> refused.get() > 100);
       // 10 appends and 200 queries stay within bob's bucket of 500 however the calls are timed, so
       // any refusal of his would be alice's flood spilling over onto him.
       for (int i = 0; i < 200; i++) {

@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.feedstore.core.testing.TestCertificates;
-import dev.feedstore.server.testing.ServerProcess;
 import dev.feedstore.sqlite.SqliteFeedStore;
 import dev.feedstore.sqlite.testing.ForeignDatabase;
 import dev.feedstore.sqlite.testing.PageDamage;
+import dev.feedstore.testing.ServerProcess;
+import dev.feedstore.testing.TestCertificates;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;

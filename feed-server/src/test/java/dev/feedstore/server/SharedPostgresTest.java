@@ -12,6 +12,7 @@ import dev.feedstore.proto.v1.WatchRequest;
 import dev.feedstore.server.testing.EventRecorder;
 import dev.feedstore.server.testing.PostgresServer;
 import dev.feedstore.server.testing.Wire;
+import dev.feedstore.testing.Await;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;

@@ -112,7 +112,7 @@ class StreamRetentionTest {
     CompletableFuture<HttpResponse<String>> poll = streams.http().client().sendAsync(
         streams.request("quiet", "offset=" + caughtUp + "&live=long-poll").GET().build(),
         HttpResponse.BodyHandlers.ofString());
-    dev.feedstore.core.testing.Await.until("the long-poll waits or answers",
+    dev.feedstore.testing.Await.until("the long-poll waits or answers",
         () -> t.server.openWatches() == 1 || poll.isDone());
     assertTrue(!poll.isDone(), () -> "the long-poll waits for the next append, but answered " + poll.join().statusCode()
         + " " + poll.join().body());

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.feedstore.core.store.StorageFaultException;
-import dev.feedstore.core.testing.ReadOnlyFile;
-import dev.feedstore.server.testing.CapturedErr;
 import dev.feedstore.sqlite.SqliteFeedStore;
+import dev.feedstore.testing.CapturedErr;
+import dev.feedstore.testing.ReadOnlyFile;
 import io.grpc.inprocess.InProcessServerBuilder;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

@@ -2,15 +2,14 @@ package dev.feedstore.examples.notes;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.feedstore.client.SyncSession;
 import dev.feedstore.client.SyncStatus;
 import dev.feedstore.core.ActorId;
 import dev.feedstore.core.FeedInfo;
 import dev.feedstore.core.SpaceId;
-import dev.feedstore.core.testing.Await;
-import dev.feedstore.server.testing.LoopbackServer;
+import dev.feedstore.server.testing.RestartableServer;
+import dev.feedstore.testing.Await;
 import io.grpc.ManagedChannel;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,7 +30,7 @@ class NotesModelTest {
   private static final Duration WAIT = Duration.ofSeconds(30);
 
   @TempDir Path dir;
-  LoopbackServer server;
+  RestartableServer server;
   final List<ManagedChannel> channels = new ArrayList<>();
   final List<NotesModel> models = new ArrayList<>();
   /** Every view a listener was given whose label said synced while a note was pending. */
@@ -39,7 +38,7 @@ class NotesModelTest {
 
   @BeforeEach
   void startServer() {
-    server = new LoopbackServer(dir);
+    server = RestartableServer.loopback(dir);
   }
 
   @AfterEach

@@ -30,24 +30,23 @@ import dev.feedstore.core.sync.PushBatch;
 import dev.feedstore.core.sync.SequenceConflictException;
 import dev.feedstore.core.sync.SpaceSync;
 import dev.feedstore.core.sync.SyncStep;
-import dev.feedstore.core.testing.FaultyFeedStore;
-import dev.feedstore.server.FeedServer;
-import dev.feedstore.server.settings.ServerSettings;
-import dev.feedstore.sqlite.SqliteFeedStore;
-import dev.feedstore.sqlite.SqliteSettings;
 import dev.feedstore.proto.v1.CompactRequest;
 import dev.feedstore.proto.v1.DurableSubscription;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
 import dev.feedstore.proto.v1.ListSubscriptionsRequest;
+import dev.feedstore.server.FeedServer;
+import dev.feedstore.server.settings.ServerSettings;
+import dev.feedstore.sqlite.SqliteFeedStore;
+import dev.feedstore.sqlite.SqliteSettings;
+import dev.feedstore.testing.DatabaseFiles;
+import dev.feedstore.testing.FaultyFeedStore;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -192,12 +191,12 @@ final class World implements AutoCloseable {
     } else if (op instanceof Op.RollbackAuthority rollback) {
       if (!authoritySnapshots.isEmpty()) {
         stopAuthority();
-        replaceFile(authoritySnapshots.get(rollback.index() % authoritySnapshots.size()), authorityFile);
+        DatabaseFiles.replace(authorityFile, authoritySnapshots.get(rollback.index() % authoritySnapshots.size()));
         startAuthority();
       }
     } else if (op instanceof Op.SwapAuthority) {
       stopAuthority();
-      deleteFile(authorityFile);
+      DatabaseFiles.delete(authorityFile);
       startAuthority();
     } else if (op instanceof Op.CrashAuthority) {
       stopAuthority();
@@ -213,14 +212,14 @@ final class World implements AutoCloseable {
       int r = backup.replica();
       replicas[r].close();
       Path copy = dir.resolve("r" + r + "-backup-" + backups.get(r).size() + ".db");
-      replaceFile(replicaFile(r), copy);
+      DatabaseFiles.replace(copy, replicaFile(r));
       backups.get(r).add(copy);
       replicas[r] = openReplica(r);
     } else if (op instanceof Op.RestoreReplica restore) {
       int r = restore.replica();
       if (!backups.get(r).isEmpty()) {
         replicas[r].close();
-        replaceFile(backups.get(r).get(restore.index() % backups.get(r).size()), replicaFile(r));
+        DatabaseFiles.replace(replicaFile(r), backups.get(r).get(restore.index() % backups.get(r).size()));
         replicas[r] = openReplica(r);
         held.get(r).clear();
       }
@@ -558,22 +557,4 @@ final class World implements AutoCloseable {
     }
   }
 
-  private static void replaceFile(Path from, Path to) {
-    try {
-      deleteFile(to);
-      Files.copy(from, to, StandardCopyOption.REPLACE_EXISTING);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private static void deleteFile(Path file) {
-    try {
-      for (String suffix : new String[] {"", "-wal", "-shm"}) {
-        Files.deleteIfExists(Path.of(file + suffix));
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
 }

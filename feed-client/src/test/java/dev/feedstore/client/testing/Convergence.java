@@ -10,11 +10,9 @@ import dev.feedstore.core.Position;
 import dev.feedstore.core.Scope;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.FeedStore;
-import java.util.ArrayList;
+import dev.feedstore.testing.AuthorityHistory;
 import java.util.Collection;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
@@ -42,18 +40,10 @@ public final class Convergence {
    * blocks' data are exactly {@code written} (each once: nothing lost, nothing duplicated).
    */
   public static void assertExactlyOnce(FeedStore authority, SpaceId space, Collection<String> written) {
-    List<Block> all = authority.read(tx -> tx.blocks().after(space, Scope.WHOLE_SPACE, Position.NONE, Integer.MAX_VALUE));
-    for (int i = 0; i < all.size(); i++) {
-      assertEquals(i + 1, all.get(i).position().value(), "positions are dense from 1");
-    }
     long unpositioned = authority.read(tx -> tx.blocks().countUnpositioned(space, Scope.WHOLE_SPACE));
     assertEquals(0, unpositioned, "the authority holds no unpositioned block");
-    List<String> data = all.stream().map(b -> b.data().toStringUtf8()).sorted().toList();
-    List<String> expected = new ArrayList<>(written);
-    expected.sort(null);
-    assertEquals(expected, data, "every written block is on the authority exactly once");
-    Set<String> keys = new HashSet<>();
-    all.forEach(b -> assertTrue(keys.add(b.key().toString()), "key " + b.key() + " once"));
+    AuthorityHistory.assertExactlyOnce(
+        authority.read(tx -> tx.blocks().after(space, Scope.WHOLE_SPACE, Position.NONE, Integer.MAX_VALUE)), written);
   }
 
   /** The data of a feed on a replica, in feed order. */

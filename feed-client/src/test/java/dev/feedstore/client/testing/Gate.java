@@ -1,6 +1,6 @@
 package dev.feedstore.client.testing;
 
-import dev.feedstore.core.testing.Await;
+import dev.feedstore.testing.Await;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 

@@ -3,6 +3,7 @@ package dev.feedstore.client.testing;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.feedstore.testing.JavaProcess;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -6,6 +6,7 @@ import dev.feedstore.core.BlockData;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Replication;
 import dev.feedstore.core.SpaceId;
+import dev.feedstore.testing.JavaProcess;
 import java.nio.file.Path;
 import java.util.Optional;
 

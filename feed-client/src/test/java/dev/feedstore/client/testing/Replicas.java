@@ -1,15 +1,16 @@
 package dev.feedstore.client.testing;
 
 import dev.feedstore.client.Replica;
+import dev.feedstore.client.internal.GrpcAuthority;
 import dev.feedstore.core.ActorId;
 import dev.feedstore.core.BlockData;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.SpaceId;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
+import dev.feedstore.core.sync.Authority;
+import dev.feedstore.testing.DatabaseFiles;
+import dev.feedstore.testing.SyncDriver;
+import io.grpc.Channel;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,6 +22,19 @@ public final class Replicas implements AutoCloseable {
 
   public Replicas(Path dir) {
     this.dir = dir;
+  }
+
+  /**
+   * A driver of replicas' sync of {@code space}, one step at a time, with the authority at the other
+   * end of {@code channel} (the caller keeps the channel).
+   */
+  public static SyncDriver<Replica> driver(Channel channel, SpaceId space) {
+    return driver(new GrpcAuthority(channel), space);
+  }
+
+  /** A driver of replicas' sync of {@code space}, one step at a time, with {@code authority}. */
+  public static SyncDriver<Replica> driver(Authority authority, SpaceId space) {
+    return new SyncDriver<>(authority, replica -> replica.sync(space));
   }
 
   public Replica open(String actor) {
@@ -40,13 +54,13 @@ public final class Replicas implements AutoCloseable {
     replica.close();
     open.remove(replica);
     Path copy = dir.resolve(name + ".backup.db");
-    copyFile(replica.file(), copy);
+    DatabaseFiles.replace(copy, replica.file());
     return copy;
   }
 
   /** Replaces the replica's file with {@code backup} and opens it. */
   public Replica restore(String actor, Path backup) {
-    copyFile(backup, file(actor));
+    DatabaseFiles.replace(file(actor), backup);
     return open(actor);
   }
 
@@ -78,13 +92,4 @@ public final class Replicas implements AutoCloseable {
     return replica;
   }
 
-  private static void copyFile(Path from, Path to) {
-    try {
-      Files.copy(from, to, StandardCopyOption.REPLACE_EXISTING);
-      Files.deleteIfExists(Path.of(to + "-wal"));
-      Files.deleteIfExists(Path.of(to + "-shm"));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
 }

@@ -1,12 +1,17 @@
 package dev.feedstore.server.testing;
 
-import dev.feedstore.core.testing.Await;
+import dev.feedstore.proto.v1.Block;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
+import dev.feedstore.proto.v1.QueryRequest;
+import dev.feedstore.proto.v1.QueryResponse;
 import dev.feedstore.proto.v1.WatchEvent;
 import dev.feedstore.proto.v1.WatchRequest;
+import dev.feedstore.testing.Await;
 import io.grpc.Channel;
 import io.grpc.Context;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** Calls of the FeedSync service for tests, each with a deadline. */
@@ -16,6 +21,23 @@ public final class Calls {
   /** A blocking stub whose calls fail after 30 s. */
   public static FeedSyncGrpc.FeedSyncBlockingStub blocking(Channel channel) {
     return FeedSyncGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
+  }
+
+  /**
+   * Every block of {@code space} the server holds, in position order, read over Query a page of 1,000
+   * after another (each call waits for the channel to be ready, and fails after 30 s).
+   */
+  public static List<Block> allBlocks(Channel channel, String space) {
+    FeedSyncGrpc.FeedSyncBlockingStub stub = FeedSyncGrpc.newBlockingStub(channel).withWaitForReady();
+    List<Block> blocks = new ArrayList<>();
+    QueryResponse page;
+    do {
+      long cursor = blocks.isEmpty() ? 0 : blocks.get(blocks.size() - 1).getPosition();
+      page = stub.withDeadlineAfter(30, TimeUnit.SECONDS)
+          .query(QueryRequest.newBuilder().setSpaceId(space).setCursor(cursor).setLimit(1000).build());
+      blocks.addAll(page.getBlocksList());
+    } while (page.getHasMore());
+    return blocks;
   }
 
   /**

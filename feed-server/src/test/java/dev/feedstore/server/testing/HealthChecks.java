@@ -1,6 +1,6 @@
 package dev.feedstore.server.testing;
 
-import dev.feedstore.core.testing.Await;
+import dev.feedstore.testing.Await;
 import io.grpc.Channel;
 import io.grpc.health.v1.HealthCheckRequest;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;

@@ -5,7 +5,7 @@ import dev.feedstore.core.store.CommitListener;
 import dev.feedstore.core.store.FeedStore;
 import dev.feedstore.core.store.StorageFaultException;
 import dev.feedstore.core.store.StoreTransaction;
-import dev.feedstore.core.testing.Await;
+import dev.feedstore.testing.Await;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;

@@ -1,9 +1,9 @@
 package dev.feedstore.server.testing;
 
-import dev.feedstore.core.testing.Await;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
 import dev.feedstore.proto.v1.WatchEvent;
 import dev.feedstore.proto.v1.WatchRequest;
+import dev.feedstore.testing.Await;
 import io.grpc.CallOptions;
 import io.grpc.Channel;
 import io.grpc.ClientCall;

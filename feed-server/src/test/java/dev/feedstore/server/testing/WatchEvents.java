@@ -1,7 +1,7 @@
 package dev.feedstore.server.testing;
 
-import dev.feedstore.core.testing.Await;
 import dev.feedstore.proto.v1.WatchEvent;
+import dev.feedstore.testing.Await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -7,11 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.feedstore.core.ServerToken;
 import dev.feedstore.core.SpaceId;
-import dev.feedstore.core.testing.Await;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.server.internal.errors.ShuttingDownException;
 import dev.feedstore.server.internal.spaces.SpaceState;
 import dev.feedstore.server.internal.spaces.SpaceTail;
+import dev.feedstore.testing.Await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

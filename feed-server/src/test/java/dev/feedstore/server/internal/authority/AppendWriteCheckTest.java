@@ -11,7 +11,7 @@ import dev.feedstore.core.Block;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Namespace;
 import dev.feedstore.core.SpaceId;
-import dev.feedstore.core.testing.Await;
+import dev.feedstore.testing.Await;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.server.internal.access.Authenticator;
 import dev.feedstore.server.internal.access.Caller;

@@ -4,8 +4,8 @@ import static dev.feedstore.server.settings.ServerSettings.WATCH_BATCH_BLOCKS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.feedstore.core.testing.Await;
 import dev.feedstore.server.settings.ServerSettings;
+import dev.feedstore.testing.Await;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.LongStream;

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 import dev.feedstore.core.Position;
-import dev.feedstore.core.testing.Await;
+import dev.feedstore.testing.Await;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.feedstore.core.Position;
 import dev.feedstore.core.SpaceId;
-import dev.feedstore.core.testing.Await;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.server.internal.access.Authenticator;
 import dev.feedstore.server.internal.access.Caller;
@@ -19,6 +18,7 @@ import dev.feedstore.server.internal.live.ManualExecutor;
 import dev.feedstore.server.internal.live.NothingHeld;
 import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.sqlite.SqliteFeedStore;
+import dev.feedstore.testing.Await;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

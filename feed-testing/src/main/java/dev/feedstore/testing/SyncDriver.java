@@ -1,7 +1,5 @@
-package dev.feedstore.client.testing;
+package dev.feedstore.testing;
 
-import dev.feedstore.client.Replica;
-import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.sync.Authority;
 import dev.feedstore.core.sync.CompactedHistoryException;
 import dev.feedstore.core.sync.PullPage;
@@ -11,22 +9,29 @@ import dev.feedstore.core.sync.SyncStep;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
- * Drives replicas' sync one step at a time, with no session and no threads: push until nothing is
- * left, pull until the authority has nothing more, round after round until a round changes nothing.
- * Records every step, so tests can look for the recovery they provoked.
+ * Drives replicas' sync of one space one step at a time, with no session and no threads: push until
+ * nothing is left, pull until the authority has nothing more, round after round until a round
+ * changes nothing. Records every step, so tests can look for the recovery they provoked. Works with
+ * any kind of replica {@code R} whose {@link SpaceSync} of the space the function given finds (the
+ * client library's {@code Replica}, or a bare store with a {@code SpaceSync}). Not thread-safe.
+ *
+ * @param <R> the replicas it drives
  */
-public final class SyncDriver {
+public final class SyncDriver<R> {
   private final Authority authority;
-  private final SpaceId space;
+  private final Function<? super R, SpaceSync> syncOf;
   private final List<SyncStep> steps = new ArrayList<>();
 
-  public SyncDriver(Authority authority, SpaceId space) {
+  /** A driver that talks to {@code authority} and finds a replica's sync of the space with {@code syncOf}. */
+  public SyncDriver(Authority authority, Function<? super R, SpaceSync> syncOf) {
     this.authority = authority;
-    this.space = space;
+    this.syncOf = syncOf;
   }
 
+  /** Every step taken, in order. */
   public List<SyncStep> steps() {
     return steps;
   }
@@ -37,18 +42,18 @@ public final class SyncDriver {
   }
 
   /** One push step. */
-  public SyncStep push(Replica replica) {
-    return record(replica.sync(space).pushStep(authority));
+  public SyncStep push(R replica) {
+    return record(syncOf.apply(replica).pushStep(authority));
   }
 
   /** One pull step; returns the page's outcome. */
-  public SyncStep pull(Replica replica) {
+  public SyncStep pull(R replica) {
     return pullPage(replica).step();
   }
 
   /** One pull step, with whether the authority had more. */
-  public PullOutcome pullPage(Replica replica) {
-    SpaceSync sync = replica.sync(space);
+  public PullOutcome pullPage(R replica) {
+    SpaceSync sync = syncOf.apply(replica);
     Optional<PullTicket> ticket = sync.beginPull();
     if (ticket.isEmpty()) {
       return new PullOutcome(record(new SyncStep(SyncStep.Kind.IDLE, 0, "nothing replicated")), true);
@@ -72,10 +77,11 @@ public final class SyncDriver {
    * @return the number of rounds it took
    * @throws AssertionError if {@code maxRounds} rounds are not enough (sync does not settle)
    */
-  public int untilQuiet(int maxRounds, Replica... replicas) {
+  @SafeVarargs
+  public final int untilQuiet(int maxRounds, R... replicas) {
     for (int round = 1; round <= maxRounds; round++) {
       boolean changed = false;
-      for (Replica replica : replicas) {
+      for (R replica : replicas) {
         changed |= pushAll(replica);
         changed |= pullAll(replica);
       }
@@ -87,7 +93,7 @@ public final class SyncDriver {
         + steps.subList(Math.max(0, steps.size() - 10), steps.size()));
   }
 
-  private boolean pushAll(Replica replica) {
+  private boolean pushAll(R replica) {
     boolean changed = false;
     for (int i = 0; i < 10_000; i++) {
       SyncStep step = push(replica);
@@ -99,7 +105,7 @@ public final class SyncDriver {
     throw new AssertionError("push does not end");
   }
 
-  private boolean pullAll(Replica replica) {
+  private boolean pullAll(R replica) {
     boolean changed = false;
     for (int i = 0; i < 10_000; i++) {
       PullOutcome outcome = pullPage(replica);

@@ -1,9 +1,11 @@
-package dev.feedstore.server.testing;
+package dev.feedstore.testing;
 
-import dev.feedstore.core.testing.Await;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.grpc.Channel;
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 import io.grpc.health.v1.HealthCheckRequest;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
@@ -13,7 +15,6 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,23 +23,35 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The runnable jar ({@code feed-server/target/feed-server.jar}, or the {@code feedserver.jar}
- * property that failsafe sets) started as a process of its own, as the README says: {@code java
- * -jar feed-server.jar --db FILE --port PORT}. Its output goes to a log file in its directory. Not
- * thread-safe.
+ * The runnable server jar started as a process of its own, as an operator starts it: {@code java
+ * -jar feed-server.jar --db FILE --port PORT}. The jar is the {@code feedserver.jar} property (which
+ * failsafe sets), else {@code target/feed-server.jar} of the module the tests run in, else {@code
+ * ../feed-server/target/feed-server.jar}. The process runs in the test's directory, so a relative
+ * {@code --db} is a file there; its output goes to {@code server.log} there, and a {@link #restart}
+ * appends to it, so that one log tells the whole story. Not thread-safe.
  */
 public final class ServerProcess implements AutoCloseable {
-  private final Process process;
-  private final Path log;
+  private static final Duration WAIT = Duration.ofSeconds(60);
 
-  private ServerProcess(Process process, Path log) {
-    this.process = process;
-    this.log = log;
+  private final List<String> command;
+  private final Path dir;
+  private final Path log;
+  private final int port;
+  private Process process;
+  private ManagedChannel channel;
+
+  private ServerProcess(List<String> command, Path dir, int port) {
+    this.command = List.copyOf(command);
+    this.dir = dir;
+    this.log = dir.resolve("server.log");
+    this.port = port;
+    launch();
   }
 
   /**
-   * Starts the jar in {@code dir} on {@code port} with {@code --db db} and the extra flags; output
-   * is appended to {@code dir/server.log}, so that restarts keep one log.
+   * Starts the jar in {@code dir} on {@code port} with {@code --db db} and the extra flags. It returns
+   * at once: wait with {@link #awaitServing()} (or {@link #awaitAccepting}, or {@link #awaitExit} for
+   * a start that must fail).
    */
   public static ServerProcess start(Path dir, String db, int port, String... flags) {
     return start(List.of(), builtJar(), dir, List.of(), List.of("--db", db), port, flags);
@@ -55,15 +68,15 @@ public final class ServerProcess implements AutoCloseable {
   }
 
   /**
-   * Like {@link #start}, but as a user without privileges: as {@code nobody} (uid and gid 65534,
-   * through util-linux's {@code setpriv}) when the tests run as root, who may write where file
-   * permissions say no, so that a test of those permissions shows what an operator's service user
-   * meets. {@code dir} must be open to that user.
+   * Like {@link #start(Path, String, int, String...)}, but as a user without privileges: as {@code
+   * nobody} (uid and gid 65534, through util-linux's {@code setpriv}) when the tests run as root,
+   * who may write where file permissions say no, so that a test of those permissions shows what an
+   * operator's service user meets. {@code dir} must be open to that user.
    */
   public static ServerProcess startUnprivileged(Path dir, String db, int port, String... flags) {
     boolean root = System.getProperty("user.name").equals("root");
     if (!root) {
-      return start(List.of(), builtJar(), dir, List.of(), List.of("--db", db), port, flags);
+      return start(dir, db, port, flags);
     }
     // The unprivileged user may not be able to reach the build's directory (a checkout in a
     // private temporary directory): it runs a copy of the jar in the test's own directory.
@@ -81,28 +94,37 @@ public final class ServerProcess implements AutoCloseable {
   }
 
   private static Path builtJar() {
-    Path jar = Path.of(System.getProperty("feedserver.jar", "target/feed-server.jar"));
-    assertTrue(Files.isRegularFile(jar), "the runnable jar is built: " + jar.toAbsolutePath());
-    return jar;
+    String property = System.getProperty("feedserver.jar");
+    List<Path> candidates = property != null
+        ? List.of(Path.of(property))
+        : List.of(Path.of("target/feed-server.jar"), Path.of("../feed-server/target/feed-server.jar"));
+    for (Path jar : candidates) {
+      if (Files.isRegularFile(jar)) {
+        return jar;
+      }
+    }
+    throw new AssertionError("the runnable server jar is built (./mvnw package builds it): none of "
+        + candidates.stream().map(Path::toAbsolutePath).toList() + " is a file");
   }
 
   private static ServerProcess start(List<String> prefix, Path jar, Path dir, List<String> jvmOptions,
       List<String> store, int port, String... flags) {
-    Path log = dir.resolve("server.log");
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     List<String> command = new ArrayList<>(prefix);
-    command.add(java);
+    command.add(JavaProcess.launcher());
     command.addAll(jvmOptions);
     command.addAll(List.of("-jar", jar.toAbsolutePath().toString()));
     command.addAll(store);
     command.addAll(List.of("--port", Integer.toString(port)));
     command.addAll(List.of(flags));
+    return new ServerProcess(command, dir, port);
+  }
+
+  private void launch() {
     try {
-      Process process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
+      process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
           .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
-      return new ServerProcess(process, log);
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw new UncheckedIOException("starting " + command, e);
     }
   }
 
@@ -115,15 +137,47 @@ public final class ServerProcess implements AutoCloseable {
     }
   }
 
-  /** Waits (60 s at most) until the health service on {@code channel} says SERVING. */
+  /** The gRPC port it was started on. */
+  public int port() {
+    return port;
+  }
+
+  /** {@code 127.0.0.1:PORT}, the gRPC address. */
+  public String address() {
+    return "127.0.0.1:" + port;
+  }
+
+  /**
+   * A plain-text channel to {@link #address()}, made at the first call; it reaches the server
+   * across {@link #restart}s. {@link #close} shuts it down.
+   */
+  public ManagedChannel channel() {
+    if (channel == null) {
+      channel = Grpc.newChannelBuilder(address(), InsecureChannelCredentials.create()).build();
+    }
+    return channel;
+  }
+
+  /**
+   * Waits (60 s at most) until the health service says SERVING, over {@link #channel()}; fails at
+   * once if the process ended.
+   */
+  public void awaitServing() {
+    awaitServing(channel());
+  }
+
+  /** As {@link #awaitServing()}, over {@code channel} (one with TLS, or with a token). */
   public void awaitServing(Channel channel) {
     awaitHealth(channel, "", ServingStatus.SERVING);
   }
 
-  /** Waits (60 s at most) until the health service on {@code channel} says {@code expected} of {@code service}. */
+  /**
+   * Waits (60 s at most) until the health service on {@code channel} says {@code expected} of {@code
+   * service}; fails at once if the process ended.
+   */
   public void awaitHealth(Channel channel, String service, ServingStatus expected) {
     HealthGrpc.HealthBlockingStub health = HealthGrpc.newBlockingStub(channel);
-    Await.until("health of '" + service + "' says " + expected, Duration.ofSeconds(60), () -> {
+    Await.until("health of '" + service + "' on " + address() + " says " + expected, WAIT, () -> {
       assertAlive();
       try {
         return health.withDeadlineAfter(2, TimeUnit.SECONDS)
@@ -139,7 +193,7 @@ public final class ServerProcess implements AutoCloseable {
    * moment a client can reach the server; fails at once if the process ended.
    */
   public void awaitAccepting(int port) {
-    Await.until("port " + port + " accepts connections", Duration.ofSeconds(60), () -> {
+    Await.until("port " + port + " accepts connections", WAIT, () -> {
       assertAlive();
       try (Socket socket = new Socket()) {
         socket.connect(new InetSocketAddress("127.0.0.1", port), 1000);
@@ -148,6 +202,11 @@ public final class ServerProcess implements AutoCloseable {
         return false; // not listening yet
       }
     });
+  }
+
+  /** True while the process runs. */
+  public boolean alive() {
+    return process.isAlive();
   }
 
   /** Fails with the output if the process ended. */
@@ -174,9 +233,10 @@ public final class ServerProcess implements AutoCloseable {
    * on its way (or half written) when the server already answers.
    */
   public void awaitOutput(String text) {
-    Await.until("the output holds '" + text + "'", Duration.ofSeconds(60), () -> output().contains(text));
+    Await.until("the output holds '" + text + "'", WAIT, () -> output().contains(text));
   }
 
+  /** The process of the current start. */
   public Process process() {
     return process;
   }
@@ -184,7 +244,7 @@ public final class ServerProcess implements AutoCloseable {
   /** Waits (60 s at most) for the process to end by itself and returns its exit code. */
   public int awaitExit() {
     try {
-      assertTrue(process.waitFor(60, TimeUnit.SECONDS), () -> "the server exits by itself:\n" + output());
+      assertTrue(process.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS), () -> "the server exits by itself:\n" + output());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new AssertionError(e);
@@ -202,18 +262,35 @@ public final class ServerProcess implements AutoCloseable {
     }
   }
 
-  /** Everything the process (and earlier ones in the same directory) wrote. */
-  public String output() {
-    try {
-      return Files.readString(log, StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      return "(no output: " + e + ")";
-    }
+  /** Stops the process with SIGTERM, as systemd does, waits (60 s at most) and returns its exit code. */
+  public int stop() {
+    process.destroy();
+    return awaitExit();
   }
 
-  /** Kills the process if it still runs. */
+  /**
+   * Starts the same command again (same port, same store, same flags) after the process ended;
+   * kills it first if it still runs. Returns at once, as {@link #start(Path, String, int, String...)}.
+   */
+  public void restart() {
+    if (process.isAlive()) {
+      kill();
+    }
+    launch();
+  }
+
+  /** Everything the process (and earlier ones in the same directory) wrote. */
+  public String output() {
+    String text = JavaProcess.outputIn(log);
+    return text.isEmpty() ? "(no output yet in " + log + ")" : text;
+  }
+
+  /** Shuts down {@link #channel()} and kills the process if it still runs. */
   @Override
   public void close() {
+    if (channel != null) {
+      channel.shutdownNow();
+    }
     if (process.isAlive()) {
       kill();
     }

@@ -1,4 +1,4 @@
-package dev.feedstore.core.testing;
+package dev.feedstore.testing;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 

@@ -1,4 +1,4 @@
-package dev.feedstore.core.testing;
+package dev.feedstore.testing;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -19,13 +19,13 @@ import java.nio.file.Path;
  * file, in the same JVM, so that its compiled code stays warm, with {@code append-group-blocks} GROUP_BLOCKS), {@code heap}, {@code reset}, {@code peaks}, {@code
  * cpu}, {@code jit} (its compiler threads' CPU), {@code quit}. Its heap is measured apart from the clients'.
  */
-public final class ServerProcess {
+public final class ChildServer {
   private static final long BENCH_PRINCIPAL_REQUESTS_PER_SECOND = 1_000_000_000L;
 
   private static SqliteFeedStore store;
   private static FeedServer server;
 
-  private ServerProcess() {}
+  private ChildServer() {}
 
   public static void main(String[] args) throws Exception {
     System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");

@@ -1,4 +1,4 @@
-package dev.feedstore.server.testing;
+package dev.feedstore.testing;
 
 import java.io.IOException;
 import java.io.InputStream;

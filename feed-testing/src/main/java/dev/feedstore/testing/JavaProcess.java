@@ -1,10 +1,11 @@
-package dev.feedstore.client.testing;
+package dev.feedstore.testing;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,7 +13,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A Java program run as a process of its own (a second process on a replica's file, an application
- * with only the library on its class path), waited for, with its output. Not thread-safe.
+ * with only the library on its class path), waited for, with its output; and what every test that
+ * starts a JVM needs: this JVM's launcher and the output a process writes to a file. Not
+ * thread-safe.
  *
  * @param exitCode the process's exit code
  * @param output what it wrote to standard output and standard error, interleaved
@@ -26,8 +29,7 @@ public record JavaProcess(int exitCode, String output) {
    */
   public static JavaProcess run(Path directory, String classPath, List<String> properties, String mainClass,
       String... args) {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> command = new ArrayList<>(List.of(java, "-cp", classPath));
+    List<String> command = new ArrayList<>(List.of(launcher(), "-cp", classPath));
     properties.forEach(property -> command.add("-D" + property));
     command.add(mainClass);
     command.addAll(List.of(args));
@@ -47,5 +49,22 @@ public record JavaProcess(int exitCode, String output) {
   /** The class path of this test run (tests, the library and every dependency). */
   public static String testClassPath() {
     return System.getProperty("java.class.path");
+  }
+
+  /** The {@code java} launcher of the JVM the tests run in, for starting another one like it. */
+  public static String launcher() {
+    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+  }
+
+  /**
+   * What a process wrote so far to {@code file}, where its output goes; empty when it wrote nothing
+   * yet (the file may not exist until it does).
+   */
+  public static String outputIn(Path file) {
+    try {
+      return Files.readString(file, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      return "";
+    }
   }
 }

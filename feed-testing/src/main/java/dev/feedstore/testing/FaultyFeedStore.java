@@ -1,8 +1,8 @@
-package dev.feedstore.core.testing;
+package dev.feedstore.testing;
 
 import dev.feedstore.core.store.FeedStore;
-import dev.feedstore.core.store.StoreTransaction;
 import dev.feedstore.core.store.StorageFaultException;
+import dev.feedstore.core.store.StoreTransaction;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
