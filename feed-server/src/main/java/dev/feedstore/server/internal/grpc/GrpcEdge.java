@@ -122,7 +122,7 @@ public final class GrpcEdge {
    * WellFormedRequests}).
    */
   private static ServerServiceDefinition feedSync(ServerCore core, InFlightCalls inFlight) {
-    FeedSyncService service = new FeedSyncService(core.authority(), core.watches(), core.rejections(),
+    FeedSyncService service = new FeedSyncService(core.authority(), core.watches(), core.liveQueries(), core.rejections(),
         core.failures(), core.principalLimits(), core.blockAccess(), core.requestExecutor());
     return ServerInterceptors.intercept(WellFormedRequests.wrap(
         ServerInterceptors.intercept(service.definition(), new ConnectionInterceptor(), inFlight,
