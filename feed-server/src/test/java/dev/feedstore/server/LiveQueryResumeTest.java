@@ -5,19 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.feedstore.core.FeedId;
 import dev.feedstore.core.query.LiveQuery;
-import dev.feedstore.core.testing.TestBlocks;
-import dev.feedstore.proto.v1.AppendResponse;
 import dev.feedstore.proto.v1.CompactRequest;
 import dev.feedstore.proto.v1.LiveQueryEvent;
 import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.server.testing.LiveQueryView;
 import dev.feedstore.server.testing.QueryOracle;
 import dev.feedstore.server.testing.TestServer;
-import dev.feedstore.server.testing.Wire;
+import dev.feedstore.server.testing.Tasks;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -30,13 +26,13 @@ class LiveQueryResumeTest {
 
   @TempDir Path dir;
   TestServer t;
-  final FeedId feed = TestBlocks.feedId();
-  long sequence;
+  Tasks tasks;
 
   @BeforeEach
   void start() {
     t = TestServer.on(dir.resolve("feeds.db"))
         .settings(ServerSettings.newBuilder().set(HEARTBEAT_MS, 3_600_000).build()).start();
+    tasks = new Tasks(t.blocking());
   }
 
   @AfterEach
@@ -44,29 +40,17 @@ class LiveQueryResumeTest {
     t.close();
   }
 
-  /** Appends one version of each task ({@code id:status:rank}) in one commit; returns the last position. */
-  long tasks(String... versions) {
-    List<dev.feedstore.proto.v1.Block> blocks = new ArrayList<>();
-    for (String version : versions) {
-      String[] parts = version.split(":");
-      blocks.add(Wire.block(feed, "a", sequence++, "{\"id\":" + parts[0] + ",\"status\":\"" + parts[1]
-          + "\",\"rank\":" + parts[2] + "}"));
-    }
-    AppendResponse answer = t.blocking().append(Wire.append("s", blocks));
-    return answer.getPositions(answer.getPositionsCount() - 1);
-  }
-
   @Test
   void aResumedStreamGetsExactlyTheChangesAfterItsTokenAndNoSnapshot() {
-    tasks("1:open:5", "2:open:3", "3:open:9", "4:done:1");
+    tasks.append("1:open:5", "2:open:3", "3:open:9", "4:done:1");
     LiveQueryView view = new LiveQueryView(TOP_OPEN).open(t.async()).awaitReady();
-    long seen = tasks("4:open:1");
+    long seen = tasks.append("4:open:1");
     view.awaitPosition(seen);
     view.disconnect();
 
-    tasks("2:done:3");
-    tasks("5:open:0", "1:open:6");
-    long last = tasks("6:open:2");
+    tasks.append("2:done:3");
+    tasks.append("5:open:0", "1:open:6");
+    long last = tasks.append("6:open:2");
     view.open(t.async());
     LiveQueryEvent ack = view.next();
     assertTrue(ack.getAck().getResumed(), ack.toString());
@@ -76,14 +60,14 @@ class LiveQueryResumeTest {
     assertEquals(0, view.resets);
     assertEquals(QueryOracle.expected(t.blocking(), TOP_OPEN, last), view.rows());
 
-    long after = tasks("6:done:2");
+    long after = tasks.append("6:done:2");
     view.awaitPosition(after);
     assertEquals(QueryOracle.expected(t.blocking(), TOP_OPEN, after), view.rows(), "and live from there");
   }
 
   @Test
   void aTokenOfAnotherStoreIsAResetAndAFreshSnapshot() {
-    long at = tasks("1:open:5", "2:open:3");
+    long at = tasks.append("1:open:5", "2:open:3");
     LiveQueryView view = new LiveQueryView(TOP_OPEN).open(t.async()).awaitReady();
     view.disconnect();
     String token = view.token();
@@ -102,10 +86,10 @@ class LiveQueryResumeTest {
 
   @Test
   void aCompactionSinceTheTokenIsAReset() {
-    tasks("1:open:5", "2:open:3");
+    tasks.append("1:open:5", "2:open:3");
     LiveQueryView view = new LiveQueryView(TOP_OPEN).open(t.async()).awaitReady();
     view.disconnect();
-    long at = tasks("3:open:1", "1:done:5");
+    long at = tasks.append("3:open:1", "1:done:5");
     t.blocking().compact(CompactRequest.newBuilder().setRequestId("c").setSpaceId("s").setUpTo(2).build());
 
     view.open(t.async());
@@ -120,13 +104,13 @@ class LiveQueryResumeTest {
   @Test
   void aCompactionUnderAnOpenQueryTakesOutTheDocumentsWhoseVersionsWentWithIt() {
     LiveQuery all = LiveQuery.parse("space:s key:/id");
-    tasks("1:open:5", "2:open:3");
-    long at = tasks("2:done:3");
+    tasks.append("1:open:5", "2:open:3");
+    long at = tasks.append("2:done:3");
     LiveQueryView view = new LiveQueryView(all).open(t.async()).awaitReady();
     assertEquals(2, view.rows().size());
 
     t.blocking().compact(CompactRequest.newBuilder().setRequestId("c").setSpaceId("s").setUpTo(2).build());
-    long next = tasks("3:open:1");
+    long next = tasks.append("3:open:1");
     view.awaitPosition(next);
     while (view.rows().size() != 2) {
       view.next();

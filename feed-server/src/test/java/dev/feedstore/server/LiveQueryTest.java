@@ -5,19 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.feedstore.core.FeedId;
 import dev.feedstore.core.query.LiveQuery;
 import dev.feedstore.core.query.Row;
 import dev.feedstore.core.query.result.ChangeBatch;
-import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.proto.WireQueries;
-import dev.feedstore.proto.v1.AppendResponse;
 import dev.feedstore.proto.v1.LiveQueryEvent;
 import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.server.testing.LiveQueryView;
 import dev.feedstore.server.testing.QueryOracle;
 import dev.feedstore.server.testing.TestServer;
-import dev.feedstore.server.testing.Wire;
+import dev.feedstore.server.testing.Tasks;
 import dev.feedstore.testing.Await;
 import java.nio.file.Path;
 import java.util.List;
@@ -32,13 +29,13 @@ class LiveQueryTest {
 
   @TempDir Path dir;
   TestServer t;
-  final FeedId feed = TestBlocks.feedId();
-  long sequence;
+  Tasks tasks;
 
   @BeforeEach
   void start() {
     t = TestServer.on(dir.resolve("feeds.db"))
         .settings(ServerSettings.newBuilder().set(HEARTBEAT_MS, 3_600_000).build()).start();
+    tasks = new Tasks(t.blocking());
   }
 
   @AfterEach
@@ -46,20 +43,9 @@ class LiveQueryTest {
     t.close();
   }
 
-  /** Appends one version of each task ({@code id:status}) in one commit; returns the last position. */
-  long tasks(String... versions) {
-    List<dev.feedstore.proto.v1.Block> blocks = new java.util.ArrayList<>();
-    for (String version : versions) {
-      String[] parts = version.split(":");
-      blocks.add(Wire.block(feed, "a", sequence++, "{\"id\":" + parts[0] + ",\"status\":\"" + parts[1] + "\"}"));
-    }
-    AppendResponse answer = t.blocking().append(Wire.append("s", blocks));
-    return answer.getPositions(answer.getPositionsCount() - 1);
-  }
-
   @Test
   void theSnapshotIsAsOfTheFenceThenEachCommitIsOneBatchStampedWithItsPosition() {
-    long fence = tasks("1:open", "2:open", "3:done", "4:open");
+    long fence = tasks.append("1:open", "2:open", "3:done", "4:open");
     LiveQueryView view = new LiveQueryView(OPEN_TASKS).open(t.async());
     LiveQueryEvent ack = view.next();
     assertTrue(ack.hasAck(), ack.toString());
@@ -70,7 +56,7 @@ class LiveQueryTest {
     assertEquals(QueryOracle.expected(t.blocking(), OPEN_TASKS, fence), view.rows());
     assertEquals(3, view.rows().size());
 
-    long next = tasks("2:done", "5:open", "4:open");
+    long next = tasks.append("2:done", "5:open", "4:open");
     LiveQueryEvent changes = view.next();
     assertTrue(changes.hasChanges(), changes.toString());
     assertEquals(next, changes.getPosition(), "a batch is stamped with the end of its commit");
@@ -84,7 +70,7 @@ class LiveQueryTest {
 
   @Test
   void identicalQueriesShareOneStateWhateverTheirForm() {
-    tasks("1:open", "2:done");
+    tasks.append("1:open", "2:done");
     LiveQueryView text = new LiveQueryView(OPEN_TASKS).open(t.async()).awaitReady();
     LiveQueryView json = new LiveQueryView(LiveQuery.parse(OPEN_TASKS.toJson())).open(t.async()).awaitReady();
     LiveQueryView other = new LiveQueryView(LiveQuery.parse("space:s key:/id where /status = \"done\""))
@@ -92,7 +78,7 @@ class LiveQueryTest {
     assertEquals(3, t.server.openLiveQueries());
     assertEquals(2, t.server.sharedLiveQueries(), "one state per canonical query");
 
-    long next = tasks("2:open");
+    long next = tasks.append("2:open");
     for (LiveQueryView view : List.of(text, json, other)) {
       view.awaitPosition(next);
     }

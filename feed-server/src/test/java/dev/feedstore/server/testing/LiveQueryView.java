@@ -27,6 +27,8 @@ import java.util.Map;
  */
 public final class LiveQueryView {
   private final LiveQuery query;
+  /** What arrived, one line per event, for failure messages. */
+  private final StringBuilder history = new StringBuilder();
   private final Map<DocumentId, Row> held = new HashMap<>();
   private EventRecorder<LiveQueryEvent> events;
   private Context.CancellableContext call;
@@ -52,6 +54,7 @@ public final class LiveQueryView {
       request.setResumeToken(token);
     }
     events = new EventRecorder<>();
+    history.append("open after ").append(token).append('\n');
     ready = false;
     call = Context.current().withCancellation();
     call.run(() -> stub.liveQuery(request.build(), events));
@@ -91,6 +94,10 @@ public final class LiveQueryView {
   }
 
   public void apply(LiveQueryEvent event) {
+    history.append(event.getEventCase()).append(' ').append(event.getPosition()).append(' ')
+        .append(event.hasAck() ? "resumed " + event.getAck().getResumed() : "").append(' ')
+        .append(event.getEventCase() == LiveQueryEvent.EventCase.CHANGES ? event.getChanges().toString()
+            .replace('\n', ' ').replaceAll("block \\{[^}]*\\}", "").replaceAll(" +", " ") : "").append('\n');
     switch (event.getEventCase()) {
       case ACK -> {
         assertEquals(query.toJson(), event.getAck().getQuery());
@@ -129,7 +136,7 @@ public final class LiveQueryView {
   private void applyChanges(ChangeBatch batch) {
     assertTrue(ready || resuming, "changes before ready on a stream that did not resume");
     for (Row row : batch.left()) {
-      assertEquals(row, held.remove(row.id()), "a row leaves as it was held");
+      assertEquals(row, held.remove(row.id()), "a row leaves as it was held, after\n" + history);
     }
     for (RowUpdate update : batch.updated()) {
       assertEquals(update.previous(), held.get(update.current().id()), "an update's previous row is the one held");
@@ -145,6 +152,15 @@ public final class LiveQueryView {
     List<Row> rows = new ArrayList<>(held.values());
     rows.sort(query.rowOrder());
     return rows;
+  }
+
+  /** True once the snapshot (or a resume's changes) is complete on the open stream. */
+  public boolean isReady() {
+    return ready;
+  }
+
+  public LiveQuery query() {
+    return query;
   }
 
   public long position() {

@@ -50,7 +50,9 @@ final class GrpcQuerySink implements QuerySink {
 
   @Override
   public void ack(Ack ack) {
-    LiveQueryEvent.Builder event = event(ack.fence(), ack.resumed()).setAck(LiveQueryAck.newBuilder()
+    // No resume token: a resumed stream's changes up to the fence follow, and until they are
+    // applied the client's own token is where it stands.
+    LiveQueryEvent.Builder event = event(ack.fence(), false).setAck(LiveQueryAck.newBuilder()
         .setRequestId(requestId).setFloor(ack.fence().floor()).setQuery(ack.query().toJson())
         .setQueryHash(ack.fence().queryHash()).setResumed(ack.resumed()));
     send(event.build());
