@@ -9,8 +9,10 @@ import dev.feedstore.proto.v1.LiveQueryRequest;
 import dev.feedstore.server.settings.AccessTokens;
 import dev.feedstore.server.testing.EventRecorder;
 import dev.feedstore.server.testing.NamespacedFeeds;
+import dev.feedstore.server.testing.SseReader;
 import dev.feedstore.server.testing.TestServer;
 import io.grpc.Status;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
@@ -28,7 +30,7 @@ class LiveQueryGrantsTest {
     Path tokens = dir.resolve("tokens");
     Files.writeString(tokens, AccessTokens.sha256("chat-reader") + " read team namespaces=chat\n"
         + AccessTokens.sha256("owner") + " admin team\n");
-    t = TestServer.on(dir.resolve("feeds.db")).accessTokens(AccessTokens.read(tokens)).loopback().start();
+    t = TestServer.on(dir.resolve("feeds.db")).accessTokens(AccessTokens.read(tokens)).loopback().http().start();
     NamespacedFeeds.append(t.blocking("owner"));
   }
 
@@ -54,5 +56,17 @@ class LiveQueryGrantsTest {
       assertEquals(Status.Code.PERMISSION_DENIED, status.getCode(), beyond + ": " + status);
     }
     assertTrue(liveQuery("owner", "").next().hasAck(), "a space-wide grant reads the whole space");
+  }
+
+  @Test
+  void anEventSourceMayPassItsTokenAsAccessTokenAndIsHeldToItsGrants() {
+    String path = "/v1/spaces/team/live?access_token=chat-reader&q=";
+    try (SseReader chat = SseReader.open(t.http(), path + "namespace:chat")) {
+      assertEquals(200, chat.response().statusCode());
+      assertEquals("ack", chat.next().name());
+    }
+    HttpResponse<String> notes = t.http().get(path + "namespace:notes");
+    assertEquals(403, notes.statusCode(), notes.body());
+    assertEquals(401, t.http().get("/v1/spaces/team/live?access_token=nobody&q=namespace:chat").statusCode());
   }
 }

@@ -25,6 +25,8 @@ import org.eclipse.jetty.util.Callback;
  * <ul>
  *   <li>{@code GET /v1/spaces/{space}/blocks}: a page of blocks, as Query ({@link HttpReads})
  *   <li>{@code GET /v1/spaces/{space}/events}: Server-Sent Events, as Watch ({@link HttpReads})
+ *   <li>{@code GET|POST /v1/spaces/{space}/live}: a live query over Server-Sent Events, as LiveQuery
+ *       ({@link HttpLiveQueries})
  *   <li>{@code POST /v1/spaces/{space}/feeds/{feed}/blocks}: an append, as Append ({@link HttpAppend})
  *   <li>the paths of the protocols it was given ({@link HttpProtocol}), such as the Durable Streams
  *       protocol under {@code /v1/stream/}
@@ -38,6 +40,7 @@ public final class HttpApi extends Handler.Abstract {
   private final ServerCore core;
   private final HttpReads reads;
   private final HttpAppend append;
+  private final HttpLiveQueries liveQueries;
   private final Optional<HttpFiles> files;
   private final List<HttpProtocol> protocols;
 
@@ -45,6 +48,7 @@ public final class HttpApi extends Handler.Abstract {
     this.core = core;
     this.reads = new HttpReads(core);
     this.append = new HttpAppend(core);
+    this.liveQueries = new HttpLiveQueries(core);
     this.files = files;
     this.protocols = List.copyOf(protocols);
   }
@@ -70,6 +74,10 @@ public final class HttpApi extends Handler.Abstract {
         }
         return true;
       }
+      if (path.get(4).equals("live")) {
+        liveQuery(request, response, callback, space);
+        return true;
+      }
       if (path.get(4).equals("events")) {
         if (only("GET", request, response, callback)) {
           admit(new HttpExchange(request, response, callback, core, space, "Watch", false), false,
@@ -89,9 +97,25 @@ public final class HttpApi extends Handler.Abstract {
     }
     refuse(request, response, callback, 404, Json.object().field("code", ErrorCode.NOT_FOUND.name())
         .field("message", "no such endpoint: " + RateLimitedLog.clip(request.getHttpURI().getPath())
-            + "; the API is GET /v1/spaces/{space}/blocks, GET /v1/spaces/{space}/events and"
+            + "; the API is GET /v1/spaces/{space}/blocks, GET /v1/spaces/{space}/events, GET or POST"
+            + " /v1/spaces/{space}/live and"
             + " POST /v1/spaces/{space}/feeds/{feed}/blocks").end());
     return true;
+  }
+
+  /** A live query: GET (its token may come as {@code access_token}) or POST. */
+  private void liveQuery(Request request, Response response, Callback callback, String space) {
+    HttpExchange exchange = new HttpExchange(request, response, callback, core, space, "LiveQuery", false);
+    switch (request.getMethod()) {
+      case "GET" -> admit(exchange, false, liveQueries::get, HttpLiveQueries.authorization(request));
+      case "POST" -> admit(exchange, false, liveQueries::post, request.getHeaders().get(HttpHeader.AUTHORIZATION));
+      default -> {
+        response.getHeaders().put(HttpHeader.ALLOW, "GET, POST");
+        refuse(request, response, callback, 405, Json.object().field("code", ErrorCode.INVALID_ARGUMENT.name())
+            .field("message", "method " + RateLimitedLog.clip(request.getMethod()) + " is not allowed here; use GET"
+                + " or POST").end());
+      }
+    }
   }
 
   /** What an endpoint does once its caller may use the space; it answers through the exchange. */
@@ -106,9 +130,13 @@ public final class HttpApi extends Handler.Abstract {
    * Called on Jetty's thread; blocks on nothing.
    */
   public void admit(HttpExchange exchange, boolean write, Endpoint endpoint) {
+    admit(exchange, write, endpoint, exchange.request().getHeaders().get(HttpHeader.AUTHORIZATION));
+  }
+
+  /** {@link #admit}, with the caller found from {@code authorization} (null: none given). */
+  private void admit(HttpExchange exchange, boolean write, Endpoint endpoint, String authorization) {
     Request request = exchange.request();
-    Caller caller = core.authenticator().authenticate(request.getHeaders().get(HttpHeader.AUTHORIZATION),
-        Request.getRemoteAddr(request));
+    Caller caller = core.authenticator().authenticate(authorization, Request.getRemoteAddr(request));
     try {
       caller.check(exchange.method(), exchange.space(), write);
       core.principalLimits().admitRequest(caller.principal());

@@ -52,11 +52,16 @@ final class SseSink implements LiveSink {
 
   @Override
   public void start(Runnable ready, Runnable gone) {
+    eventStreamHeaders(response);
+    writer.start(ready, gone);
+  }
+
+  /** Answers 200 with an event stream that proxies pass on at once and nothing caches. */
+  static void eventStreamHeaders(Response response) {
     response.setStatus(200);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/event-stream; charset=utf-8");
     response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-cache");
     response.getHeaders().put("X-Accel-Buffering", "no"); // proxies such as nginx pass events at once
-    writer.start(ready, gone);
   }
 
   @Override
