@@ -11,11 +11,16 @@
 # within the range of the pairs' changes (docs/storage.md). Run it on a quiet machine: other
 # processes move these figures by more than 5 %. It takes about 6 minutes per pair and store.
 #
-# usage: feed-bench/compare.sh BEFORE_JAR AFTER_JAR [PAIRS (5)] [OUT_DIR (feed-bench/results/compare-TIME)]
+# With ROWS=live in the environment it runs instead, on SQLite only (about 5 minutes per pair),
+#   java -jar JAR --only fanout,ssefanout,streamsfanout,httpappend --append-batches 1,100
+# and compares the live streams' rows: p50, p99, undelivered and server CPU per delivery of Watch,
+# Server-Sent Events and Durable Streams fan-out, and the HTTP append rows (docs/live.md).
+#
+# usage: [ROWS=append|live] feed-bench/compare.sh BEFORE_JAR AFTER_JAR [PAIRS (5)] [OUT_DIR (feed-bench/results/compare-TIME)]
 set -euo pipefail
 
 if [[ $# -lt 2 ]]; then
-  sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 before_jar=$1
@@ -26,12 +31,22 @@ for jar in "$before_jar" "$after_jar"; do
   [[ -f $jar ]] || { echo "no such jar: $jar (build it with ./mvnw -pl feed-bench -am package -DskipTests)" >&2; exit 2; }
 done
 [[ $pairs =~ ^[1-9][0-9]*$ ]] || { echo "PAIRS must be a whole number >= 1, was '$pairs'" >&2; exit 2; }
+declare -A args
+case ${ROWS:-append} in
+  append)
+    stores=(sqlite postgres)
+    args[sqlite]="--only append,catchup --append-batches 1,100"
+    args[postgres]="--store postgres --append-batches 1,100"
+    metrics='(batch1|batch100)(\.server_cpu_per_block|\.p50)?$|^catchup\.(rate|server_cpu_per_block|replica_cpu_per_block)$'
+    ;;
+  live)
+    stores=(sqlite)
+    args[sqlite]="--only fanout,ssefanout,streamsfanout,httpappend --append-batches 1,100"
+    metrics='^((sse|streams)\.)?fanout\.(p50|p99|undelivered|server_cpu_per_delivery)$|^http\.append\.batch(1|100)(\.server_cpu_per_block)?$'
+    ;;
+  *) echo "ROWS must be append or live, was '$ROWS'" >&2; exit 2 ;;
+esac
 mkdir -p "$out"
-
-declare -A args=(
-  [sqlite]="--only append,catchup --append-batches 1,100"
-  [postgres]="--store postgres --append-batches 1,100"
-)
 
 run() { # store side pair jar
   local file="$out/$1-$2-$3"
@@ -43,7 +58,7 @@ run() { # store side pair jar
 }
 
 for pair in $(seq 1 "$pairs"); do
-  for store in sqlite postgres; do
+  for store in "${stores[@]}"; do
     run "$store" before "$pair" "$before_jar"
     run "$store" after "$pair" "$after_jar"
   done
@@ -64,7 +79,7 @@ rows() {
   echo "# feed-bench/compare.sh: before $before_jar, after $after_jar, $pairs pairs, alternating; tables and logs in $out"
   echo "# median of each side; change = after/before - 1 of the medians; spread = (max - min) / median of a side;"
   echo "# pairs = the range of after/before over the pairs; within 5 %: the change is at most 5 % the wrong way, or within the pairs' range"
-  rows | awk '
+  rows | METRICS=$metrics awk '
     function median(list, n,    sorted, i, j, t) {
       for (i = 1; i <= n; i++) sorted[i] = list[i]
       for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (sorted[j] < sorted[i]) { t = sorted[i]; sorted[i] = sorted[j]; sorted[j] = t }
@@ -81,7 +96,7 @@ rows() {
       for (k = 1; k <= keys; k++) {
         key = order[k]
         split(key, part, " ")
-        if (part[2] !~ /(batch1|batch100)(\.server_cpu_per_block)?$/ && part[2] !~ /^catchup\.(rate|server_cpu_per_block|replica_cpu_per_block)$/) continue
+        if (part[2] !~ ENVIRON["METRICS"]) continue
         nb = 0; na = 0; np = 0; lo = 1e300; hi = -1e300
         for (p = 1; p <= pairs; p++) {
           b = value[key, "before", p]; a = value[key, "after", p]
@@ -103,9 +118,9 @@ rows() {
         for (i = 2; i <= na; i++) { if (as[i] < mina) mina = as[i]; if (as[i] > maxa) maxa = as[i] }
         change = 0
         if (mb > 0) change = ma / mb - 1
-        # blocks/s: higher is better; CPU per block: lower is better
+        # blocks/s: higher is better; CPU per block or delivery, delays and undelivered blocks: lower is better
         worse = -change
-        if (part[2] ~ /cpu_per_block$/) worse = change
+        if (part[2] ~ /(cpu_per_block|cpu_per_delivery|\.p50|\.p99|undelivered)$/) worse = change
         ok = "NO"
         if (worse <= 0.05 || (np > 0 && 1 + change >= lo && 1 + change <= hi)) ok = "yes"
         spreadb = 0; spreada = 0; low = 0; high = 0

@@ -32,7 +32,8 @@ public final class BenchMain implements Callable<Integer> {
 
   /** The parts of the table. */
   enum Part {
-    append, concurrent, catchup, live, fanout, idle, ssefanout, sseidle, checksum, chain, backlog, fairness, streams, compaction
+    append, pipeline, concurrent, catchup, live, fanout, idle, ssefanout, sseidle, streamsfanout, httpappend, checksum,
+    chain, backlog, fairness, streams, compaction
   }
 
   @Option(names = "--only", split = ",", paramLabel = "PART",
@@ -162,10 +163,12 @@ public final class BenchMain implements Callable<Integer> {
           () -> new ChecksumBench(table, or(checksumBlocks, quick ? 200_000 : 2_000_000)).run());
       status |= part(Part.chain, () -> new ChainBench(table, or(chainBlocks, quick ? 200_000 : 2_000_000)).run());
       status |= part(Part.append, () -> new AppendBench(run, table).run());
+      status |= part(Part.pipeline, () -> new PipelineBench(run, table).run());
       status |= part(Part.concurrent, () -> new ConcurrentAppendBench(run, table).run());
       status |= part(Part.catchup, () -> new CatchUpBench(run, table).run());
       status |= part(Part.live, () -> new LiveLatencyBench(run, table).run());
       status |= part(Part.backlog, () -> new BacklogBench(run, table).run());
+      status |= part(Part.httpappend, () -> new HttpAppendBench(run, table).run());
       status |= part(Part.streams,
           () -> new StreamsBench(run, table, or(streamMessages, quick ? 20_000 : 100_000)).run());
       status |= part(Part.compaction, () -> new CompactionBench(run, table,
@@ -179,6 +182,7 @@ public final class BenchMain implements Callable<Integer> {
         status |= part(null, () -> new SseBench(run, table).run(only.contains(Part.sseidle),
             only.contains(Part.ssefanout)));
       }
+      status |= part(Part.streamsfanout, () -> new StreamsFanoutBench(run, table).run());
     }
     return status;
   }

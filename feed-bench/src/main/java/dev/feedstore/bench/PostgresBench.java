@@ -36,6 +36,7 @@ import org.HdrHistogram.Histogram;
  * <ul>
  *   <li>{@code pg.append.<shape>.batch<N>}: one client, one process, beside a raw pgjdbc insert of the
  *       same rows into the same schema (one transaction per batch, as the store commits): the limit;
+ *       with the server's CPU per block and the median time of a request ({@code .p50});
  *   <li>{@code pg.procs3.one_space}, {@code pg.procs3.three_spaces}: three processes, a client each,
  *       batch 100, appending to one space (serialized by its counter row) or each to its own, beside
  *       one process and one client;
@@ -106,31 +107,38 @@ final class PostgresBench {
         ResultTable.Target target = batch >= 100 ? ResultTable.Target.atLeastRatio(0.5) : ResultTable.Target.NONE;
         table.add("pg.append." + shape.label + ".batch" + batch, served, "blocks/s", raw, target);
         table.add("pg.append." + shape.label + ".batch" + batch + ".server_cpu_per_block", servedAndCpu[1], "us");
-        Progress.say("postgres append %s batch %d: %.0f blocks/s (server CPU %.1f us/block), raw pgjdbc %.0f blocks/s",
-            shape.label, batch, served, servedAndCpu[1], raw);
+        table.add("pg.append." + shape.label + ".batch" + batch + ".p50", servedAndCpu[2], "ms");
+        Progress.say("postgres append %s batch %d: %.0f blocks/s (server CPU %.1f us/block, p50 %.2f ms a request),"
+            + " raw pgjdbc %.0f blocks/s", shape.label, batch, served, servedAndCpu[1], servedAndCpu[2], raw);
       }
     }
     table.note("pg.append.*: as append.*, over the embedded PostgreSQL (fsync and synchronous_commit on, other"
         + " settings default), one server process, a fresh space per case, *.server_cpu_per_block the CPU time of its"
-        + " process while measuring (all threads, clock-tick resolution); baseline = the same rows inserted with raw"
+        + " process while measuring (all threads, clock-tick resolution), *.p50 the median time from sending a request"
+        + " to its answer; baseline = the same rows inserted with raw"
         + " pgjdbc into the same schema (a fresh database per case), one prepared batch and one transaction per"
         + " request");
   }
 
   /**
-   * Blocks per second through the first server process, and that process's CPU microseconds per block
-   * (all its threads, as the operating system counts them).
+   * Blocks per second through the first server process, that process's CPU microseconds per block
+   * (all its threads, as the operating system counts them), and the median milliseconds of a request.
    */
   private double[] appendRate(Servers servers, AppendWorkload workload, int batch, String space) {
     FeedSyncGrpc.FeedSyncBlockingStub stub = FeedSyncGrpc.newBlockingStub(servers.channel(0));
     AppendBench.runFor(options.appendWarmupSeconds(), () -> stub.append(inSpace(workload.nextRequest(), space)));
     long cpu = servers.cpuNanos(0);
     long[] sent = new long[1];
+    Histogram latency = new Histogram(TimeUnit.SECONDS.toMicros(60), 3);
     double rate = AppendBench.runFor(options.appendSeconds(), () -> {
-      stub.append(inSpace(workload.nextRequest(), space));
+      AppendRequest request = inSpace(workload.nextRequest(), space);
+      long start = System.nanoTime();
+      stub.append(request);
+      latency.recordValue(Math.min(latency.getHighestTrackableValue(), (System.nanoTime() - start) / 1000));
       sent[0] += batch;
     }) * batch;
-    return new double[] {rate, (servers.cpuNanos(0) - cpu) / 1000.0 / sent[0]};
+    return new double[] {rate, (servers.cpuNanos(0) - cpu) / 1000.0 / sent[0],
+        latency.getValueAtPercentile(50) / 1000.0};
   }
 
   /** The same rows, straight into the schema the store made: positions counted here, one transaction per batch. */

@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.OptionalDouble;
 
 /**
  * The one table a run prints: a row per figure, with its baseline (the limit it is compared with),
@@ -66,6 +67,16 @@ final class ResultTable {
   /** A line printed under the table, starting with {@code #}. */
   synchronized void note(String text) {
     notes.add(text);
+  }
+
+  /** The value of the row {@code metric} added last, if one was. */
+  synchronized OptionalDouble value(String metric) {
+    for (int i = rows.size() - 1; i >= 0; i--) {
+      if (rows.get(i).metric().equals(metric)) {
+        return OptionalDouble.of(rows.get(i).value());
+      }
+    }
+    return OptionalDouble.empty();
   }
 
   synchronized List<Row> rows() {

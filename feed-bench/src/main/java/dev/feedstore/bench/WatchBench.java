@@ -114,7 +114,7 @@ final class WatchBench {
             long due = length >= 8 ? Long.reverseBytes(in.readRawLittleEndian64()) : 0;
             in.skipRawBytes(length >= 8 ? length - 8 : length);
             if (due != 0) {
-              recorder.recordValue(Math.max(0, TimeUnit.NANOSECONDS.toMicros(now - due)));
+              StreamMeasure.delivered(recorder, due, now);
             }
           } else {
             in.skipField(field);
@@ -151,7 +151,7 @@ final class WatchBench {
         FeedSyncGrpc.FeedSyncBlockingStub blocking = FeedSyncGrpc.newBlockingStub(appends);
         FanoutAppender appender = new FanoutAppender(SPACE, blocking);
         appender.append(1, 0); // the space exists, with one block at position 1
-        Recorder recorder = new Recorder(TimeUnit.SECONDS.toMicros(60), 3);
+        Recorder recorder = StreamMeasure.delays();
         // Warm the server's watch path up, then measure its heap with no stream open.
         close(open(channels, 20, recorder));
         long before = server.usedHeapAfterGc();
@@ -174,7 +174,8 @@ final class WatchBench {
   private void fanout(BenchServer server, FanoutAppender appender, List<Watcher> watchers, Recorder recorder)
       throws Exception {
     StreamMeasure.fanout(options, table, server, appender, watchers.stream().map(w -> (LongSupplier) w.blocks::get)
-        .toList(), recorder, "fanout", watchers.size() + " Watch streams (over " + CHANNELS + " connections)");
+        .toList(), recorder, StreamMeasure.WATCH,
+        watchers.size() + " Watch streams (over " + CHANNELS + " connections)");
   }
 
   private static List<Watcher> open(List<ManagedChannel> channels, int count, Recorder recorder)

@@ -1,5 +1,6 @@
 package dev.feedstore.cli;
 
+import dev.feedstore.client.Appender;
 import dev.feedstore.core.ActorId;
 import dev.feedstore.core.Namespace;
 import dev.feedstore.core.SpaceId;
@@ -21,6 +22,11 @@ final class AuthorOptions {
       description = "Blocks per Append; each batch is stored whole or not at all (default: ${DEFAULT-VALUE}).")
   int batch;
 
+  @Option(names = "--in-flight", paramLabel = "N", defaultValue = "" + Appender.DEFAULT_MAX_CALLS_IN_FLIGHT,
+      description = "Appends (batches) sent before the first is answered; 1 waits for each answer"
+          + " (default: ${DEFAULT-VALUE}).")
+  int inFlight;
+
   /**
    * The author these options describe, writing to {@code spaceId} through {@code authority}; a feed
    * it creates gets {@code namespace}.
@@ -28,7 +34,8 @@ final class AuthorOptions {
   StatelessAuthor author(Authority authority, SpaceId spaceId, Optional<Namespace> namespace, Printer printer) {
     Checks.atLeast("--retries", retries, 0);
     Checks.atLeast("--batch", batch, 1);
+    Checks.atLeast("--in-flight", inFlight, 1);
     return new StatelessAuthor(authority, spaceId.value(), actor.value(), namespace.map(Namespace::value),
-        Clock.systemUTC(), batch, retries, printer);
+        Clock.systemUTC(), batch, retries, inFlight, printer);
   }
 }

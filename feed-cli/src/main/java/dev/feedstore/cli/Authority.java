@@ -1,5 +1,6 @@
 package dev.feedstore.cli;
 
+import dev.feedstore.client.Appender;
 import dev.feedstore.proto.WireHeaders;
 import dev.feedstore.proto.v1.CompactRequest;
 import dev.feedstore.proto.v1.CompactResponse;
@@ -79,6 +80,11 @@ final class Authority implements AutoCloseable {
    */
   Channel channel() {
     return intercepted;
+  }
+
+  /** An appender over this connection keeping up to {@code inFlight} Appends in flight; closing it keeps the connection. */
+  Appender appender(int inFlight) {
+    return Appender.newBuilder(intercepted).maxCallsInFlight(inFlight).callDeadline(deadline).build();
   }
 
   /** The deadline of each unary call. */

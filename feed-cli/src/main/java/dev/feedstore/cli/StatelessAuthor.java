@@ -1,15 +1,20 @@
 package dev.feedstore.cli;
 
 import com.google.protobuf.ByteString;
-import dev.feedstore.proto.v1.AppendRequest;
-import dev.feedstore.proto.v1.AppendResponse;
+import dev.feedstore.client.Appender;
+import dev.feedstore.core.Namespace;
+import dev.feedstore.core.SpaceId;
+import dev.feedstore.core.sync.AppendReply;
+import dev.feedstore.core.sync.AuthorityException;
+import dev.feedstore.core.sync.SequenceConflictException;
+import dev.feedstore.proto.WireMapping;
 import dev.feedstore.proto.v1.Block;
-import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Appends to a feed on the authority as an author that keeps nothing locally: it reads the feed to
@@ -19,7 +24,8 @@ import java.util.Optional;
  *
  * <p>Data is sent in batches of at most {@code batch} blocks; each batch is one Append, so all of a
  * batch is stored or none of it, and a failure after the first batch leaves the earlier ones
- * stored (they were reported). Not thread-safe.
+ * stored. Up to {@code inFlight} batches are in flight at once on one connection ({@link Appender}),
+ * answered in order. Not thread-safe.
  */
 final class StatelessAuthor {
   /** A block stored by this author and its position. */
@@ -32,10 +38,11 @@ final class StatelessAuthor {
   private final Clock clock;
   private final int batch;
   private final int retries;
+  private final int inFlight;
   private final Printer printer;
 
   StatelessAuthor(Authority authority, String spaceId, String actorId, Optional<String> namespace, Clock clock,
-      int batch, int retries, Printer printer) {
+      int batch, int retries, int inFlight, Printer printer) {
     this.authority = authority;
     this.spaceId = spaceId;
     this.actorId = actorId;
@@ -43,38 +50,67 @@ final class StatelessAuthor {
     this.clock = clock;
     this.batch = batch;
     this.retries = retries;
+    this.inFlight = inFlight;
     this.printer = printer;
   }
 
-  /** Appends one block per element of {@code data}, in order, and returns them with their positions. */
+  /**
+   * Appends one block per element of {@code data}, in order, and returns them with their positions.
+   * Every batch is sent at once (up to the appender's calls in flight), each chained to the batch
+   * before it; when another writer took a sequence first, the batches from the refused one on (the
+   * authority aborts those after it) are chained again from the feed as it now is and sent again.
+   *
+   * @throws StatusRuntimeException the authority's refusal or a transport failure
+   */
   List<Appended> append(String feedId, List<ByteString> data) {
     FeedTip tip = FeedTip.read(authority, spaceId, feedId);
     warnIfNamespaceIgnored(feedId, tip);
     List<Appended> stored = new ArrayList<>(data.size());
     int conflicts = 0;
-    while (stored.size() < data.size()) {
-      List<ByteString> chunk = data.subList(stored.size(), Math.min(data.size(), stored.size() + batch));
-      List<Block> blocks = chain(feedId, tip, chunk);
-      AppendRequest.Builder request = AppendRequest.newBuilder().setSpaceId(spaceId).addAllBlocks(blocks);
-      namespace.ifPresent(request::setNamespace);
-      AppendResponse response;
-      try {
-        response = authority.append(request);
-      } catch (StatusRuntimeException e) {
-        if (e.getStatus().getCode() != Status.Code.ALREADY_EXISTS || conflicts++ >= retries) {
-          throw e;
+    SpaceId space = SpaceId.of(spaceId);
+    Optional<Namespace> ns = namespace.map(Namespace::of);
+    try (Appender appender = authority.appender(inFlight)) {
+      while (stored.size() < data.size()) {
+        List<List<Block>> batches = new ArrayList<>();
+        List<CompletableFuture<AppendReply>> replies = new ArrayList<>();
+        FeedTip next = tip;
+        for (int from = stored.size(); from < data.size(); from += batch) {
+          List<Block> blocks = chain(feedId, next, data.subList(from, Math.min(data.size(), from + batch)));
+          batches.add(blocks);
+          replies.add(appender.append(space, ns, WireMapping.toDomain(blocks)));
+          next = next.after(blocks.get(blocks.size() - 1));
         }
-        printer.remark("sequence " + blocks.get(0).getSequence() + " of feed " + feedId + " was taken by another"
-            + " writer as " + actorId + "; reading the feed again (retry " + conflicts + " of " + retries + ")");
-        tip = FeedTip.read(authority, spaceId, feedId);
-        continue;
-      }
-      for (int i = 0; i < blocks.size(); i++) {
-        stored.add(new Appended(blocks.get(i), response.getPositions(i)));
-        tip = tip.after(blocks.get(i));
+        for (int i = 0; i < batches.size(); i++) {
+          List<Block> blocks = batches.get(i);
+          AppendReply reply;
+          try {
+            reply = appender.await(replies.get(i));
+          } catch (SequenceConflictException e) {
+            if (conflicts++ >= retries) {
+              throw asStatus(e);
+            }
+            printer.remark("sequence " + blocks.get(0).getSequence() + " of feed " + feedId + " was taken by another"
+                + " writer as " + actorId + "; reading the feed again (retry " + conflicts + " of " + retries + ")");
+            replies.forEach(later -> later.exceptionally(aborted -> null).join());
+            tip = FeedTip.read(authority, spaceId, feedId);
+            appender.restart();
+            break;
+          } catch (AuthorityException e) {
+            throw asStatus(e);
+          }
+          for (int b = 0; b < blocks.size(); b++) {
+            stored.add(new Appended(blocks.get(b), reply.positions().get(b).value()));
+            tip = tip.after(blocks.get(b));
+          }
+        }
       }
     }
     return stored;
+  }
+
+  /** The authority's answer as gRPC reported it, as feedctl reports statuses. */
+  private static RuntimeException asStatus(AuthorityException e) {
+    return e.getCause() instanceof StatusRuntimeException status ? status : e;
   }
 
   private List<Block> chain(String feedId, FeedTip tip, List<ByteString> chunk) {

@@ -88,21 +88,53 @@ class StatelessAuthorTest {
     }
   }
 
+  @Test
+  void linesSentTogetherThatMeetARivalInTheMiddleAreSentAgainAfterItsBlockInOrder() {
+    List<ByteString> lines = new java.util.ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      lines.add(ByteString.copyFromUtf8("line-" + i));
+    }
+    try (Authority authority = Authority.over(channel(), Duration.ofSeconds(30), racedAt(index -> index == 3))) {
+      List<StatelessAuthor.Appended> stored = author(authority, 5, 1).append(feed.value(), lines);
+
+      assertEquals(10, stored.size());
+      List<Block> blocks = server.store().read(tx -> tx.blocks().feed(DEMO, feed));
+      assertEquals(List.of("line-0", "line-1", "line-2", "rival-3", "line-3", "line-4", "line-5", "line-6", "line-7",
+          "line-8", "line-9"), blocks.stream().map(b -> b.data().toStringUtf8()).toList());
+      for (int i = 1; i < blocks.size(); i++) {
+        assertEquals(Optional.of(Predecessor.of(blocks.get(i - 1).key())), blocks.get(i).predecessor(), "block " + i);
+        assertTrue(blocks.get(i).position().isAfter(blocks.get(i - 1).position()), "block " + i);
+      }
+      assertEquals(List.of("line-0", "line-1", "line-2", "line-3", "line-4", "line-5", "line-6", "line-7", "line-8",
+          "line-9"), stored.stream().map(a -> a.block().getData().toStringUtf8()).toList());
+      assertTrue(remarks.toString().contains("sequence 3 of feed " + feed + " was taken"), remarks.toString());
+    }
+  }
+
   private StatelessAuthor author(Authority authority, int retries) {
-    return new StatelessAuthor(authority, DEMO.value(), "feedctl", Optional.empty(), Clock.systemUTC(), 100, retries,
-        new HumanPrinter(new PrintWriter(new StringWriter()), new PrintWriter(remarks, true)));
+    return author(authority, retries, 100);
+  }
+
+  private StatelessAuthor author(Authority authority, int retries, int batch) {
+    return new StatelessAuthor(authority, DEMO.value(), "feedctl", Optional.empty(), Clock.systemUTC(), batch, retries,
+        8, new HumanPrinter(new PrintWriter(new StringWriter()), new PrintWriter(remarks, true)));
   }
 
   /** Precedes each of the first {@code races} Appends with a rival's block at the same key. */
   private ClientInterceptor racedBy(int races) {
-    AtomicInteger raced = new AtomicInteger();
+    return racedAt(index -> index < races);
+  }
+
+  /** Precedes the Appends whose index (from 0, in the order sent) {@code raced} accepts with a rival's block at the same key. */
+  private ClientInterceptor racedAt(java.util.function.IntPredicate races) {
+    AtomicInteger sent = new AtomicInteger();
     return new ClientInterceptor() {
       @Override
       public <Q, R> ClientCall<Q, R> interceptCall(MethodDescriptor<Q, R> method, CallOptions options, Channel next) {
         return new io.grpc.ForwardingClientCall.SimpleForwardingClientCall<>(next.newCall(method, options)) {
           @Override
           public void sendMessage(Q message) {
-            if (message instanceof AppendRequest append && raced.getAndIncrement() < races) {
+            if (message instanceof AppendRequest append && races.test(sent.getAndIncrement())) {
               dev.feedstore.proto.v1.Block mine = append.getBlocks(0);
               FeedSyncGrpc.newBlockingStub(rival).append(AppendRequest.newBuilder().setSpaceId(DEMO.value())
                   .addBlocks(mine.toBuilder().setData(ByteString.copyFromUtf8("rival-" + mine.getSequence()))).build());

@@ -85,6 +85,7 @@ public final class Replica implements AutoCloseable {
   private final Limits limits;
   private final int pullLimit;
   private final int pushLimit;
+  private final int pushesInFlight;
   private final ListenerHub listeners;
   private final Map<SpaceId, SpaceSync> syncs = new ConcurrentHashMap<>();
   private final AtomicReference<SyncSession> session = new AtomicReference<>();
@@ -95,6 +96,7 @@ public final class Replica implements AutoCloseable {
     this.limits = builder.limits;
     this.pullLimit = builder.pullLimit;
     this.pushLimit = builder.pushLimit;
+    this.pushesInFlight = builder.pushesInFlight;
     this.lock = ReplicaLock.acquire(builder.file);
     SqliteFeedStore opened = null;
     try {
@@ -159,6 +161,7 @@ public final class Replica implements AutoCloseable {
     private SqliteSettings sqlite = SqliteSettings.DEFAULTS;
     private int pullLimit = SpaceSync.DEFAULT_PULL_LIMIT;
     private int pushLimit = SpaceSync.DEFAULT_PUSH_LIMIT;
+    private int pushesInFlight = GrpcAuthority.DEFAULT_APPENDS_IN_FLIGHT;
     private UnaryOperator<FeedStore> storeWrapper = UnaryOperator.identity();
     private Duration quickCheck = DEFAULT_QUICK_CHECK;
 
@@ -195,6 +198,22 @@ public final class Replica implements AutoCloseable {
       }
       this.pullLimit = pull;
       this.pushLimit = push;
+      return this;
+    }
+
+    /**
+     * How many push batches of a space are sent together, in flight at once on one stream (default
+     * {@value GrpcAuthority#DEFAULT_APPENDS_IN_FLIGHT}); 1 waits for each answer before the next.
+     * The authority commits them in order, and a batch sent after a refused one of its feeds is sent
+     * again once the refusal is handled (docs/replica.md).
+     *
+     * @throws IllegalArgumentException if {@code value} is below 1
+     */
+    public Builder pushesInFlight(int value) {
+      if (value < 1) {
+        throw new IllegalArgumentException("pushesInFlight must be >= 1, was " + value);
+      }
+      this.pushesInFlight = value;
       return this;
     }
 
@@ -465,7 +484,8 @@ public final class Replica implements AutoCloseable {
   }
 
   private SyncSession connect(Channel channel, SyncSession.Options options, Supplier<?> credentials, Runnable closed) {
-    GrpcAuthority authority = new GrpcAuthority(channel, options.callDeadline(), options.subscriptionTtl());
+    GrpcAuthority authority = new GrpcAuthority(channel, options.callDeadline(), options.subscriptionTtl(),
+        pushesInFlight);
     StatusTracker status = new StatusTracker();
     SessionLoop loop = new SessionLoop(authority, this::sync,
         () -> store.read(tx -> tx.replication().spaces()), status,

@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
 
 /**
  * A running hash of a space's history at the authority: the chain at position p is {@code next(chain
@@ -57,12 +58,32 @@ public final class HistoryChain {
   public static long next(long previous, Block block) {
     MessageDigest digest = SHA256.get();
     digest.reset();
+    ByteBuffer head = head(block, Long.BYTES);
+    head.putLong(0, previous);
+    digest.update(head.array(), 0, head.position());
+    digest.update(block.data().asReadOnlyBuffer());
+    return ByteBuffer.wrap(digest.digest()).getLong();
+  }
+
+  /**
+   * What a link digests of {@code block} between the previous link and the data (see {@link #next}),
+   * for a store that computes links where it stores the blocks (the PostgreSQL store does, in the
+   * statement that stores them): a link is the first 8 bytes, big endian, of the SHA-256 of the
+   * previous link's 8 bytes, these bytes and the data.
+   */
+  public static byte[] head(Block block) {
+    ByteBuffer head = head(block, 0);
+    return Arrays.copyOf(head.array(), head.position());
+  }
+
+  /** The head of {@code block} in a buffer, after {@code reserved} bytes left for the caller. */
+  private static ByteBuffer head(Block block, int reserved) {
     BlockKey key = block.key();
     Predecessor predecessor = block.predecessor().orElse(null);
     String prevActor = predecessor == null ? "" : predecessor.actorId().value();
-    ByteBuffer head = ByteBuffer.allocate(4 * Long.BYTES + 4 + key.feedId().value().length()
-        + key.actorId().value().length() + prevActor.length() + Long.BYTES);
-    head.putLong(previous);
+    ByteBuffer head = ByteBuffer.allocate(reserved + 3 * Long.BYTES + 4 + key.feedId().value().length()
+        + key.actorId().value().length() + prevActor.length());
+    head.position(reserved);
     head.put(key.feedId().value().getBytes(StandardCharsets.US_ASCII)).put((byte) 0);
     head.put(key.actorId().value().getBytes(StandardCharsets.US_ASCII)).put((byte) 0);
     head.putLong(key.sequence().value());
@@ -73,8 +94,6 @@ public final class HistoryChain {
       head.putLong(predecessor.sequence().value());
     }
     head.putLong(block.timestamp());
-    digest.update(head.array(), 0, head.position());
-    digest.update(block.data().asReadOnlyBuffer());
-    return ByteBuffer.wrap(digest.digest()).getLong();
+    return head;
   }
 }

@@ -4,13 +4,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.feedstore.core.Block;
+import dev.feedstore.core.FeedId;
+import dev.feedstore.core.HistoryChain;
 import dev.feedstore.core.InvalidValueException;
 import dev.feedstore.core.Position;
+import dev.feedstore.core.Scope;
 import dev.feedstore.core.ServerToken;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.CommitListener;
 import dev.feedstore.core.store.IncompatibleStoreException;
+import dev.feedstore.core.store.SpaceAppend;
 import dev.feedstore.core.store.StorageFaultException;
+import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.postgres.testing.EmbeddedDatabase;
 import dev.feedstore.testing.Await;
 import java.net.ServerSocket;
@@ -22,6 +28,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
@@ -66,6 +73,77 @@ class PostgresStoreTest {
     } finally {
       pool.shutdownNow();
       stores.forEach(PostgresStore::close);
+    }
+  }
+
+  @Test
+  void storesOnOneDatabaseAppendIntoOneDenseHistoryWhoseChainAndReceiveTimesFollowThePositions() throws Exception {
+    String url = EmbeddedDatabase.shared().newDatabase();
+    SpaceId other = new SpaceId("z-other");
+    List<FeedId> feeds = List.of(TestBlocks.feedId(), TestBlocks.feedId(), TestBlocks.feedId(), TestBlocks.feedId());
+    List<PostgresStore> stores = new ArrayList<>();
+    ExecutorService pool = Executors.newFixedThreadPool(6);
+    try {
+      for (int i = 0; i < 3; i++) {
+        stores.add(PostgresStore.open(EmbeddedDatabase.settings(url)));
+      }
+      List<Future<?>> results = new ArrayList<>();
+      for (int w = 0; w < 6; w++) {
+        PostgresStore store = stores.get(w % 3);
+        String actor = "w" + w;
+        results.add(pool.submit(() -> {
+          for (int i = 0; i < 15; i++) {
+            FeedId feed = feeds.get(i % 4);
+            List<Block> blocks = List.of(TestBlocks.block(feed, actor, 2L * i), TestBlocks.block(feed, actor, 2L * i + 1));
+            long now = 1_000_000 - 1_000L * i; // each writer's clock goes back
+            store.write(tx -> tx.append(List.of(new SpaceAppend(SPACE, Map.of(feed, Optional.empty()), blocks, now),
+                new SpaceAppend(other, Map.of(feed, Optional.empty()), blocks, now))));
+          }
+          return null;
+        }));
+      }
+      for (Future<?> result : results) {
+        result.get();
+      }
+      for (SpaceId space : List.of(SPACE, other)) {
+        List<Block> history = stores.get(0).read(tx -> tx.blocks().after(space, Scope.WHOLE_SPACE, Position.NONE, 1_000));
+        assertEquals(6 * 15 * 2, history.size());
+        long chain = HistoryChain.START;
+        long received = 0;
+        for (int p = 0; p < history.size(); p++) {
+          Block block = history.get(p);
+          assertEquals(Position.of(p + 1), block.position(), "dense positions in " + space);
+          chain = HistoryChain.next(chain, block);
+          long at = chain;
+          assertEquals(OptionalLong.of(at), stores.get(1).read(tx -> tx.blocks().chainAt(space, block.position())),
+              "the chain at " + block.position() + " in " + space);
+          assertTrue(block.receivedAt().getAsLong() >= received, "receive times never go back");
+          received = block.receivedAt().getAsLong();
+        }
+        assertEquals(6 * 15 * 2, feeds.stream().mapToLong(feed -> stores.get(2).read(tx -> tx.feeds()
+            .find(space, feed)).orElseThrow().blockCount()).sum(), "every block counted in its feed");
+        assertEquals(4L, stores.get(2).<Long>read(tx -> tx.feeds().count(space)), "each feed created once");
+      }
+    } finally {
+      pool.shutdownNow();
+      stores.forEach(PostgresStore::close);
+    }
+  }
+
+  @Test
+  void anAppendIsToldToTheOtherStoresOfTheDatabase() {
+    String url = EmbeddedDatabase.shared().newDatabase();
+    try (PostgresStore writer = PostgresStore.open(EmbeddedDatabase.settings(url));
+        PostgresStore reader = PostgresStore.open(EmbeddedDatabase.settings(url))) {
+      Recorder heard = new Recorder();
+      reader.listen(heard);
+      Await.until("the reader listens", () -> heard.missed.get() > 0);
+      FeedId feed = TestBlocks.feedId();
+
+      writer.write(tx -> tx.append(List.of(new SpaceAppend(SPACE, Map.of(feed, Optional.empty()),
+          List.of(TestBlocks.block(feed, "a", 0), TestBlocks.block(feed, "a", 1)), 1))));
+
+      Await.until("the reader hears the append", () -> Position.of(2).equals(heard.highest.get(SPACE)));
     }
   }
 

@@ -98,6 +98,11 @@ public final class Main implements Callable<Integer> {
           + " space.")
   String jwtGrantsClaim = JwtSettings.DEFAULT_GRANTS_CLAIM;
 
+  @Option(names = "--jwt-jwks-timeout-ms", paramLabel = "MS",
+      description = "How long fetching a --jwt-jwks URL may take to connect, and again to read its answer, before the"
+          + " token that needed it is refused (default: ${DEFAULT-VALUE}).")
+  long jwtJwksTimeoutMs = JwtSettings.DEFAULT_JWKS_TIMEOUT.toMillis();
+
   @Option(names = "--tls-cert", paramLabel = "FILE",
       description = "Serve TLS with this certificate chain (PEM); needs --tls-key. Plain text (h2c) without.")
   Path tlsCert;
@@ -198,7 +203,8 @@ public final class Main implements Callable<Integer> {
     if (jwtJwks != null || jwtHmacSecret != null) {
       try {
         jwt = new JwtSettings(java.util.Optional.ofNullable(jwtJwks), java.util.Optional.ofNullable(jwtHmacSecret),
-            java.util.Optional.ofNullable(jwtIssuer), java.util.Optional.ofNullable(jwtAudience), jwtGrantsClaim);
+            java.util.Optional.ofNullable(jwtIssuer), java.util.Optional.ofNullable(jwtAudience), jwtGrantsClaim,
+            java.time.Duration.ofMillis(jwtJwksTimeoutMs));
       } catch (IllegalArgumentException e) {
         System.err.println("feed-server: " + e.getMessage());
         return 2;

@@ -171,19 +171,9 @@ class JwtAccessTest {
 
   @Test
   void aJwksUrlIsFetchedForItsKeys() throws Exception {
-    com.sun.net.httpserver.HttpServer jwks = com.sun.net.httpserver.HttpServer.create(
-        new java.net.InetSocketAddress("127.0.0.1", 0), 0);
-    byte[] body = new com.nimbusds.jose.jwk.JWKSet(key).toPublicJWKSet().toString().getBytes();
-    jwks.createContext("/jwks.json", exchange -> {
-      exchange.getResponseHeaders().add("Content-Type", "application/json");
-      exchange.sendResponseHeaders(200, body.length);
-      exchange.getResponseBody().write(body);
-      exchange.close();
-    });
-    jwks.start();
+    com.sun.net.httpserver.HttpServer jwks = keyServer(Duration.ZERO);
     try {
-      start(new JwtSettings(Optional.of("http://127.0.0.1:" + jwks.getAddress().getPort() + "/jwks.json"),
-          Optional.empty(), Optional.of(Jwts.ISSUER), Optional.of(Jwts.AUDIENCE), "feedstore"));
+      start(fetched(jwks));
       String token = Jwts.sign(key, Jwts.claims("f", Map.of("read", List.of("*"))));
 
       assertEquals(200, t.http().withToken(token).get("/v1/spaces/s/blocks").statusCode());
@@ -192,6 +182,54 @@ class JwtAccessTest {
     } finally {
       jwks.stop(0);
     }
+  }
+
+  @Test
+  void aJwksUrlThatAnswersSlowerThanHalfASecondIsWaitedFor() throws Exception {
+    // The key server takes a second: longer than the JWKS library's own default timeouts (500 ms),
+    // far shorter than the server's (--jwt-jwks-timeout-ms, 5 s), which a loaded key server needs.
+    com.sun.net.httpserver.HttpServer jwks = keyServer(Duration.ofSeconds(1));
+    try {
+      start(fetched(jwks));
+      String token = Jwts.sign(key, Jwts.claims("f", Map.of("read", List.of("*"))));
+
+      assertEquals(200, t.http().withToken(token).get("/v1/spaces/s/blocks").statusCode());
+    } finally {
+      jwks.stop(0);
+    }
+  }
+
+  /** A key server on loopback answering the JWKS of {@link #key} after {@code delay}. */
+  private com.sun.net.httpserver.HttpServer keyServer(Duration delay) throws java.io.IOException {
+    com.sun.net.httpserver.HttpServer jwks = com.sun.net.httpserver.HttpServer.create(
+        new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+    byte[] body = new com.nimbusds.jose.jwk.JWKSet(key).toPublicJWKSet().toString().getBytes();
+    jwks.createContext("/jwks.json", exchange -> {
+      try {
+        Thread.sleep(delay.toMillis()); // the slow peer itself, not a wait for something
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      exchange.getResponseHeaders().add("Content-Type", "application/json");
+      exchange.sendResponseHeaders(200, body.length);
+      exchange.getResponseBody().write(body);
+      exchange.close();
+    });
+    jwks.start();
+    return jwks;
+  }
+
+  private static JwtSettings fetched(com.sun.net.httpserver.HttpServer jwks) {
+    return new JwtSettings(Optional.of("http://127.0.0.1:" + jwks.getAddress().getPort() + "/jwks.json"),
+        Optional.empty(), Optional.of(Jwts.ISSUER), Optional.of(Jwts.AUDIENCE), "feedstore");
+  }
+
+  @Test
+  void aJwksTimeoutBelowOneMillisecondIsRefusedNamingTheOption() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new JwtSettings(
+        Optional.of("http://127.0.0.1:1/jwks.json"), Optional.empty(), Optional.empty(), Optional.empty(),
+        "feedstore", Duration.ZERO));
+    assertTrue(e.getMessage().contains("--jwt-jwks-timeout-ms") && e.getMessage().contains("was 0"), e.getMessage());
   }
 
   @Test

@@ -25,16 +25,6 @@ class ServerPackagesTest {
   private static final String SERVER = "dev.feedstore.server";
   private static final String INTERNAL = SERVER + ".internal.";
 
-  /**
-   * The classes outside the gRPC edge that still use the generated protobuf types, until the HTTP
-   * API builds the authority's commands itself and the live tail keeps domain blocks (issue 29,
-   * item 2): the HTTP append, page and event stream, and the Durable Streams reads build {@code
-   * feed.v1} requests for {@code WireRequests}; a tail entry keeps its block encoded as a {@code
-   * BlockBatch} entry, once for every Watch.
-   */
-  static final Set<String> PROTOBUF_OUTSIDE_THE_EDGE = Set.of(INTERNAL + "http.HttpAppend",
-      INTERNAL + "http.HttpReads", INTERNAL + "streams.HttpStreams", INTERNAL + "spaces.TailEntry");
-
   /** The one class outside the gRPC edge that uses gRPC: FeedServer's builder takes a {@code ServerBuilder}. */
   static final Set<String> GRPC_OUTSIDE_THE_EDGE = Set.of(SERVER + ".FeedServer");
 
@@ -47,7 +37,7 @@ class ServerPackagesTest {
       .layer("streams").definedBy(INTERNAL + "streams..")
       .layer("grpc").definedBy(INTERNAL + "grpc..")
       .layer("http").definedBy(INTERNAL + "http..")
-      .layer("wire").definedBy(INTERNAL + "wire..")
+      .layer("requests").definedBy(INTERNAL + "requests..")
       .layer("core").definedBy(INTERNAL + "core..")
       .layer("live").definedBy(INTERNAL + "live..")
       .layer("queries").definedBy(INTERNAL + "queries..")
@@ -59,13 +49,13 @@ class ServerPackagesTest {
       .layer("errors").definedBy(INTERNAL + "errors..")
       .layer("monitoring").definedBy(INTERNAL + "monitoring..")
       .layer("settings").definedBy(SERVER + ".settings..")
-      .whereLayer("streams").mayOnlyAccessLayers("http", "core", "wire", "live", "queries", "access", "authority", "append",
+      .whereLayer("streams").mayOnlyAccessLayers("http", "core", "requests", "live", "queries", "access", "authority", "append",
           "spaces", "errors", "monitoring", "settings")
-      .whereLayer("grpc").mayOnlyAccessLayers("core", "wire", "live", "queries", "access", "authority", "spaces", "errors",
+      .whereLayer("grpc").mayOnlyAccessLayers("core", "requests", "live", "queries", "access", "authority", "spaces", "errors",
           "monitoring", "settings")
-      .whereLayer("http").mayOnlyAccessLayers("core", "wire", "live", "queries", "access", "authority", "spaces", "errors",
+      .whereLayer("http").mayOnlyAccessLayers("core", "requests", "live", "queries", "access", "authority", "spaces", "errors",
           "monitoring", "settings")
-      .whereLayer("wire").mayOnlyAccessLayers("authority", "errors", "settings")
+      .whereLayer("requests").mayOnlyAccessLayers("authority", "errors", "settings")
       .whereLayer("core").mayOnlyAccessLayers("live", "queries", "access", "authority", "append", "spaces", "storage", "errors",
           "monitoring", "settings")
       .whereLayer("live").mayOnlyAccessLayers("access", "authority", "spaces", "errors", "monitoring", "settings")
@@ -85,12 +75,12 @@ class ServerPackagesTest {
       .should().dependOnClassesThat().resideInAPackage("io.grpc..")
       .because("the gRPC edge (" + INTERNAL + "grpc) is the only part of the server that speaks gRPC");
 
-  /** The generated protobuf types only at the gRPC edge and in wire, which checks feed.v1 requests. */
+  /** The generated protobuf types only at the gRPC edge. */
   static final ArchRule PROTOBUF = noClasses()
-      .that(outside(INTERNAL + "grpc", PROTOBUF_OUTSIDE_THE_EDGE)).and(outside(INTERNAL + "wire", Set.of()))
+      .that(outside(INTERNAL + "grpc", Set.of()))
       .should().dependOnClassesThat().resideInAnyPackage("dev.feedstore.proto..", "com.google.protobuf..",
           "com.google.rpc..")
-      .because("the wire's messages are the gRPC edge's (and wire's, which checks them), not the server's model");
+      .because("the wire's messages are the gRPC edge's, not the server's model");
 
   /** No two packages import each other, directly or round about. */
   static final ArchRule NO_CYCLES = slices().matching("dev.feedstore.(**)").should().beFreeOfCycles();

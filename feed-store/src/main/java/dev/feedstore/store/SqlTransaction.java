@@ -10,6 +10,7 @@ import dev.feedstore.core.store.AuthorityTransaction;
 import dev.feedstore.core.store.BlockLog;
 import dev.feedstore.core.store.FeedCatalog;
 import dev.feedstore.core.store.ServerTokens;
+import dev.feedstore.core.store.SpaceAppend;
 import dev.feedstore.core.store.StreamCatalog;
 import dev.feedstore.core.store.Subscriptions;
 import dev.feedstore.core.store.UnknownFeedException;
@@ -130,6 +131,15 @@ public class SqlTransaction implements AuthorityTransaction {
       streams = new SqlStreamCatalog(this);
     }
     return streams;
+  }
+
+  /** In the dialect's way ({@link StoreDialect#append}). */
+  @Override
+  public List<SpaceAppend.Stored> append(List<SpaceAppend> appends) {
+    if (!writable) {
+      throw new IllegalStateException("blocks are appended in a write transaction, not in a read");
+    }
+    return dialect.append(this, appends);
   }
 
   /** The block log of this transaction, made once; a replica's store makes its own kind. */

@@ -1,6 +1,8 @@
 package dev.feedstore.store;
 
 import dev.feedstore.core.SpaceId;
+import dev.feedstore.core.store.SpaceAppend;
+import dev.feedstore.core.store.StepwiseAppend;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Collection;
@@ -99,6 +101,15 @@ public interface StoreDialect {
    * character NUL); a value it cannot hold is never stored, so looking it up finds nothing.
    */
   boolean canStore(String text);
+
+  /**
+   * {@link dev.feedstore.core.store.AuthorityTransaction#append} in {@code tx}: step by step through
+   * its views where a statement costs no round trip (the default), in one call where the database is
+   * across a network.
+   */
+  default List<SpaceAppend.Stored> append(SqlTransaction tx, List<SpaceAppend> appends) {
+    return StepwiseAppend.run(tx, appends);
+  }
 
   /** What a {@link #lock} serializes. */
   enum LockKind {

@@ -24,11 +24,21 @@ public final class SyncDriver<R> {
   private final Authority authority;
   private final Function<? super R, SpaceSync> syncOf;
   private final List<SyncStep> steps = new ArrayList<>();
+  private final int pushesInFlight;
 
   /** A driver that talks to {@code authority} and finds a replica's sync of the space with {@code syncOf}. */
   public SyncDriver(Authority authority, Function<? super R, SpaceSync> syncOf) {
+    this(authority, syncOf, 1);
+  }
+
+  /**
+   * As {@link #SyncDriver(Authority, Function)}, each push sending up to {@code pushesInFlight}
+   * batches in order at once ({@link SpaceSync#pushSteps}).
+   */
+  public SyncDriver(Authority authority, Function<? super R, SpaceSync> syncOf, int pushesInFlight) {
     this.authority = authority;
     this.syncOf = syncOf;
+    this.pushesInFlight = pushesInFlight;
   }
 
   /** Every step taken, in order. */
@@ -41,9 +51,11 @@ public final class SyncDriver<R> {
     return steps.stream().anyMatch(s -> s.kind() == kind && s.detail().contains(text));
   }
 
-  /** One push step. */
+  /** One push: up to the driver's pushes in flight sent at once; returns the step of the last. */
   public SyncStep push(R replica) {
-    return record(syncOf.apply(replica).pushStep(authority));
+    List<SyncStep> pushed = syncOf.apply(replica).pushSteps(authority, pushesInFlight);
+    pushed.forEach(this::record);
+    return pushed.get(pushed.size() - 1);
   }
 
   /** One pull step; returns the page's outcome. */

@@ -19,11 +19,25 @@ import java.util.concurrent.atomic.AtomicLong;
  * the way a peer that vanished from the network looks, until {@link #thaw} (the network is back);
  * {@link #endToTargetAfter} ends what the clients send after a given number of bytes, as a client
  * that stopped in the middle of a message. Two threads per relayed connection; meant for a handful
- * of connections. Thread-safe.
+ * of connections. A {@link Tap} sees what clients send, to decode their protocol. Thread-safe.
  */
 public final class TcpRelay implements AutoCloseable {
+  /** Sees the bytes each relayed connection's client sends, as they are relayed. */
+  @FunctionalInterface
+  public interface Tap {
+    /**
+     * Called on the connection's pump thread, in the order the client sent them.
+     *
+     * @param connection the connection's number, from 0 in the order they were accepted
+     */
+    void toTarget(int connection, byte[] bytes, int length);
+  }
+
   private final ServerSocket listener;
   private final int targetPort;
+  private final Tap tap;
+  /** Guarded by this. */
+  private int accepted;
   private final Thread acceptor;
   /** Guarded by this. */
   private final List<Socket> sockets = new ArrayList<>();
@@ -34,7 +48,13 @@ public final class TcpRelay implements AutoCloseable {
 
   /** Starts relaying connections made to {@link #port()} to {@code 127.0.0.1:targetPort}. */
   public TcpRelay(int targetPort) {
+    this(targetPort, (connection, bytes, length) -> { });
+  }
+
+  /** Starts relaying as {@link #TcpRelay(int)} does, showing {@code tap} what the clients send. */
+  public TcpRelay(int targetPort, Tap tap) {
     this.targetPort = targetPort;
+    this.tap = tap;
     try {
       this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
     } catch (IOException e) {
@@ -109,19 +129,21 @@ public final class TcpRelay implements AutoCloseable {
       try {
         Socket client = listener.accept();
         Socket server = new Socket(InetAddress.getLoopbackAddress(), targetPort);
+        int connection;
         synchronized (this) {
           sockets.add(client);
           sockets.add(server);
+          connection = accepted++;
         }
-        pump(client, server, true);
-        pump(server, client, false);
+        pump(client, server, connection, true);
+        pump(server, client, connection, false);
       } catch (IOException e) {
         // the listener closed, or the target refused: nothing to relay
       }
     }
   }
 
-  private void pump(Socket from, Socket to, boolean towardsTarget) {
+  private void pump(Socket from, Socket to, int connection, boolean towardsTarget) {
     Thread pump = new Thread(() -> {
       byte[] buffer = new byte[64 * 1024];
       try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
@@ -135,6 +157,7 @@ public final class TcpRelay implements AutoCloseable {
             continue;
           }
           int passed = (int) Math.min(n, toTargetLimit - toTarget.get());
+          tap.toTarget(connection, buffer, passed);
           out.write(buffer, 0, passed);
           toTarget.addAndGet(passed);
           if (toTarget.get() >= toTargetLimit) {

@@ -10,6 +10,9 @@ import dev.feedstore.core.Namespace;
 import dev.feedstore.core.Position;
 import dev.feedstore.core.ServerToken;
 import dev.feedstore.core.SpaceId;
+import dev.feedstore.core.sync.AppendAbortedException;
+import dev.feedstore.core.sync.AppendCall;
+import dev.feedstore.core.sync.AppendOutcome;
 import dev.feedstore.core.sync.AppendReply;
 import dev.feedstore.core.sync.Authority;
 import dev.feedstore.core.sync.AuthorityException;
@@ -43,6 +46,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
@@ -74,7 +78,13 @@ public final class GrpcAuthority implements Authority {
   /** gRPC's own refusal of a message over the receiver's limit: the limit, then the size. */
   private static final Pattern MESSAGE_SIZE = Pattern.compile("exceeds maximum size (\\d+)(?:: (\\d+))?");
 
+  /** Appends kept in flight together by default ({@link #appendInOrder}). */
+  public static final int DEFAULT_APPENDS_IN_FLIGHT = 8;
+
   private final Channel channel;
+  private final AppendPipeline pipeline;
+  /** False once the authority answered that it has no AppendStream. */
+  private volatile boolean streams = true;
   private final FeedSyncGrpc.FeedSyncBlockingStub blocking;
   private final FeedSyncGrpc.FeedSyncStub async;
   private final Duration deadline;
@@ -87,14 +97,20 @@ public final class GrpcAuthority implements Authority {
    * @param channel the channel to the authority (not owned)
    * @param deadline the deadline of each unary call
    * @param subscriptionTtl how long subscriptions made for wide scopes live on the authority
+   * @param appendsInFlight the most appends {@link #appendInOrder} keeps in flight at once
    */
-  public GrpcAuthority(Channel channel, Duration deadline, Duration subscriptionTtl) {
+  public GrpcAuthority(Channel channel, Duration deadline, Duration subscriptionTtl, int appendsInFlight) {
     this.channel = channel;
+    this.pipeline = new AppendPipeline(channel, appendsInFlight, "appends in flight", deadline);
     this.blocking = FeedSyncGrpc.newBlockingStub(channel);
     this.async = FeedSyncGrpc.newStub(channel);
     this.deadline = deadline;
     Supplier<FeedSyncGrpc.FeedSyncBlockingStub> stub = this::stub;
     this.scopes = new ScopeRequests(stub, subscriptionTtl.toMillis());
+  }
+
+  public GrpcAuthority(Channel channel, Duration deadline, Duration subscriptionTtl) {
+    this(channel, deadline, subscriptionTtl, DEFAULT_APPENDS_IN_FLIGHT);
   }
 
   public GrpcAuthority(Channel channel) {
@@ -104,6 +120,11 @@ public final class GrpcAuthority implements Authority {
   @Override
   public AuthorityLimits limits() {
     return limits;
+  }
+
+  /** The most appends {@link #appendInOrder} keeps in flight at once. */
+  public int appendsInFlight() {
+    return pipeline.maxInFlight();
   }
 
   /** What the authority said about itself at the last {@link #refreshInfo()}, if it could say. */
@@ -145,22 +166,80 @@ public final class GrpcAuthority implements Authority {
 
   @Override
   public AppendReply append(SpaceId spaceId, Optional<Namespace> namespace, List<Block> blocks) {
+    AppendResponse response;
+    try {
+      response = stub().append(appendRequest(spaceId, namespace, blocks));
+    } catch (StatusRuntimeException e) {
+      throw appendFailure(e, spaceId, blocks);
+    }
+    return reply(response);
+  }
+
+  /**
+   * Keeps the appends in flight together on one stream ({@link AppendPipeline}, at most {@code
+   * appendsInFlight} at once), one at a time when there is one, or when the authority predates
+   * {@code AppendStream}. An append aborted after an earlier refusal of its feeds is an {@link
+   * AppendAbortedException}; the others fail as {@link #append} would.
+   */
+  @Override
+  public List<AppendOutcome> appendInOrder(SpaceId spaceId, List<AppendCall> calls) {
+    if (calls.size() < 2 || !streams) {
+      return Authority.super.appendInOrder(spaceId, calls);
+    }
+    pipeline.restart(); // the caller handled the outcomes of the calls before these
+    List<CompletableFuture<AppendResponse>> answers = new ArrayList<>(calls.size());
+    for (AppendCall call : calls) {
+      answers.add(pipeline.send(appendRequest(spaceId, call.namespace(), call.blocks())));
+    }
+    List<AppendOutcome> outcomes = new ArrayList<>(calls.size());
+    for (int i = 0; i < calls.size(); i++) {
+      List<Block> blocks = calls.get(i).blocks();
+      try {
+        outcomes.add(AppendOutcome.replied(reply(pipeline.await(answers.get(i)))));
+      } catch (StatusRuntimeException e) {
+        if (e.getStatus().getCode() == Status.Code.UNIMPLEMENTED && i == 0) {
+          streams = false; // nothing was appended: the authority has no AppendStream
+          answers.forEach(answer -> answer.exceptionally(unused -> null).join());
+          return Authority.super.appendInOrder(spaceId, calls);
+        }
+        outcomes.add(AppendOutcome.failed(aborted(e, "append to " + spaceId).map(AuthorityException.class::cast)
+            .orElseGet(() -> appendFailure(e, spaceId, blocks))));
+      }
+    }
+    return outcomes;
+  }
+
+  /**
+   * An append of an {@code AppendStream} aborted after an earlier refusal of its feeds ({@code
+   * ABORTED}), or empty for another failure.
+   */
+  public static Optional<AppendAbortedException> aborted(StatusRuntimeException e, String call) {
+    return e.getStatus().getCode() == Status.Code.ABORTED
+        ? Optional.of(new AppendAbortedException(call + " failed: " + describe(e.getStatus()), e))
+        : Optional.empty();
+  }
+
+  /** The Append of {@code blocks}, without their positions. */
+  public static AppendRequest appendRequest(SpaceId spaceId, Optional<Namespace> namespace, List<Block> blocks) {
     AppendRequest.Builder request = AppendRequest.newBuilder()
         .setRequestId(RequestIds.next())
         .setSpaceId(spaceId.value());
     namespace.ifPresent(ns -> request.setNamespace(ns.value()));
     blocks.forEach(b -> request.addBlocks(WireMapping.toWire(b.withoutPosition())));
-    AppendResponse response;
-    try {
-      response = stub().append(request.build());
-    } catch (StatusRuntimeException e) {
-      String call = "append to " + spaceId;
-      Optional<AuthorityLimitException> over = overLimit(e, call, blocks);
-      throw over.isPresent() ? over.get() : translate(e, call);
-    }
+    return request.build();
+  }
+
+  public static AppendReply reply(AppendResponse response) {
     List<Position> positions = new ArrayList<>(response.getPositionsCount());
     response.getPositionsList().forEach(p -> positions.add(Position.of(p)));
     return new AppendReply(positions, new ServerToken(response.getServerToken()));
+  }
+
+  /** An append's failure: over a limit (which lowers the limits known here), or as {@link #translate} says. */
+  AuthorityException appendFailure(StatusRuntimeException e, SpaceId spaceId, List<Block> blocks) {
+    String call = "append to " + spaceId;
+    Optional<AuthorityLimitException> over = overLimit(e, call, blocks);
+    return over.isPresent() ? over.get() : translate(e, call);
   }
 
   @Override
@@ -338,7 +417,7 @@ public final class GrpcAuthority implements Authority {
           keys.add(WireMapping.toDomain(conflict.getKeys(i), "keys[" + i + "]"));
         }
       }
-      return new SequenceConflictException(keys, message);
+      return new SequenceConflictException(keys, message, e);
     }
     if (status.getCode() == Status.Code.FAILED_PRECONDITION) {
       OptionalLong floor = WireErrors.compactedFloor(e);

@@ -253,9 +253,9 @@ public final class SessionLoop implements Runnable {
       return;
     }
     for (int round = 0; round < MAX_PUSH_ROUNDS; round++) {
-      SyncStep step;
+      List<SyncStep> steps;
       try {
-        step = sync.pushStep(authority);
+        steps = sync.pushSteps(authority, authority.appendsInFlight());
       } catch (AuthorityException e) {
         if (e.retryable()) {
           throw e;
@@ -264,11 +264,15 @@ public final class SessionLoop implements Runnable {
         return;
       }
       refusals.cleared(space, Refusal.Held.PUSHES);
-      logStep(sync.space(), step);
-      if (step.kind() == SyncStep.Kind.IDLE) {
-        return;
+      boolean restarted = false;
+      for (SyncStep step : steps) {
+        logStep(sync.space(), step);
+        if (step.kind() == SyncStep.Kind.IDLE) {
+          return;
+        }
+        restarted |= step.restarted();
       }
-      if (step.restarted()) {
+      if (restarted) {
         closeStream(sync.space());
       }
     }

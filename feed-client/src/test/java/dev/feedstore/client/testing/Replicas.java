@@ -29,7 +29,8 @@ public final class Replicas implements AutoCloseable {
    * end of {@code channel} (the caller keeps the channel).
    */
   public static SyncDriver<Replica> driver(Channel channel, SpaceId space) {
-    return driver(new GrpcAuthority(channel), space);
+    return new SyncDriver<>(new GrpcAuthority(channel), replica -> replica.sync(space),
+        GrpcAuthority.DEFAULT_APPENDS_IN_FLIGHT);
   }
 
   /** A driver of replicas' sync of {@code space}, one step at a time, with {@code authority}. */

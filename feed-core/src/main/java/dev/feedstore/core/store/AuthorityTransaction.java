@@ -16,6 +16,28 @@ public interface AuthorityTransaction {
   /** The per-space server tokens. */
   ServerTokens serverTokens();
 
+  /**
+   * Stores each append's blocks at new positions of its space, in the order given, assuming that
+   * every key is new (the common case): for each, claims the positions ({@link
+   * BlockLog#claimPositions}, which holds the space's counter until the transaction ends), stamps the
+   * receive time ({@link BlockLog#stampReceipt}), creates the feeds the space does not have (with the
+   * namespace the append gives each, counted in the space), computes the {@link
+   * dev.feedstore.core.HistoryChain} at each block from the link before them, and stores the blocks
+   * with their chains. Checks no limit and no grant: the caller checks what it needs on the result,
+   * in this transaction, and rolls it back to refuse. A store across a network does it in one round
+   * trip; the default does it step by step through the views ({@link StepwiseAppend}).
+   *
+   * <p>Appends to several spaces should come ordered by space, so that transactions take the rows of
+   * their spaces in one order.
+   *
+   * @return what was done for each append, in their order; one whose {@link SpaceAppend.Stored#held}
+   *     is not -1 left a hole in its space's positions, and the transaction must roll back
+   * @throws IllegalStateException in a read transaction
+   */
+  default java.util.List<SpaceAppend.Stored> append(java.util.List<SpaceAppend> appends) {
+    return StepwiseAppend.run(this, appends);
+  }
+
   /** The stored subscriptions. */
   Subscriptions subscriptions();
 

@@ -1,9 +1,13 @@
 package dev.feedstore.core.sync;
 
 import dev.feedstore.core.Block;
+import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Namespace;
 import dev.feedstore.core.SpaceId;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.Optional;
 
 /**
@@ -23,6 +27,34 @@ public interface Authority {
    * @throws AuthorityException if the call failed; it may or may not have been committed
    */
   AppendReply append(SpaceId spaceId, Optional<Namespace> namespace, List<Block> blocks);
+
+  /**
+   * Sends several appends of one space in order, and returns how each ended, in the same order. The
+   * appends of one feed commit in order; once one fails, every later one naming one of its feeds
+   * fails with {@link AppendAbortedException} and writes nothing (its blocks may follow the failed
+   * ones): the caller sends it again after handling that failure. Appends of other feeds go on.
+   * Implementations may keep the calls in flight together; this one sends them one at a time.
+   */
+  default List<AppendOutcome> appendInOrder(SpaceId spaceId, List<AppendCall> calls) {
+    List<AppendOutcome> outcomes = new ArrayList<>(calls.size());
+    Set<FeedId> failed = new HashSet<>();
+    for (AppendCall call : calls) {
+      Set<FeedId> feeds = call.feeds();
+      if (feeds.stream().anyMatch(failed::contains)) {
+        failed.addAll(feeds);
+        outcomes.add(AppendOutcome.failed(new AppendAbortedException("append to " + spaceId + " not sent: an earlier"
+            + " append of its feeds failed", null)));
+        continue;
+      }
+      try {
+        outcomes.add(AppendOutcome.replied(append(spaceId, call.namespace(), call.blocks())));
+      } catch (AuthorityException e) {
+        failed.addAll(feeds);
+        outcomes.add(AppendOutcome.failed(e));
+      }
+    }
+    return outcomes;
+  }
 
   /**
    * Reads blocks after a cursor.

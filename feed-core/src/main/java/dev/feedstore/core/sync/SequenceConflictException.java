@@ -14,7 +14,12 @@ public final class SequenceConflictException extends AuthorityException {
   private final List<BlockKey> keys;
 
   public SequenceConflictException(List<BlockKey> keys, String message) {
-    super(message, false, null);
+    this(keys, message, null);
+  }
+
+  /** @param cause the authority's answer as its transport reported it */
+  public SequenceConflictException(List<BlockKey> keys, String message, Throwable cause) {
+    super(message, false, cause);
     this.keys = List.copyOf(keys);
   }
 

@@ -237,6 +237,18 @@ public final class SpaceSync {
    * no new blocks in are left out too ({@link #refusedInClosedFeeds()}).
    */
   public Optional<PushBatch> beginPush(AuthorityLimits authorityLimits) {
+    return beginPushes(authorityLimits, 1).stream().findFirst();
+  }
+
+  /**
+   * As {@link #beginPush}, up to {@code maxBatches} batches to send in order ({@link
+   * Authority#appendInOrder}), each fitting {@code authorityLimits}, the blocks of each following
+   * those of the one before in push order; none when there is nothing to push.
+   */
+  public List<PushBatch> beginPushes(AuthorityLimits authorityLimits, int maxBatches) {
+    if (maxBatches < 1) {
+      throw new IllegalArgumentException("maxBatches must be >= 1, was " + maxBatches);
+    }
     this.limits = authorityLimits;
     int maxBlocks = Math.min(pushLimit, authorityLimits.blocksPerAppend());
     int maxBlockData = authorityLimits.maxPushableData();
@@ -250,36 +262,54 @@ public final class SpaceSync {
       return !scope.isEmpty() && !tx.blocks().unpositioned(space, scope, leftOut, 1, maxBlockData, 0).isEmpty();
     });
     if (!anything) {
-      return Optional.empty();
+      return List.of();
     }
     return store.write(tx -> {
       ReplicationView replication = new ReplicationView(tx, space);
       Scope scope = replication.scope();
       if (scope.isEmpty()) {
-        return Optional.empty();
+        return List.<PushBatch>of();
       }
-      List<Block> pending = tx.blocks().unpositioned(space, scope, leftOut, maxBlocks, maxBlockData, maxBytes);
+      int windowBlocks = (int) Math.min(Integer.MAX_VALUE, (long) maxBlocks * maxBatches);
+      long windowBytes = maxBytes > Long.MAX_VALUE / maxBatches ? Long.MAX_VALUE : maxBytes * maxBatches;
+      List<Block> pending = tx.blocks().unpositioned(space, scope, leftOut, windowBlocks, maxBlockData, windowBytes);
       if (pending.isEmpty()) {
-        return Optional.empty();
+        return List.<PushBatch>of();
       }
       // One request creates feeds with one namespace: send the feeds that share the first one's.
       Map<FeedId, Optional<Namespace>> namespaces = new HashMap<>();
       Optional<Namespace> namespace = replication.namespaceOf(pending.get(0).feedId());
+      List<List<Block>> cut = new ArrayList<>();
       List<Block> batch = new ArrayList<>();
       long bytes = 0;
       for (Block block : pending) {
-        if (namespaces.computeIfAbsent(block.feedId(), replication::namespaceOf).equals(namespace)) {
-          bytes += AuthorityLimits.sizeInAppend(block);
-          if (!batch.isEmpty() && bytes > maxBytes) {
+        if (!namespaces.computeIfAbsent(block.feedId(), replication::namespaceOf).equals(namespace)) {
+          continue;
+        }
+        long size = AuthorityLimits.sizeInAppend(block);
+        if (!batch.isEmpty() && (batch.size() == maxBlocks || bytes + size > maxBytes)) {
+          cut.add(batch);
+          if (cut.size() == maxBatches) {
+            batch = List.of();
             break;
           }
-          batch.add(block);
+          batch = new ArrayList<>();
+          bytes = 0;
         }
+        bytes += size;
+        batch.add(block);
       }
-      List<BlockKey> keys = batch.stream().map(Block::key).toList();
-      Set<BlockKey> firstSent = tx.blocks().unpublished(space, keys);
-      tx.blocks().markPublished(space, firstSent, true);
-      return Optional.of(new PushBatch(batch, namespace, currentEpoch, firstSent));
+      if (!batch.isEmpty()) {
+        cut.add(batch);
+      }
+      List<PushBatch> batches = new ArrayList<>(cut.size());
+      for (List<Block> blocks : cut) {
+        List<BlockKey> keys = blocks.stream().map(Block::key).toList();
+        Set<BlockKey> firstSent = tx.blocks().unpublished(space, keys);
+        tx.blocks().markPublished(space, firstSent, true);
+        batches.add(new PushBatch(blocks, namespace, currentEpoch, firstSent));
+      }
+      return batches;
     });
   }
 
@@ -348,16 +378,8 @@ public final class SpaceSync {
    * limits, is smaller.
    */
   public SyncStep applyOverLimit(PushBatch batch, AuthorityLimitException over) {
-    applyLock.lock();
-    try {
-      store.writeRelaxed(tx -> {
-        tx.blocks().markPublished(space, batch.firstSent(), false);
-        return null;
-      });
-      return overLimit(over);
-    } finally {
-      applyLock.unlock();
-    }
+    unpublish(batch);
+    return overLimit(over);
   }
 
   /**
@@ -394,29 +416,87 @@ public final class SpaceSync {
    * refusal). A block found corrupt on the way is set aside instead ({@link SyncStep.Kind#SET_ASIDE}).
    */
   public SyncStep pushStep(Authority authority) {
-    Optional<PushBatch> batch;
+    return pushSteps(authority, 1).get(0);
+  }
+
+  /**
+   * As {@link #pushStep}, with up to {@code maxBatches} batches sent in order at once ({@link
+   * Authority#appendInOrder}): each answer is applied as {@link #pushStep} applies it, in order. A
+   * batch aborted after the refusal of an earlier one of its feeds wrote nothing: what it sent for
+   * the first time is unpublished again (before the refusal is applied, so that a re-keyed block's
+   * successors in it follow the new key), and it is sent again by a later push. A failure that is
+   * neither an answer nor a refusal handled here is thrown once the other answers are applied.
+   *
+   * @return one step per batch sent, or the {@link SyncStep.Kind#IDLE} or {@link
+   *     SyncStep.Kind#SET_ASIDE} step alone
+   */
+  public List<SyncStep> pushSteps(Authority authority, int maxBatches) {
+    List<PushBatch> batches;
     try {
-      batch = beginPush(authority.limits());
+      batches = beginPushes(authority.limits(), maxBatches);
     } catch (CorruptBlockException e) {
       if (!e.spaceId().equals(space)) {
         throw e;
       }
-      return setAside(e);
+      return List.of(setAside(e));
     }
-    if (batch.isEmpty()) {
-      return SyncStep.of(SyncStep.Kind.IDLE, "nothing to push in " + space);
+    if (batches.isEmpty()) {
+      return List.of(SyncStep.of(SyncStep.Kind.IDLE, "nothing to push in " + space));
     }
-    AppendReply reply;
+    List<AppendOutcome> outcomes = batches.size() == 1
+        ? List.of(appendOne(authority, batches.get(0)))
+        : authority.appendInOrder(space, batches.stream().map(b -> new AppendCall(b.namespace(), b.blocks())).toList());
+    for (int i = 0; i < batches.size(); i++) {
+      if (outcomes.get(i).failure().orElse(null) instanceof AppendAbortedException) {
+        unpublish(batches.get(i));
+      }
+    }
+    List<SyncStep> steps = new ArrayList<>(batches.size());
+    AuthorityException unhandled = null;
+    for (int i = 0; i < batches.size(); i++) {
+      PushBatch batch = batches.get(i);
+      AppendOutcome outcome = outcomes.get(i);
+      if (outcome.reply().isPresent()) {
+        steps.add(applyPush(batch, outcome.reply().get()));
+        continue;
+      }
+      AuthorityException failure = outcome.failure().get();
+      if (failure instanceof SequenceConflictException conflict) {
+        steps.add(applyConflict(batch, conflict));
+      } else if (failure instanceof AuthorityLimitException over) {
+        steps.add(applyOverLimit(batch, over));
+      } else if (failure instanceof ClosedFeedsException closed) {
+        steps.add(applyClosedFeeds(batch, closed));
+      } else if (!(failure instanceof AppendAbortedException) && unhandled == null) {
+        unhandled = failure;
+      }
+    }
+    if (unhandled != null) {
+      throw unhandled;
+    }
+    return steps;
+  }
+
+  /** One batch sent alone: its answer, or the failure {@link #pushSteps} applies (others are thrown). */
+  private AppendOutcome appendOne(Authority authority, PushBatch batch) {
     try {
-      reply = authority.append(space, batch.get().namespace(), batch.get().blocks());
-    } catch (SequenceConflictException conflict) {
-      return applyConflict(batch.get(), conflict);
-    } catch (AuthorityLimitException over) {
-      return applyOverLimit(batch.get(), over);
-    } catch (ClosedFeedsException closed) {
-      return applyClosedFeeds(batch.get(), closed);
+      return AppendOutcome.replied(authority.append(space, batch.namespace(), batch.blocks()));
+    } catch (SequenceConflictException | AuthorityLimitException | ClosedFeedsException refused) {
+      return AppendOutcome.failed(refused);
     }
-    return applyPush(batch.get(), reply);
+  }
+
+  /** The authority wrote nothing of the batch: what it sent for the first time is unpublished again. */
+  private void unpublish(PushBatch batch) {
+    applyLock.lock();
+    try {
+      store.writeRelaxed(tx -> {
+        tx.blocks().markPublished(space, batch.firstSent(), false);
+        return null;
+      });
+    } finally {
+      applyLock.unlock();
+    }
   }
 
   private static SyncStep overLimit(AuthorityLimitException over) {

@@ -309,6 +309,108 @@ public abstract class AuthorityStoreContract<S extends AuthorityStore<?>> {
   }
 
   @Test
+  void anAppendStoresEachSpacesBlocksAtItsNextPositionsWithTheirFeedsChainsAndReceiveTime() {
+    FeedId held = createFeed(SPACE, Optional.of(DATA));
+    Block earlier = positioned(held, "a", 0, 1);
+    long earlierChain = HistoryChain.next(HistoryChain.START, earlier);
+    store.write(tx -> tx.blocks().claimPositions(SPACE, 1));
+    store.write(tx -> tx.blocks().insertAll(SPACE, List.of(earlier), new long[] {earlierChain}));
+    FeedId created = TestBlocks.feedId();
+    FeedId elsewhere = TestBlocks.feedId();
+    List<Block> blocks = List.of(
+        Block.unpositioned(TestBlocks.key(held, "a", 1), Optional.of(new Predecessor(earlier.actorId(),
+            earlier.sequence())), 5, earlier.data()),
+        TestBlocks.block(created, "b", 0), TestBlocks.block(held, "c", 7, ""));
+    List<Block> others = List.of(TestBlocks.block(elsewhere, "d", 0), TestBlocks.block(elsewhere, "d", 1));
+    java.util.Map<FeedId, Optional<Namespace>> feeds = new java.util.LinkedHashMap<>();
+    feeds.put(held, Optional.of(TRACE));
+    feeds.put(created, Optional.of(TRACE));
+
+    List<SpaceAppend.Stored> stored = store.write(tx -> tx.append(List.of(
+        new SpaceAppend(SPACE, feeds, blocks, 7_000),
+        new SpaceAppend(OTHER_SPACE, java.util.Map.of(elsewhere, Optional.empty()), others, 8_000))));
+
+    SpaceAppend.Stored first = stored.get(0);
+    assertEquals(Position.of(1), first.before());
+    assertEquals(7_000, first.receivedAt());
+    assertEquals(Optional.of(DATA), first.namespaces().get(held), "a feed the space has keeps its namespace");
+    assertEquals(Optional.of(TRACE), first.namespaces().get(created));
+    assertEquals(List.of(created), first.created());
+    assertEquals(OptionalLong.of(1), first.feedsBefore());
+    assertTrue(first.allStored());
+    long chain = earlierChain;
+    for (int i = 0; i < blocks.size(); i++) {
+      Block block = blocks.get(i).withPosition(Position.of(2 + i)).withReceivedAt(7_000);
+      chain = HistoryChain.next(chain, block);
+      assertEquals(chain, first.chains()[i], "the chain at block " + i);
+      assertEquals(OptionalLong.of(chain), store.read(tx -> tx.blocks().chainAt(SPACE, block.position())));
+      assertEquals(Optional.of(block), store.read(tx -> tx.blocks().atPosition(SPACE, block.position())));
+    }
+    assertEquals(3, store.read(tx -> tx.feeds().find(SPACE, held)).orElseThrow().blockCount());
+    assertEquals(1, store.read(tx -> tx.feeds().find(SPACE, created)).orElseThrow().blockCount());
+    assertEquals(2L, store.<Long>read(tx -> tx.feeds().count(SPACE)));
+    assertEquals(Position.of(4), store.write(tx -> tx.blocks().claimPositions(SPACE, 0)), "the counter moved");
+
+    SpaceAppend.Stored second = stored.get(1);
+    assertEquals(Position.NONE, second.before());
+    assertEquals(List.of(elsewhere), second.created());
+    assertEquals(OptionalLong.of(0), second.feedsBefore());
+    assertEquals(HistoryChain.next(HistoryChain.START, others.get(0).withPosition(Position.of(1))),
+        second.chains()[0]);
+    assertEquals(Position.of(2), store.read(tx -> tx.blocks().maxPosition(OTHER_SPACE)));
+  }
+
+  @Test
+  void anAppendNeverStampsAReceiveTimeBeforeTheLastAndCreatesNoFeedItHas() {
+    FeedId feed = TestBlocks.feedId();
+    SpaceAppend.Stored first = store.write(tx -> tx.append(List.of(new SpaceAppend(SPACE,
+        java.util.Map.of(feed, Optional.empty()), List.of(TestBlocks.block(feed, "a", 0)), 9_000)))).get(0);
+    SpaceAppend.Stored second = store.write(tx -> tx.append(List.of(new SpaceAppend(SPACE,
+        java.util.Map.of(feed, Optional.of(DATA)), List.of(TestBlocks.block(feed, "a", 1)), 4_000)))).get(0);
+
+    assertEquals(9_000, first.receivedAt());
+    assertEquals(9_000, second.receivedAt(), "a clock that stepped back does not take the stamps back");
+    assertEquals(List.of(), second.created());
+    assertEquals(OptionalLong.empty(), second.feedsBefore());
+    assertEquals(Optional.empty(), second.namespaces().get(feed));
+    assertEquals(Position.of(1), second.before());
+  }
+
+  @Test
+  void anAppendTellsTheFirstBlockWhoseKeyIsHeldAlready() {
+    FeedId feed = TestBlocks.feedId();
+    java.util.Map<FeedId, Optional<Namespace>> feeds = java.util.Map.of(feed, Optional.empty());
+    store.write(tx -> tx.append(List.of(new SpaceAppend(SPACE, feeds, List.of(TestBlocks.block(feed, "a", 0)), 1))));
+
+    int again = store.write(tx -> tx.append(List.of(new SpaceAppend(SPACE, feeds,
+        List.of(TestBlocks.block(feed, "a", 1), TestBlocks.block(feed, "a", 0)), 1))).get(0).held());
+    int twice = store.write(tx -> tx.append(List.of(new SpaceAppend(SPACE, feeds,
+        List.of(TestBlocks.block(feed, "b", 0), TestBlocks.block(feed, "b", 0)), 1))).get(0).held());
+
+    assertEquals(1, again, "stored by an earlier transaction");
+    assertEquals(1, twice, "stored by the same append");
+  }
+
+  @Test
+  void anAppendAfterCompactionChainsFromTheFloor() {
+    FeedId feed = createFeed(SPACE, Optional.empty());
+    Block one = positioned(feed, "a", 0, 1);
+    Block two = positioned(feed, "a", 1, 2);
+    long[] chains = {HistoryChain.next(HistoryChain.START, one), 0};
+    chains[1] = HistoryChain.next(chains[0], two);
+    store.write(tx -> tx.blocks().claimPositions(SPACE, 2));
+    store.write(tx -> tx.blocks().insertAll(SPACE, List.of(one, two), chains));
+    assertEquals(2, store.<Integer>write(tx -> tx.blocks().compact(SPACE, Position.of(2), 10)));
+
+    Block three = TestBlocks.block(feed, "a", 2);
+    SpaceAppend.Stored stored = store.write(tx -> tx.append(List.of(new SpaceAppend(SPACE,
+        java.util.Map.of(feed, Optional.empty()), List.of(three), 1)))).get(0);
+
+    assertEquals(Position.of(2), stored.before());
+    assertEquals(HistoryChain.next(chains[1], three.withPosition(Position.of(3))), stored.chains()[0]);
+  }
+
+  @Test
   void compactionRemovesTheLowestBlocksInSmallStepsAndRaisesTheFloor() {
     FeedId feed = createFeed(SPACE, Optional.empty());
     FeedId other = createFeed(SPACE, Optional.empty());

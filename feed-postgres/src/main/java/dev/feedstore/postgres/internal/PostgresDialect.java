@@ -6,9 +6,11 @@ import static org.jooq.impl.DSL.function;
 import static org.jooq.impl.DSL.inline;
 
 import dev.feedstore.core.SpaceId;
+import dev.feedstore.core.store.SpaceAppend;
 import dev.feedstore.store.Rendered;
 import dev.feedstore.store.Rendering;
 import dev.feedstore.store.Sql;
+import dev.feedstore.store.SqlTransaction;
 import dev.feedstore.store.StoreDialect;
 import java.sql.Array;
 import java.sql.ResultSet;
@@ -36,7 +38,8 @@ import org.jooq.impl.SQLDataType;
  * notice sent with each claim of positions ({@code pg_notify}, which {@link CommitChannel} hears in
  * every process), lists of values as one array parameter ({@code = ANY (?)}) and lists of ids as
  * {@code text[]}; every block positioned; feed ids of blocks joined, since nothing read is trusted
- * beyond its transaction. And the store's own statements: read-only transactions, the probe of
+ * beyond its transaction; an append group in one call of the function the migrations install ({@link
+ * PgAppend}). And the store's own statements: read-only transactions, the probe of
  * writes, the schema's version (its migrations are {@link PgSchema}'s). Thread-safe; one instance
  * per store, which signs its notices with the store's id.
  */
@@ -106,6 +109,12 @@ public final class PostgresDialect implements StoreDialect {
   @Override
   public String commitSender(SpaceId spaceId) {
     return CommitChannel.payloadPrefix(instance, spaceId);
+  }
+
+  /** One round trip for the whole group ({@link PgAppend}). */
+  @Override
+  public List<SpaceAppend.Stored> append(SqlTransaction tx, List<SpaceAppend> appends) {
+    return PgAppend.run(tx, appends, this);
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.feedstore.server.settings;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -25,13 +26,23 @@ import java.util.Optional;
  * @param issuer the {@code iss} tokens must have, if any
  * @param audience a value {@code aud} must hold, if any
  * @param grantsClaim the name of the claim with the grants
+ * @param jwksTimeout how long fetching a JWKS URL may take to connect and again to read its answer
+ *     before the token that needed it is refused ({@code --jwt-jwks-timeout-ms})
  */
 public record JwtSettings(Optional<String> jwks, Optional<Path> hmacSecret, Optional<String> issuer,
-    Optional<String> audience, String grantsClaim) {
+    Optional<String> audience, String grantsClaim, Duration jwksTimeout) {
   /** The claim the grants are read from unless told otherwise. */
   public static final String DEFAULT_GRANTS_CLAIM = "feedstore";
   /** How far the server's clock and the issuer's may differ for {@code exp} and {@code nbf}. */
   public static final int CLOCK_SKEW_SECONDS = 5;
+  /** How long a JWKS URL may take to connect and to answer unless told otherwise. */
+  public static final Duration DEFAULT_JWKS_TIMEOUT = Duration.ofSeconds(5);
+
+  /** Settings with the default {@link #DEFAULT_JWKS_TIMEOUT}. */
+  public JwtSettings(Optional<String> jwks, Optional<Path> hmacSecret, Optional<String> issuer,
+      Optional<String> audience, String grantsClaim) {
+    this(jwks, hmacSecret, issuer, audience, grantsClaim, DEFAULT_JWKS_TIMEOUT);
+  }
 
   public JwtSettings {
     Objects.requireNonNull(jwks, "jwks");
@@ -39,6 +50,11 @@ public record JwtSettings(Optional<String> jwks, Optional<Path> hmacSecret, Opti
     Objects.requireNonNull(issuer, "issuer");
     Objects.requireNonNull(audience, "audience");
     Objects.requireNonNull(grantsClaim, "grantsClaim");
+    Objects.requireNonNull(jwksTimeout, "jwksTimeout");
+    if (jwksTimeout.toMillis() < 1 || jwksTimeout.toMillis() > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("--jwt-jwks-timeout-ms must be from 1 to " + Integer.MAX_VALUE
+          + " ms, was " + jwksTimeout.toMillis());
+    }
     if (jwks.isPresent() == hmacSecret.isPresent()) {
       throw new IllegalArgumentException("JWT access needs exactly one of --jwt-jwks and --jwt-hmac-secret, got "
           + (jwks.isPresent() ? "both" : "neither"));

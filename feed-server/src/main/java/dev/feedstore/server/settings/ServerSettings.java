@@ -155,16 +155,18 @@ public final class ServerSettings {
       .doc("Pages read from storage kept per watched space for the streams behind its recent blocks, each read once"
           + " and shared.",
           "A saturated server's streams fall behind `--tail-blocks` at hundreds of points a page apart; 512 is enough"
-          + " for 1,000 of them on one core. Each page holds at most one batch (`--watch-batch-bytes`) and its"
-          + " encoded frame, about 80 KiB for 100 blocks of 256 bytes (40 MiB when all 512 are in use); pages are"
+          + " for 1,000 of them on one core. Each page holds at most one batch (`--watch-batch-bytes`) and what the"
+          + " transports encode from it, about 100 KiB for 100 blocks of 256 bytes (50 MiB when all 512 are in use);"
+          + " a stream alone in its space keeps none; pages are"
           + " held only once streams fell behind, dropped with the space's last watcher, and bounded in all spaces"
           + " together by `--shared-pages-bytes`."));
 
   public static final Setting<Long> SHARED_PAGES_BYTES = define(Setting.ofLong("shared-pages-bytes", 64L << 20)
       .unit(BYTES).in(LIVE).atLeast(0, "0 keeps no page: every stream behind reads its own")
       .doc("Most memory the pages kept for streams behind may hold in all watched spaces together (a page counts"
-          + " twice its blocks' data); beyond it the oldest are dropped. 0 keeps none.",
-          "A page counts its blocks and their encoded frame. When a page would pass it, the pages kept longest, of"
+          + " two and a half times its blocks' data); beyond it the oldest are dropped. 0 keeps none.",
+          "A page counts its blocks and what a transport encodes from them (a Watch frame about as large, Server-Sent"
+          + " Events half as large again). When a page would pass it, the pages kept longest, of"
           + " whichever space, are dropped (streams behind them read storage again), and a page larger than the whole"
           + " budget is sent unshared. 64 MiB holds the 512 pages of one space whose streams all fell behind, with"
           + " room to spare, and is a quarter of a 256 MiB heap."));
@@ -271,6 +273,12 @@ public final class ServerSettings {
       WATCHES_PER_SERVER.defaultValue()).unit(COUNT).in(PRINCIPALS).atLeast(1)
       .doc("Live streams (Watch and Server-Sent Events) one principal may hold open.",
           "As many as the whole server holds by default (`--watches-per-server`): lower it to share."));
+
+  public static final Setting<Integer> APPEND_STREAM_WINDOW = define(Setting.ofInt("append-stream-window", 64)
+      .unit(COUNT).in(GRPC).atLeast(1)
+      .doc("Most requests of one AppendStream the server reads ahead of its answers.",
+          "A writer that keeps more Appends in flight on one stream waits (HTTP/2 flow control) instead of filling"
+          + " the server's memory; 64 calls of one block each keep a writer's round trips hidden on a LAN."));
 
   public static final Setting<Long> KEEPALIVE_MS = define(Setting.ofLong("keepalive-ms", 60_000)
       .unit(MILLISECONDS).in(GRPC).atLeast(10_000, "gRPC raises shorter keepalive times to 10 s")

@@ -1,13 +1,19 @@
 package dev.feedstore.server.testing;
 
+import dev.feedstore.core.store.AuthorityTransaction;
+import dev.feedstore.core.store.SpaceAppend;
+import dev.feedstore.core.store.StepwiseAppend;
 import dev.feedstore.core.store.StoreTransaction;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
+import java.util.List;
 
 /**
  * A transaction whose views ({@code tx.blocks()}, {@code tx.feeds()}, ...) tell a hook of each call
- * before they make it: how test stores count statements or inject faults by what a call names.
+ * before they make it: how test stores count statements or inject faults by what a call names. An
+ * {@link AuthorityTransaction#append} runs step by step through the watched views ({@link
+ * StepwiseAppend}, which every store's own way must match), so that its calls are seen too.
  * Stateless and thread-safe.
  */
 final class ViewCalls {
@@ -23,6 +29,11 @@ final class ViewCalls {
   static StoreTransaction watched(StoreTransaction tx, Hook hook) {
     return (StoreTransaction) Proxy.newProxyInstance(ViewCalls.class.getClassLoader(),
         new Class<?>[] {StoreTransaction.class}, (proxy, method, args) -> {
+          if (method.getName().equals("append") && method.getDeclaringClass() == AuthorityTransaction.class) {
+            @SuppressWarnings("unchecked")
+            List<SpaceAppend> appends = (List<SpaceAppend>) args[0];
+            return StepwiseAppend.run((AuthorityTransaction) proxy, appends);
+          }
           Object view = invoke(tx, method, args);
           Class<?> type = method.getReturnType();
           if (!type.isInterface() || view == null) {

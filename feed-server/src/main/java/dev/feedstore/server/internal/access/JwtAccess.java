@@ -8,6 +8,7 @@ import com.nimbusds.jose.jwk.source.JWKSource;
 import com.nimbusds.jose.jwk.source.JWKSourceBuilder;
 import com.nimbusds.jose.proc.JWSVerificationKeySelector;
 import com.nimbusds.jose.proc.SecurityContext;
+import com.nimbusds.jose.util.DefaultResourceRetriever;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.proc.ConfigurableJWTProcessor;
 import com.nimbusds.jwt.proc.DefaultJWTClaimsVerifier;
@@ -89,7 +90,9 @@ public final class JwtAccess {
     String jwks = settings.jwks().get();
     if (fetchesKeys()) {
       try {
-        return JWKSourceBuilder.<SecurityContext>create(URI.create(jwks).toURL()).build();
+        int timeout = Math.toIntExact(settings.jwksTimeout().toMillis());
+        return JWKSourceBuilder.<SecurityContext>create(URI.create(jwks).toURL(),
+            new DefaultResourceRetriever(timeout, timeout, JWKSourceBuilder.DEFAULT_HTTP_SIZE_LIMIT)).build();
       } catch (MalformedURLException | IllegalArgumentException e) {
         throw new IllegalArgumentException("--jwt-jwks " + jwks + " is not a URL: " + e.getMessage(), e);
       }

@@ -4,13 +4,17 @@ import static dev.feedstore.server.settings.ServerSettings.FEEDS_PER_SPACE;
 
 import dev.feedstore.core.store.AuthorityStore;
 import dev.feedstore.core.store.AuthorityTransaction;
+import dev.feedstore.core.store.SpaceAppend;
 import dev.feedstore.core.store.StorageFaultException;
+import dev.feedstore.server.internal.errors.EarlierAppendRefusedException;
 import dev.feedstore.server.internal.spaces.SpaceState;
 import dev.feedstore.server.internal.spaces.Spaces;
 import dev.feedstore.server.settings.ServerSettings;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -18,7 +22,8 @@ import java.util.Set;
 /**
  * Commits a group of appends formed by the {@link AppendQueue} in one write transaction of the
  * store: one commit, so one fsync, for the whole group, whatever the store. The appends of one space
- * run together ({@link SpaceRun}), sharing their statements, and each still gets its own positions,
+ * run together ({@link SpaceRun}), and all spaces in one call of the store (one round trip before the
+ * commit on PostgreSQL: {@link AuthorityTransaction#append}); each append still gets its own positions,
  * consecutive in its space, after those of the appends before it in the group; the appends of one
  * space keep their arrival order. The group is ordered by space id, so a transaction takes the
  * counter rows of its spaces in one global order and two authorities sharing a store (PostgreSQL)
@@ -27,12 +32,15 @@ import java.util.Set;
  * <p>Each append is all or nothing on its own. If the work fails for one append (a sequence
  * conflict, a limit, keys stored already, feeds its caller may not write to, blocks for a stream
  * that is over: {@link SpaceRun#culprit}
- * names it; a step its space's appends share counts as the first one's), the transaction rolls back
+ * names it; the store's step they all share counts as the group's first), the transaction rolls back
  * and the group runs again without it; the appends set aside run after the group, each in a transaction of its own, exactly as a lone
  * append does, which gives them their own answer (their error, or positions after the group's). A
  * failure of the storage itself ({@link StorageFaultException}: disk full, read-only file, I/O
  * error, damaged file), or one no append's work raised (the commit), fails every append of the
  * group: nothing of it was committed.
+ *
+ * <p>An append that {@linkplain PendingAppend#follow follows} earlier ones of its writer is set aside with the one it follows, runs after it, and fails with {@link
+ * EarlierAppendRefusedException}, storing nothing, if that one failed, in this group or before.
  *
  * <p>The blocks of one group are stamped with one receive time, read from the clock once per group
  * (raised per space to the last one handed out there, {@link
@@ -68,7 +76,15 @@ public final class AppendGroup implements AppendQueue.Committer {
   @Override
   public Runnable commit(List<PendingAppend> group) {
     long now = clock.millis();
-    List<PendingAppend> together = new ArrayList<>(group);
+    List<PendingAppend> together = new ArrayList<>(group.size());
+    for (PendingAppend append : group) {
+      EarlierAppendRefusedException refused = afterRefused(append);
+      if (refused == null) {
+        together.add(append);
+      } else {
+        append.failed(refused);
+      }
+    }
     together.sort(BY_SPACE); // stable: one space's appends keep their arrival order
     List<Aside> aside = new ArrayList<>();
     Set<SpaceState> published = new LinkedHashSet<>();
@@ -87,16 +103,25 @@ public final class AppendGroup implements AppendQueue.Committer {
           attempt.forEach(append -> append.failed(e));
           together = List.of();
         } else {
-          aside.add(new Aside(attempt.get(failing[0]), e instanceof SpaceRun.NotAllNew));
+          PendingAppend culprit = attempt.get(failing[0]);
+          aside.add(new Aside(culprit, e instanceof SpaceRun.NotAllNew));
           together = new ArrayList<>(attempt);
           together.remove(failing[0]);
+          setAsideFollowers(culprit, together, aside);
         }
       }
     }
+    // Alone, in arrival order, so that an append runs after those it follows.
+    aside.sort(Comparator.comparingInt(one -> indexOf(group, one.append())));
     if (together.size() == 1) {
       aside.add(0, new Aside(together.get(0), false));
     }
     for (Aside one : aside) {
+      EarlierAppendRefusedException refused = afterRefused(one.append());
+      if (refused != null) {
+        one.append().failed(refused);
+        continue;
+      }
       try {
         publish(one.append(), alone(one.append(), one.careful(), now));
         published.add(one.append().space());
@@ -108,12 +133,56 @@ public final class AppendGroup implements AppendQueue.Committer {
   }
 
   /**
-   * Runs the appends in one transaction, those of one space together; on a failure notes whose it
-   * was and rethrows it unchanged.
+   * Moves the appends of {@code together} that follow {@code culprit} (or follow one that does) to
+   * {@code aside}: they must not commit before it, nor at all if it fails.
+   */
+  private static void setAsideFollowers(PendingAppend culprit, List<PendingAppend> together, List<Aside> aside) {
+    Set<PendingAppend> held = new HashSet<>(List.of(culprit));
+    boolean moved = true;
+    while (moved) {
+      moved = false;
+      for (Iterator<PendingAppend> it = together.iterator(); it.hasNext(); ) {
+        PendingAppend append = it.next();
+        if (append.follows().stream().anyMatch(held::contains)) {
+          held.add(append);
+          aside.add(new Aside(append, false));
+          it.remove();
+          moved = true;
+        }
+      }
+    }
+  }
+
+  /** The refusal of an append that follows one that failed, or null when none of those it follows failed. */
+  private static EarlierAppendRefusedException afterRefused(PendingAppend append) {
+    Set<String> feeds = new LinkedHashSet<>();
+    for (PendingAppend earlier : append.follows()) {
+      if (earlier.hasFailed()) {
+        Set<String> shared = new LinkedHashSet<>(earlier.feeds());
+        shared.retainAll(append.feeds());
+        feeds.addAll(shared);
+      }
+    }
+    return feeds.isEmpty() ? null : new EarlierAppendRefusedException(feeds);
+  }
+
+  private static int indexOf(List<PendingAppend> group, PendingAppend append) {
+    for (int i = 0; i < group.size(); i++) {
+      if (group.get(i) == append) {
+        return i;
+      }
+    }
+    return group.size();
+  }
+
+  /**
+   * Runs the appends in one transaction, those of one space together, all spaces in one {@link
+   * AuthorityTransaction#append}; on a failure notes whose it was and rethrows it unchanged.
    */
   private List<AppendWork.Outcome> runAll(AuthorityTransaction tx, List<PendingAppend> appends, int[] failing,
       long now) {
-    List<AppendWork.Outcome> outcomes = new ArrayList<>(appends.size());
+    List<SpaceRun> runs = new ArrayList<>();
+    List<Integer> starts = new ArrayList<>();
     int start = 0;
     while (start < appends.size()) {
       SpaceState space = appends.get(start).space();
@@ -121,16 +190,32 @@ public final class AppendGroup implements AppendQueue.Committer {
       while (end < appends.size() && appends.get(end).space().spaceId().equals(space.spaceId())) {
         end++;
       }
-      SpaceRun run = new SpaceRun(space.spaceId(), appends.subList(start, end), settings.get(FEEDS_PER_SPACE),
-          closedFeeds, now);
       try {
         spaces.admit(tx, space);
-        outcomes.addAll(run.run(tx));
       } catch (RuntimeException e) {
-        failing[0] = start + run.culprit();
+        failing[0] = start;
         throw e;
       }
+      runs.add(new SpaceRun(space.spaceId(), appends.subList(start, end), settings.get(FEEDS_PER_SPACE),
+          closedFeeds, now));
+      starts.add(start);
       start = end;
+    }
+    List<SpaceAppend.Stored> stored;
+    try {
+      stored = tx.append(runs.stream().map(SpaceRun::request).toList());
+    } catch (RuntimeException e) {
+      failing[0] = 0;
+      throw e;
+    }
+    List<AppendWork.Outcome> outcomes = new ArrayList<>(appends.size());
+    for (int i = 0; i < runs.size(); i++) {
+      try {
+        outcomes.addAll(runs.get(i).outcomes(tx, stored.get(i)));
+      } catch (RuntimeException e) {
+        failing[0] = starts.get(i) + runs.get(i).culprit();
+        throw e;
+      }
     }
     return outcomes;
   }

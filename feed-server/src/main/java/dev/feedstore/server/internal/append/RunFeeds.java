@@ -9,12 +9,14 @@ import dev.feedstore.core.Namespace;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.AuthorityTransaction;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * The feeds named by a run of appends to one space, in one write transaction: reads the namespace
@@ -50,16 +52,9 @@ final class RunFeeds {
    */
   List<Map<FeedId, Optional<Namespace>>> ensure(AuthorityTransaction tx, List<Optional<Namespace>> namespaces,
       List<List<Block>> blocks) {
-    List<Set<FeedId>> named = new ArrayList<>(blocks.size());
+    List<Set<FeedId>> named = named(blocks);
     Set<FeedId> all = new LinkedHashSet<>();
-    for (List<Block> appended : blocks) {
-      Set<FeedId> feeds = new LinkedHashSet<>();
-      for (Block block : appended) {
-        feeds.add(block.feedId());
-      }
-      named.add(feeds);
-      all.addAll(feeds);
-    }
+    named.forEach(all::addAll);
     Map<FeedId, Optional<Namespace>> stored = new LinkedHashMap<>(tx.feeds().namespaces(spaceId, all));
     if (stored.size() < all.size()) {
       create(tx, namespaces, named, stored);
@@ -75,23 +70,57 @@ final class RunFeeds {
     return result;
   }
 
+  /** The feeds each append names, in the order its blocks name them. */
+  static List<Set<FeedId>> named(List<List<Block>> blocks) {
+    List<Set<FeedId>> named = new ArrayList<>(blocks.size());
+    for (List<Block> appended : blocks) {
+      Set<FeedId> feeds = new LinkedHashSet<>();
+      for (Block block : appended) {
+        feeds.add(block.feedId());
+      }
+      named.add(feeds);
+    }
+    return named;
+  }
+
+  /**
+   * Passes if the feeds the appends create keep the space within {@code feeds-per-space}, each
+   * append's counted with those the appends before it create.
+   *
+   * @param named the feeds each append names ({@link #named})
+   * @param created whether the appends create a feed (the space does not have it)
+   * @param count how many feeds the space has without them
+   * @throws LimitExceededException for the first append whose new feeds would take the space past
+   *     the limit (see {@link #crossing})
+   */
+  void checkLimit(List<Set<FeedId>> named, Predicate<FeedId> created, long count) {
+    Set<FeedId> counted = new HashSet<>();
+    for (int i = 0; i < named.size(); i++) {
+      int before = counted.size();
+      for (FeedId feed : named.get(i)) {
+        if (created.test(feed)) {
+          counted.add(feed);
+        }
+      }
+      long feeds = count + counted.size();
+      if (counted.size() > before && feeds > feedsPerSpace) {
+        crossing = i;
+        throw new LimitExceededException(FEEDS_PER_SPACE.name(), feedsPerSpace, feeds,
+            "space '" + spaceId.value() + "' with the feeds this append creates");
+      }
+    }
+  }
+
   /** Creates the feeds missing from {@code stored}, once the limit allows every one, and adds them to it. */
   private void create(AuthorityTransaction tx, List<Optional<Namespace>> namespaces, List<Set<FeedId>> named,
       Map<FeedId, Optional<Namespace>> stored) {
-    long count = tx.feeds().count(spaceId);
+    checkLimit(named, feed -> !stored.containsKey(feed), tx.feeds().count(spaceId));
     Map<FeedId, Optional<Namespace>> created = new LinkedHashMap<>();
     for (int i = 0; i < named.size(); i++) {
-      int before = created.size();
       for (FeedId feed : named.get(i)) {
         if (!stored.containsKey(feed)) {
           created.putIfAbsent(feed, namespaces.get(i));
         }
-      }
-      long feeds = count + created.size();
-      if (created.size() > before && feeds > feedsPerSpace) {
-        crossing = i;
-        throw new LimitExceededException(FEEDS_PER_SPACE.name(), feedsPerSpace, feeds,
-            "space '" + spaceId.value() + "' with the feeds this append creates");
       }
     }
     for (Map.Entry<FeedId, Optional<Namespace>> feed : created.entrySet()) {

@@ -2,39 +2,42 @@ package dev.feedstore.server.internal.append;
 
 import dev.feedstore.core.Block;
 import dev.feedstore.core.FeedId;
-import dev.feedstore.core.HistoryChain;
 import dev.feedstore.core.Namespace;
 import dev.feedstore.core.Position;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.AuthorityTransaction;
-import dev.feedstore.core.store.InsertOutcome;
+import dev.feedstore.core.store.SpaceAppend;
 import dev.feedstore.server.internal.errors.StreamClosedException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
+import java.util.Set;
 
 /**
  * The appends of one space that run together in a write transaction, assuming that every block is
- * new (the common case): the statements they need are shared, not repeated per append. One lookup of
- * their feeds ({@link RunFeeds}), one claim of positions for all their blocks, one receive time, one
- * read of the history chain before them and one {@link dev.feedstore.core.store.BlockLog#insertAll}
- * of all their blocks, the chain carried across the whole run. The result is split into one {@link
- * AppendWork.Outcome} per append, the same as running their works one after the other in the same
- * transaction would give: positions dense in the run's order, each append its own blocks, feeds,
- * counter and slice of the chain.
+ * new (the common case): they are one {@link SpaceAppend} of the store ({@link #request}), which
+ * claims positions for all their blocks, stamps one receive time, creates the feeds the space does
+ * not have, carries the history chain across the whole run and stores every block, in one round trip
+ * on a store across a network, whatever the number of appends and spaces in the call ({@link
+ * AuthorityTransaction#append}). What the store did is then checked for each append and split into
+ * one {@link AppendWork.Outcome} per append ({@link #outcomes}), the same as running their works one
+ * after the other in the same transaction would give: positions dense in the run's order, each
+ * append its own blocks, feeds, counter and slice of the chain.
  *
- * <p>If any key turns out to be stored already (by an earlier transaction, or by an append before
- * it in the run: a retried push), the run throws {@link NotAllNew}, which rolls the transaction
- * back; the caller runs that append carefully, block by block ({@link AppendWork}). Whatever the run
- * throws, {@link #culprit} names the append it came from: the one whose block was not new, the one
- * whose feeds crossed {@code feeds-per-space}, the first whose caller may not write to its feeds
- * ({@link FeedWriteCheck}), the first that brings blocks to the feed of a stream
- * that is over ({@link ClosedFeeds}), and the first of the run for a failure of a step they
- * share.
+ * <p>The checks run in the transaction, before it commits, on what the store holds: the feeds the
+ * run creates within {@code feeds-per-space} ({@link RunFeeds#checkLimit}), each append's right to
+ * write to its feeds as their namespaces are stored ({@link FeedWriteCheck}), every key new, and no
+ * block for the feed of a stream that is over ({@link ClosedFeeds}, one more statement for the
+ * streams' space only). A check that fails throws, which rolls the transaction back, and {@link
+ * #culprit} names the append it came from: the first whose feeds crossed the limit, the first whose
+ * caller may not write to its feeds, the one whose block was not new (stored by an earlier
+ * transaction, or by an append before it in the run: a retried push, which the caller runs again
+ * carefully, block by block, {@link AppendWork}), the first that brings blocks to a stream that is
+ * over; and the first of the run for a failure of the store's step they share.
  *
  * <p>Not thread-safe; runs once, inside {@link dev.feedstore.core.store.AuthorityStore#write}.
  */
@@ -72,12 +75,35 @@ final class SpaceRun {
     this.nowMillis = nowMillis;
   }
 
-  /** The index in the run of the append the failure of {@link #run} came from; 0 before a failure. */
+  /** The index in the run of the append the failure of {@link #outcomes} came from; 0 before a failure. */
   int culprit() {
     return culprit;
   }
 
   /**
+   * The run as the store's append: every block of its appends in their order, and their feeds, each
+   * with the namespace of the first append that names it.
+   */
+  SpaceAppend request() {
+    Map<FeedId, Optional<Namespace>> named = new LinkedHashMap<>();
+    List<Block> blocks = new ArrayList<>();
+    for (PendingAppend append : appends) {
+      for (Block block : append.blocks()) {
+        named.putIfAbsent(block.feedId(), append.namespace());
+        blocks.add(block);
+      }
+    }
+    return new SpaceAppend(spaceId, named, blocks, nowMillis);
+  }
+
+  /** Runs the run alone: its {@link #request} in {@code tx}, then its {@link #outcomes}. */
+  List<AppendWork.Outcome> run(AuthorityTransaction tx) {
+    return outcomes(tx, tx.append(List.of(request())).get(0));
+  }
+
+  /**
+   * Checks what the store did with the {@link #request} in {@code tx} for each append, and splits it.
+   *
    * @return what each append did, in the run's order
    * @throws NotAllNew if a key was stored already
    * @throws StreamClosedException if an append brings blocks to the feed of a stream that is over
@@ -85,45 +111,41 @@ final class SpaceRun {
    *     write to its feeds
    * @throws dev.feedstore.core.LimitExceededException if the space would have more than {@code feeds-per-space} feeds
    */
-  List<AppendWork.Outcome> run(AuthorityTransaction tx) {
-    List<Optional<Namespace>> namespaces = new ArrayList<>(appends.size());
+  List<AppendWork.Outcome> outcomes(AuthorityTransaction tx, SpaceAppend.Stored stored) {
     List<List<Block>> blocks = new ArrayList<>(appends.size());
-    int total = 0;
     for (PendingAppend append : appends) {
-      namespaces.add(append.namespace());
       blocks.add(append.blocks());
-      total += append.blocks().size();
     }
-    List<Map<FeedId, Optional<Namespace>>> named;
-    try {
-      named = feeds.ensure(tx, namespaces, blocks);
-    } finally {
-      culprit = Math.max(0, feeds.crossing());
-    }
-    for (int i = 0; i < appends.size(); i++) {
-      culprit = i;
-      appends.get(i).writeCheck().check(spaceId, named.get(i));
-    }
-    culprit = 0;
-    long next = tx.blocks().claimPositions(spaceId, total).value() + 1;
-    long receivedAt = tx.blocks().stampReceipt(spaceId, nowMillis);
-    List<Block> offered = new ArrayList<>(total);
-    for (List<Block> appended : blocks) {
-      for (Block block : appended) {
-        offered.add(block.withPosition(Position.of(next + offered.size())).withReceivedAt(receivedAt));
+    List<Set<FeedId>> named = RunFeeds.named(blocks);
+    if (!stored.created().isEmpty()) {
+      try {
+        feeds.checkLimit(named, new HashSet<>(stored.created())::contains, stored.feedsBefore().orElse(0));
+      } finally {
+        culprit = Math.max(0, feeds.crossing());
       }
     }
-    long[] chains = chains(tx, next, offered);
-    List<InsertOutcome> outcomes = chains == null ? tx.blocks().insertAll(spaceId, offered)
-        : tx.blocks().insertAll(spaceId, offered, chains);
-    for (int i = 0; i < outcomes.size(); i++) {
-      if (!(outcomes.get(i) instanceof InsertOutcome.Inserted)) {
-        culprit = owner(i);
-        throw new NotAllNew();
+    List<Map<FeedId, Optional<Namespace>>> namespaces = new ArrayList<>(appends.size());
+    for (int i = 0; i < appends.size(); i++) {
+      Map<FeedId, Optional<Namespace>> own = new LinkedHashMap<>();
+      named.get(i).forEach(feed -> own.put(feed, stored.namespaces().get(feed)));
+      namespaces.add(own);
+      culprit = i;
+      appends.get(i).writeCheck().check(spaceId, own);
+    }
+    culprit = 0;
+    if (!stored.allStored()) {
+      culprit = owner(stored.held());
+      throw new NotAllNew();
+    }
+    long next = stored.before().value() + 1;
+    List<Block> offered = new ArrayList<>();
+    for (List<Block> appended : blocks) {
+      for (Block block : appended) {
+        offered.add(block.withPosition(Position.of(next + offered.size())).withReceivedAt(stored.receivedAt()));
       }
     }
     refuseClosedFeeds(tx, offered);
-    return split(next, offered, chains, named);
+    return split(next, offered, stored.chains(), namespaces);
   }
 
   /**
@@ -144,21 +166,6 @@ final class SpaceRun {
         throw new StreamClosedException(spaceId, own);
       }
     }
-  }
-
-  /** The history chain at each offered block, null when the chain before them is not known (a file from before chains). */
-  private long[] chains(AuthorityTransaction tx, long next, List<Block> offered) {
-    OptionalLong previous = AppendWork.chainBefore(tx, spaceId, next);
-    if (previous.isEmpty()) {
-      return null;
-    }
-    long[] chains = new long[offered.size()];
-    long chain = previous.getAsLong();
-    for (int i = 0; i < chains.length; i++) {
-      chain = HistoryChain.next(chain, offered.get(i));
-      chains[i] = chain;
-    }
-    return chains;
   }
 
   /** The append whose blocks include the run's {@code block}th. */

@@ -23,6 +23,7 @@ import dev.feedstore.server.internal.append.AppendWork;
 import dev.feedstore.server.internal.append.ClosedFeeds;
 import dev.feedstore.server.internal.append.FeedWriteCheck;
 import dev.feedstore.server.internal.append.PendingAppend;
+import dev.feedstore.server.internal.errors.EarlierAppendRefusedException;
 import dev.feedstore.server.internal.monitoring.NamedThreads;
 import dev.feedstore.server.internal.spaces.KnownHistory;
 import dev.feedstore.server.internal.spaces.Page;
@@ -186,8 +187,34 @@ public final class PositionAuthority {
    *     done} is not called)
    */
   public void append(AppendCommand command, BiConsumer<AppendResult, RuntimeException> done) {
+    append(command, Optional.empty(), done);
+  }
+
+  /**
+   * As {@link #append(AppendCommand, BiConsumer)}, as the next append of a writer's stream: it
+   * commits after the stream's earlier appends of its feeds, and is refused if one of them was
+   * ({@link AppendOrder}).
+   *
+   * @throws EarlierAppendRefusedException if an earlier append of the stream was refused for one of
+   *     its feeds (then {@code done} is not called)
+   */
+  public void append(AppendCommand command, AppendOrder order, BiConsumer<AppendResult, RuntimeException> done) {
+    append(command, Optional.of(order), done);
+  }
+
+  private void append(AppendCommand command, Optional<AppendOrder> order,
+      BiConsumer<AppendResult, RuntimeException> done) {
     Prepared prepared = prepare(command);
+    if (order.isPresent()) {
+      try {
+        order.get().admit(prepared.pending());
+      } catch (RuntimeException e) {
+        spaces.release(prepared.pending().space());
+        throw e;
+      }
+    }
     appends.submit(prepared.pending(), () -> {
+      order.ifPresent(o -> o.settled(prepared.pending()));
       AppendResult result;
       try {
         result = prepared.result();

@@ -18,7 +18,8 @@ import java.util.Set;
  * the value and the rule. Bad input is {@code INVALID_ARGUMENT}, a limit {@code RESOURCE_EXHAUSTED},
  * a sequence conflict {@code ALREADY_EXISTS}, an unknown subscription {@code NOT_FOUND}, a cursor
  * below the space's floor and blocks for a stream that is over {@code FAILED_PRECONDITION}, a
- * space's history that went back under an open stream {@code ABORTED}, shutting down {@code
+ * space's history that went back under an open stream and an append of a stream after a refused one
+ * of its feed {@code ABORTED}, shutting down {@code
  * UNAVAILABLE}; a block stored corrupt is {@code DATA_LOSS} naming the block (its key is the
  * caller's data, not a server detail). A fault of the server's storage says what is wrong
  * without the server's paths (the log has them): a full disk is {@code RESOURCE_EXHAUSTED}, a
@@ -63,6 +64,9 @@ public record Refusal(ErrorCode code, String message, OptionalLong retryAfterMil
     }
     if (failure instanceof StreamClosedException) {
       return new Refusal(ErrorCode.FAILED_PRECONDITION, failure.getMessage(), OptionalLong.empty(), 409);
+    }
+    if (failure instanceof EarlierAppendRefusedException) {
+      return new Refusal(ErrorCode.ABORTED, failure.getMessage());
     }
     if (failure instanceof HistoryRolledBackException) {
       return new Refusal(ErrorCode.ABORTED, failure.getMessage());

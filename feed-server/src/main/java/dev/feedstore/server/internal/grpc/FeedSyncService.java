@@ -1,5 +1,6 @@
 package dev.feedstore.server.internal.grpc;
 
+import static dev.feedstore.server.settings.ServerSettings.APPEND_STREAM_WINDOW;
 import static dev.feedstore.server.settings.ServerSettings.BLOCKS_PER_APPEND;
 import static dev.feedstore.server.settings.ServerSettings.BLOCK_BYTES;
 import static dev.feedstore.server.settings.ServerSettings.MAX_MESSAGE_BYTES;
@@ -20,6 +21,8 @@ import dev.feedstore.proto.v1.AckRequest;
 import dev.feedstore.proto.v1.AckResponse;
 import dev.feedstore.proto.v1.AppendRequest;
 import dev.feedstore.proto.v1.AppendResponse;
+import dev.feedstore.proto.v1.AppendStreamResponse;
+import dev.feedstore.proto.v1.Block;
 import dev.feedstore.proto.v1.DurableSubscription;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
 import dev.feedstore.proto.v1.GetServerInfoRequest;
@@ -36,6 +39,8 @@ import dev.feedstore.proto.v1.WatchRequest;
 import dev.feedstore.server.internal.access.Caller;
 import dev.feedstore.server.internal.access.PrincipalLimits;
 import dev.feedstore.server.internal.authority.AppendCommand;
+import dev.feedstore.server.internal.authority.AppendOrder;
+import dev.feedstore.server.internal.authority.AppendResult;
 import dev.feedstore.server.internal.authority.CompactResult;
 import dev.feedstore.server.internal.authority.DurableList;
 import dev.feedstore.server.internal.authority.FeedList;
@@ -56,8 +61,8 @@ import dev.feedstore.proto.v1.LiveQueryEvent;
 import dev.feedstore.proto.v1.LiveQueryRequest;
 import dev.feedstore.server.internal.monitoring.RateLimitedLog;
 import dev.feedstore.server.internal.monitoring.ServerVersion;
+import dev.feedstore.server.internal.requests.Requests;
 import dev.feedstore.server.internal.spaces.Page;
-import dev.feedstore.server.internal.wire.WireRequests;
 import dev.feedstore.server.settings.ServerSettings;
 import io.grpc.Context;
 import io.grpc.MethodDescriptor;
@@ -73,6 +78,7 @@ import java.util.Arrays;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
 /**
@@ -119,15 +125,31 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
 
   @Override
   public void append(AppendRequest request, StreamObserver<AppendResponse> responses) {
+    BiConsumer<AppendResponse, StatusException> answer = (response, refusal) -> {
+      if (refusal != null) {
+        responses.onError(refusal);
+        return;
+      }
+      responses.onNext(response);
+      responses.onCompleted();
+    };
     if (!mayBlock(request)) {
-      appendNow(request, responses);
+      appendNow(request, Optional.empty(), answer);
       return;
     }
     try {
-      requests.execute(Context.current().wrap(() -> appendNow(request, responses)));
+      requests.execute(Context.current().wrap(() -> appendNow(request, Optional.empty(), answer)));
     } catch (RejectedExecutionException e) {
-      responses.onError(reject("Append", request.getSpaceId(), request.getRequestId(), new ShuttingDownException()));
+      answer.accept(null, reject("Append", request.getSpaceId(), request.getRequestId(), new ShuttingDownException()));
     }
+  }
+
+  @Override
+  public StreamObserver<AppendRequest> appendStream(StreamObserver<AppendStreamResponse> responses) {
+    return AppendStreamCall.start((ServerCallStreamObserver<AppendStreamResponse>) responses,
+        settings.get(APPEND_STREAM_WINDOW), requests, this::mayBlock,
+        (request, order, answer) -> appendNow(request, Optional.of(order), answer),
+        request -> reject("AppendStream", request.getSpaceId(), request.getRequestId(), new ShuttingDownException()));
   }
 
   /** Whether the Append is large or may read the store to load its space; an invalid space id reads nothing. */
@@ -144,7 +166,15 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
     return !authority.appendsWithoutReading(spaceId);
   }
 
-  private void appendNow(AppendRequest request, StreamObserver<AppendResponse> responses) {
+  /**
+   * Checks and submits the append, as the next of a stream's when {@code order} is given; {@code
+   * answer} gets the response or the refusal, from the thread that answers the append's group (or
+   * this one, when the append is refused before it is submitted). A refused append of a stream
+   * refuses the stream's later appends of its feeds.
+   */
+  private void appendNow(AppendRequest request, Optional<AppendOrder> order,
+      BiConsumer<AppendResponse, StatusException> answer) {
+    String method = order.isPresent() ? "AppendStream" : "Append";
     String spaceId = request.getSpaceId();
     String requestId = request.getRequestId();
     try {
@@ -153,22 +183,27 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
           request.getBlocksList().stream().mapToLong(block -> block.getData().size()).sum());
       // Answered from the thread that answers the append's group, in this call's context (its logs name this caller).
       Context context = Context.current();
-      AppendCommand command = access.append(AccessInterceptor.caller(), "Append",
+      AppendCommand command = access.append(AccessInterceptor.caller(), method,
           WireRequests.append(request, settings.limits()));
-      authority.append(command, (result, failure) -> context.run(() -> {
+      BiConsumer<AppendResult, RuntimeException> done = (result, failure) -> context.run(() -> {
         if (failure != null) {
-          responses.onError(reject("Append", spaceId, requestId, failure));
+          answer.accept(null, reject(method, spaceId, requestId, failure));
           return;
         }
-        responses.onNext(AppendResponse.newBuilder()
+        answer.accept(AppendResponse.newBuilder()
             .setRequestId(requestId)
             .addAllPositions(Arrays.stream(result.positions()).boxed().toList())
             .setServerToken(result.token().value())
-            .build());
-        responses.onCompleted();
-      }));
+            .build(), null);
+      });
+      if (order.isPresent()) {
+        authority.append(command, order.get(), done);
+      } else {
+        authority.append(command, done);
+      }
     } catch (RuntimeException e) {
-      responses.onError(reject("Append", spaceId, requestId, e));
+      order.ifPresent(o -> o.refuse(spaceId, request.getBlocksList().stream().map(Block::getFeedId).toList()));
+      answer.accept(null, reject(method, spaceId, requestId, e));
     }
   }
 
@@ -217,7 +252,7 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
   public void ack(AckRequest request, StreamObserver<AckResponse> responses) {
     unary("Ack", request.getSpaceId(), request.getRequestId(), responses, () -> {
       SpaceId spaceId = WireMapping.spaceId(request.getSpaceId());
-      String subscriptionId = WireRequests.subscriptionId(request.getSubscriptionId());
+      String subscriptionId = Requests.subscriptionId(request.getSubscriptionId());
       access.ack(AccessInterceptor.caller(), spaceId, subscriptionId);
       SubscribeResult result = authority.ack(spaceId, subscriptionId, request.getUpTo());
       return AckResponse.newBuilder()

@@ -31,6 +31,7 @@ import java.net.SocketAddress;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -54,8 +55,9 @@ public final class GrpcEdge {
    */
   public static final String READS_HEALTH = FeedSyncGrpc.SERVICE_NAME + ".Reads";
   private static final Logger LOG = LoggerFactory.getLogger("dev.feedstore.server.FeedServer");
-  /** The full name of the Append method, which runs on the transport's threads ({@link #build}). */
-  private static final String APPEND = FeedSyncGrpc.getAppendMethod().getFullMethodName();
+  /** The full names of the Append methods, which run on the transport's threads ({@link #build}). */
+  private static final Set<String> APPENDS = Set.of(FeedSyncGrpc.getAppendMethod().getFullMethodName(),
+      FeedSyncGrpc.getAppendStreamMethod().getFullMethodName());
 
   private final Server server;
   private final ServerCore core;
@@ -100,7 +102,7 @@ public final class GrpcEdge {
       builder.directExecutor().callExecutor(new ServerCallExecutorSupplier() {
         @Override
         public <Q, R> Executor getExecutor(ServerCall<Q, R> call, Metadata headers) {
-          return call.getMethodDescriptor().getFullMethodName().equals(APPEND) ? null : core.requestExecutor();
+          return APPENDS.contains(call.getMethodDescriptor().getFullMethodName()) ? null : core.requestExecutor();
         }
       });
     }

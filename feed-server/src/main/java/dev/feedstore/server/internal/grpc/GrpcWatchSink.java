@@ -11,6 +11,7 @@ import dev.feedstore.proto.v1.WatchEvent;
 import dev.feedstore.server.internal.live.LiveSink;
 import dev.feedstore.server.internal.spaces.Encodings;
 import dev.feedstore.server.internal.spaces.Page;
+import dev.feedstore.server.internal.spaces.SharedBatches;
 import dev.feedstore.server.internal.spaces.TailEntry;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
@@ -21,12 +22,18 @@ import java.util.Set;
 
 /**
  * A Watch call as a {@link LiveSink}: each event a {@code WatchEvent} echoing the request id, live
- * blocks sent as the bytes they were encoded to once ({@link WatchFrame}), in a frame that streams
- * sending the same batch with the same fields share ({@link SharedFrames}), readiness from gRPC's
- * flow control, and the end as the status of its reason ({@link Failures}). Used from the
- * follower's drain only, as {@link LiveSink} says.
+ * blocks sent as the bytes they were encoded to once ({@link EncodedBlock}, {@link WatchFrame}), in
+ * a frame that streams sending the same batch with the same fields share ({@link SharedBatches}),
+ * readiness from gRPC's flow control, and the end as the status of its reason ({@link Failures}).
+ * Used from the follower's drain only, as {@link LiveSink} says.
  */
 final class GrpcWatchSink implements LiveSink {
+  /** The frames of a batch or a page, shared by the Watches that send it with the same fields. */
+  private static final Encodings.Kind<SharedBatches<WatchFrame>> FRAMES = new Encodings.Kind<>("Watch frames");
+
+  /** What a Watch frame holds besides its blocks. */
+  private record FrameFields(String requestId, Head head) {}
+
   private final String requestId;
   private final ServerCallStreamObserver<WatchFrame> call;
   private Runnable onGone = () -> {};
@@ -55,8 +62,7 @@ final class GrpcWatchSink implements LiveSink {
 
   @Override
   public void sharedHistory(Head head, Page page, Encodings encodings) {
-    send(encodings.get(SharedFrames.SHARED, SharedFrames::new)
-        .frame(requestId, head, List.of(), () -> historyFrame(head, page)));
+    send(SharedBatches.page(FRAMES, new FrameFields(requestId, head), encodings, () -> historyFrame(head, page)));
   }
 
   private WatchFrame historyFrame(Head head, Page page) {
@@ -70,8 +76,7 @@ final class GrpcWatchSink implements LiveSink {
 
   @Override
   public void live(Head head, List<TailEntry> entries) {
-    send(entries.get(entries.size() - 1).encodings().get(SharedFrames.SHARED, SharedFrames::new)
-        .frame(requestId, head, entries, () -> frame(head, entries)));
+    send(SharedBatches.live(FRAMES, new FrameFields(requestId, head), entries, () -> frame(head, entries)));
   }
 
   /** The event of {@code head} with the batch of {@code entries}, from their shared encodings. */
@@ -80,9 +85,10 @@ final class GrpcWatchSink implements LiveSink {
     Set<FeedId> named = new HashSet<>();
     List<ByteString> namespaces = new ArrayList<>();
     for (TailEntry entry : entries) {
-      fields.add(entry.blockField());
-      if (!entry.namespaceField().isEmpty() && named.add(entry.feedId())) {
-        namespaces.add(entry.namespaceField());
+      EncodedBlock encoded = EncodedBlock.of(entry);
+      fields.add(encoded.blockField());
+      if (!encoded.namespaceField().isEmpty() && named.add(entry.feedId())) {
+        namespaces.add(encoded.namespaceField());
       }
     }
     fields.addAll(namespaces);

@@ -1,6 +1,7 @@
 package dev.feedstore.server.internal.grpc;
 
 import dev.feedstore.proto.v1.AppendResponse;
+import dev.feedstore.proto.v1.AppendStreamResponse;
 import dev.feedstore.server.internal.monitoring.ServerMetrics;
 import io.grpc.ForwardingServerCall.SimpleForwardingServerCall;
 import io.grpc.ForwardingServerCallListener.SimpleForwardingServerCallListener;
@@ -37,6 +38,8 @@ final class MetricsInterceptor implements ServerInterceptor {
       public void sendMessage(A message) {
         if (message instanceof AppendResponse response) {
           metrics.appended(response.getPositionsCount());
+        } else if (message instanceof AppendStreamResponse answer) {
+          metrics.appended(answer.getAppended().getPositionsCount());
         } else if (!unary) {
           metrics.eventSent(ServerMetrics.GRPC);
         }

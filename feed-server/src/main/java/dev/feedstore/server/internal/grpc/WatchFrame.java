@@ -17,8 +17,8 @@ import java.util.Objects;
 
 /**
  * One {@code WatchEvent} in its wire form. A block batch of live blocks is put together from the
- * bytes each block was encoded to once, when it was committed ({@code TailEntry}), so that a
- * thousand watchers of a space send the same bytes without encoding them a thousand times; only
+ * bytes each block was encoded to once, by the first Watch that sent it ({@link EncodedBlock}), so
+ * that a thousand watchers of a space send the same bytes without encoding them a thousand times; only
  * the few fields of the event itself (request id, token, highest position) are encoded per stream.
  * Protobuf readers accept the fields of a message in any order and concatenated encodings as one
  * message, which is what makes this a valid {@code WatchEvent}. Immutable.
@@ -58,7 +58,7 @@ final class WatchFrame {
 
   /**
    * An event of {@code head}'s fields (which must not include {@code blocks}) and a block batch of
-   * the given encoded parts: {@code BlockBatch} fields, each with its tag, as {@code TailEntry}
+   * the given encoded parts: {@code BlockBatch} fields, each with its tag, as {@link EncodedBlock}
    * holds them.
    */
   static WatchFrame withBatch(WatchEvent head, List<ByteString> batchFields) {

@@ -18,7 +18,9 @@ import java.util.List;
 /**
  * Makes a service answer {@code INVALID_ARGUMENT} to a call of a unary or server-streaming method
  * that does not carry one well-formed request message: bytes that do not parse as the method's
- * request type (invalid UTF-8 in a string field, a truncated field), or no message at all.
+ * request type (invalid UTF-8 in a string field, a truncated field), or no message at all; and to a
+ * call of a client-streaming method at its first message that does not parse (no message is a
+ * stream that ended at once).
  * Generated stubs never send these; hand-made clients may. (A second message gRPC handles itself:
  * it resets the stream, which the client sees as {@code CANCELLED}, before any listener runs.)
  *
@@ -138,7 +140,7 @@ final class WellFormedRequests {
       if (rejected) {
         return;
       }
-      if (!received) {
+      if (!received && method.getType().clientSendsOneMessage()) {
         reject("the call must carry one " + type + ", got none");
         return;
       }

@@ -166,6 +166,36 @@ public final class HttpExchange {
     core.metrics().eventSent(ServerMetrics.HTTP);
   }
 
+  /** This exchange's response as the output of an event stream ({@link SseWriter}). */
+  public SseWriter.Output events() {
+    return new SseWriter.Output() {
+      @Override
+      public void write(boolean last, ByteBuffer events, Callback done) {
+        response.write(last, events, done);
+      }
+
+      @Override
+      public Callback completion() {
+        return callback;
+      }
+
+      @Override
+      public void onFailure(Consumer<Throwable> gone) {
+        request.addFailureListener(gone);
+      }
+
+      @Override
+      public void eventSent() {
+        HttpExchange.this.eventSent();
+      }
+
+      @Override
+      public void ended(String code) {
+        HttpExchange.this.ended(code);
+      }
+    };
+  }
+
   /** The request ended with {@code code}; counted once, whatever ends it first. */
   public void ended(String code) {
     if (ended.compareAndSet(false, true)) {

@@ -4,14 +4,13 @@ import static dev.feedstore.server.settings.ServerSettings.HEARTBEAT_MS;
 import static dev.feedstore.server.settings.ServerSettings.HTTP_IDLE_TIMEOUT_MS;
 
 import dev.feedstore.core.InvalidValueException;
-import dev.feedstore.proto.v1.QueryRequest;
-import dev.feedstore.proto.v1.WatchRequest;
 import dev.feedstore.server.internal.access.Caller;
 import dev.feedstore.server.internal.authority.QueryResult;
 import dev.feedstore.server.internal.authority.ReadRequest;
 import dev.feedstore.server.internal.core.ServerCore;
 import dev.feedstore.server.internal.spaces.Page;
-import dev.feedstore.server.internal.wire.WireRequests;
+import dev.feedstore.server.internal.requests.ReadFields;
+import dev.feedstore.server.internal.requests.Requests;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -20,7 +19,7 @@ import org.eclipse.jetty.server.Request;
 
 /**
  * The reading endpoints of the HTTP API, with the rules of Query and Watch (the same validation,
- * {@link WireRequests}, and the same follower, {@code LiveFollower}).
+ * {@link Requests}, and the same follower, {@code LiveFollower}).
  *
  * <p>{@code GET /v1/spaces/{space}/blocks?after=P&limit=N[&feed=F...|&namespace=N|&subscription=S]
  * [&server_token=T]} answers {@code {"blocks":[...],"has_more","next","max_position","cursor_block",
@@ -49,16 +48,11 @@ final class HttpReads {
 
   void page(HttpExchange exchange, Caller caller) {
     HttpParams params = HttpParams.of(exchange.request(), PAGE);
-    QueryRequest.Builder query = QueryRequest.newBuilder().setSpaceId(exchange.space());
-    scope(params, query::addFeedIds, query::setNamespace, query::setSubscriptionId);
-    query.setCursor(params.count("after").orElse(0));
+    long after = params.count("after").orElse(0);
     OptionalLong limit = params.count("limit");
-    if (limit.isPresent()) {
-      query.setLimit((int) Math.min(Integer.MAX_VALUE, limit.getAsLong()));
-    }
-    params.one("server_token").ifPresent(query::setExpectedServerToken);
-    since(params).ifPresent(query::setStartTime);
-    ReadRequest read = named(() -> WireRequests.query(query.build(), core.settings()));
+    ReadFields fields = fields(exchange, params, after, since(params), params.one("server_token"));
+    ReadRequest read = named(() -> Requests.query(fields,
+        (int) Math.min(Integer.MAX_VALUE, limit.orElse(0)), core.settings()));
     core.blockAccess().read(caller, "Query", read);
     QueryResult result = core.authority().query(read);
     Page page = result.page();
@@ -82,18 +76,14 @@ final class HttpReads {
   void events(HttpExchange exchange, Caller caller) {
     Request request = exchange.request();
     HttpParams params = HttpParams.of(request, SCOPE);
-    WatchRequest.Builder watch = WatchRequest.newBuilder().setSpaceId(exchange.space());
-    scope(params, watch::addFeedIds, watch::setNamespace, watch::setSubscriptionId);
     String lastEventId = request.getHeaders().get("Last-Event-ID");
-    watch.setCursor(lastEventId != null ? HttpParams.count("Last-Event-ID", lastEventId)
-        : params.count("after").orElse(0));
-    if (lastEventId == null) {
-      since(params).ifPresent(watch::setStartTime);
-    }
+    long cursor = lastEventId != null ? HttpParams.count("Last-Event-ID", lastEventId)
+        : params.count("after").orElse(0);
     Optional<String> token = Optional.ofNullable(request.getHeaders().get(SERVER_TOKEN_HEADER))
         .or(() -> params.one("server_token"));
-    token.ifPresent(watch::setExpectedServerToken);
-    ReadRequest read = named(() -> WireRequests.watch(watch.build(), core.settings()));
+    ReadFields fields = fields(exchange, params, cursor, lastEventId == null ? since(params) : OptionalLong.empty(),
+        token);
+    ReadRequest read = named(() -> Requests.watch(fields, core.settings()));
     core.blockAccess().read(caller, "Watch", read);
     // An event stream is quiet between heartbeats: it may idle for one interval and then some.
     request.getConnectionMetaData().getConnection().getEndPoint().setIdleTimeout(
@@ -112,14 +102,14 @@ final class HttpReads {
     return since;
   }
 
-  private static void scope(HttpParams params, java.util.function.Consumer<String> feed,
-      java.util.function.Consumer<String> namespace, java.util.function.Consumer<String> subscription) {
-    params.all("feed").forEach(feed);
-    params.one("namespace").ifPresent(namespace);
-    params.one("subscription").ifPresent(subscription);
+  /** The read a request asks for: its space, its scope parameters, and the cursor, start time and token given. */
+  private static ReadFields fields(HttpExchange exchange, HttpParams params, long cursor, OptionalLong since,
+      Optional<String> token) {
+    return new ReadFields(exchange.space(), params.all("feed"), params.one("subscription"), params.one("namespace"),
+        cursor, token, false, since);
   }
 
-  /** Runs the wire validation, naming the HTTP parameters in its refusals instead of the wire fields. */
+  /** Runs the API's validation, naming the HTTP parameters in its refusals instead of the API's fields. */
   private static ReadRequest named(java.util.function.Supplier<ReadRequest> validation) {
     try {
       return validation.get();

@@ -32,12 +32,12 @@ final class SseQuerySink implements QuerySink {
 
   SseQuerySink(HttpExchange exchange) {
     this.exchange = exchange;
-    this.writer = new SseWriter(exchange);
+    this.writer = new SseWriter(exchange.events());
   }
 
   @Override
   public void start(Runnable onReady, Runnable onGone) {
-    SseSink.eventStreamHeaders(exchange.response());
+    SseSink.startResponse(exchange.response());
     writer.start(onReady, onGone);
   }
 

@@ -6,10 +6,10 @@ import dev.feedstore.server.internal.errors.HistoryRolledBackException;
 import dev.feedstore.server.internal.errors.Refusal;
 import dev.feedstore.server.internal.live.LiveSink;
 import dev.feedstore.server.internal.monitoring.RateLimitedLog;
+import dev.feedstore.server.internal.spaces.Encodings;
 import dev.feedstore.server.internal.spaces.Page;
 import dev.feedstore.server.internal.spaces.TailEntry;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
 import org.eclipse.jetty.http.HttpHeader;
@@ -17,7 +17,8 @@ import org.eclipse.jetty.server.Response;
 
 /**
  * A Server-Sent Events response as a {@link LiveSink}: each block an event whose {@code id} is its
- * position; {@code event: caught-up} after history; heartbeats as comments; the space's token in
+ * position, the events of a batch or a page encoded once for every stream that sends them ({@link
+ * SseEvent}); {@code event: caught-up} after history; heartbeats as comments; the space's token in
  * an {@code event: server-token} first, preceded by {@code event: reset} when the client resumed
  * with a token of another store (it is sent everything from the start: it must drop what it held);
  * and at the end {@code event: auth} (the token expired or was refused: reconnect with a fresh one)
@@ -33,8 +34,8 @@ import org.eclipse.jetty.server.Response;
  * from Jetty's threads.
  */
 final class SseSink implements LiveSink {
-  private final HttpExchange exchange;
-  private final Response response;
+  private final SseWriter.Output output;
+  private final Runnable startResponse;
   private final Optional<String> expectedToken;
   private final SseWriter writer;
   /** Confined to the follower's drain. */
@@ -44,24 +45,32 @@ final class SseSink implements LiveSink {
    * @param expectedToken the server token the client's cursor came from, if it said
    */
   SseSink(HttpExchange exchange, Optional<String> expectedToken) {
-    this.exchange = exchange;
-    this.response = exchange.response();
-    this.expectedToken = expectedToken;
-    this.writer = new SseWriter(exchange);
+    this(exchange.events(), () -> startResponse(exchange.response()), expectedToken);
   }
 
-  @Override
-  public void start(Runnable ready, Runnable gone) {
-    eventStreamHeaders(response);
-    writer.start(ready, gone);
+  /**
+   * An event stream written to {@code output}, whose response {@code startResponse} starts (its
+   * status and headers) when the stream starts.
+   */
+  SseSink(SseWriter.Output output, Runnable startResponse, Optional<String> expectedToken) {
+    this.output = output;
+    this.startResponse = startResponse;
+    this.expectedToken = expectedToken;
+    this.writer = new SseWriter(output);
   }
 
   /** Answers 200 with an event stream that proxies pass on at once and nothing caches. */
-  static void eventStreamHeaders(Response response) {
+  static void startResponse(Response response) {
     response.setStatus(200);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/event-stream; charset=utf-8");
     response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-cache");
     response.getHeaders().put("X-Accel-Buffering", "no"); // proxies such as nginx pass events at once
+  }
+
+  @Override
+  public void start(Runnable ready, Runnable gone) {
+    startResponse.run();
+    writer.start(ready, gone);
   }
 
   @Override
@@ -71,26 +80,17 @@ final class SseSink implements LiveSink {
 
   @Override
   public void history(Head head, Page page) {
-    StringBuilder text = opening(head);
-    page.blocks().forEach(block -> text.append(SseEvent.block(block,
-        Optional.ofNullable(page.namespaces().get(block.feedId())))));
-    write(bytes(text));
+    write(opening(head), SseEvent.page(page));
+  }
+
+  @Override
+  public void sharedHistory(Head head, Page page, Encodings encodings) {
+    write(opening(head), SseEvent.page(page, encodings));
   }
 
   @Override
   public void live(Head head, List<TailEntry> entries) {
-    byte[] opening = bytes(opening(head)).array();
-    int size = opening.length;
-    byte[][] events = new byte[entries.size()][];
-    for (int i = 0; i < events.length; i++) {
-      events[i] = SseEvent.of(entries.get(i));
-      size += events[i].length;
-    }
-    ByteBuffer buffer = ByteBuffer.allocate(size).put(opening);
-    for (byte[] event : events) {
-      buffer.put(event);
-    }
-    write(buffer.flip());
+    write(opening(head), SseEvent.live(entries));
   }
 
   @Override
@@ -117,7 +117,7 @@ final class SseSink implements LiveSink {
       body.field("max_position", rolledBack.highest());
     }
     ByteBuffer last = bytes(new StringBuilder(SseEvent.named(name, body.end())));
-    exchange.ended(refusal.code().name());
+    output.ended(refusal.code().name());
     writer.end(last);
   }
 
@@ -144,7 +144,12 @@ final class SseSink implements LiveSink {
     writer.write(buffer);
   }
 
+  /** Writes {@code events}, which other streams may send too, after this stream's {@code opening} events. */
+  private void write(StringBuilder opening, byte[] events) {
+    writer.write(opening.toString(), events);
+  }
+
   private static ByteBuffer bytes(StringBuilder text) {
-    return ByteBuffer.wrap(text.toString().getBytes(StandardCharsets.UTF_8));
+    return ByteBuffer.wrap(SseEvent.bytes(text.toString()));
   }
 }

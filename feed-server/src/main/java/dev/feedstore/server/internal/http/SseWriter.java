@@ -1,26 +1,52 @@
 package dev.feedstore.server.internal.http;
 
 import java.nio.ByteBuffer;
-import org.eclipse.jetty.server.Response;
+import java.nio.charset.StandardCharsets;
+import java.util.function.Consumer;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.Invocable;
 
 /**
  * The writing side of a Server-Sent Events response, shared by the event streams of the API ({@link
  * SseSink}) and of Durable Streams ({@code StreamSseSink}): one write at a time, ready again when
- * Jetty has written the last one to the socket, so a reader that stops reading holds one batch of
- * events in the server, never a queue; a last write waits for the one in flight; a client that went
- * away (a failed write, a closed connection, an idle timeout) releases the stream and fails the
- * response's callback unless the last write has it already.
+ * Jetty has written the last one to the socket (its write callback), so a reader that stops reading
+ * holds one batch of events in the server, never a queue; a last write waits for the one in flight;
+ * a client that went away (a failed write, a closed connection, an idle timeout) releases the stream
+ * and fails the response's callback unless the last write has it already.
+ *
+ * <p>A completed write wakes the stream's follower ({@code onReady}) only when the follower found
+ * the writer busy since that write began: a write Jetty finished at once, while the follower was
+ * still sending, wakes nothing, and neither does one that finished before anything else was due.
+ * So a commit reaches a stream whose connection is busy only once (it finds the writer busy), and
+ * the write's completion brings the stream back for everything committed meanwhile, in one write.
  *
  * <p>Thread-safe: writes come from the follower's drain, completions from Jetty's threads.
  */
 public final class SseWriter {
-  private final HttpExchange exchange;
-  private final Response response;
+  /** Where the events go: the response of an exchange ({@link HttpExchange#events}), or a test's. */
+  public interface Output {
+    /** Writes {@code events}; {@code last} completes the response. {@code done} is told when they are written. */
+    void write(boolean last, ByteBuffer events, Callback done);
+
+    /** The response's own callback: what completes or fails the exchange. */
+    Callback completion();
+
+    /** Runs {@code gone} with the failure when the client goes away (its connection closed or timed out). */
+    void onFailure(Consumer<Throwable> gone);
+
+    /** One write of events went out. */
+    void eventSent();
+
+    /** The stream ended with {@code code}. */
+    void ended(String code);
+  }
+
+  private final Output output;
   private final Object lock = new Object();
   /** Guarded by lock: a write is in flight. */
   private boolean writing;
+  /** Guarded by lock: {@link #isReady} said false since the write in flight began: its end wakes the follower. */
+  private boolean wanted;
   /** Guarded by lock: the stream has ended (or is ending): nothing more is taken. */
   private boolean ended;
   /** Guarded by lock: the last write, waiting for the one in flight. */
@@ -30,21 +56,21 @@ public final class SseWriter {
   private volatile Runnable onReady = () -> {};
   private volatile Runnable onGone = () -> {};
 
-  public SseWriter(HttpExchange exchange) {
-    this.exchange = exchange;
-    this.response = exchange.response();
+  public SseWriter(Output output) {
+    this.output = output;
   }
 
   /** Hooks the follower's handlers (see {@code LiveSink.start}) and watches for the client leaving. */
   public void start(Runnable ready, Runnable gone) {
     onReady = ready;
     onGone = gone;
-    exchange.request().addFailureListener(this::gone);
+    output.onFailure(this::gone);
   }
 
-  /** True when a write would go out now. */
+  /** True when a write would go out now; false while one is in flight, whose end then wakes the follower. */
   public boolean isReady() {
     synchronized (lock) {
+      wanted |= writing;
       return !writing && !ended;
     }
   }
@@ -56,9 +82,23 @@ public final class SseWriter {
         return;
       }
       writing = true;
+      wanted = false;
     }
-    exchange.eventSent();
-    response.write(false, buffer, Callback.from(Invocable.InvocationType.NON_BLOCKING, this::written, this::failed));
+    output.eventSent();
+    output.write(false, buffer, Callback.from(Invocable.InvocationType.NON_BLOCKING, this::written, this::failed));
+  }
+
+  /**
+   * Writes this stream's own {@code opening} events, if any, then {@code events}, which other streams
+   * may write too: they are written as they are (Jetty only reads them), copied only behind an opening.
+   */
+  public void write(String opening, byte[] events) {
+    if (opening.isEmpty()) {
+      write(ByteBuffer.wrap(events));
+      return;
+    }
+    byte[] first = opening.getBytes(StandardCharsets.UTF_8);
+    write(ByteBuffer.allocate(first.length + events.length).put(first).put(events).flip());
   }
 
   /** Writes the last events and completes the response, after the write in flight; once. */
@@ -74,20 +114,23 @@ public final class SseWriter {
       }
       completed = true;
     }
-    response.write(true, last, exchange.callback());
+    output.write(true, last, output.completion());
   }
 
   private void written() {
     ByteBuffer last;
+    boolean wake;
     synchronized (lock) {
       writing = false;
+      wake = wanted;
+      wanted = false;
       last = pendingEnd;
       pendingEnd = null;
       completed |= last != null;
     }
     if (last != null) {
-      response.write(true, last, exchange.callback());
-    } else {
+      output.write(true, last, output.completion());
+    } else if (wake) {
       onReady.run();
     }
   }
@@ -107,10 +150,10 @@ public final class SseWriter {
       fail = !completed;
       completed = true;
     }
-    exchange.ended("CANCELLED");
+    output.ended("CANCELLED");
     onGone.run();
     if (fail) {
-      exchange.callback().failed(failure);
+      output.completion().failed(failure);
     }
   }
 }

@@ -3,7 +3,7 @@
  * dev.feedstore.server.internal.http.HttpApi} (pages of blocks, Server-Sent Events through {@code
  * SseSink}, live queries through {@code HttpLiveQueries} and {@code SseQuerySink}, appends) and the
  * metrics endpoint; the protocols it is given ({@code HttpProtocol}) are served beside the API's
- * endpoints with its access rules. Imports core, wire and the packages below them; knows neither
- * gRPC nor Durable Streams.
+ * endpoints with its access rules. Imports core, requests and the packages below them; knows
+ * neither gRPC nor Durable Streams.
  */
 package dev.feedstore.server.internal.http;

@@ -298,34 +298,40 @@ public final class LiveFollower implements SpaceTail.Watcher {
   }
 
   /**
-   * Sends what follows {@code scanned} from storage. A stream of the whole space takes the page
-   * that starts at the multiple of the batch size below it, which the streams behind in the same
-   * stretch share ({@link SharedPages}), and from there on reads pages that start at those
-   * multiples, shared too; a selection reads its own.
+   * Sends what follows {@code scanned} from storage. A stream takes the page of its scope that
+   * starts at the multiple of the batch size below it, which the streams of the same scope behind in
+   * the same stretch share ({@link SharedPages}), and sends its blocks after {@code scanned} (a part
+   * of the page, encoded once for the streams behind at the same point); from there on it reads
+   * pages that start where that one ended (for the whole space, at those multiples), shared too. A
+   * stream alone in its space reads its own pages, which are not kept.
    */
   private void sendStored() {
     long after = scanned;
-    if (!(read.scope() instanceof Scope.WholeSpace)) {
-      sendPage(readStored(after), null);
+    if (read.space().tail().watcherCount() <= 1) {
+      sendPage(readStored(after), null); // alone in its space: no stream to share a page with
       return;
     }
     long aligned = after - Math.floorMod(after, (long) batchBlocks);
     // Not from 0, which reads from the floor: that would skip history compacted past this stream.
     if (aligned > 0 && aligned < after) {
-      Page page = alignedPage(aligned);
+      SharedPages.Shared shared = alignedPage(aligned);
+      Page page = shared == null ? null : shared.page();
       if (page != null && (!page.hasMore() || page.blocks().get(page.blocks().size() - 1).position().value() > after)) {
-        sendPage(page.after(after), null);
+        SharedPages.Part part = shared.after(after);
+        sendPage(part.page(), part.encodings());
         return;
       }
     }
-    SharedPages.Shared own = read.space().tail().pages().page(after, batchBlocks, batchBytes, () -> readStored(after));
+    SharedPages.Shared own = read.space().tail().pages().page(read.scope(), after, batchBlocks, batchBytes,
+        () -> readStored(after));
     sendPage(own.page(), own.encodings());
   }
 
   /** The shared page after {@code aligned}, or null when compaction removed what follows it. */
-  private Page alignedPage(long aligned) {
+  private SharedPages.Shared alignedPage(long aligned) {
     try {
-      return read.space().tail().pages().page(aligned, batchBlocks, batchBytes, () -> readStored(aligned)).page();
+      return read.space().tail().pages().page(read.scope(), aligned, batchBlocks, batchBytes,
+          () -> readStored(aligned));
     } catch (CursorCompactedException e) {
       return null; // this stream's own read says whether it is compacted past too
     }

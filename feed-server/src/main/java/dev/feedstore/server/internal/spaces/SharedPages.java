@@ -1,13 +1,16 @@
 package dev.feedstore.server.internal.spaces;
 
 import dev.feedstore.core.Block;
+import dev.feedstore.core.Scope;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Supplier;
 
 /**
- * Pages of a whole space read from storage, shared by the streams that fell behind the space's
- * recent blocks at the same point. When the server cannot keep up, a thousand streams of a space
+ * Pages of a space read from storage, shared by the streams of the same scope (the whole space,
+ * or the same feeds: the readers of one Durable Stream) that fell behind the space's recent blocks
+ * at the same point. When the server cannot keep up, a thousand streams of a space
  * fall behind together; without this each would read the same blocks from storage and encode them
  * on its own, so that falling behind would make every delivery dearer just when the server has the
  * least to spare. With it a page is read once and its frames are built once ({@link Encodings}),
@@ -30,25 +33,30 @@ public final class SharedPages {
   private static final long PAGE_OVERHEAD = 512;
 
   /**
-   * A page read after position {@code after} with the given bounds, and the frames built for it,
-   * kept in one slot of one space. Compared by identity.
+   * A page of a scope read after position {@code after} with the given bounds, and the frames built
+   * for it, kept in one slot of one space. Compared by identity.
    */
   public static final class Shared {
     private final SharedPages owner;
     private final int slot;
     /** The owner's {@link #generation} when the page was read. */
     private final long generation;
+    private final Scope scope;
     private final long after;
     private final int maxBlocks;
     private final long maxBytes;
     private final Page page;
     private final Encodings encodings = new Encodings();
     private final long bytes;
+    /** The part of the page last asked for ({@link #after}). */
+    private final AtomicReference<Part> part = new AtomicReference<>();
 
-    private Shared(SharedPages owner, int slot, long generation, long after, int maxBlocks, long maxBytes, Page page) {
+    private Shared(SharedPages owner, int slot, long generation, Scope scope, long after, int maxBlocks, long maxBytes,
+        Page page) {
       this.owner = owner;
       this.slot = slot;
       this.generation = generation;
+      this.scope = scope;
       this.after = after;
       this.maxBlocks = maxBlocks;
       this.maxBytes = maxBytes;
@@ -57,7 +65,9 @@ public final class SharedPages {
       for (Block block : page.blocks()) {
         blocks += BlockSizes.of(block);
       }
-      this.bytes = PAGE_OVERHEAD + 2 * blocks; // the blocks, and the frame encoded from them
+      // The blocks, and what a transport encodes from them: a Watch frame about as large, Server-Sent
+      // Events about half as large again (the data in base64, the fields in JSON).
+      this.bytes = PAGE_OVERHEAD + blocks + blocks * 3 / 2;
     }
 
     public Page page() {
@@ -69,13 +79,30 @@ public final class SharedPages {
       return encodings;
     }
 
+    /**
+     * The blocks of this page after {@code position}, a point inside it where streams of the scope
+     * fell behind, and what the transports encode from them once for all those streams: the part last
+     * asked for is kept with the page, so that streams behind at the same point share it as they
+     * share whole pages. It is not charged to the budget: one at a time, and smaller than the page.
+     */
+    public Part after(long position) {
+      Part last = part.get();
+      if (last != null && last.after() == position) {
+        return last;
+      }
+      Part made = new Part(position, page.after(position), new Encodings());
+      part.set(made);
+      return made;
+    }
+
     /** What the page and its frame hold in memory, about: what the {@link SharedPageBudget} charges. */
     long bytes() {
       return bytes;
     }
 
-    boolean answers(long otherAfter, int otherMaxBlocks, long otherMaxBytes) {
-      return after == otherAfter && maxBlocks == otherMaxBlocks && maxBytes == otherMaxBytes;
+    boolean answers(Scope otherScope, long otherAfter, int otherMaxBlocks, long otherMaxBytes) {
+      return after == otherAfter && maxBlocks == otherMaxBlocks && maxBytes == otherMaxBytes
+          && (scope == otherScope || scope.equals(otherScope));
     }
 
     /** Drops this page from its space if the space still keeps it: true then, false when it was replaced or never kept. */
@@ -83,6 +110,12 @@ public final class SharedPages {
       return owner.slots.compareAndSet(slot, this, null);
     }
   }
+
+  /**
+   * The blocks of a shared page after a point inside it ({@link Shared#after}), and what the
+   * transports encode from them for the streams that send them.
+   */
+  public record Part(long after, Page page, Encodings encodings) {}
 
   private final AtomicReferenceArray<Shared> slots;
   private final SharedPageBudget budget;
@@ -99,22 +132,23 @@ public final class SharedPages {
   }
 
   /**
-   * The page of the whole space after {@code after}, at most {@code maxBlocks} and {@code maxBytes}:
+   * The page of {@code scope} after {@code after}, at most {@code maxBlocks} and {@code maxBytes}:
    * the one read before when there is one, else what {@code read} reads, kept for other streams if
    * the budget lets it. A page read while the pages were {@link #clear}ed is read again: what it
    * holds may be the history the clear was for.
    */
-  public Shared page(long after, int maxBlocks, long maxBytes, Supplier<Page> read) {
+  public Shared page(Scope scope, long after, int maxBlocks, long maxBytes, Supplier<Page> read) {
     // Streams behind read pages that start at multiples of the batch size: a ring by page number,
-    // so that as many consecutive pages as there are slots are kept without evicting one another.
-    int slot = (int) Math.floorMod(Math.floorDiv(after, (long) maxBlocks), (long) slots.length());
+    // so that as many consecutive pages as there are slots are kept without evicting one another
+    // (the pages of other scopes in the same ring, shifted by the scope).
+    int slot = (int) Math.floorMod(Math.floorDiv(after, (long) maxBlocks) + scope.hashCode(), (long) slots.length());
     while (true) {
       long current = generation.get();
       Shared last = slots.get(slot);
-      if (last != null && last.generation == current && last.answers(after, maxBlocks, maxBytes)) {
+      if (last != null && last.generation == current && last.answers(scope, after, maxBlocks, maxBytes)) {
         return last;
       }
-      Shared page = new Shared(this, slot, current, after, maxBlocks, maxBytes, read.get());
+      Shared page = new Shared(this, slot, current, scope, after, maxBlocks, maxBytes, read.get());
       if (generation.get() != current) {
         continue; // cleared while it was read
       }

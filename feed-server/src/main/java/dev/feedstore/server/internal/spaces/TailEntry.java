@@ -3,49 +3,45 @@ package dev.feedstore.server.internal.spaces;
 import dev.feedstore.core.Block;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Namespace;
-import com.google.protobuf.ByteString;
-import dev.feedstore.proto.WireMapping;
-import dev.feedstore.proto.v1.BlockBatch;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * A committed block as live watchers need it: encoded once, so that every watcher of the space
- * sends the same bytes, with the namespace of its feed for scope checks and {@code
- * feed_namespaces}. Immutable.
+ * A committed block as live streams need it: the block, the namespace of its feed for scope checks,
+ * and what each transport encodes from it once for every stream that sends it ({@link Encodings}:
+ * a Watch's block field, a Server-Sent Event), made when a stream of that transport first needs it,
+ * so that the tail itself knows no transport and a block no stream sends is never encoded. Immutable
+ * but for its encodings, which are thread-safe.
  *
- * @param position the block's position in its space
- * @param feedId the block's feed
+ * @param block the block, positioned
  * @param namespace the feed's namespace, if it has one
- * @param blockField the block as an entry of {@code BlockBatch.blocks}: tag, length and the
- *     encoded {@code Block}, position included
- * @param namespaceField the feed's namespace as an entry of {@code BlockBatch.feed_namespaces}
- *     (tag, length, map entry), or empty when the feed has none
  * @param bytes its size for byte budgets ({@link BlockSizes#of})
  * @param chain the history chain at the block's position, when known
  * @param encodings what the transports encode from this block once for every stream: made by the
  *     first stream of each transport that sends it
  */
-public record TailEntry(long position, FeedId feedId, Optional<Namespace> namespace, ByteString blockField,
-    ByteString namespaceField, long bytes, OptionalLong chain, Encodings encodings) {
+public record TailEntry(Block block, Optional<Namespace> namespace, long bytes, OptionalLong chain,
+    Encodings encodings) {
 
   public TailEntry {
-    Objects.requireNonNull(feedId, "feedId");
+    Objects.requireNonNull(block, "block");
     Objects.requireNonNull(namespace, "namespace");
-    Objects.requireNonNull(blockField, "blockField");
-    Objects.requireNonNull(namespaceField, "namespaceField");
     Objects.requireNonNull(chain, "chain");
     Objects.requireNonNull(encodings, "encodings");
+    if (!block.position().isAssigned()) {
+      throw new IllegalArgumentException("a tail entry holds a positioned block");
+    }
   }
 
-  /** The block itself, decoded from its wire encoding. */
-  public Block block() {
-    try {
-      return WireMapping.toDomain(BlockBatch.parseFrom(blockField).getBlocks(0), "block");
-    } catch (com.google.protobuf.InvalidProtocolBufferException e) {
-      throw new IllegalStateException("a tail entry holds what the server encoded itself", e);
-    }
+  /** The block's position in its space. */
+  public long position() {
+    return block.position().value();
+  }
+
+  /** The block's feed. */
+  public FeedId feedId() {
+    return block.feedId();
   }
 
   public static TailEntry of(Block positioned, Optional<Namespace> namespace) {
@@ -53,13 +49,6 @@ public record TailEntry(long position, FeedId feedId, Optional<Namespace> namesp
   }
 
   static TailEntry of(Block positioned, Optional<Namespace> namespace, OptionalLong chain) {
-    BlockBatch.Builder batch = BlockBatch.newBuilder().addBlocks(WireMapping.toWire(positioned));
-    ByteString blockField = batch.build().toByteString();
-    ByteString namespaceField = namespace
-        .map(ns -> BlockBatch.newBuilder().putFeedNamespaces(positioned.feedId().value(), ns.value()).build()
-            .toByteString())
-        .orElse(ByteString.EMPTY);
-    return new TailEntry(positioned.position().value(), positioned.feedId(), namespace, blockField, namespaceField,
-        BlockSizes.of(positioned), chain, new Encodings());
+    return new TailEntry(positioned, namespace, BlockSizes.of(positioned), chain, new Encodings());
   }
 }

@@ -11,10 +11,13 @@ import static dev.feedstore.server.settings.ServerSettings.STREAMS_SPACE;
 
 import dev.feedstore.core.Block;
 import dev.feedstore.core.InvalidValueException;
+import dev.feedstore.core.Position;
+import dev.feedstore.core.Scope;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.StreamName;
-import dev.feedstore.proto.v1.WatchRequest;
 import dev.feedstore.server.internal.access.Caller;
+import dev.feedstore.server.internal.authority.ReadRequest;
+import dev.feedstore.server.internal.authority.ScopeRequest;
 import dev.feedstore.server.internal.core.ServerCore;
 import dev.feedstore.server.internal.errors.ShuttingDownException;
 import dev.feedstore.server.internal.http.HttpExchange;
@@ -24,12 +27,12 @@ import dev.feedstore.server.internal.live.LiveFollower;
 import dev.feedstore.server.internal.live.LiveSink;
 import dev.feedstore.server.internal.live.LiveSinkAfter;
 import dev.feedstore.server.internal.monitoring.RateLimitedLog;
-import dev.feedstore.server.internal.wire.WireRequests;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -359,7 +362,7 @@ final class HttpStreams {
       return;
     }
     StreamName name = StreamName.of(view.record().name());
-    StreamSseSink sink = new StreamSseSink(exchange, content, opening.toString(), reached, () -> cursors.next(echoed),
+    StreamSseSink sink = new StreamSseSink(exchange.events(), content, opening.toString(), reached, () -> cursors.next(echoed),
         after -> streams.read(name, StreamStart.after(new StreamOffset(after)), core.settings().get(QUERY_LIMIT),
             core.settings().get(RESPONSE_BYTES), false).blocks());
     exchange.request().getConnectionMetaData().getConnection().getEndPoint().setIdleTimeout(
@@ -393,10 +396,10 @@ final class HttpStreams {
    */
   private LiveFollower openFollower(HttpExchange exchange, Caller caller, StreamView view, StreamOffset at,
       LiveSink sink) {
-    WatchRequest watch = WatchRequest.newBuilder().setSpaceId(streams.space().value())
-        .addFeedIds(view.record().feedId().value()).setCursor(Math.max(at.position(), view.floor())).build();
+    ReadRequest read = new ReadRequest(streams.space(), ScopeRequest.of(Scope.feeds(Set.of(view.record().feedId()))),
+        Position.of(Math.max(at.position(), view.floor())), 0, Optional.empty());
     Request request = exchange.request();
-    return core.watches().openFollower(WireRequests.watch(watch, core.settings()), sink,
+    return core.watches().openFollower(read, sink,
         "http " + Request.getRemoteAddr(request) + ":" + Request.getRemotePort(request), caller);
   }
 

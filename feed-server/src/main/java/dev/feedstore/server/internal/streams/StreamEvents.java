@@ -2,6 +2,10 @@ package dev.feedstore.server.internal.streams;
 
 import dev.feedstore.core.Block;
 import dev.feedstore.server.internal.http.Json;
+import dev.feedstore.server.internal.spaces.Encodings;
+import dev.feedstore.server.internal.spaces.Page;
+import dev.feedstore.server.internal.spaces.SharedBatches;
+import dev.feedstore.server.internal.spaces.TailEntry;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -13,10 +17,45 @@ import java.util.List;
  * followed by an {@code event: control} with {@code streamNextOffset}, {@code streamCursor} and,
  * when nothing follows, {@code upToDate}; a closed stream's last control says {@code streamClosed} instead of a
  * cursor. Every line break of the data starts a new {@code data:} line, so data can never end an
- * event or start another. Stateless.
+ * event or start another. The events of a live batch or of a page read for the streams behind are
+ * encoded once for every stream that sends them ({@link #live}, {@link #page}). Stateless and
+ * thread-safe.
  */
 final class StreamEvents {
+  /** What a stream's events hold besides their blocks: how its data is written, and the control's fields. */
+  private record Fields(String data, String cursor, boolean upToDate) {}
+
+  /** The data event of a batch or a page, encoded once for the streams that send it. */
+  private static final Encodings.Kind<SharedBatches<String>> DATA = new Encodings.Kind<>("Durable Streams data");
+  /** The data and control events of a batch or a page, encoded once for the streams that send them alike. */
+  private static final Encodings.Kind<SharedBatches<byte[]>> EVENTS = new Encodings.Kind<>("Durable Streams events");
+
   private StreamEvents() {}
+
+  /**
+   * The data and control events of the live blocks {@code entries} (the stream is up to date after
+   * them), encoded by the first stream of the same content that sends them with the same cursor.
+   */
+  static byte[] live(StreamContent content, List<TailEntry> entries, String cursor) {
+    String data = dataKind(content);
+    StreamOffset next = new StreamOffset(entries.get(entries.size() - 1).position());
+    return SharedBatches.live(EVENTS, new Fields(data, cursor, true), entries, () -> bytes(SharedBatches.live(DATA,
+        data, entries, () -> data(content, entries.stream().map(TailEntry::block).toList()))
+        + control(next, cursor, true)));
+  }
+
+  /** The events of a page read for the streams behind ({@code encodings} is the page's), as {@link #live} encodes a batch. */
+  static byte[] page(StreamContent content, Page page, Encodings encodings, String cursor, boolean upToDate) {
+    String data = dataKind(content);
+    StreamOffset next = new StreamOffset(page.blocks().get(page.blocks().size() - 1).position().value());
+    return SharedBatches.page(EVENTS, new Fields(data, cursor, upToDate), encodings, () -> bytes(SharedBatches.page(
+        DATA, data, encodings, () -> data(content, page.blocks())) + control(next, cursor, upToDate)));
+  }
+
+  /** How {@code content}'s data events are written: JSON, text or base64. */
+  private static String dataKind(StreamContent content) {
+    return content.isJson() ? "json" : content.isText() ? "text" : "base64";
+  }
 
   /**
    * One data event with the content of {@code blocks} (a batch the server read or was handed at
@@ -45,11 +84,19 @@ final class StreamEvents {
       blocks.forEach(block -> bytes.writeBytes(block.data().toByteArray()));
       payload = Base64.getEncoder().encodeToString(bytes.toByteArray());
     }
-    StringBuilder event = new StringBuilder("event: data\n");
-    for (String line : payload.split("\r\n|\r|\n", -1)) {
-      event.append("data:").append(line).append('\n');
+    StringBuilder event = new StringBuilder(payload.length() + 32).append("event: data\ndata:");
+    for (int i = 0; i < payload.length(); i++) {
+      char c = payload.charAt(i);
+      if (c == '\r' || c == '\n') {
+        if (c == '\r' && i + 1 < payload.length() && payload.charAt(i + 1) == '\n') {
+          i++; // CRLF is one line break
+        }
+        event.append("\ndata:");
+      } else {
+        event.append(c);
+      }
     }
-    return event.append('\n').toString();
+    return event.append("\n\n").toString();
   }
 
   /** An {@code event: control}. */

@@ -5,10 +5,10 @@ import dev.feedstore.server.internal.errors.Refusal;
 import dev.feedstore.server.internal.http.HttpExchange;
 import dev.feedstore.server.internal.http.SseWriter;
 import dev.feedstore.server.internal.live.LiveSink;
+import dev.feedstore.server.internal.spaces.Encodings;
 import dev.feedstore.server.internal.spaces.Page;
 import dev.feedstore.server.internal.spaces.TailEntry;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongFunction;
 import java.util.function.Supplier;
@@ -16,7 +16,8 @@ import java.util.function.Supplier;
 /**
  * A Durable Stream's {@code live=sse} response as a {@link LiveSink} of the live follower, which
  * follows the stream's own feed from the offset its catch-up reached: the catch-up's events go
- * first ({@code opening}), then each block the follower sends as a data and a control event.
+ * first ({@code opening}), then each batch the follower sends as a data and a control event, encoded
+ * once for the streams that send the same ({@link StreamEvents#live}, {@link StreamEvents#page}).
  * When the stream closes ({@link #end} with {@link Closed}) the blocks up to the close are read
  * from the store and sent, then the last control event, and the response ends.
  *
@@ -35,7 +36,7 @@ final class StreamSseSink implements LiveSink {
     }
   }
 
-  private final HttpExchange exchange;
+  private final SseWriter.Output output;
   private final SseWriter writer;
   private final StreamContent content;
   private final Supplier<String> cursor;
@@ -46,14 +47,16 @@ final class StreamSseSink implements LiveSink {
   private long last;
 
   /**
+   * @param output the response the events are written to ({@link HttpExchange#events})
    * @param opening the catch-up's events, written first
    * @param from the position the catch-up reached
+   * @param cursor the {@code streamCursor} of the next control event
    * @param blocksAfter the stream's own blocks after a position, read from the store, for a close
    */
-  StreamSseSink(HttpExchange exchange, StreamContent content, String opening, long from, Supplier<String> cursor,
+  StreamSseSink(SseWriter.Output output, StreamContent content, String opening, long from, Supplier<String> cursor,
       LongFunction<List<Block>> blocksAfter) {
-    this.exchange = exchange;
-    this.writer = new SseWriter(exchange);
+    this.output = output;
+    this.writer = new SseWriter(output);
     this.content = content;
     this.opening = opening;
     this.last = from;
@@ -77,10 +80,15 @@ final class StreamSseSink implements LiveSink {
   }
 
   @Override
+  public void sharedHistory(Head head, Page page, Encodings encodings) {
+    last = page.blocks().get(page.blocks().size() - 1).position().value();
+    writer.write(take(), StreamEvents.page(content, page, encodings, cursor.get(), !page.hasMore()));
+  }
+
+  @Override
   public void live(Head head, List<TailEntry> entries) {
-    List<Block> blocks = new ArrayList<>(entries.size());
-    entries.forEach(entry -> blocks.add(entry.block()));
-    send(blocks, true);
+    last = entries.get(entries.size() - 1).position();
+    writer.write(take(), StreamEvents.live(content, entries, cursor.get()));
   }
 
   private void send(List<Block> blocks, boolean upToDate) {
@@ -117,7 +125,7 @@ final class StreamSseSink implements LiveSink {
         // last offset it got, is told so. The response ends without the close.
       }
     }
-    exchange.ended(reason instanceof Closed ? "OK" : Refusal.of(reason).code().name());
+    output.ended(reason instanceof Closed ? "OK" : Refusal.of(reason).code().name());
     writer.end(ByteBuffer.wrap(StreamEvents.bytes(text.toString())));
   }
 

@@ -4,6 +4,6 @@
  * answers, live reads as long-polls and event streams), {@link dev.feedstore.server.internal.streams.DurableStreams} (the
  * streams over the authority), offsets, producers and content types; and {@code EndedStreams}, the
  * authority's {@code ClosedFeeds}: the feeds of streams that are over take no new blocks. Imports
- * http, core, wire and the packages below them.
+ * http, core, requests and the packages below them.
  */
 package dev.feedstore.server.internal.streams;

@@ -6,17 +6,21 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.feedstore.core.Block;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.LimitExceededException;
+import dev.feedstore.core.Namespace;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.StreamCatalogContract;
 import dev.feedstore.core.store.StreamRecord;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.postgres.PostgresStore;
 import dev.feedstore.postgres.testing.EmbeddedDatabase;
+import dev.feedstore.postgres.testing.PgRoundTrips;
 import dev.feedstore.server.internal.streams.EndedStreams;
+import dev.feedstore.server.internal.errors.AccessDeniedException;
 import dev.feedstore.server.internal.errors.AppendConflictException;
 import dev.feedstore.server.internal.errors.StreamClosedException;
 import dev.feedstore.server.internal.spaces.Spaces;
@@ -114,6 +118,73 @@ class AppendGroupPostgresTest {
       appends.get(i).outcome();
     }
     assertEquals(3, store.read(tx -> tx.blocks().maxPosition(streams)).value(), "the three others, nothing of it");
+  }
+
+  @Test
+  void anAppendWhoseCallerMayNotWriteToItsFeedsIsRefusedAloneAndTheOthersCommit() {
+    Namespace secret = new Namespace("secret");
+    FeedId held = TestBlocks.feedId();
+    FeedId created = TestBlocks.feedId();
+    commit(List.of(new PendingAppend(spaces.acquire(A), Optional.of(secret), List.of(TestBlocks.block(held, "x", 0)))));
+    FeedWriteCheck notSecret = (space, feeds) -> {
+      if (feeds.containsValue(Optional.of(secret))) {
+        throw new AccessDeniedException(true, "no write grant for namespace 'secret'");
+      }
+    };
+    List<PendingAppend> appends = List.of(
+        pending(A, TestBlocks.block(TestBlocks.feedId(), "a", 0)),
+        new PendingAppend(spaces.acquire(A), Optional.empty(), List.of(TestBlocks.block(held, "y", 0)), notSecret),
+        new PendingAppend(spaces.acquire(A), Optional.of(secret), List.of(TestBlocks.block(created, "z", 0)),
+            notSecret),
+        pending(B, TestBlocks.block(TestBlocks.feedId(), "b", 0)));
+
+    commit(appends);
+
+    assertArrayEquals(new long[] {2}, appends.get(0).outcome().positions());
+    assertArrayEquals(new long[] {1}, appends.get(3).outcome().positions());
+    for (int refused : new int[] {1, 2}) {
+      assertInstanceOf(AccessDeniedException.class, assertThrows(RuntimeException.class,
+          () -> appends.get(refused).outcome()), "append " + refused);
+    }
+    assertEquals(2, store.read(tx -> tx.blocks().maxPosition(A)).value(), "nothing of the refused appends");
+    assertEquals(Optional.empty(), store.read(tx -> tx.feeds().find(A, created)),
+        "the feed the refused append would have created is not stored");
+  }
+
+  @Test
+  void aGroupOfAppendsToSeveralSpacesTakesAtMostTwoRoundTripsToTheDatabase() {
+    String url = PostgresServer.newDatabase();
+    String database = url.substring(url.lastIndexOf('/') + 1, url.indexOf('?'));
+    try (PgRoundTrips trips = new PgRoundTrips(EmbeddedDatabase.shared().port());
+        PostgresStore counted = PostgresStore.open(EmbeddedDatabase.settings(trips.url(database)).withPoolSize(2))) {
+      ServerSettings settings = ServerSettings.DEFAULTS;
+      Spaces countedSpaces = new Spaces(counted, settings);
+      AppendGroup countedGroup = new AppendGroup(counted, countedSpaces, settings,
+          new EndedStreams(SpaceId.of(settings.get(STREAMS_SPACE))), Clock.systemUTC());
+      FeedId inA = TestBlocks.feedId();
+      FeedId inB = TestBlocks.feedId();
+      countedGroup.commit(List.of(
+          new PendingAppend(countedSpaces.acquire(A), Optional.empty(), List.of(TestBlocks.block(inA, "w", 0))),
+          new PendingAppend(countedSpaces.acquire(B), Optional.empty(), List.of(TestBlocks.block(inB, "w", 0)))))
+          .run();
+      List<PendingAppend> appends = new ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        appends.add(new PendingAppend(countedSpaces.acquire(A), Optional.empty(), List.of(
+            TestBlocks.block(inA, "a" + i, 0), TestBlocks.block(TestBlocks.feedId(), "a" + i, 0))));
+        appends.add(new PendingAppend(countedSpaces.acquire(B), Optional.empty(), List.of(
+            TestBlocks.block(inB, "b" + i, 0), TestBlocks.block(inB, "b" + i, 1))));
+      }
+      int before = trips.count();
+
+      countedGroup.commit(appends).run();
+
+      List<String> made = trips.since(before);
+      assertTrue(made.size() <= 2, made.size() + " round trips: " + String.join("\n", made));
+      for (int i = 0; i < 3; i++) {
+        assertArrayEquals(new long[] {2 + 2 * i, 3 + 2 * i}, appends.get(2 * i).outcome().positions());
+        assertArrayEquals(new long[] {2 + 2 * i, 3 + 2 * i}, appends.get(2 * i + 1).outcome().positions());
+      }
+    }
   }
 
   private PendingAppend pending(SpaceId space, Block block) {

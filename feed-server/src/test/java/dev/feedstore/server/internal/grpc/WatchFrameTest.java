@@ -36,8 +36,8 @@ class WatchFrameTest {
     }
     WatchEvent head = WatchEvent.newBuilder().setRequestId("r-1").setServerToken("token").setMaxPosition(104).build();
     List<ByteString> fields = new ArrayList<>();
-    entries.forEach(e -> fields.add(e.blockField()));
-    fields.add(entries.get(1).namespaceField());
+    entries.forEach(e -> fields.add(EncodedBlock.of(e).blockField()));
+    fields.add(EncodedBlock.of(entries.get(1)).namespaceField());
 
     WatchFrame frame = WatchFrame.withBatch(head, fields);
 

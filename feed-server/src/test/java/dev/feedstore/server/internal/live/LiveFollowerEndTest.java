@@ -35,6 +35,7 @@ class LiveFollowerEndTest {
   void aSignalTheExecutorRefusesAtShutdownEndsTheStreamAsShuttingDownAndReleasesIt() {
     space = new FollowedSpace(dir, ServerSettings.DEFAULTS);
     space.append(1);
+    space.committedAndSignalled(); // else the commit's signal may reach the follower after it drained
     FollowedSpace.Follower follower = space.follower(0, sink, drains);
     follower.follower().start();
     drains.runAll();

@@ -23,7 +23,7 @@ public final class ManualExecutor implements Executor {
   }
 
   /** Tasks waiting to run. */
-  int queued() {
+  public int queued() {
     return queued.size();
   }
 

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.feedstore.core.Block;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Position;
+import dev.feedstore.core.Scope;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.server.settings.ServerSettings;
@@ -47,7 +48,7 @@ class SharedPageBudgetTest {
 
   /** What one page is charged. */
   long onePage() {
-    return new SharedPages(1, new SharedPageBudget(Long.MAX_VALUE)).page(0, BATCH, 1 << 20, () -> page(0)).bytes();
+    return new SharedPages(1, new SharedPageBudget(Long.MAX_VALUE)).page(Scope.WHOLE_SPACE, 0, BATCH, 1 << 20, () -> page(0)).bytes();
   }
 
   @Test
@@ -62,7 +63,7 @@ class SharedPageBudgetTest {
         watched.add(space);
         for (long p = 0; p < 10; p++) {
           long after = p * BATCH;
-          space.tail().pages().page(after, BATCH, 1 << 20, () -> page(after));
+          space.tail().pages().page(Scope.WHOLE_SPACE, after, BATCH, 1 << 20, () -> page(after));
         }
         long kept = watched.stream().mapToLong(state -> state.tail().pages().keptBytes()).sum();
         assertTrue(kept <= budget, (s + 1) + " spaces keep " + kept + " bytes of pages, over the budget " + budget);
@@ -82,15 +83,15 @@ class SharedPageBudgetTest {
     SharedPageBudget budget = new SharedPageBudget(3 * onePage());
     SharedPages first = new SharedPages(8, budget);
     SharedPages second = new SharedPages(8, budget);
-    SharedPages.Shared oldest = first.page(0, BATCH, 1 << 20, () -> page(0));
-    SharedPages.Shared kept = first.page(100, BATCH, 1 << 20, () -> page(100));
-    second.page(0, BATCH, 1 << 20, () -> page(0));
+    SharedPages.Shared oldest = first.page(Scope.WHOLE_SPACE, 0, BATCH, 1 << 20, () -> page(0));
+    SharedPages.Shared kept = first.page(Scope.WHOLE_SPACE, 100, BATCH, 1 << 20, () -> page(100));
+    second.page(Scope.WHOLE_SPACE, 0, BATCH, 1 << 20, () -> page(0));
 
-    second.page(100, BATCH, 1 << 20, () -> page(100));
+    second.page(Scope.WHOLE_SPACE, 100, BATCH, 1 << 20, () -> page(100));
 
-    assertSame(kept, first.page(100, BATCH, 1 << 20, () -> page(100)));
+    assertSame(kept, first.page(Scope.WHOLE_SPACE, 100, BATCH, 1 << 20, () -> page(100)));
     int before = reads.get();
-    assertTrue(oldest != first.page(0, BATCH, 1 << 20, () -> page(0)), "the oldest page was dropped");
+    assertTrue(oldest != first.page(Scope.WHOLE_SPACE, 0, BATCH, 1 << 20, () -> page(0)), "the oldest page was dropped");
     assertEquals(before + 1, reads.get(), "and is read again");
     assertEquals(3 * onePage(), budget.used());
   }
@@ -100,8 +101,8 @@ class SharedPageBudgetTest {
     SharedPageBudget none = new SharedPageBudget(0);
     SharedPages pages = new SharedPages(8, none);
 
-    pages.page(0, BATCH, 1 << 20, () -> page(0));
-    pages.page(0, BATCH, 1 << 20, () -> page(0));
+    pages.page(Scope.WHOLE_SPACE, 0, BATCH, 1 << 20, () -> page(0));
+    pages.page(Scope.WHOLE_SPACE, 0, BATCH, 1 << 20, () -> page(0));
 
     assertEquals(2, reads.get(), "each stream read its own");
     assertEquals(0, none.used());
@@ -111,8 +112,8 @@ class SharedPageBudgetTest {
   void clearedAndReplacedPagesGiveBackWhatTheyHeld() {
     SharedPageBudget budget = new SharedPageBudget(Long.MAX_VALUE);
     SharedPages pages = new SharedPages(2, budget);
-    pages.page(0, BATCH, 1 << 20, () -> page(0));
-    pages.page(200, BATCH, 1 << 20, () -> page(200)); // the same slot as 0 in a ring of two
+    pages.page(Scope.WHOLE_SPACE, 0, BATCH, 1 << 20, () -> page(0));
+    pages.page(Scope.WHOLE_SPACE, 200, BATCH, 1 << 20, () -> page(200)); // the same slot as 0 in a ring of two
     assertEquals(onePage(), budget.used());
 
     pages.clear();

@@ -34,6 +34,17 @@ class StreamJsonTest {
   }
 
   @Test
+  void aBodyNestedAsDeepAsItsSizeAllowsCostsItsLengthNotTheStack() {
+    int depth = 200_000;
+    String deep = "[".repeat(depth) + "]".repeat(depth);
+    assertEquals(List.of(deep.substring(1, deep.length() - 1)), StreamJson.messages(deep));
+    StreamException unclosed = assertThrows(StreamException.class,
+        () -> StreamJson.messages("{\"a\":" + "[".repeat(depth)));
+    assertEquals(400, unclosed.status());
+    assertTrue(unclosed.getMessage().contains("at character " + (5 + depth)), unclosed.getMessage());
+  }
+
+  @Test
   void aStoredBlockGivesItsElementsAndABlockThatIsNotJsonGivesNothing() {
     assertEquals(List.of("1", "2"), StreamJson.ofBlock(StreamJson.block(List.of("1", "2"))));
     assertEquals(List.of("{\"k\":1}"), StreamJson.ofBlock("{\"k\":1}"));
