@@ -27,13 +27,14 @@ import picocli.CommandLine.Option;
 @Command(name = "feed-bench", mixinStandardHelpOptions = true, sortOptions = false, showDefaultValues = true,
     usageHelpWidth = 110,
     description = "Benchmarks of the feed store on loopback: append, catch-up, live latency, offline backlog, fan-out,"
-        + " idle cost, compaction; and the cost of a block's checksum and of a link of the history chain.")
+        + " idle cost, compaction, gzip on catch-up pages, live queries on a replica; and the cost of a block's checksum"
+        + " and of a link of the history chain.")
 public final class BenchMain implements Callable<Integer> {
 
   /** The parts of the table. */
   enum Part {
     append, pipeline, concurrent, catchup, live, fanout, idle, ssefanout, sseidle, streamsfanout, httpappend, checksum,
-    chain, backlog, fairness, streams, compaction
+    chain, backlog, fairness, streams, compaction, compression, livequery
   }
 
   @Option(names = "--only", split = ",", paramLabel = "PART",
@@ -100,6 +101,12 @@ public final class BenchMain implements Callable<Integer> {
   @Option(names = "--fairness-queries", paramLabel = "N") Integer fairnessQueries;
   @Option(names = "--stream-messages", paramLabel = "N") Integer streamMessages;
   @Option(names = "--compaction-blocks", paramLabel = "N") Integer compactionBlocks;
+  @Option(names = "--livequery-documents", paramLabel = "N") Integer livequeryDocuments;
+  @Option(names = "--livequery-queries", paramLabel = "N") int livequeryQueries = 100;
+  @Option(names = "--livequery-blocks", paramLabel = "N") Integer livequeryBlocks;
+  @Option(names = "--livequery-rate", paramLabel = "BLOCKS_PER_S") int livequeryRate = 1000;
+  @Option(names = "--livequery-pulled", paramLabel = "N") int livequeryPulled = 1000;
+  @Option(names = "--compression-blocks", paramLabel = "N") Integer compressionBlocks;
 
   public static void main(String[] args) {
     System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
@@ -173,6 +180,11 @@ public final class BenchMain implements Callable<Integer> {
           () -> new StreamsBench(run, table, or(streamMessages, quick ? 20_000 : 100_000)).run());
       status |= part(Part.compaction, () -> new CompactionBench(run, table,
           or(compactionBlocks, quick ? 100_000 : 1_000_000)).run());
+      status |= part(Part.livequery, () -> new LiveQueryBench(run, table, new LiveQueryBench.Sizes(
+          or(livequeryDocuments, quick ? 20_000 : 100_000), livequeryQueries, or(livequeryBlocks, quick ? 2_000 : 10_000),
+          quick ? 500 : 2_000, livequeryRate, livequeryPulled)).run());
+      status |= part(Part.compression, () -> new CompressionBench(run, table,
+          or(compressionBlocks, quick ? 20_000 : 100_000)).run());
       status |= part(Part.fairness, () -> new FairnessBench(table, options.dir(), or(fairnessQueries, quick ? 400 : 2_000))
           .run());
       if (only.contains(Part.idle) || only.contains(Part.fanout)) {

@@ -2,6 +2,7 @@ package dev.feedstore.bench;
 
 import static dev.feedstore.server.settings.ServerSettings.APPEND_GROUP_BLOCKS;
 import static dev.feedstore.server.settings.ServerSettings.PRINCIPAL_REQUESTS_PER_SECOND;
+import static dev.feedstore.server.settings.ServerSettings.SSE_GZIP_LEVEL;
 
 import dev.feedstore.server.FeedServer;
 import dev.feedstore.server.settings.ServerSettings;
@@ -68,11 +69,13 @@ public final class ChildServer {
    * principal-requests-per-second} raised out of the way: every client of the benchmark is one
    * principal (the host 127.0.0.1 of a server without access control), and 100 concurrent writers
    * on a quiet host send more than its default of 10,000 calls a second. The benchmark measures the
-   * store, not that limit.
+   * store, not that limit. {@code sse-gzip-level} is 6 (deflate's default), so that an event stream
+   * goes gzipped to a reader that asks for it ({@link CompressionBench}) and as it is to the others,
+   * which send no {@code Accept-Encoding}.
    */
   static ServerSettings settings(int appendGroupBlocks) {
     return ServerSettings.DEFAULTS.toBuilder().set(APPEND_GROUP_BLOCKS, appendGroupBlocks)
-        .set(PRINCIPAL_REQUESTS_PER_SECOND, BENCH_PRINCIPAL_REQUESTS_PER_SECOND).build();
+        .set(PRINCIPAL_REQUESTS_PER_SECOND, BENCH_PRINCIPAL_REQUESTS_PER_SECOND).set(SSE_GZIP_LEVEL, 6).build();
   }
 
   private static void open(Path db, int appendGroupBlocks) throws IOException {

@@ -1,10 +1,14 @@
 package dev.feedstore.client;
 
 import dev.feedstore.client.internal.Backoff;
-import dev.feedstore.client.internal.GrpcAuthority;
 import dev.feedstore.client.internal.Channels;
+import dev.feedstore.client.internal.CommitOrder;
+import dev.feedstore.client.internal.GrpcAuthority;
 import dev.feedstore.client.internal.ListenerHub;
+import dev.feedstore.client.internal.ListenerThread;
+import dev.feedstore.client.internal.QueryHub;
 import dev.feedstore.client.internal.RefusedBlocks;
+import dev.feedstore.client.internal.ReplicaEvents;
 import dev.feedstore.client.internal.ReplicaLock;
 import dev.feedstore.client.internal.SessionLoop;
 import dev.feedstore.client.internal.StatusTracker;
@@ -21,11 +25,12 @@ import dev.feedstore.core.Replication;
 import dev.feedstore.core.Scope;
 import dev.feedstore.core.Sequence;
 import dev.feedstore.core.SpaceId;
+import dev.feedstore.core.query.LiveQuery;
+import dev.feedstore.core.query.result.LiveResult;
 import dev.feedstore.core.store.CorruptBlockException;
 import dev.feedstore.core.store.DamagedStoreException;
 import dev.feedstore.core.store.FeedStore;
 import dev.feedstore.core.store.UnknownFeedException;
-import dev.feedstore.core.sync.Changes;
 import dev.feedstore.core.sync.SpaceSync;
 import dev.feedstore.core.sync.SyncStep;
 import dev.feedstore.sqlite.QuickCheck;
@@ -85,8 +90,11 @@ public final class Replica implements AutoCloseable {
   private final Limits limits;
   private final int pullLimit;
   private final int pushLimit;
+  private final ListenerThread listenerThread;
   private final int pushesInFlight;
   private final ListenerHub listeners;
+  private final QueryHub queries;
+  private final ReplicaEvents events;
   private final Map<SpaceId, SpaceSync> syncs = new ConcurrentHashMap<>();
   private final AtomicReference<SyncSession> session = new AtomicReference<>();
 
@@ -111,7 +119,15 @@ public final class Replica implements AutoCloseable {
     }
     this.sqlite = opened;
     this.store = builder.storeWrapper.apply(sqlite);
-    this.listeners = new ListenerHub(store, this::setAside);
+    this.listenerThread = new ListenerThread();
+    CommitOrder order = new CommitOrder();
+    this.listeners = new ListenerHub(store, this::setAside, listenerThread);
+    this.queries = new QueryHub(store, order, listenerThread, clock, builder.liveQueryMatches,
+        this::sync, this::setAside);
+    if (builder.pulledTakenAsNewest) {
+      queries.breakOnPurpose();
+    }
+    this.events = new ReplicaEvents(order, listeners, queries);
   }
 
   /**
@@ -161,8 +177,10 @@ public final class Replica implements AutoCloseable {
     private SqliteSettings sqlite = SqliteSettings.DEFAULTS;
     private int pullLimit = SpaceSync.DEFAULT_PULL_LIMIT;
     private int pushLimit = SpaceSync.DEFAULT_PUSH_LIMIT;
+    private int liveQueryMatches = LiveResult.DEFAULT_MAX_MATCHES;
     private int pushesInFlight = GrpcAuthority.DEFAULT_APPENDS_IN_FLIGHT;
     private UnaryOperator<FeedStore> storeWrapper = UnaryOperator.identity();
+    private boolean pulledTakenAsNewest;
     private Duration quickCheck = DEFAULT_QUICK_CHECK;
 
     private Builder(Path file) {
@@ -175,7 +193,10 @@ public final class Replica implements AutoCloseable {
       return this;
     }
 
-    /** The clock of block timestamps and feed ids (default: the system clock). */
+    /**
+     * The clock of block timestamps and feed ids, and of live queries' time of evaluation, which is
+     * a pending version's receive time (default: the system clock).
+     */
     public Builder clock(Clock value) {
       this.clock = value;
       return this;
@@ -198,6 +219,19 @@ public final class Replica implements AutoCloseable {
       }
       this.pullLimit = pull;
       this.pushLimit = push;
+      return this;
+    }
+
+    /**
+     * The most documents one live query may match, within its limit or not (setting {@value
+     * LiveResult#MATCHES_SETTING}, default {@value LiveResult#DEFAULT_MAX_MATCHES}): a query that
+     * would match more ends with a {@link dev.feedstore.core.LimitExceededException} naming it.
+     */
+    public Builder liveQueryMatches(int value) {
+      if (value < 1) {
+        throw new IllegalArgumentException(LiveResult.MATCHES_SETTING + " must be >= 1, was " + value);
+      }
+      this.liveQueryMatches = value;
       return this;
     }
 
@@ -244,6 +278,16 @@ public final class Replica implements AutoCloseable {
      */
     Builder wrapStore(UnaryOperator<FeedStore> wrapper) {
       this.storeWrapper = Objects.requireNonNull(wrapper, "wrapper");
+      return this;
+    }
+
+    /**
+     * Breaks live queries on purpose, so that tests can show their checks fail: a sync step's blocks
+     * are taken for their documents' newest versions, as a local append's are, instead of reading
+     * the documents' current versions. Not for applications.
+     */
+    Builder breakLiveQueries() {
+      this.pulledTakenAsNewest = true;
       return this;
     }
 
@@ -294,14 +338,12 @@ public final class Replica implements AutoCloseable {
    * knows: a feed this replica does not hold yet is added with it.
    */
   public void replicate(SpaceId space, FeedId feed, Optional<Namespace> namespace, Replication replication) {
-    store.write(tx -> {
+    changePolicies(space, tx -> {
       tx.feeds().create(space, feed, namespace);
       namespace.ifPresent(ns -> tx.feeds().adoptNamespace(space, feed, ns));
       tx.replication().setFeed(space, feed, replication);
       rewindForBackfill(tx, space, replication);
-      return null;
     });
-    policyChanged(space);
   }
 
   /**
@@ -314,12 +356,10 @@ public final class Replica implements AutoCloseable {
    * already is back-filled.
    */
   public void replicateSpace(SpaceId space, Replication replication) {
-    store.write(tx -> {
+    changePolicies(space, tx -> {
       tx.replication().setSpace(space, replication);
       rewindForBackfill(tx, space, replication);
-      return null;
     });
-    policyChanged(space);
   }
 
   /** The whole space's policy ({@link #replicateSpace}); {@link Replication#NONE} when it has none. */
@@ -329,11 +369,25 @@ public final class Replica implements AutoCloseable {
 
   /** Replicates every feed of {@code namespace} in the space, with full history, including feeds created later. */
   public void replicateNamespace(SpaceId space, Namespace namespace, boolean replicated) {
-    store.write(tx -> {
+    changePolicies(space, tx -> {
       tx.replication().setNamespace(space, namespace, replicated);
       if (replicated) {
         rewindForBackfill(tx, space, Replication.fullHistory());
       }
+    });
+  }
+
+  /**
+   * Changes the space's replication policies (and perhaps a feed's namespace) in one transaction,
+   * and tells sync and live queries: what a query's scope misses or covers may change with them.
+   */
+  private void changePolicies(SpaceId space, java.util.function.Consumer<dev.feedstore.core.store.StoreTransaction> change) {
+    events.committing(() -> {
+      store.write(tx -> {
+        change.accept(tx);
+        return null;
+      });
+      events.policiesChanged(space);
       return null;
     });
     policyChanged(space);
@@ -376,32 +430,40 @@ public final class Replica implements AutoCloseable {
 
   /** Appends several blocks to a feed in one transaction, in order. */
   public List<BlockKey> append(SpaceId space, FeedId feed, List<BlockData> data) {
-    List<BlockKey> keys = setAsideOnFailure(() -> store.write(tx -> {
-      if (tx.feeds().find(space, feed).isEmpty()) {
+    List<BlockKey> keys = setAsideOnFailure(() -> events.committing(() -> appendCommitted(space, feed, data)));
+    SyncSession current = session.get();
+    if (current != null) {
+      current.wake();
+    }
+    return keys;
+  }
+
+  /** Appends in one transaction and tells the listeners; runs inside the order of commits. */
+  private List<BlockKey> appendCommitted(SpaceId space, FeedId feed, List<BlockData> data) {
+    List<Block> written = new ArrayList<>(data.size());
+    Optional<Namespace> namespace = store.write(tx -> {
+      written.clear();
+      Optional<FeedInfo> info = tx.feeds().find(space, feed);
+      if (info.isEmpty()) {
         throw new UnknownFeedException(space, feed, "this replica does not know feed " + feed + " of space " + space
             + ": create it here (createFeed), or, for a feed another replica created, replicate it first"
             + " (replicate(space, feed, policy), or its namespace or space), which lets this replica append to it at once");
       }
       Optional<Block> last = tx.blocks().lastInFeed(space, feed);
       Sequence sequence = Sequence.after(tx.blocks().maxSequence(space, feed).orElse(null));
-      List<BlockKey> written = new ArrayList<>(data.size());
       for (BlockData bytes : data) {
         BlockKey key = new BlockKey(feed, actor, sequence);
         Block block = Block.unpositioned(key, last.map(b -> Predecessor.of(b.key())), clock.millis(), bytes);
         limits.checkBlock(block);
         tx.blocks().insertLocal(space, block);
-        written.add(key);
+        written.add(block);
         last = Optional.of(block);
         sequence = sequence.next();
       }
-      return written;
-    }));
-    listeners.feedsChanged(space, Changes.of(keys));
-    SyncSession current = session.get();
-    if (current != null) {
-      current.wake();
-    }
-    return keys;
+      return info.get().namespace();
+    });
+    events.appended(space, written, namespace);
+    return written.stream().map(Block::key).toList();
   }
 
   /**
@@ -421,6 +483,29 @@ public final class Replica implements AutoCloseable {
    */
   public Registration listen(SpaceId space, Scope scope, FeedListener listener) {
     return listeners.register(space, scope, listener);
+  }
+
+  /**
+   * Follows a live query over this replica's file, offline or not: the listener gets the result's
+   * rows ({@link LiveQueryEvent.Snapshot}), then the changes of each local commit or pulled batch
+   * that changed them, whole ({@link LiveQueryEvent.Changes}), a {@link LiveQueryEvent.Reset} after
+   * a recovery that rewrote history, all on the replica's listener thread (see {@link
+   * LiveQueryListener}). A version is a block of the query's scope; a document's current version is
+   * its last one in the order of versions: positioned blocks by position, then this replica's
+   * pending ones in the order it stored them. A pending version's receive time is the time of
+   * evaluation, by this replica's clock. A change costs the documents it touched, not a re-run of
+   * the query; a query keyed by a JSON pointer has the key indexed in the file (once, here, before
+   * this returns). Closing the registration stops it. See {@code docs/live-queries.md}.
+   *
+   * @throws IllegalStateException if the replica is closed
+   */
+  public LiveQueryRegistration liveQuery(LiveQuery query, LiveQueryListener listener) {
+    return queries.register(query, listener);
+  }
+
+  /** Blocks the live queries of this replica read from its file so far (tests count what a change cost). */
+  long liveQueryBlocksRead() {
+    return queries.blocksRead();
   }
 
   // ---------------------------------------------------------------- sync
@@ -510,6 +595,7 @@ public final class Replica implements AutoCloseable {
    * because the authority refused new blocks in their feed (the feed of a Durable Stream that is
    * over, {@link RefusedBlock}), kept here and never pushed. They stay unpositioned and every other
    * block keeps syncing. Those of closed feeds first, then those over a limit, each in push order.
+   * A refused block is no version of a live query's document ({@link #liveQuery}).
    */
   public List<RefusedBlock> refused(SpaceId space) {
     return RefusedBlocks.of(sync(space));
@@ -520,7 +606,7 @@ public final class Replica implements AutoCloseable {
    * time with it, with no session open.
    */
   public SpaceSync sync(SpaceId space) {
-    return syncs.computeIfAbsent(space, s -> new SpaceSync(s, store, listeners, pullLimit, pushLimit));
+    return syncs.computeIfAbsent(space, s -> new SpaceSync(s, store, events, pullLimit, pushLimit));
   }
 
   @Override
@@ -529,7 +615,9 @@ public final class Replica implements AutoCloseable {
     if (current != null) {
       current.close();
     }
+    queries.close();
     listeners.close();
+    listenerThread.close();
     try {
       sqlite.close();
     } finally {

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.feedstore.client.testing.FromScratch;
+import dev.feedstore.client.testing.QueryRecorder;
 import dev.feedstore.client.testing.Replicas;
 import dev.feedstore.core.Block;
 import dev.feedstore.core.BlockData;
@@ -13,6 +15,9 @@ import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Replication;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.StreamName;
+import dev.feedstore.core.query.DocumentId;
+import dev.feedstore.core.query.LiveQuery;
+import dev.feedstore.core.query.Row;
 import dev.feedstore.server.testing.Streams;
 import dev.feedstore.server.testing.TestServer;
 import dev.feedstore.testing.Await;
@@ -27,7 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A replica of the streams' space that appends to the feed of a stream closed meanwhile: the
  * authority refuses those blocks, the replica lists them as refused ({@link Replica#refused}), keeps
- * them, and pushes every other block; HTTP readers never see anything after the close. A real
+ * them, and pushes every other block; HTTP readers never see anything after the close, and a live
+ * query takes them for no version. A real
  * server over loopback (gRPC and HTTP), real SQLite files, a real sync session.
  */
 class ClosedStreamReplicaTest {
@@ -71,6 +77,9 @@ class ClosedStreamReplicaTest {
     try (SyncSession session = replica.connect(target(), ConnectOptions.DEFAULTS)) {
       assertTrue(session.awaitSynced(WAIT), session.status().toString());
     }
+    LiveQuery feeds = LiveQuery.parse("space:" + STREAMS.value());
+    QueryRecorder recorder = new QueryRecorder(feeds);
+    LiveQueryRegistration live = replica.liveQuery(feeds, recorder);
     assertEquals(204, streams.append("chat", "text/plain", "", "Stream-Closed", "true").statusCode());
 
     List<BlockKey> late = replica.append(STREAMS, chat, List.of(BlockData.utf8(" late"), BlockData.utf8(" later")));
@@ -94,5 +103,14 @@ class ClosedStreamReplicaTest {
         .map(b -> b.data().toStringUtf8()).toList(), "the replica keeps its refused blocks");
     assertEquals(3, server.blocking().query(dev.feedstore.proto.v1.QueryRequest.newBuilder().setSpaceId("streams")
         .build()).getBlocksCount(), "the authority holds none of them");
+
+    // A refused block is no version: the stream's feed, as a live query's document, stays at "hello".
+    assertTrue(live.awaitCurrent(WAIT));
+    Row chatRow = recorder.rows().stream().filter(row -> row.id().equals(DocumentId.of(chat.value()))).findFirst()
+        .orElseThrow();
+    assertEquals(replica.read(STREAMS, chat).get(0).key(), chatRow.version().block());
+    assertEquals(FromScratch.rows(replica, feeds, System.currentTimeMillis()), recorder.rows());
+    assertTrue(recorder.events().stream().anyMatch(e -> e instanceof LiveQueryEvent.Reset),
+        "learning the close reads the query again: " + recorder.events());
   }
 }

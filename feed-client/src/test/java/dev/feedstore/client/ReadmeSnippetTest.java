@@ -38,17 +38,20 @@ class ReadmeSnippetTest {
       System.out.printf("README snippet: compiled and ran in %d ms%n", (System.nanoTime() - started) / 1_000_000);
       assertEquals(0, run.exitCode(), run.output());
       assertTrue(run.output().contains("status synced"), run.output());
-      assertEquals(List.of("works offline"), authority.blocks(SpaceId.of("team")).stream()
-          .map(b -> b.data().toStringUtf8()).toList());
+      assertTrue(run.output().contains("rows [Row[\"n1\""), "the live query's rows were rendered: " + run.output());
+      assertEquals(List.of("{\"id\": \"n1\", \"text\": \"works offline\"}"), authority.blocks(SpaceId.of("team"))
+          .stream().map(b -> b.data().toStringUtf8()).toList());
       assertTrue(Files.exists(dir.resolve("app").resolve("alice.db")), "the replica's file is where the snippet says");
     }
   }
 
-  /** The snippet as the body of a program, with the two methods it calls to show things. */
+  /** The snippet as the body of a program, with the imports it needs and the two methods it calls to show things. */
   private static String program(String snippet) {
     return """
         import dev.feedstore.client.*;
         import dev.feedstore.core.*;
+        import dev.feedstore.core.query.LiveQuery;
+        import dev.feedstore.core.query.result.ResultCopy;
         import java.nio.file.Path;
         import java.time.Duration;
         import java.util.Optional;
@@ -58,8 +61,8 @@ class ReadmeSnippetTest {
         %s
           }
 
-          static void render(Object feeds) {
-            System.out.println("feeds " + feeds);
+          static void render(Object rows) {
+            System.out.println("rows " + rows);
           }
 
           static void show(SyncStatus status) {

@@ -8,10 +8,12 @@ import java.util.Arrays;
 
 /**
  * A running hash of a space's history at the authority: the chain at position p is {@code next(chain
- * at p - 1, block at p)}, and {@link #START} before position 1. Each link digests the block's key and
+ * at p - 1, block at p)}, and {@link #START} before position 1. Each link digests the block's key,
  * its author-fixed content (predecessor, timestamp and data: what {@link Block#sameContentAs}
- * compares), so two histories have the same chain at p only if they hold the same blocks, with the
- * same content, at every position up to p. A replica that recorded the chain at its cursor can tell
+ * compares) and the authority's receive time, so two histories have the same chain at p only if
+ * they hold the same blocks, with the same content, received at the same times, at every position
+ * up to p: a block the authority lost and was given again at the same position, received anew, is
+ * a rollback too, and the replay brings replicas its new receive time. A replica that recorded the chain at its cursor can tell
  * from one number whether an authority that kept its token (a restore from backup) still has the
  * history the replica pulled, including when a key came back with other content: an author restored
  * from an old backup of its own file writes new content under a key the lost history had used.
@@ -29,6 +31,7 @@ import java.util.Arrays;
  * upgraded and content from there on, and a replica's recorded chain keeps matching. A content
  * difference at a position handed out before the upgrade goes unnoticed as it did then; every
  * position handed out after it, every position re-issued after a rollback among them, is covered.
+ * Receive times joined the links the same way: links stored before they did cover no receive time.
  *
  * <p>Stateless and thread-safe.
  */
@@ -52,14 +55,20 @@ public final class HistoryChain {
    *
    * <p>The bytes digested, in order: {@code previous} (8 bytes, big endian), the feed id, a zero
    * byte, the actor id, a zero byte, the sequence (8 bytes), then 0 for no predecessor or 1, the
-   * predecessor's actor id, a zero byte and its sequence (8 bytes), then the timestamp (8 bytes) and
-   * the data. Ids are ASCII and hold no zero byte.
+   * predecessor's actor id, a zero byte and its sequence (8 bytes), then the timestamp (8 bytes),
+   * then 0 for no receive time or 1 and the receive time (8 bytes), then the data. Ids are ASCII and
+   * hold no zero byte.
    */
   public static long next(long previous, Block block) {
     MessageDigest digest = SHA256.get();
     digest.reset();
     ByteBuffer head = head(block, Long.BYTES);
     head.putLong(0, previous);
+    if (block.receivedAt().isEmpty()) {
+      head.put((byte) 0);
+    } else {
+      head.put((byte) 1).putLong(block.receivedAt().getAsLong());
+    }
     digest.update(head.array(), 0, head.position());
     digest.update(block.data().asReadOnlyBuffer());
     return ByteBuffer.wrap(digest.digest()).getLong();
@@ -69,19 +78,23 @@ public final class HistoryChain {
    * What a link digests of {@code block} between the previous link and the data (see {@link #next}),
    * for a store that computes links where it stores the blocks (the PostgreSQL store does, in the
    * statement that stores them): a link is the first 8 bytes, big endian, of the SHA-256 of the
-   * previous link's 8 bytes, these bytes and the data.
+   * previous link's 8 bytes, these bytes, the receive time's part (1 and the 8 bytes of the time the
+   * store stamps) and the data.
    */
   public static byte[] head(Block block) {
     ByteBuffer head = head(block, 0);
     return Arrays.copyOf(head.array(), head.position());
   }
 
-  /** The head of {@code block} in a buffer, after {@code reserved} bytes left for the caller. */
+  /**
+   * The head of {@code block} in a buffer, after {@code reserved} bytes left for the caller, with
+   * room for the receive time's part after it.
+   */
   private static ByteBuffer head(Block block, int reserved) {
     BlockKey key = block.key();
     Predecessor predecessor = block.predecessor().orElse(null);
     String prevActor = predecessor == null ? "" : predecessor.actorId().value();
-    ByteBuffer head = ByteBuffer.allocate(reserved + 3 * Long.BYTES + 4 + key.feedId().value().length()
+    ByteBuffer head = ByteBuffer.allocate(reserved + 4 * Long.BYTES + 5 + key.feedId().value().length()
         + key.actorId().value().length() + prevActor.length());
     head.position(reserved);
     head.put(key.feedId().value().getBytes(StandardCharsets.US_ASCII)).put((byte) 0);

@@ -46,6 +46,15 @@ class HistoryChainTest {
     }
   }
 
+  /** A block lost by the authority and given the same position again is received anew: another history. */
+  @Test
+  void theSameBlockReceivedAtAnotherTimeMakesAnotherLink() {
+    Block positioned = after(block(FEED, "a", 0), "a", 1).withPosition(Position.of(2));
+    long link = HistoryChain.next(BEFORE, positioned.withReceivedAt(1_000));
+    assertNotEquals(link, HistoryChain.next(BEFORE, positioned.withReceivedAt(1_001)));
+    assertNotEquals(link, HistoryChain.next(BEFORE, positioned));
+  }
+
   @Test
   void theSameBlockMakesTheSameLinkWhateverItsPosition() {
     Block written = after(block(FEED, "a", 0), "a", 1);
@@ -60,7 +69,8 @@ class HistoryChainTest {
   void aLinkIsTheFirst64BitsOfSha256OverTheDocumentedBytes() throws Exception {
     Block withPredecessor = after(block(FEED, "alice", 4), "bob", 5);
     Block first = block(FEED, "carol", 0, "");
-    for (Block block : new Block[] {withPredecessor, first}) {
+    Block received = withPredecessor.withPosition(Position.of(3)).withReceivedAt(1_700_000_000_123L);
+    for (Block block : new Block[] {withPredecessor, first, received}) {
       ByteArrayOutputStream bytes = new ByteArrayOutputStream();
       bytes.write(longBytes(BEFORE));
       bytes.write(ascii(block.feedId().value()));
@@ -77,6 +87,12 @@ class HistoryChainTest {
         bytes.write(longBytes(block.predecessor().get().sequence().value()));
       }
       bytes.write(longBytes(block.timestamp()));
+      if (block.receivedAt().isEmpty()) {
+        bytes.write(0);
+      } else {
+        bytes.write(1);
+        bytes.write(longBytes(block.receivedAt().getAsLong()));
+      }
       bytes.write(block.data().toByteArray());
       long expected = ByteBuffer.wrap(MessageDigest.getInstance("SHA-256").digest(bytes.toByteArray())).getLong();
       assertEquals(expected, HistoryChain.next(BEFORE, block), block.toString());

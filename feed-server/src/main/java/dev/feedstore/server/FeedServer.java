@@ -29,8 +29,8 @@ import java.util.Optional;
  * The position authority as a gRPC server: the {@code feed.v1.FeedSync} service over an {@link
  * AuthorityStore} (a {@code SqliteFeedStore} is one), the standard health service ({@code
  * grpc.health.v1.Health}) and server reflection, so that grpcurl and load balancers work; and, when
- * asked ({@link Builder#http}), the same service over HTTP: pages of blocks, Server-Sent Events and
- * appends, with the same access rules and limits.
+ * asked ({@link Builder#http}), the same service over HTTP: every call (Watch as Server-Sent
+ * Events), with the same access rules and limits.
  *
  * <pre>{@code
  * try (SqliteFeedStore store = SqliteFeedStore.open(Path.of("feeds.db"));
@@ -326,7 +326,7 @@ public final class FeedServer implements AutoCloseable {
 
     /**
      * Also serve the HTTP API on {@code host:port} (port 0 picks a free one; see {@link
-     * FeedServer#httpPort}): pages of blocks, Server-Sent Events and appends under {@code /v1/},
+     * FeedServer#httpPort}): every call of the service (Watch as Server-Sent Events) under {@code /v1/},
      * with the same store, limits and access rules as gRPC, and TLS with the files of {@link #tls}.
      * Off unless called.
      */

@@ -17,6 +17,7 @@ import dev.feedstore.proto.v1.AppendConflict;
 import dev.feedstore.proto.v1.AppendRequest;
 import dev.feedstore.proto.v1.AppendResponse;
 import dev.feedstore.proto.v1.BlockKey;
+import dev.feedstore.server.testing.TestClock;
 import dev.feedstore.server.testing.TestServer;
 import dev.feedstore.server.testing.Wire;
 import io.grpc.Status;
@@ -73,6 +74,31 @@ class AppendTest {
 
     assertEquals(List.of(2L, 4L, 1L), again.getPositionsList());
     assertEquals(List.of(5L), t.blocking().append(Wire.append("s", Wire.block(feed, "a", 4))).getPositionsList());
+  }
+
+  /**
+   * The answer says when the authority received each block, as the blocks it serves say it, so a
+   * replica that pushed a block holds the same receive time as one that pulled it.
+   */
+  @Test
+  void theAnswerCarriesEachBlocksReceiveTimeAndAHeldBlockItsFirstOne() {
+    t.close();
+    TestClock clock = new TestClock(java.time.Instant.ofEpochMilli(1_000_000));
+    t = TestServer.on(dir.resolve("clocked.db")).clock(clock).start();
+
+    AppendResponse first = t.blocking().append(Wire.append("s", Wire.blocks(feed, "a", 0, 2)));
+    clock.advance(java.time.Duration.ofSeconds(5));
+    AppendResponse second = t.blocking().append(Wire.append("s",
+        Wire.block(feed, "a", 2), Wire.block(feed, "a", 0), Wire.block(feed, "a", 2)));
+
+    assertEquals(List.of(1_000_000L, 1_000_000L), first.getReceivedAtList());
+    assertEquals(List.of(3L, 1L, 3L), second.getPositionsList());
+    assertEquals(List.of(1_005_000L, 1_000_000L, 1_005_000L), second.getReceivedAtList(),
+        "a new block now, a held one when it was first received, a repeated one as its first copy");
+    var served = t.blocking().query(dev.feedstore.proto.v1.QueryRequest.newBuilder().setSpaceId("s").build())
+        .getBlocksList();
+    assertEquals(List.of(1_000_000L, 1_000_000L, 1_005_000L), served.stream().map(b -> b.getReceivedAt()).toList(),
+        "the same times as the blocks served");
   }
 
   @Test

@@ -112,6 +112,10 @@ class HttpBlocksTest {
     assertEquals(200, first.statusCode(), first.body());
     assertEquals("[1,2,3]", Http.json(first).get("positions").toString());
     assertEquals("[1,2,3]", Http.json(again).get("positions").toString(), "the same blocks again: the same positions");
+    var stamped = t.blocking().query(QueryRequest.newBuilder().setSpaceId("s").build()).getBlocks(0).getReceivedAt();
+    assertEquals("[" + stamped + "," + stamped + "," + stamped + "]", Http.json(first).get("received_at").toString(),
+        "each block's receive time, as the blocks served say it");
+    assertEquals(Http.json(first).get("received_at"), Http.json(again).get("received_at"));
     assertEquals(Http.json(first).get("server_token").getAsString(),
         t.blocking().query(QueryRequest.newBuilder().setSpaceId("s").build()).getServerToken());
     var stored = t.blocking().query(QueryRequest.newBuilder().setSpaceId("s").build()).getBlocksList();

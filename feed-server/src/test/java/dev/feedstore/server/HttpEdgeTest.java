@@ -143,12 +143,17 @@ class HttpEdgeTest {
       Http http = Http.on(server.httpPort());
       http.append("s", feed.value(), "a", 0, 3);
       http.get("/v1/spaces/s/blocks?after=x");
+      http.post("/v1/spaces/s/subscriptions", "{\"namespaces\":[\"chat\"]}");
+      http.get("/v1/server");
       try (SseReader events = SseReader.open(http, "/v1/spaces/s/events")) {
         events.next("caught-up");
         Map<String, Double> samples = MetricsSamples.scrape(server.metricsPort());
         assertEquals(1.0, samples.get("feedstore_calls_total{code=\"OK\",method=\"Append\",transport=\"http\"}"));
         assertEquals(1.0, samples.get(
             "feedstore_calls_total{code=\"INVALID_ARGUMENT\",method=\"Query\",transport=\"http\"}"));
+        assertEquals(1.0, samples.get("feedstore_calls_total{code=\"OK\",method=\"Subscribe\",transport=\"http\"}"));
+        assertEquals(1.0, samples.get(
+            "feedstore_calls_total{code=\"OK\",method=\"GetServerInfo\",transport=\"http\"}"));
         assertEquals(3.0, samples.get("feedstore_appended_positions_total"));
         assertEquals(1.0, samples.get("feedstore_watch_streams"));
         assertTrue(samples.get("feedstore_watch_events_total{transport=\"http\"}") >= 2);

@@ -29,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Grants per namespace from the tokens file on the HTTP edge over loopback: pages, Server-Sent
  * Events and appends follow the rules of Query, Watch and Append (403 naming the namespace or feed
- * beyond the grants), and Durable Streams, whose feeds have no namespace, need a space-wide grant of
+ * beyond the grants), the feed list and subscriptions those of ListFeeds, Subscribe and Ack, and
+ * Durable Streams, whose feeds have no namespace, need a space-wide grant of
  * the streams' space.
  */
 class NamespaceGrantsHttpTest {
@@ -87,6 +88,50 @@ class NamespaceGrantsHttpTest {
     assertForbidden(reader.get("/v1/spaces/team/events"), "Watch reads the whole space");
     assertForbidden(reader.get("/v1/spaces/team/events?feed=" + TestBlocks.feedId().value()), "is not in space 'team'"
         + " yet");
+  }
+
+  @Test
+  void theFeedListOfAGrantedNamespaceIsAnsweredAndTheWholeSpaceOrAnotherNamespaceIs403() {
+    Http reader = t.http().withToken("chat-reader");
+    HttpResponse<String> chat = reader.get("/v1/spaces/team/feeds?namespace=chat");
+    assertEquals(200, chat.statusCode(), chat.body());
+    assertEquals(List.of(feeds.chat().value()), StreamSupport.stream(Http.json(chat).getAsJsonArray("feeds")
+        .spliterator(), false).map(feed -> feed.getAsJsonObject().get("feed_id").getAsString()).toList());
+
+    assertForbidden(reader.get("/v1/spaces/team/feeds"), "ListFeeds lists every feed of the space (it names no"
+        + " namespace), which needs a space-wide read grant of space 'team'; the token may read only namespace"
+        + " 'chat' there");
+    assertForbidden(reader.get("/v1/spaces/team/feeds?namespace=notes"), "may not read namespace 'notes'");
+    assertEquals(3, Http.json(t.http().withToken("owner").get("/v1/spaces/team/feeds")).getAsJsonArray("feeds")
+        .size());
+  }
+
+  @Test
+  void aSubscriptionIsCheckedWhenMadeAndWhenAcknowledged() {
+    Http reader = t.http().withToken("chat-reader");
+    HttpResponse<String> chatOnly = reader.post("/v1/spaces/team/subscriptions", "{\"namespaces\":[\"chat\"],"
+        + "\"durable\":true,\"name\":\"chat\"}");
+    assertEquals(200, chatOnly.statusCode(), chatOnly.body());
+    String chatId = Http.json(chatOnly).get("subscription_id").getAsString();
+    assertEquals(2, Http.json(reader.post("/v1/spaces/team/subscriptions/" + chatId + "/ack", "{\"up_to\":2}"))
+        .get("acked").getAsLong());
+
+    assertForbidden(reader.post("/v1/spaces/team/subscriptions", "{\"namespaces\":[\"chat\",\"notes\"]}"),
+        "may not read namespace 'notes' of space 'team'");
+    assertForbidden(reader.post("/v1/spaces/team/subscriptions", "{\"namespaces\":[\"chat\"],\"feed_ids\":[\""
+        + feeds.plain().value() + "\"]}"), "feed " + feeds.plain().value() + " of space 'team' has no namespace");
+
+    // A subscription another caller made, wider than this caller's grants: its id grants nothing.
+    String wide = t.blocking("owner").subscribe(SubscribeRequest.newBuilder().setSpaceId(SPACE).addNamespaces("chat")
+        .addNamespaces("notes").setDurable(true).setName("worker").build()).getSubscriptionId();
+    assertForbidden(reader.post("/v1/spaces/team/subscriptions/" + wide + "/ack", "{\"up_to\":4}"),
+        "may not read namespace 'notes'");
+    HttpResponse<String> listed = reader.get("/v1/spaces/team/subscriptions");
+    assertEquals(200, listed.statusCode(), "any grant of the space lists its durable subscriptions: " + listed.body());
+    assertEquals(List.of("chat 2", "worker 0"), StreamSupport.stream(Http.json(listed).getAsJsonArray("subscriptions")
+        .spliterator(), false).map(JsonElement::getAsJsonObject)
+        .map(sub -> sub.get("name").getAsString() + " " + sub.get("acked").getAsLong()).sorted().toList(),
+        "the refused subscriptions stored nothing and the refused acknowledgement moved nothing");
   }
 
   @Test

@@ -51,6 +51,30 @@ public final class Sql {
     }
   }
 
+  /**
+   * Hands each row to {@code visitor} as it is read, without keeping them: for reads of many rows.
+   * The visitor must not run statements on this transaction's prepared statement of {@code statement}.
+   */
+  public void forEach(Rendered statement, Visitor visitor, Object... parameters) {
+    PreparedStatement prepared = prepared(statement);
+    try {
+      bind(prepared, parameters);
+      try (ResultSet rs = prepared.executeQuery()) {
+        while (rs.next()) {
+          visitor.visit(rs);
+        }
+      }
+    } catch (SQLException e) {
+      throw new SqlFailure("reading: " + statement.sql(), e);
+    }
+  }
+
+  /** Takes the current row of a result set. */
+  @FunctionalInterface
+  public interface Visitor {
+    void visit(ResultSet rs) throws SQLException;
+  }
+
   /** The first row, if there is one. */
   public <T> Optional<T> one(Rendered statement, Row<T> row, Object... parameters) {
     PreparedStatement prepared = prepared(statement);

@@ -1,35 +1,45 @@
 package dev.feedstore.examples.notes;
 
 import dev.feedstore.core.ActorId;
-import dev.feedstore.core.Block;
-import dev.feedstore.core.BlockKey;
 import dev.feedstore.core.Position;
+import dev.feedstore.core.json.JsonNumber;
+import dev.feedstore.core.json.JsonObject;
+import dev.feedstore.core.json.JsonString;
+import dev.feedstore.core.json.JsonValue;
+import dev.feedstore.core.query.Row;
 import java.util.Objects;
 
 /**
- * One note: a block of a user's notes feed, its data the note's text (UTF-8).
+ * One note: a document of the notes namespace, keyed by its {@code /id}, as its current version
+ * shows it ({@code {"id": ..., "text": ..., "createdAt": ...}}).
  *
- * @param key the block's key; its actor is the note's author
+ * @param id the note's id
+ * @param author who wrote its current version
  * @param text the note
- * @param writtenAt the author's clock when it was written, Unix ms
- * @param position the place the authority gave it, or {@link Position#NONE} while it is not sent
+ * @param writtenAt the author's clock when the note was written, Unix ms
+ * @param position the place the authority gave its current version, or {@link Position#NONE} while
+ *     that is not sent
  */
-public record Note(BlockKey key, String text, long writtenAt, Position position) {
+public record Note(String id, ActorId author, String text, long writtenAt, Position position) {
   public Note {
-    Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(id, "id");
+    Objects.requireNonNull(author, "author");
     Objects.requireNonNull(text, "text");
     Objects.requireNonNull(position, "position");
   }
 
-  static Note of(Block block) {
-    return new Note(block.key(), block.data().toStringUtf8(), block.timestamp(), block.position());
+  /** The note a row of the notes query shows. */
+  static Note of(Row row) {
+    JsonObject content = (JsonObject) row.content().orElseThrow(
+        () -> new IllegalArgumentException("a note is JSON, the row of " + row.id() + " is not"));
+    JsonValue text = content.get("text");
+    JsonValue createdAt = content.get("createdAt");
+    return new Note(((JsonString) row.id().toJson()).value(), row.version().block().actorId(),
+        text instanceof JsonString string ? string.value() : "",
+        createdAt instanceof JsonNumber number ? number.longValueExact().orElse(0) : 0, row.version().position());
   }
 
-  public ActorId author() {
-    return key.actorId();
-  }
-
-  /** True while the authority has not positioned the note: it exists on this replica only. */
+  /** True while the authority has not positioned the note's current version: it is on this replica only. */
   public boolean pending() {
     return !position.isAssigned();
   }

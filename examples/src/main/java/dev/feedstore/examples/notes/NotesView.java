@@ -7,8 +7,9 @@ import java.util.Objects;
 /**
  * What a notes window shows: every note of every user, and the sync status in words.
  *
- * @param notes the notes in the space's order (sent notes by position, then this replica's
- *     unsent ones by time), so that every synced replica lists them alike
+ * @param notes the notes by the receive time of their current versions (the authority's, the same
+ *     on every replica; then this replica's unsent ones, in the order written), ties by id, so that
+ *     every synced replica lists them alike
  * @param sync the sync session's status ({@link SyncStatus#OFFLINE_INITIALLY} without a server)
  * @param syncLabel {@code connecting} (no answer and no failure yet), {@code offline}, {@code
  *     syncing N} (just {@code syncing} while nothing is counted) or {@code synced}, the first two

@@ -26,8 +26,9 @@ import javax.swing.SwingUtilities;
 
 /**
  * The notes window: the sync status and who you are at the top, every user's notes in the middle (pending ones in
- * grey, "not sent yet"), and a field to write a note at the bottom. It only draws {@link NotesView}s
- * from the {@link NotesModel} and hands new notes to it; all of it runs on the Swing event thread.
+ * grey, "not sent yet"), and a field to write a note at the bottom, with a button to delete the
+ * selected note. It only draws {@link NotesView}s from the {@link NotesModel} and hands new notes
+ * and deletions to it; all of it runs on the Swing event thread.
  */
 final class NotesWindow {
   private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneId.systemDefault());
@@ -60,10 +61,15 @@ final class NotesWindow {
     JButton add = new JButton("Add note");
     add.addActionListener(e -> addNote());
     input.addActionListener(e -> addNote());
+    JButton delete = new JButton("Delete");
+    delete.addActionListener(e -> list.getSelectedValuesList().forEach(note -> model.delete(note.id())));
+    JPanel buttons = new JPanel(new BorderLayout(6, 0));
+    buttons.add(add, BorderLayout.WEST);
+    buttons.add(delete, BorderLayout.EAST);
     JPanel bottom = new JPanel(new BorderLayout(6, 0));
     bottom.setBorder(BorderFactory.createEmptyBorder(6, 6, 6, 6));
     bottom.add(input, BorderLayout.CENTER);
-    bottom.add(add, BorderLayout.EAST);
+    bottom.add(buttons, BorderLayout.EAST);
 
     frame.getContentPane().add(header, BorderLayout.NORTH);
     frame.getContentPane().add(new JScrollPane(list), BorderLayout.CENTER);

@@ -98,6 +98,22 @@ class NotesModelTest {
   }
 
   @Test
+  void aDeletedNoteLeavesEveryInstanceAndItsTombstoneIsNotANote() {
+    NotesModel alice = open("alice", true);
+    NotesModel bob = open("bob", true);
+    String milk = alice.add("buy milk");
+    alice.add("eggs");
+    awaitView(bob, "bob sees both notes", v -> texts(v).equals(List.of("buy milk", "eggs")) && v.pendingNotes() == 0);
+
+    bob.delete(milk);
+
+    assertEquals(List.of("eggs"), texts(bob.view()), "gone from bob's view when delete returns");
+    awaitView(alice, "alice sees it gone", v -> texts(v).equals(List.of("eggs")) && v.syncLabel().equals("synced"));
+    assertEquals(3, server.store().read(tx -> tx.blocks().after(SPACE, dev.feedstore.core.Scope.WHOLE_SPACE,
+        dev.feedstore.core.Position.NONE, 10)).size(), "the deletion is a version of its own");
+  }
+
+  @Test
   void aBlankNoteIsRefused() {
     NotesModel model = open("dave", false);
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> model.add("  "));

@@ -232,7 +232,14 @@ public final class GrpcAuthority implements Authority {
   public static AppendReply reply(AppendResponse response) {
     List<Position> positions = new ArrayList<>(response.getPositionsCount());
     response.getPositionsList().forEach(p -> positions.add(Position.of(p)));
-    return new AppendReply(positions, new ServerToken(response.getServerToken()));
+    ServerToken token = new ServerToken(response.getServerToken());
+    if (response.getReceivedAtCount() != positions.size()) {
+      return new AppendReply(positions, token); // an authority from before receive times in answers
+    }
+    List<java.util.OptionalLong> receivedAt = new ArrayList<>(positions.size());
+    response.getReceivedAtList().forEach(t -> receivedAt.add(t < 0 ? java.util.OptionalLong.empty()
+        : java.util.OptionalLong.of(t)));
+    return new AppendReply(positions, receivedAt, token);
   }
 
   /** An append's failure: over a limit (which lowers the limits known here), or as {@link #translate} says. */

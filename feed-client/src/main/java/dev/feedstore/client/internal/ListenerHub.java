@@ -25,16 +25,13 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Tells listeners about changed feeds. Changes are recorded per registration and delivered on one
- * thread, in order; changes that arrive while an update is being prepared are merged into the next
+ * Tells listeners about changed feeds. Changes are recorded per registration and delivered on the
+ * replica's listener thread, in order; changes that arrive while an update is being prepared are merged into the next
  * one. An update reads only the blocks that changed (by key), or the whole feed when it changed
  * wholesale, so its cost follows the change, not the length of the feed. A block found corrupt
  * while reading is handed to the hub's handler (which sets it aside) and the read runs again, so
@@ -45,21 +42,17 @@ public final class ListenerHub implements SyncListener, AutoCloseable {
 
   private final FeedStore store;
   private final Consumer<CorruptBlockException> onCorrupt;
-  private final ExecutorService executor;
+  private final ListenerThread executor;
   private final List<Entry> entries = new CopyOnWriteArrayList<>();
 
   /**
    * @param onCorrupt takes a block found corrupt out of the store's feeds (a read meeting it again
    *     fails the update)
    */
-  public ListenerHub(FeedStore store, Consumer<CorruptBlockException> onCorrupt) {
+  public ListenerHub(FeedStore store, Consumer<CorruptBlockException> onCorrupt, ListenerThread thread) {
     this.store = store;
     this.onCorrupt = onCorrupt;
-    this.executor = Executors.newSingleThreadExecutor(r -> {
-      Thread thread = new Thread(r, "feedstore-listeners");
-      thread.setDaemon(true);
-      return thread;
-    });
+    this.executor = thread;
   }
 
   /** Registers a listener and schedules its first update with every feed in scope. */
@@ -95,15 +88,10 @@ public final class ListenerHub implements SyncListener, AutoCloseable {
     }
   }
 
+  /** Forgets every registration; the listener thread is its owner's to stop. */
   @Override
   public void close() {
     entries.clear();
-    executor.shutdown();
-    try {
-      executor.awaitTermination(5, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 
   /** One registration. Its pending changes are guarded by {@code pending}. */

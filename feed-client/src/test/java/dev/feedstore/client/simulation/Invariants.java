@@ -19,7 +19,8 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The properties every schedule must end with, after healing and settling. With compactions: every
+ * The properties every schedule must end with, after healing and settling: among them, every replica
+ * holds every positioned block with the authority's receive time. With compactions: every
  * replica holds every block of its policy range above the authority's floor, or reports
  * historyUnavailable; no block below the floor is silently missing; and no compaction took a block
  * a durable consumer had not acknowledged, so each was delivered every block of its scope.
@@ -30,6 +31,11 @@ final class Invariants {
   static List<String> check(World world) {
     List<String> violations = new ArrayList<>(world.limitViolations);
     violations.addAll(world.holdViolations);
+    // 6. Every live query's result is its query from scratch over its replica's file, and replicas
+    // holding the same blocks hold the same results.
+    world.queries.check(world.replicas, "settling");
+    world.queries.checkAgreement(world.replicas, world.feeds);
+    violations.addAll(world.queries.violations);
     SpaceId space = World.SPACE;
     FeedStore authority = world.authorityStore();
     List<Block> all = authority.read(tx -> tx.blocks().after(space, Scope.WHOLE_SPACE, Position.NONE, Integer.MAX_VALUE));
@@ -82,6 +88,9 @@ final class Invariants {
             violations.add("r" + r + ": " + block + " is not on the authority");
           } else if (!there.equals(block)) {
             violations.add("r" + r + ": holds " + block + ", the authority " + there);
+          } else if (!there.receivedAt().equals(block.receivedAt())) {
+            violations.add("r" + r + ": holds " + block + " received " + block.receivedAt() + ", the authority "
+                + there.receivedAt());
           }
         }
         // 2. Every block of the feed the policy covers is on the replica.

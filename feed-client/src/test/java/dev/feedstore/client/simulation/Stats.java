@@ -15,6 +15,10 @@ final class Stats {
   long compactedBlocks;
   long compactions;
   long schedules;
+  /** Live-query results compared with their queries from scratch, the rows they held, and the events that came. */
+  long queryChecks;
+  long queryRows;
+  final Map<String, Long> queryEvents = new TreeMap<>();
 
   void op(Op op) {
     ops.merge(op.getClass().getSimpleName(), 1L, Long::sum);
@@ -40,6 +44,7 @@ final class Stats {
     return "schedules=" + schedules + "\n  operations " + ops + "\n  network faults " + faults
         + "\n  storage faults " + storageFaults + ", commits they failed " + failedCommits
         + "\n  sync outcomes " + steps + "\n  compactions that removed blocks " + compactions + ", blocks removed "
-        + compactedBlocks;
+        + compactedBlocks + "\n  live-query results checked " + queryChecks + " (" + queryRows + " rows), events "
+        + queryEvents;
   }
 }

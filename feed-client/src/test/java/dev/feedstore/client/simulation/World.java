@@ -70,6 +70,8 @@ final class World implements AutoCloseable {
   static final Namespace SHARED = Namespace.of("a");
   static final Namespace OTHER = Namespace.of("b");
   private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC);
+  /** The replicas' time of evaluation of live queries: their clock, which stands still. */
+  static final long EVALUATED_AT = CLOCK.millis();
   private static final SqliteSettings FAST = SqliteSettings.DEFAULTS.withSynchronous(SqliteSettings.Synchronous.NORMAL);
   /**
    * The limits a schedule may restart the authority with: the defaults, small messages and blocks,
@@ -117,10 +119,21 @@ final class World implements AutoCloseable {
   /** What each replica has held since it was last restored from a backup: nothing may disappear. */
   final List<Set<String>> held = new ArrayList<>();
   final List<SyncStep> steps = new ArrayList<>();
+  /** Live queries on every replica, checked after every operation. */
+  final SimulatedQueries queries;
+  private final boolean brokenQueries;
+  private int applied;
 
   World(Path dir, long seed, Stats stats) {
+    this(dir, seed, stats, false);
+  }
+
+  /** With {@code brokenQueries}, the replicas' live queries are broken on purpose ({@link ReplicaStores}). */
+  World(Path dir, long seed, Stats stats, boolean brokenQueries) {
     this.dir = dir;
     this.stats = stats;
+    this.brokenQueries = brokenQueries;
+    this.queries = new SimulatedQueries(ScheduleGenerator.REPLICAS, stats);
     this.authorityFile = dir.resolve("authority.db");
     Random random = new Random(seed);
     for (int i = 0; i < feeds.length; i++) {
@@ -155,9 +168,9 @@ final class World implements AutoCloseable {
   void apply(Op op) {
     stats.op(op);
     if (op instanceof Op.Append append) {
-      replicas[append.replica()].append(SPACE, feeds[append.feed()], BlockData.utf8(append.data()));
+      replicas[append.replica()].append(SPACE, feeds[append.feed()], BlockData.utf8(Documents.of(append.data())));
     } else if (op instanceof Op.AppendLarge large) {
-      String data = large.data() + "|" + "x".repeat(Math.max(0, large.bytes() - large.data().length() - 1));
+      String data = Documents.of(large.data(), large.bytes());
       replicas[large.replica()].append(SPACE, feeds[large.feed()], BlockData.utf8(data));
     } else if (op instanceof Op.SetAuthorityLimits limits) {
       settings = LIMITS.get(limits.choice() % LIMITS.size());
@@ -238,6 +251,7 @@ final class World implements AutoCloseable {
     for (int r = 0; r < replicas.length; r++) {
       held.get(r).addAll(data(r));
     }
+    queries.check(replicas, "operation " + (++applied) + " " + op);
   }
 
   private void setPolicy(Op.SetPolicy policy) {
@@ -270,7 +284,7 @@ final class World implements AutoCloseable {
     faulty.fail(fault.kind());
     try {
       try {
-        replicas[r].append(SPACE, feeds[fault.feed()], BlockData.utf8(fault.data()));
+        replicas[r].append(SPACE, feeds[fault.feed()], BlockData.utf8(Documents.of(fault.data())));
         if (!fault.authority()) {
           throw new IllegalStateException("r" + r + " appended '" + fault.data() + "' while its commits fail");
         }
@@ -497,11 +511,17 @@ final class World implements AutoCloseable {
     return result;
   }
 
+  /** Opens replica {@code r} from its file, and follows its live queries. */
   private Replica openReplica(int r) {
     Replica.Builder builder = Replica.builder(replicaFile(r)).actorId(ActorId.of("r" + r)).clock(CLOCK).sqlite(FAST)
         .syncBatches(7, 5);
-    return ReplicaStores.wrapped(builder, store -> replicaFaults[r] = new FaultyFeedStore(store, replicaFile(r)))
-        .build();
+    if (brokenQueries) {
+      ReplicaStores.withBrokenLiveQueries(builder);
+    }
+    Replica replica = ReplicaStores.wrapped(builder,
+        store -> replicaFaults[r] = new FaultyFeedStore(store, replicaFile(r))).build();
+    queries.follow(r, replica);
+    return replica;
   }
 
   private Path replicaFile(int r) {
@@ -546,6 +566,9 @@ final class World implements AutoCloseable {
 
   @Override
   public void close() {
+    for (int r = 0; r < replicas.length; r++) {
+      queries.countEvents(r);
+    }
     for (Replica replica : replicas) {
       if (replica != null) {
         replica.close();

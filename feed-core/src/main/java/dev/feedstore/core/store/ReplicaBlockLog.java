@@ -121,12 +121,25 @@ public interface ReplicaBlockLog extends BlockLog {
 
   /**
    * Gives the block stored under {@code key} the position {@code position} ({@link Position#NONE}
-   * clears it), and drops the history chain recorded with it.
+   * clears it) and no receive time, and drops the history chain recorded with it.
    *
    * @return false if no block is stored under the key
    * @throws UniquenessViolationException if another block of the space holds the position
    */
-  boolean setPosition(SpaceId spaceId, BlockKey key, Position position);
+  default boolean setPosition(SpaceId spaceId, BlockKey key, Position position) {
+    return setPosition(spaceId, key, position, java.util.OptionalLong.empty());
+  }
+
+  /**
+   * Gives the block stored under {@code key} the position {@code position} ({@link Position#NONE}
+   * clears it) and the authority's receive time {@code receivedAt} (empty when unknown, and always
+   * for a cleared position), and drops the history chain recorded with it.
+   *
+   * @return false if no block is stored under the key
+   * @throws UniquenessViolationException if another block of the space holds the position
+   * @throws IllegalArgumentException if a receive time comes without a position
+   */
+  boolean setPosition(SpaceId spaceId, BlockKey key, Position position, java.util.OptionalLong receivedAt);
 
   /**
    * Clears every position of the space, and the chains recorded with them; returns how many blocks

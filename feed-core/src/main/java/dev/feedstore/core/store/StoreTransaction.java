@@ -20,4 +20,7 @@ public interface StoreTransaction extends AuthorityTransaction {
 
   /** The replica's replication policies. */
   ReplicationPolicies replication();
+
+  /** The replica's blocks as versions of live-query documents. */
+  DocumentVersions versions();
 }

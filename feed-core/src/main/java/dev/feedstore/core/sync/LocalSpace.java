@@ -164,27 +164,44 @@ final class LocalSpace {
     }
     if (local.isPresent()) {
       if (local.get().position().equals(block.position())) {
-        return holder.isPresent() && !holder.get().key().equals(block.key());
+        boolean learnt = block.receivedAt().isPresent() && !block.receivedAt().equals(local.get().receivedAt());
+        if (learnt) {
+          // Positioned by a push whose answer said no receive time, or received anew after the
+          // authority lost it: the authority's receive time is the one the pull says.
+          tx.blocks().setPosition(space, block.key(), block.position(), block.receivedAt());
+          changed.block(block.key());
+        }
+        return learnt || holder.isPresent() && !holder.get().key().equals(block.key());
       }
-      tx.blocks().setPosition(space, block.key(), block.position());
+      tx.blocks().setPosition(space, block.key(), block.position(), block.receivedAt());
       changed.block(block.key());
       return true;
     }
     tx.feeds().ensure(space, block.feedId(), namespace);
-    namespace.ifPresent(ns -> tx.feeds().adoptNamespace(space, block.feedId(), ns));
+    namespace.ifPresent(ns -> adoptNamespace(block.feedId(), ns));
     tx.blocks().insert(space, block);
     changed.block(block.key());
     return true;
   }
 
-  /** Gives the authority's position to a block the replica pushed. */
-  void position(BlockKey key, Position position) {
+  /**
+   * Gives a feed the replica holds without a namespace the one the authority says. Every block the
+   * feed holds may now be in scopes it was not in: the feed changed as a whole.
+   */
+  void adoptNamespace(dev.feedstore.core.FeedId feed, Namespace namespace) {
+    if (tx.feeds().adoptNamespace(space, feed, namespace)) {
+      changed.feed(feed);
+    }
+  }
+
+  /** Gives the authority's position, and its receive time if it said one, to a block the replica pushed. */
+  void position(BlockKey key, Position position, java.util.OptionalLong receivedAt) {
     Optional<Block> holder = at(position);
     if (holder.isPresent() && !holder.get().key().equals(key)) {
       tx.blocks().setPosition(space, holder.get().key(), Position.NONE);
       changed.block(holder.get().key());
     }
-    tx.blocks().setPosition(space, key, position);
+    tx.blocks().setPosition(space, key, position, receivedAt);
     changed.block(key);
   }
 

@@ -40,12 +40,16 @@ final class PullApplier {
   /** What the replica holds at the answer's positions and under its keys. */
   private record Held(Map<Position, Block> atPositions, Map<BlockKey, Block> byKey) {
 
-    /** True when {@code block} is stored under its key with its content at its position. */
+    /**
+     * True when {@code block} is stored under its key with its content at its position, and with
+     * its receive time unless the authority did not say one.
+     */
     boolean exactly(Block block) {
       Block mine = byKey.get(block.key());
       Block holder = atPositions.get(block.position());
       return mine != null && holder != null && holder.key().equals(block.key()) && mine.sameContentAs(block)
-          && mine.position().equals(block.position());
+          && mine.position().equals(block.position())
+          && (block.receivedAt().isEmpty() || mine.receivedAt().equals(block.receivedAt()));
     }
 
     /** True when neither the key nor the position of {@code block} is held. */
@@ -239,7 +243,7 @@ final class PullApplier {
             && local.replication.admits(block.feedId(), block.position(), namespace)) {
           if (ensured.add(block.feedId())) {
             local.tx.feeds().ensure(local.space, block.feedId(), namespace);
-            namespace.ifPresent(ns -> local.tx.feeds().adoptNamespace(local.space, block.feedId(), ns));
+            namespace.ifPresent(ns -> local.adoptNamespace(block.feedId(), ns));
           }
           fresh.add(block);
           local.changed.block(block.key());

@@ -44,9 +44,14 @@ final class PushApplier {
     int positioned = 0;
     for (int i = 0; i < blocks.size(); i++) {
       Optional<Block> held = local.find(blocks.get(i).key());
+      java.util.OptionalLong receivedAt = reply.receivedAt().get(i);
       if (held.isPresent() && held.get().sameContentAs(blocks.get(i)) && !held.get().position().equals(positions.get(i))) {
-        local.position(blocks.get(i).key(), positions.get(i));
+        local.position(blocks.get(i).key(), positions.get(i), receivedAt);
         positioned++;
+      } else if (held.isPresent() && held.get().sameContentAs(blocks.get(i)) && receivedAt.isPresent()
+          && !receivedAt.equals(held.get().receivedAt())) {
+        // The same position again, received anew (the authority lost it and was given it again).
+        local.position(blocks.get(i).key(), positions.get(i), receivedAt);
       }
     }
     return new SpaceSync.Applied(SyncStep.of(SyncStep.Kind.PUSHED, positioned,

@@ -109,7 +109,7 @@ public final class SpaceSync {
    * page asks for at most the pull limit and the authority's {@code query-limit}.
    */
   public Optional<PullTicket> beginPull(AuthorityLimits authorityLimits) {
-    this.limits = authorityLimits;
+    adoptLimits(authorityLimits);
     int pageLimit = Math.min(pullLimit, authorityLimits.queryLimit());
     long currentEpoch = epoch.get();
     return store.read(tx -> {
@@ -143,11 +143,15 @@ public final class SpaceSync {
     applyLock.lock();
     try {
       lastKnownMax = page.maxPosition();
-      Applied applied = store.writeRelaxed(tx -> new PullApplier(new LocalSpace(tx, space), ticket, page, epoch).apply());
-      if (applied.step.kind() == SyncStep.Kind.SWAPPED || applied.step.kind() == SyncStep.Kind.ROLLED_BACK) {
-        closedFeeds.clear();
-      }
-      notify(applied.local);
+      Applied applied = committed(() -> {
+        Applied pulled = store.writeRelaxed(tx -> new PullApplier(new LocalSpace(tx, space), ticket, page, epoch).apply());
+        if ((pulled.step.kind() == SyncStep.Kind.SWAPPED || pulled.step.kind() == SyncStep.Kind.ROLLED_BACK)
+            && !closedFeeds.isEmpty()) {
+          closedFeeds.clear();
+          listener.refusalsChanged(space);
+        }
+        return pulled;
+      });
       Optional<PullTicket> next = applied.step.kind() == SyncStep.Kind.PULLED
           ? Optional.of(ticket.continueAt(applied.cursor))
           : Optional.empty();
@@ -188,7 +192,7 @@ public final class SpaceSync {
     applyLock.lock();
     try {
       Position floor = compacted.floor();
-      Applied applied = store.writeRelaxed(tx -> {
+      Applied applied = committed(() -> store.writeRelaxed(tx -> {
         LocalSpace local = new LocalSpace(tx, space);
         SyncState state = local.state();
         if (ticket.epoch() != epoch.get() || ticket.probe() || !state.cursor().equals(ticket.cursor())) {
@@ -204,11 +208,10 @@ public final class SpaceSync {
         return new Applied(SyncStep.of(SyncStep.Kind.RESUMED_AT_FLOOR, "the authority compacted its history up to "
             + floor + ", above the cursor " + state.cursor() + ": pulling on from the floor, keeping every block"
             + " held"), local, floor);
-      });
+      }));
       if (applied.step.kind() == SyncStep.Kind.RESUMED_AT_FLOOR) {
         epoch.incrementAndGet();
       }
-      notify(applied.local);
       return applied.step;
     } finally {
       applyLock.unlock();
@@ -249,7 +252,7 @@ public final class SpaceSync {
     if (maxBatches < 1) {
       throw new IllegalArgumentException("maxBatches must be >= 1, was " + maxBatches);
     }
-    this.limits = authorityLimits;
+    adoptLimits(authorityLimits);
     int maxBlocks = Math.min(pushLimit, authorityLimits.blocksPerAppend());
     int maxBlockData = authorityLimits.maxPushableData();
     long maxBytes = authorityLimits.pushBytes();
@@ -328,8 +331,8 @@ public final class SpaceSync {
   private SyncStep applyPushChecked(PushBatch batch, AppendReply reply) {
     applyLock.lock();
     try {
-      Applied applied = store.writeRelaxed(tx -> new PushApplier(new LocalSpace(tx, space), batch, epoch).apply(reply));
-      notify(applied.local);
+      Applied applied = committed(() -> store.writeRelaxed(
+          tx -> new PushApplier(new LocalSpace(tx, space), batch, epoch).apply(reply)));
       return applied.step;
     } finally {
       applyLock.unlock();
@@ -348,7 +351,7 @@ public final class SpaceSync {
   private SyncStep applyConflictChecked(PushBatch batch, SequenceConflictException conflict) {
     applyLock.lock();
     try {
-      Applied applied = store.writeRelaxed(tx -> {
+      Applied applied = committed(() -> store.writeRelaxed(tx -> {
         LocalSpace local = new LocalSpace(tx, space);
         // The authority wrote nothing of the request: what it sent for the first time is still
         // unpublished, so the links of those blocks may follow the blocks moved aside below.
@@ -364,8 +367,7 @@ public final class SpaceSync {
         return new Applied(SyncStep.of(SyncStep.Kind.REKEYED, moved,
             "the authority holds " + conflict.keys().size() + " pushed keys with other content; " + moved
                 + " local blocks got new sequences"), local, Position.NONE);
-      });
-      notify(applied.local);
+      }));
       return applied.step;
     } finally {
       applyLock.unlock();
@@ -403,7 +405,11 @@ public final class SpaceSync {
         tx.blocks().markPublished(space, batch.firstSent(), false);
         return null;
       });
-      closed.feeds().forEach(feed -> closedFeeds.put(feed, closed.getMessage()));
+      listener.committing(() -> {
+        closed.feeds().forEach(feed -> closedFeeds.put(feed, closed.getMessage()));
+        listener.refusalsChanged(space);
+        return null;
+      });
       return SyncStep.of(SyncStep.Kind.FEEDS_CLOSED, held.size(), "the authority takes no new blocks in feeds "
           + closed.feeds() + " (" + closed.getMessage() + "): their blocks stay here unpushed, the others are pushed");
     } finally {
@@ -524,12 +530,11 @@ public final class SpaceSync {
     }
     applyLock.lock();
     try {
-      Applied applied = store.write(tx -> {
+      Applied applied = committed(() -> store.write(tx -> {
         LocalSpace local = new LocalSpace(tx, space);
         return new Applied(local.setAside(corrupt), local, Position.NONE);
-      });
+      }));
       epoch.incrementAndGet();
-      notify(applied.local);
       return applied.step;
     } finally {
       applyLock.unlock();
@@ -605,6 +610,31 @@ public final class SpaceSync {
   }
 
   /**
+   * Takes the authority's limits for the next pushes. When they move the largest data a push
+   * carries, other blocks become {@linkplain #refused() refused} (or stop being), which the
+   * listener is told inside {@link SyncListener#committing}, in the order of commits.
+   */
+  private void adoptLimits(AuthorityLimits given) {
+    if (given.maxPushableData() == limits.maxPushableData()) {
+      limits = given;
+      return;
+    }
+    listener.committing(() -> {
+      limits = given;
+      listener.refusalsChanged(space);
+      return null;
+    });
+  }
+
+  /**
+   * The feeds this replica pushes and pulls in {@code space} ({@link #refused()} counts only
+   * theirs), read in the caller's transaction.
+   */
+  public static Scope replicatedScope(StoreTransaction tx, SpaceId space) {
+    return new ReplicationView(tx, space).scope();
+  }
+
+  /**
    * The feeds the authority takes no new blocks in, learned from its refusals ({@link
    * SyncStep.Kind#FEEDS_CLOSED}), each with the authority's words.
    */
@@ -648,6 +678,18 @@ public final class SpaceSync {
     return epoch.get();
   }
 
+  /**
+   * Runs {@code commit} and tells the listener what it changed, both inside {@link
+   * SyncListener#committing}.
+   */
+  private Applied committed(Supplier<Applied> commit) {
+    return listener.committing(() -> {
+      Applied applied = commit.get();
+      notify(applied.local);
+      return applied;
+    });
+  }
+
   private void notify(LocalSpace local) {
     if (!local.changed.isEmpty()) {
       listener.feedsChanged(space, local.changed.toChanges());
@@ -665,6 +707,33 @@ public final class SpaceSync {
    */
   public Optional<Position> historyUnavailable() {
     return store.read(tx -> new LocalSpace(tx, space).historyUnavailable());
+  }
+
+  /**
+   * The history gap of {@code space} as {@link #historyUnavailable()} reports it, read in the
+   * caller's transaction, when {@code scope} covers feeds the replication policies pull (a feed with
+   * a policy, a replicated namespace, or any feed when the whole space is replicated): what a read of
+   * the scope misses. Empty otherwise.
+   */
+  public static Optional<Position> historyUnavailable(StoreTransaction tx, SpaceId space, Scope scope) {
+    LocalSpace local = new LocalSpace(tx, space);
+    Optional<Position> gap = local.historyUnavailable();
+    return gap.isPresent() && overlaps(tx, space, scope, local.replication.scope()) ? gap : Optional.empty();
+  }
+
+  /** Whether a feed could be in both scopes: one that exists, or one that a namespace of both would hold. */
+  private static boolean overlaps(StoreTransaction tx, SpaceId space, Scope one, Scope other) {
+    if (one.isEmpty() || other.isEmpty()) {
+      return false;
+    }
+    if (!(one instanceof Scope.Selection a) || !(other instanceof Scope.Selection b)) {
+      return true;
+    }
+    if (a.namespaces().stream().anyMatch(b.namespaces()::contains) || a.feeds().stream().anyMatch(b.feeds()::contains)) {
+      return true;
+    }
+    return tx.feeds().list(space, Optional.empty()).stream()
+        .anyMatch(feed -> one.covers(feed.feedId(), feed.namespace()) && other.covers(feed.feedId(), feed.namespace()));
   }
 
   /** The outcome of an apply and the transaction's view (for its changed feeds). */

@@ -355,7 +355,8 @@ public abstract class AuthorityStoreContract<S extends AuthorityStore<?>> {
     assertEquals(Position.NONE, second.before());
     assertEquals(List.of(elsewhere), second.created());
     assertEquals(OptionalLong.of(0), second.feedsBefore());
-    assertEquals(HistoryChain.next(HistoryChain.START, others.get(0).withPosition(Position.of(1))),
+    assertEquals(HistoryChain.next(HistoryChain.START,
+        others.get(0).withPosition(Position.of(1)).withReceivedAt(8_000)),
         second.chains()[0]);
     assertEquals(Position.of(2), store.read(tx -> tx.blocks().maxPosition(OTHER_SPACE)));
   }
@@ -407,7 +408,8 @@ public abstract class AuthorityStoreContract<S extends AuthorityStore<?>> {
         java.util.Map.of(feed, Optional.empty()), List.of(three), 1)))).get(0);
 
     assertEquals(Position.of(2), stored.before());
-    assertEquals(HistoryChain.next(chains[1], three.withPosition(Position.of(3))), stored.chains()[0]);
+    assertEquals(HistoryChain.next(chains[1], three.withPosition(Position.of(3)).withReceivedAt(stored.receivedAt())),
+        stored.chains()[0]);
   }
 
   @Test

@@ -23,7 +23,8 @@ public final class PgSchema {
   /** The scripts of versions 1, 2, 3, ... in order (tests build older databases from them). */
   static final List<String> SCRIPTS = List.of("V1__authority_store.sql", "V2__space_floor.sql",
       "V3__durable_subscriptions.sql", "V4__receive_time.sql", "V5__stream_catalog.sql",
-      "V6__feed_removals.sql", "V7__stream_feeds.sql", "V8__removed_sequences.sql", "V9__append_function.sql");
+      "V6__feed_removals.sql", "V7__stream_feeds.sql", "V8__removed_sequences.sql", "V9__append_function.sql",
+      "V10__chain_receive_time.sql");
 
   private PgSchema() {}
 

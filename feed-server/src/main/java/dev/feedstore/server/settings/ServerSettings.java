@@ -74,6 +74,26 @@ public final class ServerSettings {
           "A response holds the larger of this and one block, plus framing: the default keeps answers under the"
           + " 4 MiB that gRPC clients accept by default."));
 
+  public static final Setting<Integer> COMPRESS_MIN_BYTES = define(Setting.ofInt("compress-min-bytes", 1024)
+      .unit(BYTES).in(REQUESTS).atLeast(0, "0 compresses nothing")
+      .doc("Smallest answer sent gzipped to a client that accepts gzip: a gRPC response but Watch's, an HTTP answer"
+          + " but an event stream (0 compresses nothing).",
+          "Pages of blocks, feed lists and Durable Streams catch-up reads shrink several times over when their blocks"
+          + " hold text, for CPU on both sides (feed-bench's `compression` rows measure both); smaller answers gain"
+          + " too little to pay for it. Event streams (Watch, Server-Sent Events) go as they are: each live block is"
+          + " encoded once for all their readers, and compressing it per reader would cost each reader's CPU"
+          + " (`--sse-gzip-level` gzips Server-Sent Events)."));
+
+  public static final Setting<Integer> SSE_GZIP_LEVEL = define(Setting.ofInt("sse-gzip-level", 0)
+      .unit(COUNT).in(REQUESTS).atLeast(0, "0 sends event streams as they are").atMost(9)
+      .doc("Deflate level (1 fastest to 9 smallest) of Server-Sent Events sent gzipped to a client that accepts gzip,"
+          + " each write of events flushed as it goes (0 sends them as they are).",
+          "Both event streams: the API's `GET /v1/spaces/{space}/events` and Durable Streams' `live=sse`. Off by"
+          + " default: a live block's event is encoded once for all the streams of its space, but each gzipped stream"
+          + " deflates it again for its own reader (server CPU per reader and block, feed-bench's `compression.sse`"
+          + " rows), and holds a deflater of about 256 KiB of native memory while it is open. Worth it for few readers"
+          + " on slow links whose blocks hold text; not for thousands of readers of one space."));
+
   public static final Setting<Integer> WATCHES_PER_SERVER = define(Setting.ofInt("watches-per-server", 10_000)
       .unit(COUNT).in(LIVE).atLeast(1)
       .doc("Most live streams open on the server (Watch and Server-Sent Events).",
@@ -338,6 +358,14 @@ public final class ServerSettings {
       .doc("How long a Durable Streams long-poll read waits for new data before it answers 204.",
           "A read with `live=long-poll`. The protocol's cursor interval, so a CDN in front collapses one long-poll"
           + " per interval."));
+
+  public static final Setting<Long> STREAMS_SSE_MS = define(Setting.ofLong("streams-sse-ms", 60_000)
+      .unit(MILLISECONDS).in(DURABLE_STREAMS).atLeast(1)
+      .doc("About how long a Durable Streams event stream stays open before the server ends it (within 20 % either"
+          + " way, at random); the client reads on from the last offset it got.",
+          "A read with `live=sse`. The protocol asks servers to end event streams about once a minute, so that a CDN"
+          + " in front collapses the readers that reconnect onto one request to the server; the jitter keeps the"
+          + " readers of a busy stream from reconnecting all at once."));
 
   public static final Setting<Integer> RPC_THREADS = define(Setting.ofInt("rpc-threads", 16)
       .unit(COUNT).in(PROCESS).atLeast(1)

@@ -62,6 +62,12 @@ public final class Http {
         .POST(HttpRequest.BodyPublishers.ofString(json)).build());
   }
 
+  /** PUTs {@code json} to {@code path}. */
+  public HttpResponse<String> put(String path, String json) {
+    return send(request(path).header("Content-Type", "application/json")
+        .PUT(HttpRequest.BodyPublishers.ofString(json)).build());
+  }
+
   /** Appends to {@code feed} of {@code space}: blocks of {@code actor}, sequences {@code first..}, data "actor/sequence". */
   public HttpResponse<String> append(String space, String feed, String actor, long first, int count) {
     StringBuilder blocks = new StringBuilder();
@@ -74,8 +80,13 @@ public final class Http {
   }
 
   public HttpResponse<String> send(HttpRequest request) {
+    return send(request, HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** Sends {@code request}, reading its body with {@code body}. */
+  public <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> body) {
     try {
-      return client.send(request, HttpResponse.BodyHandlers.ofString());
+      return client.send(request, body);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);

@@ -4,6 +4,7 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.FilterInputStream;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.net.http.HttpRequest;
@@ -16,11 +17,13 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.zip.GZIPInputStream;
 
 /**
  * One Server-Sent Events stream over java.net.http, parsed as a browser's EventSource does:
  * {@code id:}, {@code event:} and {@code data:} lines up to a blank line make an event; comment
- * lines are kept apart. A thread of its own reads it. Close it when done. Thread-safe.
+ * lines are kept apart; a stream sent with {@code Content-Encoding: gzip} is inflated as it arrives,
+ * as a browser does. A thread of its own reads it. Close it when done. Thread-safe.
  */
 public final class SseReader implements AutoCloseable {
   /** One event: its name ("message" for blocks), its id (or null) and its data. */
@@ -156,12 +159,19 @@ public final class SseReader implements AutoCloseable {
     }
   }
 
+  /** The events received and not taken yet, in order; after {@link #awaitEnd}, all that is left of the stream. */
+  public List<Event> drain() {
+    List<Event> taken = new ArrayList<>();
+    events.drainTo(taken);
+    return taken;
+  }
+
   public boolean ended() {
     return ended.isDone();
   }
 
   private void read() {
-    try (BufferedReader lines = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
+    try (BufferedReader lines = new BufferedReader(new InputStreamReader(body(), StandardCharsets.UTF_8))) {
       String name = "message";
       String id = null;
       StringBuilder data = null;
@@ -189,6 +199,25 @@ public final class SseReader implements AutoCloseable {
     } finally {
       ended.complete(null);
     }
+  }
+
+  /**
+   * The body as sent, or inflated when it came gzipped (which reads gzip's header, so on the reading
+   * thread). The inflating stream says it has nothing available, as is true of all it received:
+   * an inflater always says it has, and a reader that believes it waits for the next event before
+   * it hands on this one.
+   */
+  private InputStream body() throws IOException {
+    boolean gzipped = response.headers().firstValue("Content-Encoding").filter("gzip"::equalsIgnoreCase).isPresent();
+    if (!gzipped) {
+      return response.body();
+    }
+    return new FilterInputStream(new GZIPInputStream(response.body())) {
+      @Override
+      public int available() {
+        return 0;
+      }
+    };
   }
 
   private boolean awaitUnpaused() {

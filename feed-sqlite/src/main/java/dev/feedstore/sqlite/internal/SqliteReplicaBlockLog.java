@@ -87,6 +87,7 @@ final class SqliteReplicaBlockLog extends SqlBlockLog implements ReplicaBlockLog
     private static final Param<Integer> MAX_BLOCK_DATA = DSL.param("max_block_data", SQLDataType.INTEGER);
     private static final Param<Long> MAX_DATA = Params.number("max_data");
     private static final Param<Long> LEFT_OUT_SPACE = Params.number("left_out_space");
+    private static final Param<Long> RECEIVED_AT = Params.number("received_at");
     /** The size of a block's data: SQLite reads it from the record header, without the data. */
     private static final Field<Integer> SIZE = function("length", SQLDataType.INTEGER, B.DATA);
     /** The columns of a block row, as {@link #setAside} copies them. */
@@ -162,9 +163,11 @@ final class SqliteReplicaBlockLog extends SqlBlockLog implements ReplicaBlockLog
           .and(BLOCKS.CHAIN.isNotNull()), Params.SPACE);
       lastBefore = Rendered.of(select().where(B.SPACE_PRIVATE_ID.eq(Params.SPACE)).and(B.POSITION.lt(Params.POSITION))
           .orderBy(B.POSITION.desc()).limit(inline(1)), Params.SPACE, Params.POSITION);
-      // A position belongs with its chain and receive time: moving it drops both.
+      // A position belongs with its chain and receive time: moving it drops the chain and sets the
+      // receive time the authority said with it (NULL when it said none).
       setPosition = Rendered.of(sql.update(BLOCKS).set(BLOCKS.POSITION, Params.POSITION).set(BLOCKS.CHAIN, none(BLOCKS.CHAIN))
-          .set(BLOCKS.RECEIVED_AT, none(BLOCKS.RECEIVED_AT)).where(key()), Params.POSITION, Params.FEED, Params.SEQUENCE, Params.ACTOR);
+          .set(BLOCKS.RECEIVED_AT, RECEIVED_AT).where(key()),
+          Params.POSITION, RECEIVED_AT, Params.FEED, Params.SEQUENCE, Params.ACTOR);
       clearPositions = Rendered.of(sql.update(BLOCKS).set(BLOCKS.POSITION, none(BLOCKS.POSITION)).set(BLOCKS.CHAIN, none(BLOCKS.CHAIN))
           .set(BLOCKS.RECEIVED_AT, none(BLOCKS.RECEIVED_AT)).where(BLOCKS.SPACE_PRIVATE_ID.eq(Params.SPACE))
           .and(BLOCKS.POSITION.isNotNull()), Params.SPACE);
@@ -502,15 +505,28 @@ final class SqliteReplicaBlockLog extends SqlBlockLog implements ReplicaBlockLog
     return count.isEmpty() ? 0 : count.get(0);
   }
 
+  /**
+   * The block of the current row of a result set that reads {@link SqlBlockLog#blockColumns}, once
+   * its values match the stored checksum ({@link dev.feedstore.core.store.CorruptBlockException}
+   * otherwise): for the other views of a replica's blocks.
+   */
+  Block block(SpaceId spaceId, java.sql.ResultSet rs) throws java.sql.SQLException {
+    return toBlock(spaceId, rs);
+  }
+
   @Override
-  public boolean setPosition(SpaceId spaceId, BlockKey key, Position position) {
+  public boolean setPosition(SpaceId spaceId, BlockKey key, Position position, java.util.OptionalLong receivedAt) {
+    if (receivedAt.isPresent() && !position.isAssigned()) {
+      throw new IllegalArgumentException("block " + key + " cannot have a receive time without a position");
+    }
     Optional<FeedRow> feed = tx.findFeed(spaceId, key.feedId());
     if (feed.isEmpty()) {
       return false;
     }
     try {
       return tx.sql().update(QUERIES.setPosition, position.isAssigned() ? position.value() : null,
-          feed.get().privateId(), key.sequence().value(), key.actorId().value()) == 1;
+          receivedAt.isPresent() ? receivedAt.getAsLong() : null, feed.get().privateId(), key.sequence().value(),
+          key.actorId().value()) == 1;
     } catch (SqlFailure e) {
       if (!SqlErrors.isConstraintViolation(e.sqlException())) {
         throw e;

@@ -1,5 +1,6 @@
 package dev.feedstore.sqlite.internal;
 
+import dev.feedstore.core.store.DocumentVersions;
 import dev.feedstore.core.store.ReplicaBlockLog;
 import dev.feedstore.core.store.ReplicaFeedCatalog;
 import dev.feedstore.core.store.ReplicationPolicies;
@@ -25,6 +26,7 @@ final class SqliteTransaction extends SqlTransaction implements StoreTransaction
   private final StatementCache statements;
   private SyncStates syncStates;
   private ReplicationPolicies replication;
+  private DocumentVersions versions;
 
   SqliteTransaction(StatementCache statements, IdCache.Pending ids, TokenKey tokenKey, boolean writable) {
     super(SqliteDialect.INSTANCE, new Sql(statements), ids, tokenKey, writable);
@@ -60,6 +62,14 @@ final class SqliteTransaction extends SqlTransaction implements StoreTransaction
       replication = new SqliteReplicationPolicies(this);
     }
     return replication;
+  }
+
+  @Override
+  public DocumentVersions versions() {
+    if (versions == null) {
+      versions = new SqliteDocumentVersions(this);
+    }
+    return versions;
   }
 
   /**

@@ -42,14 +42,20 @@ public final class AppendWork implements AuthorityStore.Work<AuthorityTransactio
    * What the transaction did, valid once it committed.
    *
    * @param positions the position of each block given, in the same order
+   * @param receivedAt the receive time of each block given, in the same order: the one stamped
+   *     now on a block newly stored, the stored one on a block held already ({@link
+   *     #UNKNOWN_RECEIVE_TIME} when the store does not know it)
    * @param added the blocks newly stored, with their positions, in position order
    * @param namespaces the namespace of each feed of the blocks (as stored; existing feeds keep theirs)
    * @param nextPosition the counter after the transaction
    * @param chains the history chain at each added block ({@link HistoryChain}), in the order of
    *     {@code added}; null when the chain before them is not known (a file from before chains)
    */
-  public record Outcome(long[] positions, List<Block> added, Map<FeedId, Optional<Namespace>> namespaces,
-      long nextPosition, long[] chains) {}
+  public record Outcome(long[] positions, long[] receivedAt, List<Block> added, Map<FeedId, Optional<Namespace>> namespaces,
+      long nextPosition, long[] chains) {
+    /** A receive time the store does not know, as the wire says it. */
+    public static final long UNKNOWN_RECEIVE_TIME = -1;
+  }
 
   private final SpaceId spaceId;
   private final Optional<Namespace> namespace;
@@ -105,6 +111,7 @@ public final class AppendWork implements AuthorityStore.Work<AuthorityTransactio
     long receivedAt = tx.blocks().stampReceipt(spaceId, nowMillis);
     long next = before.value() + 1;
     long[] positions = new long[blocks.size()];
+    long[] received = new long[blocks.size()];
     List<Block> added = new ArrayList<>();
     List<BlockKey> conflicts = new ArrayList<>();
     OptionalLong chain = chainBefore(tx, spaceId, next);
@@ -119,9 +126,11 @@ public final class AppendWork implements AuthorityStore.Work<AuthorityTransactio
               + " blocks all have positions; serve the authority from a store of its own");
         }
         positions[i] = duplicate.stored().position().value();
+        received[i] = duplicate.stored().receivedAt().orElse(Outcome.UNKNOWN_RECEIVE_TIME);
       }
       if (outcome instanceof InsertOutcome.Inserted) {
         positions[i] = next++;
+        received[i] = receivedAt;
         added.add(offered);
         if (chain.isPresent()) {
           chain = OptionalLong.of(HistoryChain.next(chain.getAsLong(), offered));
@@ -144,6 +153,6 @@ public final class AppendWork implements AuthorityStore.Work<AuthorityTransactio
           + " moved while this transaction held it");
     }
     long[] addedChains = chain.isPresent() ? chains.stream().mapToLong(Long::longValue).toArray() : null;
-    return new Outcome(positions, added, namespaces, next, addedChains);
+    return new Outcome(positions, received, added, namespaces, next, addedChains);
   }
 }

@@ -190,7 +190,11 @@ final class SpaceRun {
       for (int b = 0; b < positions.length; b++) {
         positions[b] = next + from + b;
       }
-      outcomes.add(new AppendWork.Outcome(positions, List.copyOf(offered.subList(from, to)), named.get(i),
+      long[] receivedAt = new long[to - from];
+      for (int b = 0; b < receivedAt.length; b++) {
+        receivedAt[b] = offered.get(from + b).receivedAt().getAsLong();
+      }
+      outcomes.add(new AppendWork.Outcome(positions, receivedAt, List.copyOf(offered.subList(from, to)), named.get(i),
           next + to, chains == null ? null : Arrays.copyOfRange(chains, from, to)));
       from = to;
     }

@@ -234,10 +234,12 @@ public final class PositionAuthority {
     AppendResult result() {
       AppendWork.Outcome outcome = pending.outcome();
       long[] positions = new long[slot.length];
+      long[] receivedAt = new long[slot.length];
       for (int i = 0; i < positions.length; i++) {
         positions[i] = outcome.positions()[slot[i]];
+        receivedAt[i] = outcome.receivedAt()[slot[i]];
       }
-      return new AppendResult(positions, pending.space().token());
+      return new AppendResult(positions, receivedAt, pending.space().token());
     }
   }
 

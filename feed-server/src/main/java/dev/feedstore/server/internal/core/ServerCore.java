@@ -67,6 +67,7 @@ public final class ServerCore implements AutoCloseable {
   private final Clock clock;
   private final RetentionRunner retention;
   private final CommitRecheck recheck;
+  private final ApiCalls calls;
 
   /**
    * The caller keeps owning {@code store}; {@code authenticator} decides who may call, {@code
@@ -108,6 +109,7 @@ public final class ServerCore implements AutoCloseable {
         authority::loadedSpaces);
     metrics.gauge("feedstore_jvm_heap_used_bytes", "Heap in use, garbage included.",
         () -> Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory());
+    this.calls = new ApiCalls(authority, blockAccess, settings);
     this.recheck = new CommitRecheck(authority::spacesInMemory, authority::recheck, LOG);
     store.listen(new OtherProcesses());
   }
@@ -158,6 +160,11 @@ public final class ServerCore implements AutoCloseable {
 
   public LiveQueries liveQueries() {
     return liveQueries;
+  }
+
+  /** The calls besides reads, appends and live streams, as every transport makes them. */
+  public ApiCalls calls() {
+    return calls;
   }
 
   public Authenticator authenticator() {

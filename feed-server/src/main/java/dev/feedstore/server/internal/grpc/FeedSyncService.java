@@ -1,10 +1,6 @@
 package dev.feedstore.server.internal.grpc;
 
 import static dev.feedstore.server.settings.ServerSettings.APPEND_STREAM_WINDOW;
-import static dev.feedstore.server.settings.ServerSettings.BLOCKS_PER_APPEND;
-import static dev.feedstore.server.settings.ServerSettings.BLOCK_BYTES;
-import static dev.feedstore.server.settings.ServerSettings.MAX_MESSAGE_BYTES;
-import static dev.feedstore.server.settings.ServerSettings.QUERY_LIMIT;
 
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.FeedInfo;
@@ -48,8 +44,8 @@ import dev.feedstore.server.internal.authority.PositionAuthority;
 import dev.feedstore.server.internal.authority.QueryResult;
 import dev.feedstore.server.internal.authority.ReadRequest;
 import dev.feedstore.server.internal.authority.RetentionResult;
-import dev.feedstore.server.internal.authority.SubscribeCommand;
 import dev.feedstore.server.internal.authority.SubscribeResult;
+import dev.feedstore.server.internal.core.ApiCalls;
 import dev.feedstore.server.internal.core.BlockAccess;
 import dev.feedstore.server.internal.errors.ShuttingDownException;
 import dev.feedstore.server.internal.live.Watches;
@@ -60,7 +56,6 @@ import dev.feedstore.proto.WireQueries;
 import dev.feedstore.proto.v1.LiveQueryEvent;
 import dev.feedstore.proto.v1.LiveQueryRequest;
 import dev.feedstore.server.internal.monitoring.RateLimitedLog;
-import dev.feedstore.server.internal.monitoring.ServerVersion;
 import dev.feedstore.server.internal.requests.Requests;
 import dev.feedstore.server.internal.spaces.Page;
 import dev.feedstore.server.settings.ServerSettings;
@@ -106,14 +101,16 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
   private final RateLimitedLog rejections;
   private final RateLimitedLog failures;
   private final PrincipalLimits principals;
+  private final ApiCalls calls;
   private final BlockAccess access;
   /** The server's request executor, for the Appends that may block ({@link #append}). */
   private final Executor requests;
 
   FeedSyncService(PositionAuthority authority, Watches watches, LiveQueries liveQueries, RateLimitedLog rejections,
-      RateLimitedLog failures, PrincipalLimits principals, BlockAccess access, Executor requests) {
+      RateLimitedLog failures, PrincipalLimits principals, ApiCalls calls, BlockAccess access, Executor requests) {
     this.liveQueries = liveQueries;
     this.requests = requests;
+    this.calls = calls;
     this.access = access;
     this.principals = principals;
     this.authority = authority;
@@ -193,6 +190,7 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
         answer.accept(AppendResponse.newBuilder()
             .setRequestId(requestId)
             .addAllPositions(Arrays.stream(result.positions()).boxed().toList())
+            .addAllReceivedAt(Arrays.stream(result.receivedAt()).boxed().toList())
             .setServerToken(result.token().value())
             .build(), null);
       });
@@ -233,9 +231,7 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
   @Override
   public void subscribe(SubscribeRequest request, StreamObserver<SubscribeResponse> responses) {
     unary("Subscribe", request.getSpaceId(), request.getRequestId(), responses, () -> {
-      SubscribeCommand command = WireRequests.subscribe(request, settings);
-      access.subscribe(AccessInterceptor.caller(), command);
-      SubscribeResult result = authority.subscribe(command);
+      SubscribeResult result = calls.subscribe(AccessInterceptor.caller(), WireRequests.subscribe(request, settings));
       Subscription subscription = result.subscription();
       return SubscribeResponse.newBuilder()
           .setRequestId(request.getRequestId())
@@ -251,10 +247,8 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
   @Override
   public void ack(AckRequest request, StreamObserver<AckResponse> responses) {
     unary("Ack", request.getSpaceId(), request.getRequestId(), responses, () -> {
-      SpaceId spaceId = WireMapping.spaceId(request.getSpaceId());
-      String subscriptionId = Requests.subscriptionId(request.getSubscriptionId());
-      access.ack(AccessInterceptor.caller(), spaceId, subscriptionId);
-      SubscribeResult result = authority.ack(spaceId, subscriptionId, request.getUpTo());
+      SubscribeResult result = calls.ack(AccessInterceptor.caller(), WireMapping.spaceId(request.getSpaceId()),
+          Requests.subscriptionId(request.getSubscriptionId()), request.getUpTo());
       return AckResponse.newBuilder()
           .setRequestId(request.getRequestId())
           .setAcked(result.subscription().durable().orElseThrow().acked())
@@ -267,7 +261,7 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
   @Override
   public void listSubscriptions(ListSubscriptionsRequest request, StreamObserver<ListSubscriptionsResponse> responses) {
     unary("ListSubscriptions", request.getSpaceId(), request.getRequestId(), responses, () -> {
-      DurableList list = authority.durables(WireMapping.spaceId(request.getSpaceId()));
+      DurableList list = calls.subscriptions(AccessInterceptor.caller(), WireMapping.spaceId(request.getSpaceId()));
       ListSubscriptionsResponse.Builder response = ListSubscriptionsResponse.newBuilder()
           .setRequestId(request.getRequestId())
           .setMaxPosition(list.maxPosition())
@@ -297,8 +291,8 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
       Optional<FeedId> after = request.hasAfterFeedId()
           ? Optional.of(WireMapping.feedId(request.getAfterFeedId(), "after_feed_id"))
           : Optional.empty();
-      access.listFeeds(AccessInterceptor.caller(), spaceId, namespace);
-      FeedList list = authority.listFeeds(spaceId, namespace, after, WireRequests.listLimit(request.getLimit(), settings));
+      FeedList list = calls.feeds(AccessInterceptor.caller(), spaceId, namespace, after,
+          Requests.listLimit(request.getLimit(), settings));
       ListFeedsResponse.Builder response = ListFeedsResponse.newBuilder()
           .setRequestId(request.getRequestId())
           .setHasMore(list.hasMore())
@@ -314,9 +308,8 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
   @Override
   public void compact(CompactRequest request, StreamObserver<CompactResponse> responses) {
     unary("Compact", request.getSpaceId(), request.getRequestId(), responses, () -> {
-      AccessInterceptor.caller().checkAdmin("Compact", request.getSpaceId());
       SpaceId spaceId = WireMapping.spaceId(request.getSpaceId());
-      CompactResult result = authority.compact(spaceId, WireRequests.upTo(request.getUpTo()));
+      CompactResult result = calls.compact(AccessInterceptor.caller(), spaceId, Requests.upTo(request.getUpTo()));
       return CompactResponse.newBuilder()
           .setRequestId(request.getRequestId())
           .setFloor(result.floor().value())
@@ -329,9 +322,8 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
   @Override
   public void setRetention(SetRetentionRequest request, StreamObserver<SetRetentionResponse> responses) {
     unary("SetRetention", request.getSpaceId(), request.getRequestId(), responses, () -> {
-      AccessInterceptor.caller().checkAdmin("SetRetention", request.getSpaceId());
       SpaceId spaceId = WireMapping.spaceId(request.getSpaceId());
-      RetentionResult result = authority.setRetention(spaceId, WireRequests.retention(request));
+      RetentionResult result = calls.setRetention(AccessInterceptor.caller(), spaceId, WireRequests.retention(request));
       return SetRetentionResponse.newBuilder()
           .setRequestId(request.getRequestId())
           .setBlocks(result.retention().blocks().orElse(0))
@@ -346,9 +338,10 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
 
   @Override
   public void getServerInfo(GetServerInfoRequest request, StreamObserver<GetServerInfoResponse> responses) {
+    ApiCalls.ServerInfo info;
     try {
       WireRequests.requestId(request.getRequestId());
-      AccessInterceptor.caller().checkKnown();
+      info = calls.serverInfo(AccessInterceptor.caller());
       principals.admitRequest(AccessInterceptor.caller().principal());
     } catch (RuntimeException e) {
       responses.onError(reject("GetServerInfo", "", request.getRequestId(), e));
@@ -356,12 +349,12 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
     }
     responses.onNext(GetServerInfoResponse.newBuilder()
         .setRequestId(request.getRequestId())
-        .setVersion(ServerVersion.get())
-        .setMaxMessageBytes(settings.get(MAX_MESSAGE_BYTES))
-        .setBlocksPerAppend(settings.get(BLOCKS_PER_APPEND))
-        .setBlockBytes(settings.get(BLOCK_BYTES))
-        .setQueryLimit(settings.get(QUERY_LIMIT))
-        .setMaxResponseBytes(settings.maxResponseBytes())
+        .setVersion(info.version())
+        .setMaxMessageBytes(info.maxMessageBytes())
+        .setBlocksPerAppend(info.blocksPerAppend())
+        .setBlockBytes(info.blockBytes())
+        .setQueryLimit(info.queryLimit())
+        .setMaxResponseBytes(info.maxResponseBytes())
         .build());
     responses.onCompleted();
   }

@@ -1,5 +1,6 @@
 package dev.feedstore.server.internal.grpc;
 
+import static dev.feedstore.server.settings.ServerSettings.COMPRESS_MIN_BYTES;
 import static dev.feedstore.server.settings.ServerSettings.KEEPALIVE_MS;
 import static dev.feedstore.server.settings.ServerSettings.KEEPALIVE_TIMEOUT_MS;
 import static dev.feedstore.server.settings.ServerSettings.MAX_MESSAGE_BYTES;
@@ -121,14 +122,16 @@ public final class GrpcEdge {
   /**
    * The FeedSync service, with the interceptor that tells it each call's connection, answering a
    * call without exactly one well-formed request with {@code INVALID_ARGUMENT} ({@link
-   * WellFormedRequests}).
+   * WellFormedRequests}), and gzipping large unary responses ({@link ResponseCompression}).
    */
   private static ServerServiceDefinition feedSync(ServerCore core, InFlightCalls inFlight) {
-    FeedSyncService service = new FeedSyncService(core.authority(), core.watches(), core.liveQueries(), core.rejections(),
-        core.failures(), core.principalLimits(), core.blockAccess(), core.requestExecutor());
+    FeedSyncService service = new FeedSyncService(core.authority(), core.watches(), core.liveQueries(),
+        core.rejections(), core.failures(), core.principalLimits(), core.calls(), core.blockAccess(),
+        core.requestExecutor());
     return ServerInterceptors.intercept(WellFormedRequests.wrap(
         ServerInterceptors.intercept(service.definition(), new ConnectionInterceptor(), inFlight,
-            new AccessInterceptor(core.authenticator())), core.rejections()),
+            new AccessInterceptor(core.authenticator()), new ResponseCompression(core.settings().get(COMPRESS_MIN_BYTES))),
+        core.rejections()),
         new MetricsInterceptor(core.metrics()));
   }
 

@@ -13,7 +13,6 @@ import dev.feedstore.core.Sequence;
 import dev.feedstore.server.internal.authority.AppendCommand;
 import dev.feedstore.server.internal.monitoring.RateLimitedLog;
 import dev.feedstore.server.internal.requests.Requests;
-import java.math.BigDecimal;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -140,16 +139,16 @@ final class AppendBody {
     json.beginObject();
     Set<String> seen = new HashSet<>();
     for (String name = json.nextName(true); name != null; name = json.nextName(false)) {
-      String field = canonical(name, "", seen);
+      String field = JsonBody.canonical(name, "", seen);
       if (json.nullValue()) {
         continue;
       }
       switch (field) {
         case "request_id" -> json.string();
-        case "space_id" -> sameAsPath("space_id", json.string(), space, "space");
+        case "space_id" -> JsonBody.sameAsPath("space_id", json.string(), space, "space");
         case "namespace" -> namespace = Optional.of(json.string());
         case "blocks" -> readBlocks(json);
-        default -> throw unknown(name, "an append", "namespace, blocks");
+        default -> throw JsonBody.unknown(name, "an append", "namespace, blocks");
       }
     }
     json.end();
@@ -163,69 +162,24 @@ final class AppendBody {
       json.beginObject();
       Set<String> seen = new HashSet<>();
       for (String name = json.nextName(true); name != null; name = json.nextName(false)) {
-        String field = canonical(name, at + ".", seen);
+        String field = JsonBody.canonical(name, at + ".", seen);
         if (json.nullValue()) {
           continue;
         }
         switch (field) {
-          case "feed_id" -> sameAsPath(at + ".feed_id", json.string(), feed, "feed");
+          case "feed_id" -> JsonBody.sameAsPath(at + ".feed_id", json.string(), feed, "feed");
           case "actor_id" -> block.actorId = json.string();
-          case "sequence" -> block.sequence = whole(json, at + ".sequence");
+          case "sequence" -> block.sequence = JsonBody.whole(json, at + ".sequence");
           case "prev_actor_id" -> block.prevActorId = Optional.of(json.string());
-          case "prev_sequence" -> block.prevSequence = OptionalLong.of(whole(json, at + ".prev_sequence"));
-          case "timestamp" -> block.timestamp = whole(json, at + ".timestamp");
+          case "prev_sequence" -> block.prevSequence = OptionalLong.of(JsonBody.whole(json, at + ".prev_sequence"));
+          case "timestamp" -> block.timestamp = JsonBody.whole(json, at + ".timestamp");
           case "data" -> block.data = base64(json.string(), at + ".data");
-          case "position" -> block.position = OptionalLong.of(whole(json, at + ".position"));
-          case "received_at" -> block.receivedAt = OptionalLong.of(whole(json, at + ".received_at"));
-          default -> throw unknown(name, at, "actor_id, sequence, prev_actor_id, prev_sequence, timestamp, data");
+          case "position" -> block.position = OptionalLong.of(JsonBody.whole(json, at + ".position"));
+          case "received_at" -> block.receivedAt = OptionalLong.of(JsonBody.whole(json, at + ".received_at"));
+          default -> throw JsonBody.unknown(name, at, "actor_id, sequence, prev_actor_id, prev_sequence, timestamp, data");
         }
       }
       blocks.add(block);
-    }
-  }
-
-  /** A field's snake_case name ({@code actorId} is {@code actor_id}), once per object. */
-  private static String canonical(String name, String at, Set<String> seen) {
-    StringBuilder snake = new StringBuilder(name.length() + 4);
-    for (int i = 0; i < name.length(); i++) {
-      char c = name.charAt(i);
-      if (c >= 'A' && c <= 'Z') {
-        snake.append('_').append((char) (c - 'A' + 'a'));
-      } else {
-        snake.append(c);
-      }
-    }
-    String field = snake.toString();
-    if (!seen.add(field)) {
-      throw new JsonScanner.Malformed(at + field + " is given twice");
-    }
-    return field;
-  }
-
-  private static JsonScanner.Malformed unknown(String name, String in, String known) {
-    return new JsonScanner.Malformed("unknown field '" + RateLimitedLog.clip(name) + "' in " + in + " (it has "
-        + known + ")");
-  }
-
-  /** A field the path names already: left out, or the path's value. */
-  private static void sameAsPath(String field, String value, String path, String what) {
-    if (!value.isEmpty() && !value.equals(path)) {
-      throw new InvalidValueException(field, "must be left out or be the path's " + what + " '"
-          + RateLimitedLog.clip(path) + "'", RateLimitedLog.clip(value));
-    }
-  }
-
-  /** A whole number, from a JSON number or a string holding one, that fits 64 bits. */
-  private static long whole(JsonScanner json, String field) {
-    String text = json.atString() ? json.string().strip() : json.number();
-    try {
-      return Long.parseLong(text);
-    } catch (NumberFormatException notPlain) {
-      try {
-        return new BigDecimal(text).longValueExact();
-      } catch (NumberFormatException | ArithmeticException e) {
-        throw new JsonScanner.Malformed(field + " is not a whole number of 64 bits: " + RateLimitedLog.clip(text));
-      }
     }
   }
 

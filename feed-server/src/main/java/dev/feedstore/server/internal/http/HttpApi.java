@@ -7,10 +7,14 @@ import dev.feedstore.server.internal.core.ServerCore;
 import dev.feedstore.server.internal.errors.ErrorCode;
 import dev.feedstore.server.internal.errors.ShuttingDownException;
 import dev.feedstore.server.internal.monitoring.RateLimitedLog;
+import dev.feedstore.server.internal.http.HttpRoute.Access;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Consumer;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -18,9 +22,10 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
 /**
- * The HTTP API: routes each request to its endpoint, finds its {@link Caller} from the {@code
- * authorization} header (the same rules as gRPC), and runs the work that touches the store on the
- * server's request executor, so Jetty's threads never block.
+ * The HTTP API: routes each request to its endpoint ({@link HttpRoute}), finds its {@link Caller}
+ * from the {@code authorization} header (the same rules as gRPC), and runs the work that touches
+ * the store on the server's request executor, so Jetty's threads never block. Each endpoint
+ * mirrors a FeedSync call:
  *
  * <ul>
  *   <li>{@code GET /v1/spaces/{space}/blocks}: a page of blocks, as Query ({@link HttpReads})
@@ -28,6 +33,13 @@ import org.eclipse.jetty.util.Callback;
  *   <li>{@code GET|POST /v1/spaces/{space}/live}: a live query over Server-Sent Events, as LiveQuery
  *       ({@link HttpLiveQueries})
  *   <li>{@code POST /v1/spaces/{space}/feeds/{feed}/blocks}: an append, as Append ({@link HttpAppend})
+ *   <li>{@code GET /v1/spaces/{space}/feeds}: a page of the space's feeds, as ListFeeds ({@link HttpCalls})
+ *   <li>{@code POST /v1/spaces/{space}/subscriptions}, {@code GET} of the same path and {@code POST
+ *       /v1/spaces/{space}/subscriptions/{subscription}/ack}: Subscribe, ListSubscriptions and Ack
+ *       ({@link HttpCalls})
+ *   <li>{@code POST /v1/spaces/{space}/compact} and {@code PUT /v1/spaces/{space}/retention}:
+ *       Compact and SetRetention, with an admin grant ({@link HttpCalls})
+ *   <li>{@code GET /v1/server}: the server's version and limits, as GetServerInfo ({@link HttpCalls})
  *   <li>the paths of the protocols it was given ({@link HttpProtocol}), such as the Durable Streams
  *       protocol under {@code /v1/stream/}
  *   <li>{@code GET /ui/...}: the web page's files, when the server was given them ({@link HttpFiles})
@@ -38,83 +50,89 @@ import org.eclipse.jetty.util.Callback;
  */
 public final class HttpApi extends Handler.Abstract {
   private final ServerCore core;
-  private final HttpReads reads;
-  private final HttpAppend append;
-  private final HttpLiveQueries liveQueries;
+  private final List<HttpRoute> routes;
   private final Optional<HttpFiles> files;
   private final List<HttpProtocol> protocols;
 
   HttpApi(ServerCore core, Optional<HttpFiles> files, List<HttpProtocol> protocols) {
     this.core = core;
-    this.reads = new HttpReads(core);
-    this.append = new HttpAppend(core);
-    this.liveQueries = new HttpLiveQueries(core);
+    HttpReads reads = new HttpReads(core);
+    HttpAppend append = new HttpAppend(core);
+    HttpCalls calls = new HttpCalls(core);
+    HttpLiveQueries liveQueries = new HttpLiveQueries(core);
+    this.routes = List.of(
+        HttpRoute.unary("GET", "/v1/spaces/{space}/blocks", "Query", Access.READ,
+            (exchange, caller, path) -> reads.page(exchange, caller)),
+        new HttpRoute("GET", "/v1/spaces/{space}/events", "Watch", Access.READ, true,
+            (exchange, caller, path) -> reads.events(exchange, caller)),
+        new HttpRoute("GET", "/v1/spaces/{space}/live", "LiveQuery", Access.READ, true,
+            (exchange, caller, path) -> liveQueries.get(exchange, caller)),
+        new HttpRoute("POST", "/v1/spaces/{space}/live", "LiveQuery", Access.READ, true,
+            (exchange, caller, path) -> liveQueries.post(exchange, caller)),
+        HttpRoute.unary("POST", "/v1/spaces/{space}/feeds/{feed}/blocks", "Append", Access.WRITE,
+            (exchange, caller, path) -> append.append(exchange, caller, path.get("feed"))),
+        HttpRoute.unary("GET", "/v1/spaces/{space}/feeds", "ListFeeds", Access.READ, calls::feeds),
+        HttpRoute.unary("POST", "/v1/spaces/{space}/subscriptions", "Subscribe", Access.READ, calls::subscribe),
+        HttpRoute.unary("GET", "/v1/spaces/{space}/subscriptions", "ListSubscriptions", Access.READ,
+            calls::subscriptions),
+        HttpRoute.unary("POST", "/v1/spaces/{space}/subscriptions/{subscription}/ack", "Ack", Access.READ,
+            calls::ack),
+        HttpRoute.unary("POST", "/v1/spaces/{space}/compact", "Compact", Access.READ, calls::compact),
+        HttpRoute.unary("PUT", "/v1/spaces/{space}/retention", "SetRetention", Access.READ, calls::setRetention),
+        HttpRoute.unary("GET", "/v1/server", "GetServerInfo", Access.KNOWN, calls::serverInfo));
     this.files = files;
     this.protocols = List.copyOf(protocols);
   }
 
   @Override
   public boolean handle(Request request, Response response, Callback callback) {
-    List<String> path = List.of(request.getHttpURI().getPath().split("/", -1));
+    String rawPath = request.getHttpURI().getPath();
+    List<String> path = List.of(rawPath.split("/", -1));
     if (files.isPresent() && path.size() >= 2 && path.get(1).equals("ui")) {
       return files.get().handle(request, response, callback, path.subList(2, path.size()));
     }
-    String rawPath = request.getHttpURI().getPath();
     for (HttpProtocol protocol : protocols) {
       if (rawPath.startsWith(protocol.prefix())) {
         protocol.handle(request, response, callback, rawPath.substring(protocol.prefix().length()), this);
         return true;
       }
     }
-    if (path.size() == 5 && path.get(0).isEmpty() && path.get(1).equals("v1") && path.get(2).equals("spaces")) {
-      String space = path.get(3);
-      if (path.get(4).equals("blocks")) {
-        if (only("GET", request, response, callback)) {
-          admit(new HttpExchange(request, response, callback, core, space, "Query", true), false, reads::page);
-        }
+    List<String> allowed = new ArrayList<>();
+    for (HttpRoute route : routes) {
+      Optional<Map<String, String>> values = route.match(path);
+      if (values.isEmpty()) {
+        continue;
+      }
+      if (route.method().equals(request.getMethod())) {
+        serve(route, values.get(), request, response, callback);
         return true;
       }
-      if (path.get(4).equals("live")) {
-        liveQuery(request, response, callback, space);
-        return true;
-      }
-      if (path.get(4).equals("events")) {
-        if (only("GET", request, response, callback)) {
-          admit(new HttpExchange(request, response, callback, core, space, "Watch", false), false,
-              reads::events);
-        }
-        return true;
-      }
+      allowed.add(route.method());
     }
-    if (path.size() == 7 && path.get(0).isEmpty() && path.get(1).equals("v1") && path.get(2).equals("spaces")
-        && path.get(4).equals("feeds") && path.get(6).equals("blocks")) {
-      String feed = path.get(5);
-      if (only("POST", request, response, callback)) {
-        admit(new HttpExchange(request, response, callback, core, path.get(3), "Append", true), true,
-            (exchange, caller) -> append.append(exchange, caller, feed));
-      }
+    if (!allowed.isEmpty()) {
+      String methods = String.join(", ", allowed);
+      response.getHeaders().put(HttpHeader.ALLOW, methods);
+      refuse(request, response, callback, 405, Json.object().field("code", ErrorCode.INVALID_ARGUMENT.name())
+          .field("message", "method " + RateLimitedLog.clip(request.getMethod()) + " is not allowed here; use "
+              + methods).end());
       return true;
     }
     refuse(request, response, callback, 404, Json.object().field("code", ErrorCode.NOT_FOUND.name())
-        .field("message", "no such endpoint: " + RateLimitedLog.clip(request.getHttpURI().getPath())
-            + "; the API is GET /v1/spaces/{space}/blocks, GET /v1/spaces/{space}/events, GET or POST"
-            + " /v1/spaces/{space}/live and"
-            + " POST /v1/spaces/{space}/feeds/{feed}/blocks").end());
+        .field("message", "no such endpoint: " + RateLimitedLog.clip(rawPath) + "; the API is "
+            + String.join(", ", routes.stream().map(HttpRoute::toString).toList())).end());
     return true;
   }
 
-  /** A live query: GET (its token may come as {@code access_token}) or POST. */
-  private void liveQuery(Request request, Response response, Callback callback, String space) {
-    HttpExchange exchange = new HttpExchange(request, response, callback, core, space, "LiveQuery", false);
-    switch (request.getMethod()) {
-      case "GET" -> admit(exchange, false, liveQueries::get, HttpLiveQueries.authorization(request));
-      case "POST" -> admit(exchange, false, liveQueries::post, request.getHeaders().get(HttpHeader.AUTHORIZATION));
-      default -> {
-        response.getHeaders().put(HttpHeader.ALLOW, "GET, POST");
-        refuse(request, response, callback, 405, Json.object().field("code", ErrorCode.INVALID_ARGUMENT.name())
-            .field("message", "method " + RateLimitedLog.clip(request.getMethod()) + " is not allowed here; use GET"
-                + " or POST").end());
-      }
+  /** Admits the request of {@code route} and runs it. */
+  private void serve(HttpRoute route, Map<String, String> path, Request request, Response response,
+      Callback callback) {
+    HttpExchange exchange = new HttpExchange(request, response, callback, core, path.getOrDefault("space", ""),
+        route.call(), !route.stream());
+    Endpoint endpoint = (admitted, caller) -> route.target().run(admitted, caller, path);
+    switch (route.access()) {
+      case KNOWN -> admit(exchange, Caller::checkKnown, endpoint);
+      case READ -> admit(exchange, false, endpoint);
+      case WRITE -> admit(exchange, true, endpoint);
     }
   }
 
@@ -130,15 +148,19 @@ public final class HttpApi extends Handler.Abstract {
    * Called on Jetty's thread; blocks on nothing.
    */
   public void admit(HttpExchange exchange, boolean write, Endpoint endpoint) {
-    admit(exchange, write, endpoint, exchange.request().getHeaders().get(HttpHeader.AUTHORIZATION));
+    admit(exchange, caller -> caller.check(exchange.method(), exchange.space(), write), endpoint);
   }
 
-  /** {@link #admit}, with the caller found from {@code authorization} (null: none given). */
-  private void admit(HttpExchange exchange, boolean write, Endpoint endpoint, String authorization) {
+  /** {@link #admit(HttpExchange, boolean, Endpoint)} with {@code access} as the check of the caller. */
+  private void admit(HttpExchange exchange, Consumer<Caller> access, Endpoint endpoint) {
     Request request = exchange.request();
-    Caller caller = core.authenticator().authenticate(authorization, Request.getRemoteAddr(request));
+    Caller caller = core.authenticator().authenticate(
+        // An EventSource sends no headers: a live query's GET may carry its token as access_token.
+        exchange.method().equals("LiveQuery") && request.getMethod().equals("GET")
+            ? HttpLiveQueries.authorization(request) : request.getHeaders().get(HttpHeader.AUTHORIZATION),
+        Request.getRemoteAddr(request));
     try {
-      caller.check(exchange.method(), exchange.space(), write);
+      access.accept(caller);
       core.principalLimits().admitRequest(caller.principal());
       executor().execute(() -> {
         try {
@@ -160,17 +182,5 @@ public final class HttpApi extends Handler.Abstract {
 
   private Executor executor() {
     return core.requestExecutor();
-  }
-
-  /** True when {@code method} is {@code allowed}; else answers 405 naming it. */
-  private boolean only(String allowed, Request request, Response response, Callback callback) {
-    String method = request.getMethod();
-    if (allowed.equals(method)) {
-      return true;
-    }
-    response.getHeaders().put(HttpHeader.ALLOW, allowed);
-    refuse(request, response, callback, 405, Json.object().field("code", ErrorCode.INVALID_ARGUMENT.name())
-        .field("message", "method " + RateLimitedLog.clip(method) + " is not allowed here; use " + allowed).end());
-    return false;
   }
 }

@@ -16,7 +16,8 @@ import java.util.Arrays;
  * its space and feed, which the path gives ({@link AppendBody}): {@code {"namespace": "chat",
  * "blocks": [{"actor_id": "a", "sequence": 0, "timestamp": 1700000000000, "data": "aGVsbG8="}]}}
  * ({@code data} in base64; {@code prev_actor_id}/{@code prev_sequence} name the predecessor). The
- * answer is {@code {"positions": [...], "server_token": ...}}.
+ * answer is {@code {"positions": [...], "received_at": [...], "server_token": ...}}: a position and
+ * a receive time (Unix ms, -1 where unknown) per block.
  *
  * <p>The body is read without blocking, at most {@code max-message-bytes} of it (413 beyond, once the
  * rest has been read as {@link RequestBody} tells). The caller's {@code
@@ -52,6 +53,7 @@ final class HttpAppend {
         core.metrics().appended(result.positions().length);
         exchange.json(200, Json.object()
             .raw("positions", Arrays.toString(result.positions()).replace(" ", ""))
+            .raw("received_at", Arrays.toString(result.receivedAt()).replace(" ", ""))
             .field("server_token", result.token().value())
             .end());
       });

@@ -1,5 +1,6 @@
 package dev.feedstore.server.internal.http;
 
+import static dev.feedstore.server.settings.ServerSettings.COMPRESS_MIN_BYTES;
 import static dev.feedstore.server.settings.ServerSettings.HTTP_IDLE_TIMEOUT_MS;
 import static dev.feedstore.server.settings.ServerSettings.HTTP_THREADS;
 import static dev.feedstore.server.settings.ServerSettings.METRICS_READ_TIMEOUT_MS;
@@ -35,10 +36,11 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 /**
  * The server's HTTP side, on Jetty's non-blocking core, with up to two addresses: the API ({@link
  * HttpApi}: pages, Server-Sent Events, appends, the web page; TLS when the server has a
- * certificate) and the metrics endpoint ({@link MetricsHandler}, plain HTTP). No thread waits on a
- * client: Jetty's {@code http-threads} only move bytes, the store's work runs on the request
- * executor, and an open event stream holds no thread. A connection idle for its timeout is closed,
- * so one that sends half a request holds nothing but itself until then.
+ * certificate; gzip for a client that takes it, {@link HttpCompression}) and the metrics endpoint
+ * ({@link MetricsHandler}, plain HTTP). No thread waits on a client: Jetty's {@code http-threads}
+ * only move bytes, the store's work runs on the request executor, and an open event stream holds
+ * no thread. A connection idle for its timeout is closed, so one that sends half a request holds
+ * nothing but itself until then.
  *
  * <p>Thread-safe; {@link #close} stops it.
  */
@@ -106,7 +108,8 @@ public final class HttpEdge implements AutoCloseable {
       server.addBean(new NetworkConnectionLimit(METRICS_CONNECTIONS, connector));
       return connector;
     });
-    Handler apiHandler = new HttpApi(core, options.ui().map(HttpFiles::new), protocols);
+    Handler apiHandler = HttpCompression.wrap(new HttpApi(core, options.ui().map(HttpFiles::new), protocols),
+        core.settings().get(COMPRESS_MIN_BYTES));
     if (!options.corsOrigins().isEmpty()) {
       CrossOriginHandler cors = new CrossOriginHandler();
       cors.setAllowedOriginPatterns(options.corsOrigins().stream()

@@ -12,6 +12,7 @@ import dev.feedstore.server.internal.errors.AppendConflictException;
 import dev.feedstore.server.internal.errors.Refusal;
 import dev.feedstore.server.internal.errors.ShuttingDownException;
 import dev.feedstore.server.internal.errors.StreamClosedException;
+import dev.feedstore.server.internal.errors.SubscriptionNotFoundException;
 import dev.feedstore.server.internal.monitoring.RateLimitedLog;
 import dev.feedstore.server.internal.monitoring.ServerMetrics;
 import java.nio.ByteBuffer;
@@ -107,6 +108,10 @@ public final class HttpExchange {
     return method;
   }
 
+  ServerCore core() {
+    return core;
+  }
+
   String space() {
     return space;
   }
@@ -119,7 +124,10 @@ public final class HttpExchange {
 
   /**
    * Answers the refusal of {@code failure}: its status (with {@code Retry-After} when it passes with
-   * time) and {@code {code, message}}; logs it as a rejection, or as a failure when it is the
+   * time) and {@code {code, message}}, with the details gRPC puts in its trailers where a program
+   * needs them: the conflicting {@code keys}, or a {@code reason} ({@code CURSOR_COMPACTED} with the
+   * {@code floor}, {@code SUBSCRIPTION_UNKNOWN} or {@code SUBSCRIPTION_EXPIRED} with the {@code
+   * subscription_id}, {@code STREAM_CLOSED} with the {@code feeds}); logs it as a rejection, or as a failure when it is the
    * server's own, at the logs' bounded rates.
    */
   public void fail(Throwable failure) {
@@ -141,6 +149,8 @@ public final class HttpExchange {
       body.raw("keys", Json.array(conflict.keys().stream().map(BlockJson::of).toList()));
     } else if (failure instanceof CursorCompactedException compacted) {
       body.field("reason", CursorCompactedException.REASON).field("floor", compacted.floor().value());
+    } else if (failure instanceof SubscriptionNotFoundException notFound) {
+      body.field("reason", notFound.reason().name()).field("subscription_id", notFound.subscriptionId());
     } else if (failure instanceof StreamClosedException closed) {
       body.field("reason", StreamClosedException.REASON).raw("feeds", Json.array(closed.feeds().stream()
           .limit(StreamClosedException.MAX_DETAILED).map(feed -> Json.string(feed.value())).toList()));
@@ -166,9 +176,13 @@ public final class HttpExchange {
     core.metrics().eventSent(ServerMetrics.HTTP);
   }
 
-  /** This exchange's response as the output of an event stream ({@link SseWriter}). */
+  /**
+   * This exchange's response as the output of an event stream ({@link SseWriter}): gzipped, each
+   * write flushed, when {@code sse-gzip-level} is above 0 and the client takes gzip ({@link
+   * SseGzip#output}).
+   */
   public SseWriter.Output events() {
-    return new SseWriter.Output() {
+    return SseGzip.output(this, new SseWriter.Output() {
       @Override
       public void write(boolean last, ByteBuffer events, Callback done) {
         response.write(last, events, done);
@@ -193,7 +207,7 @@ public final class HttpExchange {
       public void ended(String code) {
         HttpExchange.this.ended(code);
       }
-    };
+    });
   }
 
   /** The request ended with {@code code}; counted once, whatever ends it first. */

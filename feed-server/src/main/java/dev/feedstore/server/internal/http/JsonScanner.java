@@ -156,6 +156,20 @@ public final class JsonScanner {
     return true;
   }
 
+  /** Reads {@code true} or {@code false}. */
+  boolean bool() {
+    space();
+    if (text.startsWith("true", at)) {
+      literal("true");
+      return true;
+    }
+    if (text.startsWith("false", at)) {
+      literal("false");
+      return false;
+    }
+    throw malformed("true or false");
+  }
+
   /** True, having read it, when the next value is {@code null}. */
   boolean nullValue() {
     space();

@@ -13,6 +13,8 @@ import dev.feedstore.core.Scope;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.server.internal.authority.ReadRequest;
 import dev.feedstore.server.internal.authority.ScopeRequest;
+import dev.feedstore.server.internal.authority.SubscribeCommand;
+import dev.feedstore.core.store.Retention;
 import dev.feedstore.server.settings.ServerSettings;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -33,6 +35,7 @@ public final class Requests {
   /** The number of blocks a Query returns when its {@code limit} is 0 (DESIGN 4.4). */
   public static final int DEFAULT_QUERY_LIMIT = 100;
   private static final int MAX_SUBSCRIPTION_ID_CHARS = 128;
+  private static final int MAX_SUBSCRIPTION_NAME_CHARS = 128;
 
   private Requests() {}
 
@@ -199,5 +202,99 @@ public final class Requests {
       throw new InvalidValueException("cursor", "must be >= 0 (0 reads from the start)", cursor);
     }
     return Position.of(cursor);
+  }
+
+  /** The page size of a ListFeeds: {@code limit}, or query-limit when it is 0. */
+  public static int listLimit(int limit, ServerSettings settings) {
+    if (limit < 0) {
+      throw new InvalidValueException("limit", "must be >= 0 (0 means the server's " + Limits.Key.QUERY_LIMIT + ", "
+          + settings.get(QUERY_LIMIT) + ")", limit);
+    }
+    if (limit > settings.get(QUERY_LIMIT)) {
+      throw new LimitExceededException(Limits.Key.QUERY_LIMIT, settings.get(QUERY_LIMIT), limit,
+          "limit of the feed list");
+    }
+    return limit == 0 ? settings.get(QUERY_LIMIT) : limit;
+  }
+
+  /**
+   * The Subscribe {@code fields} ask for.
+   *
+   * @throws InvalidValueException naming the field of a value that breaks a rule
+   * @throws LimitExceededException if it names more feeds and namespaces than feeds-per-scope
+   */
+  public static SubscribeCommand subscribe(SubscribeFields fields, ServerSettings settings) {
+    SpaceId spaceId = spaceId(fields.spaceId());
+    scopeSize(fields.feedIds().size() + fields.namespaces().size(), "feed_ids and namespaces", settings);
+    Set<FeedId> feeds = feedIds(fields.feedIds());
+    Set<Namespace> namespaces = new LinkedHashSet<>();
+    for (int i = 0; i < fields.namespaces().size(); i++) {
+      namespaces.add(namespace(fields.namespaces().get(i), "namespaces[" + i + "]"));
+    }
+    if (feeds.isEmpty() && namespaces.isEmpty()) {
+      throw new InvalidValueException("feed_ids and namespaces",
+          "must name at least one feed or namespace between them", "both empty");
+    }
+    if (!fields.durable()) {
+      if (fields.ackWithinMs().isPresent()) {
+        throw new InvalidValueException("ack_within_ms", "is for a durable subscription only (durable = true)",
+            fields.ackWithinMs().getAsLong());
+      }
+      if (fields.name().isPresent()) {
+        throw new InvalidValueException("name", "is for a durable subscription only (durable = true)",
+            fields.name().get());
+      }
+      return new SubscribeCommand(spaceId, new Scope.Selection(feeds, namespaces), fields.ttlMs());
+    }
+    if (fields.ttlMs().isPresent()) {
+      throw new InvalidValueException("ttl_ms", "is not for a durable subscription, whose deadline is ack_within_ms"
+          + " (it moves when it is acknowledged, not when it is used)", fields.ttlMs().getAsLong());
+    }
+    return new SubscribeCommand(spaceId, new Scope.Selection(feeds, namespaces), fields.ackWithinMs(), true,
+        fields.name().map(Requests::subscriptionName));
+  }
+
+  /** Checks the name of a durable subscription: 1-128 printable ASCII characters. */
+  private static String subscriptionName(String name) {
+    if (name.isEmpty() || name.length() > MAX_SUBSCRIPTION_NAME_CHARS
+        || !name.chars().allMatch(c -> c >= 0x20 && c <= 0x7e)) {
+      throw new InvalidValueException("name",
+          "must be 1-" + MAX_SUBSCRIPTION_NAME_CHARS + " printable ASCII characters (a name of your choice)", name);
+    }
+    return name;
+  }
+
+  /** The {@code up_to} of a Compact: a position, at least 1. */
+  public static Position upTo(long upTo) {
+    if (upTo < 1) {
+      throw new InvalidValueException("up_to", "must be >= 1 (the highest position to remove)", upTo);
+    }
+    return Position.of(upTo);
+  }
+
+  /**
+   * The retention a SetRetention asks for: the space's own bounds (0 keeps everything by that
+   * measure), or empty for the server's settings ({@code serverDefault}).
+   *
+   * @throws InvalidValueException naming a negative bound, or bounds given with server_default
+   */
+  public static Optional<Retention> retention(long blocks, long ageMs, long bytes, boolean serverDefault) {
+    notNegative("blocks", blocks);
+    notNegative("age_ms", ageMs);
+    notNegative("bytes", bytes);
+    if (serverDefault) {
+      if (blocks != 0 || ageMs != 0 || bytes != 0) {
+        throw new InvalidValueException("server_default", "must not be given with bounds (the server's settings"
+            + " replace them); send the bounds alone, or server_default alone", true);
+      }
+      return Optional.empty();
+    }
+    return Optional.of(Retention.of(blocks, ageMs, bytes));
+  }
+
+  private static void notNegative(String field, long value) {
+    if (value < 0) {
+      throw new InvalidValueException(field, "must be >= 0 (0 keeps everything by this measure)", value);
+    }
   }
 }

@@ -8,6 +8,7 @@ import static dev.feedstore.server.settings.ServerSettings.QUERY_LIMIT;
 import static dev.feedstore.server.settings.ServerSettings.RESPONSE_BYTES;
 import static dev.feedstore.server.settings.ServerSettings.STREAMS_LONG_POLL_MS;
 import static dev.feedstore.server.settings.ServerSettings.STREAMS_SPACE;
+import static dev.feedstore.server.settings.ServerSettings.STREAMS_SSE_MS;
 
 import dev.feedstore.core.Block;
 import dev.feedstore.core.InvalidValueException;
@@ -21,6 +22,7 @@ import dev.feedstore.server.internal.authority.ScopeRequest;
 import dev.feedstore.server.internal.core.ServerCore;
 import dev.feedstore.server.internal.errors.ShuttingDownException;
 import dev.feedstore.server.internal.http.HttpExchange;
+import dev.feedstore.server.internal.http.SseWriter;
 import dev.feedstore.server.internal.http.Json;
 import dev.feedstore.server.internal.http.RequestBody;
 import dev.feedstore.server.internal.live.LiveFollower;
@@ -32,6 +34,8 @@ import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -349,7 +353,8 @@ final class HttpStreams {
     if (view.closedAtTail()) {
       opening.append(StreamEvents.closed(view.next()));
       exchange.ended("OK");
-      response.write(true, ByteBuffer.wrap(StreamEvents.bytes(opening.toString())), exchange.callback());
+      SseWriter.Output events = exchange.events();
+      events.write(true, ByteBuffer.wrap(StreamEvents.bytes(opening.toString())), events.completion());
       return;
     }
     if (view.blocks().isEmpty()) {
@@ -358,7 +363,8 @@ final class HttpStreams {
     if (!view.upToDate() && reached < view.record().basePosition()) {
       // The rest is the source's: the client reads on from the last offset it was sent.
       exchange.ended("OK");
-      response.write(true, ByteBuffer.wrap(StreamEvents.bytes(opening.toString())), exchange.callback());
+      SseWriter.Output events = exchange.events();
+      events.write(true, ByteBuffer.wrap(StreamEvents.bytes(opening.toString())), events.completion());
       return;
     }
     StreamName name = StreamName.of(view.record().name());
@@ -369,6 +375,7 @@ final class HttpStreams {
         core.settings().get(HEARTBEAT_MS) + core.settings().get(HTTP_IDLE_TIMEOUT_MS));
     // A close may come before the follower exists: it is kept and delivered once the follower does.
     AtomicReference<LiveFollower> follower = new AtomicReference<>();
+    AtomicReference<Future<?>> lifetime = new AtomicReference<>();
     AtomicLong closedAt = new AtomicLong(NOT_CLOSED);
     AutoCloseable listening = streams.onClose(view.record(), position -> {
       closedAt.set(position);
@@ -379,7 +386,10 @@ final class HttpStreams {
     });
     try {
       follower.set(openFollower(exchange, caller, view, new StreamOffset(reached),
-          new LiveSinkAfter(sink, () -> unlisten(listening))));
+          new LiveSinkAfter(sink, () -> {
+            unlisten(listening);
+            Optional.ofNullable(lifetime.get()).ifPresent(timer -> timer.cancel(false));
+          })));
     } catch (RuntimeException e) {
       unlisten(listening);
       throw e;
@@ -387,6 +397,10 @@ final class HttpStreams {
     if (closedAt.get() != NOT_CLOSED) {
       follower.get().end(new StreamSseSink.Closed(closedAt.get()));
     }
+    // Ended about once a minute, as the protocol asks, so that a CDN collapses the readers that come back.
+    lifetime.set(core.timers().schedule(() -> follower.get().end(new StreamSseSink.Recycled()),
+        SseLifetime.millis(core.settings().get(STREAMS_SSE_MS), ThreadLocalRandom.current().nextDouble()),
+        TimeUnit.MILLISECONDS));
   }
 
   /**

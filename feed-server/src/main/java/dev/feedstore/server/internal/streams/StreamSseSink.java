@@ -19,7 +19,8 @@ import java.util.function.Supplier;
  * first ({@code opening}), then each batch the follower sends as a data and a control event, encoded
  * once for the streams that send the same ({@link StreamEvents#live}, {@link StreamEvents#page}).
  * When the stream closes ({@link #end} with {@link Closed}) the blocks up to the close are read
- * from the store and sent, then the last control event, and the response ends.
+ * from the store and sent, then the last control event, and the response ends; at the end of its
+ * lifetime ({@link Recycled}) it ends after what it holds.
  *
  * <p>Flow control is {@link SseWriter}'s. Thread-safe: events come from the follower's drain, write
  * completions from Jetty's threads.
@@ -33,6 +34,18 @@ final class StreamSseSink implements LiveSink {
     Closed(long position) {
       super("the stream closed", null, false, false);
       this.position = position;
+    }
+  }
+
+  /**
+   * The response was open for its lifetime ({@code streams-sse-ms}, {@link SseLifetime}); ends it
+   * cleanly, and the client reads on from the last offset it got.
+   */
+  static final class Recycled extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    Recycled() {
+      super("the event stream was open for its lifetime", null, false, false);
     }
   }
 
@@ -125,7 +138,7 @@ final class StreamSseSink implements LiveSink {
         // last offset it got, is told so. The response ends without the close.
       }
     }
-    output.ended(reason instanceof Closed ? "OK" : Refusal.of(reason).code().name());
+    output.ended(reason instanceof Closed || reason instanceof Recycled ? "OK" : Refusal.of(reason).code().name());
     writer.end(ByteBuffer.wrap(StreamEvents.bytes(text.toString())));
   }
 

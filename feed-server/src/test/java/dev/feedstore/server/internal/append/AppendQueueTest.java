@@ -208,6 +208,6 @@ class AppendQueueTest {
   }
 
   private void settle(PendingAppend append) {
-    append.committed(new AppendWork.Outcome(new long[append.blocks().size()], List.of(), Map.of(), 1, null));
+    append.committed(new AppendWork.Outcome(new long[append.blocks().size()], new long[append.blocks().size()], List.of(), Map.of(), 1, null));
   }
 }
