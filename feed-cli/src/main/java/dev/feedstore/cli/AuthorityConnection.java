@@ -16,6 +16,8 @@ import dev.feedstore.proto.v1.ListSubscriptionsResponse;
 import dev.feedstore.proto.v1.QueryRequest;
 import dev.feedstore.proto.v1.QueryResponse;
 import dev.feedstore.proto.v1.WatchEvent;
+import dev.feedstore.proto.v1.LiveQueryEvent;
+import dev.feedstore.proto.v1.LiveQueryRequest;
 import dev.feedstore.proto.v1.WatchRequest;
 import io.grpc.Channel;
 import io.grpc.ClientInterceptor;
@@ -122,20 +124,31 @@ final class AuthorityConnection implements AutoCloseable {
    * closed, or this authority is. With {@code waitForReady}, opening waits for the server to be
    * reachable instead of failing at once.
    */
-  WatchCall watch(WatchRequest.Builder request, boolean waitForReady) {
-    Context.CancellableContext context = Context.current().withCancellation();
-    FeedSyncGrpc.FeedSyncBlockingStub watching = waitForReady ? stub.withWaitForReady() : stub;
+  StreamCall<WatchEvent> watch(WatchRequest.Builder request, boolean waitForReady) {
     WatchRequest built = request.setRequestId(nextId()).build();
+    return stream(waitForReady, watching -> watching.watch(built));
+  }
+
+  /** Opens a LiveQuery stream, as {@link #watch} opens a Watch stream. */
+  StreamCall<LiveQueryEvent> liveQuery(LiveQueryRequest.Builder request) {
+    LiveQueryRequest built = request.setRequestId(nextId()).build();
+    return stream(false, live -> live.liveQuery(built));
+  }
+
+  private <T> StreamCall<T> stream(boolean waitForReady,
+      java.util.function.Function<FeedSyncGrpc.FeedSyncBlockingStub, Iterator<T>> open) {
+    Context.CancellableContext context = Context.current().withCancellation();
+    FeedSyncGrpc.FeedSyncBlockingStub calling = waitForReady ? stub.withWaitForReady() : stub;
     Context previous = context.attach(); // the call belongs to the context, so cancelling it ends the call
     try {
-      return new WatchCall(watching.watch(built), context);
+      return new StreamCall<>(open.apply(calling), context);
     } finally {
       context.detach(previous);
     }
   }
 
-  /** An open Watch stream: its events, and {@link #close} to cancel it. */
-  record WatchCall(Iterator<WatchEvent> events, Context.CancellableContext context) implements AutoCloseable {
+  /** An open server stream: its events, and {@link #close} to cancel it. */
+  record StreamCall<T>(Iterator<T> events, Context.CancellableContext context) implements AutoCloseable {
     @Override
     public void close() {
       context.cancel(null);

@@ -29,7 +29,7 @@ import picocli.CommandLine.Spec;
         + " list and tail them live, back up the server's database, and compact a space's history or set its"
         + " retention.",
     subcommands = {CreateCommand.class, AppendBlocksCommand.class, ReadCommand.class, ListCommand.class,
-        TailCommand.class, SubscriptionsCommand.class, BackupCommand.class, CompactCommand.class,
+        TailCommand.class, LiveCommand.class, SubscriptionsCommand.class, BackupCommand.class, CompactCommand.class,
         RetentionCommand.class, CommandLine.HelpCommand.class},
     footerHeading = "%nExit codes:%n",
     footer = {

@@ -79,7 +79,7 @@ final class LiveTail {
   private boolean followOnce() {
     WatchRequest.Builder request = scope.toBuilder().setCursor(cursor);
     token.ifPresent(request::setExpectedServerToken);
-    try (AuthorityConnection.WatchCall call = authority.watch(request, reconnect)) {
+    try (AuthorityConnection.StreamCall<WatchEvent> call = authority.watch(request, reconnect)) {
       Iterator<WatchEvent> events = call.events();
       boolean first = true;
       while (events.hasNext()) {

@@ -4,6 +4,7 @@ import static dev.feedstore.server.settings.ServerSettings.MAX_MESSAGE_BYTES;
 
 import dev.feedstore.core.CursorCompactedException;
 import dev.feedstore.core.InvalidValueException;
+import dev.feedstore.core.query.InvalidQueryException;
 import dev.feedstore.core.LimitExceededException;
 import dev.feedstore.core.Limits;
 import dev.feedstore.core.store.CorruptBlockException;
@@ -44,7 +45,7 @@ public record CallRefusal(ErrorCode code, String message, OptionalLong retryAfte
 
   /** The refusal that reports {@code failure}. */
   public static CallRefusal of(Throwable failure) {
-    if (failure instanceof InvalidValueException) {
+    if (failure instanceof InvalidValueException || failure instanceof InvalidQueryException) {
       return new CallRefusal(ErrorCode.INVALID_ARGUMENT, failure.getMessage());
     }
     if (failure instanceof LimitExceededException limit) {

@@ -59,7 +59,8 @@ final class SseSink implements LiveSink {
     this.writer = new SseWriter(output);
   }
 
-  private static void startResponse(Response response) {
+  /** Answers 200 with an event stream that proxies pass on at once and nothing caches. */
+  static void startResponse(Response response) {
     response.setStatus(200);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/event-stream; charset=utf-8");
     response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-cache");
