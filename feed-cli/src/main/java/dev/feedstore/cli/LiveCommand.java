@@ -60,8 +60,8 @@ final class LiveCommand implements Callable<Integer> {
     out = spec.commandLine().getOut();
     Printer printer = output.printer(out, spec.commandLine().getErr());
     long batches = 0;
-    try (Authority authority = server.connect();
-        Authority.StreamCall<LiveQueryEvent> call = authority.liveQuery(LiveQueryRequest.newBuilder()
+    try (AuthorityConnection authority = server.connect();
+        AuthorityConnection.StreamCall<LiveQueryEvent> call = authority.liveQuery(LiveQueryRequest.newBuilder()
             .setSpaceId(space.value()).setText(query))) {
       Iterator<LiveQueryEvent> events = call.events();
       while (events.hasNext()) {

@@ -263,6 +263,7 @@ public final class FeedServer implements AutoCloseable {
       this.store = Objects.requireNonNull(store, "store");
     }
 
+    /** The server's settings (default {@link ServerSettings#DEFAULTS}). */
     public Builder settings(ServerSettings value) {
       settings = Objects.requireNonNull(value, "settings");
       return this;

@@ -144,7 +144,7 @@ public final class HttpApi extends Handler.Abstract {
   /**
    * Finds the caller of {@code exchange} from its {@code authorization} header, checks its access
    * to the exchange's space (to write, when {@code write}) and its per-principal request rate, and
-   * runs {@code endpoint} on the request executor; a failure is answered as its {@code Refusal}.
+   * runs {@code endpoint} on the request executor; a failure is answered as its {@code CallRefusal}.
    * Called on Jetty's thread; blocks on nothing.
    */
   public void admit(HttpExchange exchange, boolean write, Endpoint endpoint) {

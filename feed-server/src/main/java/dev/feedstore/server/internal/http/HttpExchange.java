@@ -9,7 +9,7 @@ import dev.feedstore.core.LimitExceededException;
 import dev.feedstore.core.store.StorageFaultException;
 import dev.feedstore.server.internal.core.ServerCore;
 import dev.feedstore.server.internal.errors.AppendConflictException;
-import dev.feedstore.server.internal.errors.Refusal;
+import dev.feedstore.server.internal.errors.CallRefusal;
 import dev.feedstore.server.internal.errors.ShuttingDownException;
 import dev.feedstore.server.internal.errors.StreamClosedException;
 import dev.feedstore.server.internal.errors.SubscriptionNotFoundException;
@@ -131,7 +131,7 @@ public final class HttpExchange {
    * server's own, at the logs' bounded rates.
    */
   public void fail(Throwable failure) {
-    Refusal refusal = Refusal.of(failure);
+    CallRefusal refusal = CallRefusal.of(failure);
     String line = method + " over HTTP from " + Request.getRemoteAddr(request) + " (space '"
         + RateLimitedLog.clip(space) + "') " + refusal.code() + ": " + refusal.message();
     if (failure instanceof StorageFaultException fault) {

@@ -4,7 +4,7 @@ import dev.feedstore.core.query.DocumentId;
 import dev.feedstore.core.query.Row;
 import dev.feedstore.core.query.result.ChangeBatch;
 import dev.feedstore.server.internal.errors.ErrorCode;
-import dev.feedstore.server.internal.errors.Refusal;
+import dev.feedstore.server.internal.errors.CallRefusal;
 import dev.feedstore.server.internal.queries.QueryBatch;
 import dev.feedstore.server.internal.queries.QuerySink;
 import dev.feedstore.server.internal.queries.ResumeToken;
@@ -84,7 +84,7 @@ final class SseQuerySink implements QuerySink {
 
   @Override
   public void end(RuntimeException reason) {
-    Refusal refusal = Refusal.of(reason);
+    CallRefusal refusal = CallRefusal.of(reason);
     String name = refusal.code() == ErrorCode.UNAUTHENTICATED ? "auth" : "error";
     exchange.ended(refusal.code().name());
     writer.end(bytes(SseEvent.named(name, Json.object().field("code", refusal.code().name())

@@ -10,7 +10,7 @@ import dev.feedstore.core.Scope;
 import dev.feedstore.server.internal.authority.PositionAuthority;
 import dev.feedstore.server.internal.authority.ResolvedRead;
 import dev.feedstore.server.internal.errors.HistoryRolledBackException;
-import dev.feedstore.server.internal.errors.Refusal;
+import dev.feedstore.server.internal.errors.CallRefusal;
 import dev.feedstore.server.internal.errors.ShuttingDownException;
 import dev.feedstore.server.internal.monitoring.RateLimitedLog;
 import dev.feedstore.server.internal.spaces.Encodings;
@@ -404,7 +404,7 @@ public final class LiveFollower implements SpaceTail.Watcher {
     if (released.get()) {
       return; // the client went away while it was sent to: nothing to report to
     }
-    if (!Refusal.of(failure).code().byRequest()) {
+    if (!CallRefusal.of(failure).code().byRequest()) {
       failures.log("live stream of space " + read.space().spaceId() + " for " + principal + " failed", failure);
     }
     finish(failure);

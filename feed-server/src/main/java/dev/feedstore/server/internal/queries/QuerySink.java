@@ -57,6 +57,6 @@ public interface QuerySink {
   /** Nothing was sent for a heartbeat interval; the query stands at {@code at}. */
   void heartbeat(ResumeToken at);
 
-  /** Ends the stream because of {@code reason}, a failure {@code Refusal.of} reports. Nothing follows. */
+  /** Ends the stream because of {@code reason}, a failure {@code CallRefusal.of} reports. Nothing follows. */
   void end(RuntimeException reason);
 }

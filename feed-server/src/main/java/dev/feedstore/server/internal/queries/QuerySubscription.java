@@ -5,7 +5,7 @@ import dev.feedstore.core.query.LiveQuery;
 import dev.feedstore.core.query.Row;
 import dev.feedstore.core.query.result.ChangeBatch;
 import dev.feedstore.server.internal.errors.HistoryRolledBackException;
-import dev.feedstore.server.internal.errors.Refusal;
+import dev.feedstore.server.internal.errors.CallRefusal;
 import dev.feedstore.server.internal.errors.ShuttingDownException;
 import dev.feedstore.server.internal.live.SerialDrain;
 import dev.feedstore.server.internal.monitoring.RateLimitedLog;
@@ -354,7 +354,7 @@ public final class QuerySubscription {
     if (released.get()) {
       return;
     }
-    if (!Refusal.of(failure).code().byRequest()) {
+    if (!CallRefusal.of(failure).code().byRequest()) {
       failures.log("live query of space " + query.space() + " for " + principal + " failed", failure);
     }
     finish(failure);

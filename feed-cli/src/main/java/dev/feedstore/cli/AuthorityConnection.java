@@ -40,7 +40,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * matched with a run. Owns its channel: {@link #close} shuts it down, which also cancels an open
  * Watch. Thread-safe.
  */
-final class Authority implements AutoCloseable {
+final class AuthorityConnection implements AutoCloseable {
   private final ManagedChannel channel;
   /** The channel with the interceptors (the access token), for calls made elsewhere. */
   private final Channel intercepted;
@@ -49,14 +49,14 @@ final class Authority implements AutoCloseable {
   private final String runId = UUID.randomUUID().toString().substring(0, 8);
   private final AtomicLong requests = new AtomicLong();
 
-  private Authority(ManagedChannel channel, Duration deadline, ClientInterceptor... interceptors) {
+  private AuthorityConnection(ManagedChannel channel, Duration deadline, ClientInterceptor... interceptors) {
     this.channel = channel;
     this.intercepted = ClientInterceptors.intercept(channel, interceptors);
     this.stub = FeedSyncGrpc.newBlockingStub(intercepted);
     this.deadline = deadline;
   }
 
-  static Authority connect(ServerAddress address, ChannelCredentials credentials, Duration deadline,
+  static AuthorityConnection connect(ServerAddress address, ChannelCredentials credentials, Duration deadline,
       Optional<String> token) {
     ManagedChannel channel = Grpc.newChannelBuilder(address.target(), credentials).maxInboundMessageSize(64 << 20)
         .build();
@@ -70,8 +70,8 @@ final class Authority implements AutoCloseable {
    * An authority over {@code channel}, which it then owns and shuts down on {@link #close}; its calls
    * pass through {@code interceptors}.
    */
-  static Authority over(ManagedChannel channel, Duration deadline, ClientInterceptor... interceptors) {
-    return new Authority(channel, deadline, interceptors);
+  static AuthorityConnection over(ManagedChannel channel, Duration deadline, ClientInterceptor... interceptors) {
+    return new AuthorityConnection(channel, deadline, interceptors);
   }
 
   /**
