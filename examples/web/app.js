@@ -47,6 +47,29 @@
       }});
   }
 
+  let stopLive = null;
+
+  function showRows(rows) {
+    $('rows').tBodies[0].replaceChildren(...rows.map(row => {
+      const line = document.createElement('tr');
+      line.dataset.key = JSON.stringify(row.key);
+      for (const text of [JSON.stringify(row.key), row.position, JSON.stringify(row.content)]) {
+        const cell = document.createElement('td');
+        cell.textContent = text;
+        line.append(cell);
+      }
+      return line;
+    }));
+  }
+
+  $('query').addEventListener('submit', event => {
+    event.preventDefault();
+    if (stopLive) stopLive();
+    showRows([]);
+    stopLive = LiveQuery.follow({server, space: $('space').value, token: $('token').value || null,
+      query: $('q').value, onRows: showRows, onStatus: text => { $('live-status').textContent = text; }});
+  });
+
   $('connect').addEventListener('submit', event => {
     event.preventDefault();
     watch();

@@ -2,6 +2,7 @@ package dev.feedstore.bench;
 
 import dev.feedstore.client.Replica;
 import dev.feedstore.client.SyncSession;
+import dev.feedstore.client.grpc.AuthorityChannel;
 import dev.feedstore.core.ActorId;
 import dev.feedstore.core.FeedInfo;
 import dev.feedstore.core.Namespace;
@@ -41,7 +42,7 @@ final class CatchUpBench {
         long start = System.nanoTime();
         SpaceId space = SpaceId.of(AppendWorkload.SPACE);
         replica.replicateNamespace(space, Namespace.of(NAMESPACE), true);
-        try (SyncSession session = replica.connect(channel)) {
+        try (SyncSession session = AuthorityChannel.connect(replica, channel)) {
           long deadline = System.nanoTime() + Duration.ofMinutes(30).toNanos();
           while (!session.awaitSynced(Duration.ofSeconds(10))) {
             Progress.say("catch-up: %s", session.status());

@@ -4,6 +4,7 @@ import dev.feedstore.client.FeedUpdate;
 import dev.feedstore.client.Registration;
 import dev.feedstore.client.Replica;
 import dev.feedstore.client.SyncSession;
+import dev.feedstore.client.grpc.AuthorityChannel;
 import dev.feedstore.core.ActorId;
 import dev.feedstore.core.Block;
 import dev.feedstore.core.BlockData;
@@ -80,7 +81,7 @@ final class LiveLatencyBench {
             received.countDown();
           }
         });
-        try (SyncSession sessionA = a.connect(channelA); SyncSession sessionB = b.connect(channelB)) {
+        try (SyncSession sessionA = AuthorityChannel.connect(a, channelA); SyncSession sessionB = AuthorityChannel.connect(b, channelB)) {
           if (!sessionA.awaitSynced(Duration.ofSeconds(30)) || !sessionB.awaitSynced(Duration.ofSeconds(30))) {
             throw new IllegalStateException("the replicas did not sync: " + sessionA.status() + ", " + sessionB.status());
           }

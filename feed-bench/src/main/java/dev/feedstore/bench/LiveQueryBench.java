@@ -5,6 +5,7 @@ import dev.feedstore.client.LiveQueryEvent;
 import dev.feedstore.client.LiveQueryRegistration;
 import dev.feedstore.client.Registration;
 import dev.feedstore.client.Replica;
+import dev.feedstore.client.internal.ClientAccess;
 import dev.feedstore.client.internal.GrpcAuthority;
 import dev.feedstore.core.ActorId;
 import dev.feedstore.core.Block;
@@ -172,10 +173,10 @@ final class LiveQueryBench {
       batch.add(task(random.nextInt(sizes.documents())));
     }
     bob.append(SPACE, shared, batch);
-    while (bob.sync(SPACE).pushStep(authority).kind() == SyncStep.Kind.PUSHED) {
+    while (ClientAccess.get().sync(bob, SPACE).pushStep(authority).kind() == SyncStep.Kind.PUSHED) {
       // until every block is positioned
     }
-    SyncStep step = alice.sync(SPACE).pullStep(authority);
+    SyncStep step = ClientAccess.get().sync(alice, SPACE).pullStep(authority);
     long committed = System.nanoTime();
     if (step.kind() != SyncStep.Kind.PULLED || step.blocks() != sizes.pulled()) {
       throw new IllegalStateException("one pull was to store " + sizes.pulled() + " blocks: " + step);

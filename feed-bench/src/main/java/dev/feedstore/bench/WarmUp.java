@@ -3,6 +3,7 @@ package dev.feedstore.bench;
 import dev.feedstore.client.Registration;
 import dev.feedstore.client.Replica;
 import dev.feedstore.client.SyncSession;
+import dev.feedstore.client.grpc.AuthorityChannel;
 import dev.feedstore.core.ActorId;
 import dev.feedstore.core.Namespace;
 import dev.feedstore.core.Scope;
@@ -37,7 +38,7 @@ final class WarmUp {
       }
       replica.replicateNamespace(space, namespace, true);
       Registration listening = replica.listen(space, Scope.namespace(namespace), update -> update.changes());
-      try (SyncSession session = replica.connect(channel)) {
+      try (SyncSession session = AuthorityChannel.connect(replica, channel)) {
         session.awaitSynced(Duration.ofSeconds(120));
         long end = start + (long) (seconds * 1e9);
         append(stub, new AppendWorkload(AppendWorkload.Shape.ONE_FEED, 10, 7), end);

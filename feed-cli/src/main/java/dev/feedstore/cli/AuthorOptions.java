@@ -31,7 +31,7 @@ final class AuthorOptions {
    * The author these options describe, writing to {@code spaceId} through {@code authority}; a feed
    * it creates gets {@code namespace}.
    */
-  StatelessAuthor author(Authority authority, SpaceId spaceId, Optional<Namespace> namespace, Printer printer) {
+  StatelessAuthor author(AuthorityConnection authority, SpaceId spaceId, Optional<Namespace> namespace, Printer printer) {
     Checks.atLeast("--retries", retries, 0);
     Checks.atLeast("--batch", batch, 1);
     Checks.atLeast("--in-flight", inFlight, 1);

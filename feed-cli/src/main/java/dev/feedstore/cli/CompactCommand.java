@@ -30,7 +30,7 @@ final class CompactCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Printer printer = output.printer(spec.commandLine().getOut(), spec.commandLine().getErr());
-    try (Authority authority = server.connect()) {
+    try (AuthorityConnection authority = server.connect()) {
       CompactResponse done = authority.compact(CompactRequest.newBuilder().setSpaceId(space.value()).setUpTo(upTo));
       printer.remark("removed " + done.getRemoved() + " block(s); the floor of " + space + " is " + done.getFloor());
     }

@@ -45,7 +45,7 @@ final class CreateCommand implements Callable<Integer> {
     Printer printer = output.printer(spec.commandLine().getOut(), spec.commandLine().getErr());
     Optional<String> ns = Optional.ofNullable(namespace).map(Namespace::value);
     FeedId feed = FeedId.generate();
-    try (Authority authority = server.connect()) {
+    try (AuthorityConnection authority = server.connect()) {
       StatelessAuthor writer = author.author(authority, space, Optional.ofNullable(namespace), printer);
       ByteString data = text == null ? ByteString.EMPTY : ByteString.copyFromUtf8(text);
       StatelessAuthor.Appended first = writer.append(feed.value(), List.of(data)).get(0);

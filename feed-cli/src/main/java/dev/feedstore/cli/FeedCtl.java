@@ -28,8 +28,8 @@ import picocli.CommandLine.Spec;
     description = "Talks to a feed store's position authority (feed-server): create feeds, append, read,"
         + " list and tail them live, back up the server's database, and compact a space's history or set its"
         + " retention.",
-    subcommands = {CreateCommand.class, AppendCommand.class, ReadCommand.class, ListCommand.class,
-        TailCommand.class, SubscriptionsCommand.class, BackupCommand.class, CompactCommand.class,
+    subcommands = {CreateCommand.class, AppendBlocksCommand.class, ReadCommand.class, ListCommand.class,
+        TailCommand.class, LiveCommand.class, SubscriptionsCommand.class, BackupCommand.class, CompactCommand.class,
         RetentionCommand.class, CommandLine.HelpCommand.class},
     footerHeading = "%nExit codes:%n",
     footer = {
@@ -60,8 +60,8 @@ public final class FeedCtl implements Runnable {
   public static int run(InputStream in, PrintWriter out, PrintWriter err, String... args) {
     CommandLine line = new CommandLine(new FeedCtl(in));
     line.setOut(out).setErr(err);
-    line.setExecutionExceptionHandler(new Failures());
-    line.setParameterExceptionHandler(Failures::usage);
+    line.setExecutionExceptionHandler(new CommandFailures());
+    line.setParameterExceptionHandler(CommandFailures::usage);
     Converters.register(line);
     return line.execute(args);
   }

@@ -21,7 +21,7 @@ record FeedTip(long nextSequence, Optional<Block> last, Optional<String> namespa
    * Reads the whole feed from the authority, a page at a time: the highest sequence can sit
    * anywhere in a feed that several authors wrote offline, so no shortcut finds it.
    */
-  static FeedTip read(Authority authority, String spaceId, String feedId) {
+  static FeedTip read(AuthorityConnection authority, String spaceId, String feedId) {
     FeedTip tip = NEW_FEED;
     long cursor = 0;
     while (true) {

@@ -147,11 +147,17 @@ final class JsonPrinter implements Printer {
     json.writeNumberField("position", position);
   }
 
-  private interface Fields {
+  /** The fields of one JSON line. */
+  interface Fields {
     void write(JsonGenerator json) throws IOException;
   }
 
   private void line(Fields fields) {
+    line(out, fields);
+  }
+
+  /** Prints one JSON object with {@code fields} as a line of {@code out}, and flushes it. */
+  static void line(PrintWriter out, Fields fields) {
     StringWriter text = new StringWriter();
     try (JsonGenerator json = JSON.createGenerator(text)) {
       json.writeStartObject();

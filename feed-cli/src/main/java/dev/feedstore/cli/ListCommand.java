@@ -33,7 +33,7 @@ final class ListCommand implements Callable<Integer> {
     Printer printer = output.printer(spec.commandLine().getOut(), spec.commandLine().getErr());
     long count = 0;
     long maxPosition = 0;
-    try (Authority authority = server.connect()) {
+    try (AuthorityConnection authority = server.connect()) {
       ListFeedsRequest.Builder request = ListFeedsRequest.newBuilder().setSpaceId(space.value());
       if (namespace != null) {
         request.setNamespace(namespace.value());

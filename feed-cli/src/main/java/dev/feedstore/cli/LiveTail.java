@@ -29,7 +29,7 @@ import java.util.Optional;
 final class LiveTail {
   private static final Duration PAUSE = Duration.ofSeconds(1);
 
-  private final Authority authority;
+  private final AuthorityConnection authority;
   private final WatchRequest scope;
   private final Printer printer;
   private final Optional<Long> count;
@@ -42,7 +42,7 @@ final class LiveTail {
   /**
    * @param scope the request's space and scope; the cursor and token are this class's
    */
-  LiveTail(Authority authority, WatchRequest scope, Printer printer, Optional<Long> count, boolean heartbeats,
+  LiveTail(AuthorityConnection authority, WatchRequest scope, Printer printer, Optional<Long> count, boolean heartbeats,
       boolean reconnect) {
     this.authority = authority;
     this.scope = scope;
@@ -68,7 +68,7 @@ final class LiveTail {
         if (!reconnect || e.getStatus().getCode() != Status.Code.UNAVAILABLE) {
           throw e;
         }
-        printer.remark("-- the stream ended (" + Failures.describe(e.getStatus()) + "); reconnecting to resume after"
+        printer.remark("-- the stream ended (" + CommandFailures.describe(e.getStatus()) + "); reconnecting to resume after"
             + " position " + cursor);
         Thread.sleep(PAUSE.toMillis());
       }
@@ -79,7 +79,7 @@ final class LiveTail {
   private boolean followOnce() {
     WatchRequest.Builder request = scope.toBuilder().setCursor(cursor);
     token.ifPresent(request::setExpectedServerToken);
-    try (Authority.WatchCall call = authority.watch(request, reconnect)) {
+    try (AuthorityConnection.StreamCall<WatchEvent> call = authority.watch(request, reconnect)) {
       Iterator<WatchEvent> events = call.events();
       boolean first = true;
       while (events.hasNext()) {

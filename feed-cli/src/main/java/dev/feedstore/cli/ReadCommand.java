@@ -62,7 +62,7 @@ final class ReadCommand implements Callable<Integer> {
     long start = from != null ? from : 0;
     long cursor = start;
     long maxPosition = 0;
-    try (Authority authority = server.connect()) {
+    try (AuthorityConnection authority = server.connect()) {
       if (since != null) {
         start = StartCursor.of(authority, space, since, server.server);
         cursor = start;

@@ -41,7 +41,7 @@ final class RetentionCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Printer printer = output.printer(spec.commandLine().getOut(), spec.commandLine().getErr());
-    try (Authority authority = server.connect()) {
+    try (AuthorityConnection authority = server.connect()) {
       SetRetentionResponse set = authority.setRetention(SetRetentionRequest.newBuilder().setSpaceId(space.value())
           .setBlocks(blocks).setAgeMs(ageMillis).setBytes(bytes).setServerDefault(serverDefault));
       printer.remark("retention of " + space + (set.getServerDefault() ? " (the server's)" : "") + ": blocks "

@@ -37,11 +37,11 @@ final class ServerOptions {
   }
 
   /** A connection to the server; the caller closes it. */
-  Authority connect() {
+  AuthorityConnection connect() {
     if (deadlineMillis < 1) {
       throw new CliException("--deadline-ms must be >= 1, was " + deadlineMillis, FeedCtl.Exit.USAGE);
     }
-    return Authority.connect(server, credentials(), Duration.ofMillis(deadlineMillis),
+    return AuthorityConnection.connect(server, credentials(), Duration.ofMillis(deadlineMillis),
         token == null || token.isEmpty() ? Optional.empty() : Optional.of(token));
   }
 

@@ -13,7 +13,7 @@ import java.time.Instant;
 final class StartCursor {
   private StartCursor() {}
 
-  static long of(Authority authority, SpaceId space, Instant time, ServerAddress server) {
+  static long of(AuthorityConnection authority, SpaceId space, Instant time, ServerAddress server) {
     QueryResponse answer = authority.query(QueryRequest.newBuilder().setSpaceId(space.value())
         .setStartTime(time.toEpochMilli()).setLimit(1));
     if (!answer.hasStartCursor()) {

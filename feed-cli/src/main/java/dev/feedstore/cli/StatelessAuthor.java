@@ -31,7 +31,7 @@ final class StatelessAuthor {
   /** A block stored by this author and its position. */
   record Appended(Block block, long position) {}
 
-  private final Authority authority;
+  private final AuthorityConnection authority;
   private final String spaceId;
   private final String actorId;
   private final Optional<String> namespace;
@@ -41,7 +41,7 @@ final class StatelessAuthor {
   private final int inFlight;
   private final Printer printer;
 
-  StatelessAuthor(Authority authority, String spaceId, String actorId, Optional<String> namespace, Clock clock,
+  StatelessAuthor(AuthorityConnection authority, String spaceId, String actorId, Optional<String> namespace, Clock clock,
       int batch, int retries, int inFlight, Printer printer) {
     this.authority = authority;
     this.spaceId = spaceId;

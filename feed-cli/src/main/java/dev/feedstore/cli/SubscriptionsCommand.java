@@ -29,7 +29,7 @@ final class SubscriptionsCommand implements Callable<Integer> {
   public Integer call() {
     Printer printer = output.printer(spec.commandLine().getOut(), spec.commandLine().getErr());
     ListSubscriptionsResponse list;
-    try (Authority authority = server.connect()) {
+    try (AuthorityConnection authority = server.connect()) {
       list = authority.listSubscriptions(ListSubscriptionsRequest.newBuilder().setSpaceId(space.value()));
     }
     for (DurableSubscription subscription : list.getSubscriptionsList()) {

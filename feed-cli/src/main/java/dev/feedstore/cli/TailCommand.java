@@ -4,6 +4,7 @@ import dev.feedstore.client.ConsumerEvent;
 import dev.feedstore.client.DurableConsumer;
 import dev.feedstore.client.DurableConsumers;
 import dev.feedstore.client.StartPoint;
+import dev.feedstore.client.grpc.AuthorityChannel;
 import dev.feedstore.core.SpaceId;
 import dev.feedstore.proto.v1.QueryRequest;
 import dev.feedstore.proto.v1.WatchRequest;
@@ -94,7 +95,7 @@ final class TailCommand implements Callable<Integer> {
     StartCursor.checkOne(since, from);
     checkDurable();
     Printer printer = output.printer(spec.commandLine().getOut(), spec.commandLine().getErr());
-    try (Authority authority = server.connect()) {
+    try (AuthorityConnection authority = server.connect()) {
       if (durable != null) {
         followDurable(authority, printer);
         return FeedCtl.Exit.OK;
@@ -140,8 +141,8 @@ final class TailCommand implements Callable<Integer> {
    * found or made (in place of one that expired), and closes it once done; the consumer sends the
    * acknowledgement of the last printed block before it closes.
    */
-  private void followDurable(Authority authority, Printer printer) throws InterruptedException {
-    DurableConsumers.Builder settings = DurableConsumers.newBuilder(authority.channel()).manualAcknowledgement()
+  private void followDurable(AuthorityConnection authority, Printer printer) throws InterruptedException {
+    DurableConsumers.Builder settings = AuthorityChannel.consumers(authority.channel()).manualAcknowledgement()
         .callDeadline(authority.deadline()).reconnectBackoff(RECONNECT_FIRST, RECONNECT_LONGEST);
     if (ackWithinMs != null) {
       settings.ackWithin(Duration.ofMillis(ackWithinMs));
@@ -185,7 +186,7 @@ final class TailCommand implements Callable<Integer> {
   }
 
   /** The space's highest position, from a one-block Query. */
-  private long highestPosition(Authority authority) {
+  private long highestPosition(AuthorityConnection authority) {
     return authority.query(QueryRequest.newBuilder().setSpaceId(space.value()).setLimit(1)).getMaxPosition();
   }
 }

@@ -62,7 +62,7 @@ class StatelessAuthorTest {
 
   @Test
   void aSequenceTakenBetweenReadAndAppendIsRetriedAfterTheRivalsBlock() {
-    try (Authority authority = Authority.over(channel(), Duration.ofSeconds(30), racedBy(1))) {
+    try (AuthorityConnection authority = AuthorityConnection.over(channel(), Duration.ofSeconds(30), racedBy(1))) {
       List<StatelessAuthor.Appended> stored = author(authority, 5).append(feed.value(), List.of(ByteString.copyFromUtf8("mine")));
 
       assertEquals(1, stored.size());
@@ -78,7 +78,7 @@ class StatelessAuthorTest {
 
   @Test
   void whenEveryRetryLosesTheConflictIsReportedWithTheKey() {
-    try (Authority authority = Authority.over(channel(), Duration.ofSeconds(30), racedBy(3))) {
+    try (AuthorityConnection authority = AuthorityConnection.over(channel(), Duration.ofSeconds(30), racedBy(3))) {
       StatusRuntimeException e = assertThrows(StatusRuntimeException.class,
           () -> author(authority, 2).append(feed.value(), List.of(ByteString.copyFromUtf8("mine"))));
 
@@ -94,7 +94,7 @@ class StatelessAuthorTest {
     for (int i = 0; i < 10; i++) {
       lines.add(ByteString.copyFromUtf8("line-" + i));
     }
-    try (Authority authority = Authority.over(channel(), Duration.ofSeconds(30), racedAt(index -> index == 3))) {
+    try (AuthorityConnection authority = AuthorityConnection.over(channel(), Duration.ofSeconds(30), racedAt(index -> index == 3))) {
       List<StatelessAuthor.Appended> stored = author(authority, 5, 1).append(feed.value(), lines);
 
       assertEquals(10, stored.size());
@@ -111,11 +111,11 @@ class StatelessAuthorTest {
     }
   }
 
-  private StatelessAuthor author(Authority authority, int retries) {
+  private StatelessAuthor author(AuthorityConnection authority, int retries) {
     return author(authority, retries, 100);
   }
 
-  private StatelessAuthor author(Authority authority, int retries, int batch) {
+  private StatelessAuthor author(AuthorityConnection authority, int retries, int batch) {
     return new StatelessAuthor(authority, DEMO.value(), "feedctl", Optional.empty(), Clock.systemUTC(), batch, retries,
         8, new HumanPrinter(new PrintWriter(new StringWriter()), new PrintWriter(remarks, true)));
   }

@@ -166,6 +166,7 @@ public final class Appender implements AutoCloseable {
       return this;
     }
 
+    /** The appender as built, over the channel it makes or was given. */
     public Appender build() {
       Channel made = channel.get();
       return new Appender(this, made, owned && made instanceof ManagedChannel managed ? managed::shutdown : () -> { });

@@ -1,5 +1,6 @@
 package dev.feedstore.client;
 
+import dev.feedstore.client.internal.BearerHeader;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -48,6 +49,7 @@ public final class ConnectOptions {
     this.session = builder.session;
   }
 
+  /** A builder of options, starting from the defaults. */
   public static Builder newBuilder() {
     return new Builder();
   }
@@ -89,6 +91,7 @@ public final class ConnectOptions {
     return keepaliveTimeout;
   }
 
+  /** The options of the session these options open. */
   public SyncSession.Options session() {
     return session;
   }
@@ -131,9 +134,9 @@ public final class ConnectOptions {
       return this;
     }
 
-    /** Sends {@code value} as the access token of every call ({@link BearerToken}). */
+    /** Sends {@code value} as the access token of every call ({@code authorization: Bearer TOKEN}). */
     public Builder token(String value) {
-      BearerToken.of(value); // checked now, not at the first call
+      BearerHeader.check(value); // checked now, not at the first call
       return token(() -> value);
     }
 
@@ -174,6 +177,7 @@ public final class ConnectOptions {
       return this;
     }
 
+    /** The options built so far. */
     public ConnectOptions build() {
       return new ConnectOptions(this);
     }

@@ -81,6 +81,7 @@ public sealed interface ConsumerEvent {
    * @param cause the failure as the transport reported it
    */
   record Refused(String code, String description, Throwable cause) implements End {
+    /** Checks that the code and the description are given. */
     public Refused {
       Objects.requireNonNull(code, "code");
       Objects.requireNonNull(description, "description");

@@ -35,6 +35,7 @@ public final class DurableConsumer implements AutoCloseable {
     thread.start();
   }
 
+  /** The space this consumer reads. */
   public SpaceId space() {
     return space;
   }

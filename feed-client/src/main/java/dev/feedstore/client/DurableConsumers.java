@@ -31,8 +31,9 @@ import java.util.function.Supplier;
  * }</pre>
  *
  * <p>Built from a target, it makes its channel ({@link ConnectOptions}: TLS, token, keepalive) and
- * shuts it down on {@link #close()}; built from a {@link Channel}, the channel stays the caller's.
- * {@link #close()} also closes every consumer it started. Every consumer has a thread of its own.
+ * shuts it down on {@link #close()}; built over a channel of the caller's ({@link
+ * dev.feedstore.client.grpc.AuthorityChannel#consumers}), the channel stays the caller's. {@link
+ * #close()} also closes every consumer it started. Every consumer has a thread of its own.
  * Thread-safe.
  */
 public final class DurableConsumers implements AutoCloseable {
@@ -40,7 +41,9 @@ public final class DurableConsumers implements AutoCloseable {
   public static final int DEFAULT_MAX_BLOCKS_IN_FLIGHT = 1000;
   /** A batch is handed to a handler that throws five times in all before the consumer stops. */
   public static final int DEFAULT_HANDLER_ATTEMPTS = 5;
+  /** The first wait before a handler that threw is given its batch again: 100 ms. */
   public static final Duration DEFAULT_HANDLER_BACKOFF_INITIAL = Duration.ofMillis(100);
+  /** The longest wait between a handler's attempts: 10 s. */
   public static final Duration DEFAULT_HANDLER_BACKOFF_MAX = Duration.ofSeconds(10);
 
   private final DurableCalls calls;
@@ -79,7 +82,7 @@ public final class DurableConsumers implements AutoCloseable {
   }
 
   /** Consumers of the authority behind {@code channel}, which stays the caller's to shut down. */
-  public static Builder newBuilder(Channel channel) {
+  static Builder newBuilder(Channel channel) {
     Objects.requireNonNull(channel, "channel");
     return new Builder(channel);
   }

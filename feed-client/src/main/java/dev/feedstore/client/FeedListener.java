@@ -9,5 +9,6 @@ package dev.feedstore.client;
  */
 @FunctionalInterface
 public interface FeedListener {
+  /** Receives one update of a listened feed, as the interface says: on the listener thread, quickly. */
   void onUpdate(FeedUpdate update);
 }

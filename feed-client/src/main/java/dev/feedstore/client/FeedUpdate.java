@@ -71,6 +71,7 @@ public final class FeedUpdate {
     return update;
   }
 
+  /** The space of the updated feed. */
   public SpaceId spaceId() {
     return spaceId;
   }

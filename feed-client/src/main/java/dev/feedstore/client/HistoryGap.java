@@ -13,6 +13,7 @@ import java.util.Objects;
  * @param floor the authority's floor when the replica met it: the highest position it had removed
  */
 public record HistoryGap(SpaceId space, long floor) {
+  /** Checks that the space is given. */
   public HistoryGap {
     Objects.requireNonNull(space, "space");
     if (floor < 1) {

@@ -31,6 +31,7 @@ public sealed interface LiveQueryEvent
 
   /** The result's rows in the query's order, read from the replica's file. */
   record Snapshot(List<Row> rows, LocalState state) implements LiveQueryEvent {
+    /** Checks that the state is given, and copies the rows. */
     public Snapshot {
       rows = List.copyOf(rows);
       Objects.requireNonNull(state, "state");
@@ -47,6 +48,7 @@ public sealed interface LiveQueryEvent
    * before) and left. A batch may be empty when only {@link #state()}'s history gap changed.
    */
   record Changes(ChangeBatch changes, LocalState state) implements LiveQueryEvent {
+    /** Checks that the changes and the state are given. */
     public Changes {
       Objects.requireNonNull(changes, "changes");
       Objects.requireNonNull(state, "state");
@@ -64,6 +66,7 @@ public sealed interface LiveQueryEvent
    * gives the same copy.
    */
   record Reset(List<Row> rows, ChangeBatch changes, LocalState state) implements LiveQueryEvent {
+    /** Checks that the changes and the state are given, and copies the rows. */
     public Reset {
       rows = List.copyOf(rows);
       Objects.requireNonNull(changes, "changes");
@@ -83,6 +86,7 @@ public sealed interface LiveQueryEvent
    * state} is the last one told.
    */
   record Ended(RuntimeException cause, LocalState state) implements LiveQueryEvent {
+    /** Checks that the cause and the state are given. */
     public Ended {
       Objects.requireNonNull(cause, "cause");
       Objects.requireNonNull(state, "state");

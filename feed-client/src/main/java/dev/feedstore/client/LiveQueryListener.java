@@ -8,5 +8,6 @@ package dev.feedstore.client;
  */
 @FunctionalInterface
 public interface LiveQueryListener {
+  /** Receives the query's next event, as the interface says: quickly, without blocking. */
   void onEvent(LiveQueryEvent event);
 }

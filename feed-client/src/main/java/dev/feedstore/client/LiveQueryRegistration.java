@@ -5,6 +5,7 @@ import java.time.Duration;
 
 /** A live query's registration ({@link Replica#liveQuery}); closing it stops further events. */
 public interface LiveQueryRegistration extends Registration {
+  /** The query this registration follows. */
   LiveQuery query();
 
   /**

@@ -16,6 +16,7 @@ import java.util.Optional;
  *     there may be missing or show an older version
  */
 public record LocalState(long commit, Optional<HistoryGap> historyUnavailable) {
+  /** Checks that the commit is not negative and the history gap is given (empty when none). */
   public LocalState {
     if (commit < 0) {
       throw new IllegalArgumentException("commit must be >= 0, was " + commit);

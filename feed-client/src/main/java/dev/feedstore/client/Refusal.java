@@ -1,7 +1,6 @@
 package dev.feedstore.client;
 
 import dev.feedstore.core.SpaceId;
-import io.grpc.Status;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -16,10 +15,51 @@ import java.util.Optional;
  * @param space the space held back; empty when the whole session is (the authority refused the
  *     session's credentials before any space was named)
  * @param held what is held back
- * @param code the authority's status code, e.g. {@code PERMISSION_DENIED}
+ * @param code the authority's status code, e.g. {@link Code#PERMISSION_DENIED}
  * @param description the authority's description of the refusal
  */
-public record Refusal(Optional<SpaceId> space, Held held, Status.Code code, String description) {
+public record Refusal(Optional<SpaceId> space, Held held, Code code, String description) {
+
+  /**
+   * Why the authority refused, in the words of its status codes (the gRPC codes, by the same
+   * names): what to do about it follows from the code, as each constant says.
+   */
+  public enum Code {
+    /** Not an error; never the code of a refusal the authority sends. */
+    OK,
+    /** The call was cancelled. */
+    CANCELLED,
+    /** The authority failed in a way it does not say more about. */
+    UNKNOWN,
+    /** The request is malformed or names a bad value; sent again unchanged, it is refused again. */
+    INVALID_ARGUMENT,
+    /** The call ran out of time. */
+    DEADLINE_EXCEEDED,
+    /** What the request names does not exist, for example a subscription. */
+    NOT_FOUND,
+    /** What the request would create exists already, for example a block's sequence. */
+    ALREADY_EXISTS,
+    /** The credentials are known but do not grant this. */
+    PERMISSION_DENIED,
+    /** A limit is reached: the size of a request, or a rate. */
+    RESOURCE_EXHAUSTED,
+    /** The state does not allow it until it changes, for example a stream that is over. */
+    FAILED_PRECONDITION,
+    /** Aborted by a conflict; try again at a higher level. */
+    ABORTED,
+    /** A value past the valid range. */
+    OUT_OF_RANGE,
+    /** The authority does not offer this call. */
+    UNIMPLEMENTED,
+    /** The authority's own fault. */
+    INTERNAL,
+    /** The authority cannot serve now; the same call may pass later. */
+    UNAVAILABLE,
+    /** Data is lost or corrupt. */
+    DATA_LOSS,
+    /** No credentials, or credentials the authority does not know. */
+    UNAUTHENTICATED
+  }
 
   /** What a refusal holds back. */
   public enum Held {
@@ -37,6 +77,7 @@ public record Refusal(Optional<SpaceId> space, Held held, Status.Code code, Stri
     BLOCKS
   }
 
+  /** Checks that every component is given. */
   public Refusal {
     Objects.requireNonNull(space, "space");
     Objects.requireNonNull(held, "held");

@@ -16,6 +16,7 @@ import java.util.Objects;
  *     words about its feed, with the reason {@code STREAM_CLOSED}
  */
 public record RefusedBlock(BlockKey key, int dataBytes, String reason) {
+  /** Checks that the key and the reason are given. */
   public RefusedBlock {
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(reason, "reason");

@@ -2,6 +2,7 @@ package dev.feedstore.client;
 
 import dev.feedstore.client.internal.Backoff;
 import dev.feedstore.client.internal.Channels;
+import dev.feedstore.client.internal.ClientAccess;
 import dev.feedstore.client.internal.CommitOrder;
 import dev.feedstore.client.internal.GrpcAuthority;
 import dev.feedstore.client.internal.ListenerHub;
@@ -78,6 +79,10 @@ import org.slf4j.LoggerFactory;
  * ReplicaInUseException}. Thread-safe.
  */
 public final class Replica implements AutoCloseable {
+  static {
+    ClientAccess.install(new Access());
+  }
+
   private static final Logger log = LoggerFactory.getLogger(Replica.class);
   /** How long the check of the file at open may take unless the builder says otherwise. */
   public static final Duration DEFAULT_QUICK_CHECK = Duration.ofSeconds(10);
@@ -164,6 +169,7 @@ public final class Replica implements AutoCloseable {
     return builder(file).actorId(actor).build();
   }
 
+  /** A builder of the replica kept in {@code file}, created if it does not exist. */
   public static Builder builder(Path file) {
     return new Builder(file);
   }
@@ -267,7 +273,8 @@ public final class Replica implements AutoCloseable {
       return this;
     }
 
-    public Builder sqlite(SqliteSettings value) {
+    /** The SQLite settings of the file (default {@link SqliteSettings#DEFAULTS}); for tests and tools. */
+    Builder sqlite(SqliteSettings value) {
       this.sqlite = value;
       return this;
     }
@@ -291,15 +298,18 @@ public final class Replica implements AutoCloseable {
       return this;
     }
 
+    /** Opens the replica as built: locks, checks and, if need be, creates its file. */
     public Replica build() {
       return new Replica(this);
     }
   }
 
+  /** The actor that authors every block this replica appends. */
   public ActorId actorId() {
     return actor;
   }
 
+  /** The replica's SQLite file. */
   public Path file() {
     return sqlite.file();
   }
@@ -554,7 +564,7 @@ public final class Replica implements AutoCloseable {
   }
 
   /** Starts syncing with the authority behind {@code channel}, with default options. */
-  public SyncSession connect(Channel channel) {
+  SyncSession connect(Channel channel) {
     return connect(channel, SyncSession.Options.DEFAULTS);
   }
 
@@ -564,7 +574,7 @@ public final class Replica implements AutoCloseable {
    *
    * @throws IllegalStateException if a session is open
    */
-  public SyncSession connect(Channel channel, SyncSession.Options options) {
+  SyncSession connect(Channel channel, SyncSession.Options options) {
     return connect(channel, options, () -> null, () -> {});
   }
 
@@ -605,7 +615,7 @@ public final class Replica implements AutoCloseable {
    * The steppable sync of one space (DESIGN 5.2): tests and tools can push and pull one step at a
    * time with it, with no session open.
    */
-  public SpaceSync sync(SpaceId space) {
+  SpaceSync sync(SpaceId space) {
     return syncs.computeIfAbsent(space, s -> new SpaceSync(s, store, events, pullLimit, pushLimit));
   }
 
@@ -665,6 +675,29 @@ public final class Replica implements AutoCloseable {
   private static void rewindForBackfill(dev.feedstore.core.store.StoreTransaction tx, SpaceId space, Replication replication) {
     if (replication instanceof Replication.From from) {
       SpaceSync.rewind(tx, space, dev.feedstore.core.Position.of(Math.max(0, from.from().value() - 1)));
+    }
+  }
+
+  /** The API package's side of {@link ClientAccess}. */
+  private static final class Access extends ClientAccess {
+    @Override
+    public SyncSession connect(Replica replica, Channel channel, SyncSession.Options options) {
+      return replica.connect(channel, options);
+    }
+
+    @Override
+    public DurableConsumers.Builder consumers(Channel channel) {
+      return DurableConsumers.newBuilder(channel);
+    }
+
+    @Override
+    public SpaceSync sync(Replica replica, SpaceId space) {
+      return replica.sync(space);
+    }
+
+    @Override
+    public Builder sqlite(Builder builder, SqliteSettings settings) {
+      return builder.sqlite(settings);
     }
   }
 }

@@ -12,6 +12,7 @@ public final class ReplicaInUseException extends StoreException {
 
   private final transient Path file;
 
+  /** The replica in {@code file} is open in {@code holder} (a process or this one). */
   public ReplicaInUseException(Path file, String holder) {
     super("replica file " + file + " is in use by " + holder + ": a replica file is open in one place at a time;"
         + " close it there first, or give this replica a file of its own");

@@ -45,6 +45,7 @@ public sealed interface StartPoint permits StartPoint.Earliest, StartPoint.Lates
 
   /** See {@link #after}. */
   record After(Position position) implements StartPoint {
+    /** Checks that the position is given. */
     public After {
       Objects.requireNonNull(position, "position");
     }

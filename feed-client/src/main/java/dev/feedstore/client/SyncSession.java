@@ -36,9 +36,11 @@ public final class SyncSession implements AutoCloseable {
       Duration idlePoll, Duration refusalRetry) {
     /** Two minutes: a refusal lasts until an operator or the application changes something. */
     public static final Duration DEFAULT_REFUSAL_RETRY = Duration.ofMinutes(2);
+    /** Calls of 30 s, reconnection backoff from 200 ms to 30 s, subscriptions of an hour, idle polls every 5 s. */
     public static final Options DEFAULTS = new Options(Duration.ofSeconds(30), Duration.ofMillis(200),
         Duration.ofSeconds(30), Duration.ofHours(1), Duration.ofSeconds(5), DEFAULT_REFUSAL_RETRY);
 
+    /** Checks that every duration is given and that the refusal retry is positive. */
     public Options {
       Objects.requireNonNull(callDeadline, "callDeadline");
       Objects.requireNonNull(backoffInitial, "backoffInitial");
@@ -51,14 +53,17 @@ public final class SyncSession implements AutoCloseable {
       }
     }
 
+    /** These options with reconnection waits from {@code initial} growing to {@code max}. */
     public Options withBackoff(Duration initial, Duration max) {
       return new Options(callDeadline, initial, max, subscriptionTtl, idlePoll, refusalRetry);
     }
 
+    /** These options with {@code value} as every call's deadline. */
     public Options withCallDeadline(Duration value) {
       return new Options(value, backoffInitial, backoffMax, subscriptionTtl, idlePoll, refusalRetry);
     }
 
+    /** These options with a refusal tried again after {@code value}. */
     public Options withRefusalRetry(Duration value) {
       return new Options(callDeadline, backoffInitial, backoffMax, subscriptionTtl, idlePoll, value);
     }

@@ -43,14 +43,21 @@ import java.util.stream.Collectors;
 public record SyncStatus(State state, long toPush, long toPull, Optional<String> lastError, List<Refusal> refusals,
     List<HistoryGap> historyUnavailable) {
 
+  /** What stands in the way of a synced replica, as the class comment lists them. */
   public enum State {
+    /** The authority cannot be reached. */
     OFFLINE,
+    /** Work is left, and under way. */
     SYNCING,
+    /** Nothing left to push or pull. */
     SYNCED,
+    /** The authority answers but refuses something. */
     REFUSED,
+    /** The replica's own file failed. */
     STORAGE_FAULT
   }
 
+  /** Checks that the state and the error are given, and copies the lists. */
   public SyncStatus {
     Objects.requireNonNull(state, "state");
     Objects.requireNonNull(lastError, "lastError");
@@ -68,8 +75,10 @@ public record SyncStatus(State state, long toPush, long toPull, Optional<String>
     this(state, toPush, toPull, lastError, List.of());
   }
 
+  /** The status before a session first reaches the authority. */
   public static final SyncStatus OFFLINE_INITIALLY = new SyncStatus(State.OFFLINE, 0, 0, Optional.empty());
 
+  /** True when the state is {@link State#SYNCED}. */
   public boolean isSynced() {
     return state == State.SYNCED;
   }

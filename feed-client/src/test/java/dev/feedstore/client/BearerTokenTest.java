@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.feedstore.client.grpc.BearerToken;
 import dev.feedstore.client.testing.Replicas;
 import dev.feedstore.core.BlockData;
 import dev.feedstore.core.FeedId;

@@ -130,7 +130,7 @@ class PushSizingTest {
       try (SyncSession session = replica.connect(authority.address(), ConnectOptions.DEFAULTS)) {
         assertTrue(session.awaitSynced(Duration.ofSeconds(120)), "synced: " + session.status());
         assertEquals((long) settings.get(MAX_MESSAGE_BYTES),
-            session.serverInfo().orElseThrow().limits().maxMessageBytes());
+            session.serverInfo().orElseThrow().maxMessageBytes());
       }
       List<Block> stored = authority.blocks(SPACE);
       assertEquals(count, stored.size(), "blocks on the server");

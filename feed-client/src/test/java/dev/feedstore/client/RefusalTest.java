@@ -16,7 +16,6 @@ import dev.feedstore.server.settings.AccessTokens;
 import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.server.testing.RestartableServer;
 import dev.feedstore.testing.Await;
-import io.grpc.Status;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -55,7 +54,7 @@ class RefusalTest {
         System.out.printf("refusal: reported %d ms after connect: %s%n", (System.nanoTime() - started) / 1_000_000,
             session.status());
         Refusal refusal = session.status().refusals().get(0);
-        assertEquals(Status.Code.PERMISSION_DENIED, refusal.code());
+        assertEquals(Refusal.Code.PERMISSION_DENIED, refusal.code());
         assertEquals(Optional.of(SPACE), refusal.space());
         assertEquals(Refusal.Held.PUSHES, refusal.held());
         assertTrue(refusal.description().contains("may read space 'team' but not Append"), refusal.description());
@@ -102,7 +101,7 @@ class RefusalTest {
       try (SyncSession session = alice.connect(authority.address(), ConnectOptions.newBuilder().token("unknown").build())) {
         Await.until("refused", () -> session.status().state() == SyncStatus.State.REFUSED);
         Refusal refusal = session.status().refusals().get(0);
-        assertEquals(Status.Code.UNAUTHENTICATED, refusal.code());
+        assertEquals(Refusal.Code.UNAUTHENTICATED, refusal.code());
         assertEquals(Refusal.Held.EVERYTHING, refusal.held());
         assertEquals(Optional.empty(), refusal.space());
         assertTrue(session.status().toString().startsWith("refused"), session.status().toString());

@@ -23,11 +23,13 @@ public record PostgresSettings(String url, Optional<String> user, Optional<Strin
   public static final int DEFAULT_POOL_SIZE = 16;
   /** A pool of fewer cannot run a write beside a read. */
   public static final int MIN_POOL_SIZE = 2;
+  /** The most connections a pool may hold. */
   public static final int MAX_POOL_SIZE = 1000;
   /** Waiting longer for a connection would hold a client's call for longer than it helps. */
   public static final long DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
   private static final String PREFIX = "jdbc:postgresql:";
 
+  /** Checks each value against its rule, naming it. */
   public PostgresSettings {
     Objects.requireNonNull(url, "url");
     Objects.requireNonNull(user, "user");
@@ -56,14 +58,17 @@ public record PostgresSettings(String url, Optional<String> user, Optional<Strin
     return new PostgresSettings(url, Optional.empty(), Optional.empty(), DEFAULT_POOL_SIZE, DEFAULT_CONNECT_TIMEOUT_MS);
   }
 
+  /** These settings with {@code newUser} as {@link #user}. */
   public PostgresSettings withUser(Optional<String> newUser) {
     return new PostgresSettings(url, newUser, password, poolSize, connectTimeoutMillis);
   }
 
+  /** These settings with {@code newPassword} as {@link #password}. */
   public PostgresSettings withPassword(Optional<String> newPassword) {
     return new PostgresSettings(url, user, newPassword, poolSize, connectTimeoutMillis);
   }
 
+  /** These settings with {@code newPoolSize} as {@link #poolSize}. */
   public PostgresSettings withPoolSize(int newPoolSize) {
     return new PostgresSettings(url, user, password, newPoolSize, connectTimeoutMillis);
   }

@@ -88,6 +88,7 @@ public final class PostgresStore implements AuthorityStore<AuthorityTransaction>
     return store.database();
   }
 
+  /** The settings this store connects with. */
   public PostgresSettings settings() {
     return settings;
   }

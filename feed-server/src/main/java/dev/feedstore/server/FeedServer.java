@@ -178,6 +178,16 @@ public final class FeedServer implements AutoCloseable {
     return core.openWatches();
   }
 
+  /** How many live queries are open now. */
+  public int openLiveQueries() {
+    return core.liveQueries().openCount();
+  }
+
+  /** How many shared states the open live queries use: one per canonical query and space. */
+  public int sharedLiveQueries() {
+    return core.liveQueries().sharedCount();
+  }
+
   /**
    * Runs the periodic work now, as the ticker does every {@code heartbeat-ms}: heartbeats to idle
    * Watch streams, renewal of their subscriptions (ending those whose subscription expired), and
@@ -253,6 +263,7 @@ public final class FeedServer implements AutoCloseable {
       this.store = Objects.requireNonNull(store, "store");
     }
 
+    /** The server's settings (default {@link ServerSettings#DEFAULTS}). */
     public Builder settings(ServerSettings value) {
       settings = Objects.requireNonNull(value, "settings");
       return this;

@@ -155,6 +155,7 @@ public final class Main implements Callable<Integer> {
   /** A SIGHUP came before the server was started: it reloads the files once started. Guarded by closing. */
   private boolean reloadPending;
 
+  /** Runs the server as the command line says and exits with {@link #run}'s code. */
   public static void main(String[] args) {
     System.exit(run(args));
   }

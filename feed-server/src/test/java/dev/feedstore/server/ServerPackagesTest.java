@@ -40,6 +40,7 @@ class ServerPackagesTest {
       .layer("requests").definedBy(INTERNAL + "requests..")
       .layer("core").definedBy(INTERNAL + "core..")
       .layer("live").definedBy(INTERNAL + "live..")
+      .layer("queries").definedBy(INTERNAL + "queries..")
       .layer("access").definedBy(INTERNAL + "access..")
       .layer("authority").definedBy(INTERNAL + "authority..")
       .layer("append").definedBy(INTERNAL + "append..")
@@ -48,16 +49,17 @@ class ServerPackagesTest {
       .layer("errors").definedBy(INTERNAL + "errors..")
       .layer("monitoring").definedBy(INTERNAL + "monitoring..")
       .layer("settings").definedBy(SERVER + ".settings..")
-      .whereLayer("streams").mayOnlyAccessLayers("http", "core", "requests", "live", "access", "authority", "append",
+      .whereLayer("streams").mayOnlyAccessLayers("http", "core", "requests", "live", "queries", "access", "authority", "append",
           "spaces", "errors", "monitoring", "settings")
-      .whereLayer("grpc").mayOnlyAccessLayers("core", "requests", "live", "access", "authority", "spaces", "errors",
+      .whereLayer("grpc").mayOnlyAccessLayers("core", "requests", "live", "queries", "access", "authority", "spaces", "errors",
           "monitoring", "settings")
-      .whereLayer("http").mayOnlyAccessLayers("core", "requests", "live", "access", "authority", "spaces", "errors",
+      .whereLayer("http").mayOnlyAccessLayers("core", "requests", "live", "queries", "access", "authority", "spaces", "errors",
           "monitoring", "settings")
       .whereLayer("requests").mayOnlyAccessLayers("authority", "errors", "settings")
-      .whereLayer("core").mayOnlyAccessLayers("live", "access", "authority", "append", "spaces", "storage", "errors",
+      .whereLayer("core").mayOnlyAccessLayers("live", "queries", "access", "authority", "append", "spaces", "storage", "errors",
           "monitoring", "settings")
       .whereLayer("live").mayOnlyAccessLayers("access", "authority", "spaces", "errors", "monitoring", "settings")
+      .whereLayer("queries").mayOnlyAccessLayers("live", "access", "authority", "spaces", "errors", "monitoring", "settings")
       .whereLayer("access").mayOnlyAccessLayers("errors", "monitoring", "settings")
       .whereLayer("authority").mayOnlyAccessLayers("append", "spaces", "errors", "monitoring", "settings")
       .whereLayer("append").mayOnlyAccessLayers("spaces", "errors", "monitoring", "settings")

@@ -26,6 +26,7 @@ public record QuickCheck(List<String> checked, List<String> unchecked, List<Stri
   /** The most problems one check reports: the first ones say enough. */
   public static final int MAX_PROBLEMS = 10;
 
+  /** Copies the lists. */
   public QuickCheck {
     checked = List.copyOf(checked);
     unchecked = List.copyOf(unchecked);

@@ -27,7 +27,9 @@ public record SqliteSettings(Synchronous synchronous, Duration busyTimeout, int 
 
   /** SQLite's {@code PRAGMA synchronous} levels that are safe in WAL mode. */
   public enum Synchronous {
+    /** A commit survives a process crash; the last ones may be lost on power loss. */
     NORMAL,
+    /** A commit survives a power loss. */
     FULL
   }
 
@@ -36,9 +38,11 @@ public record SqliteSettings(Synchronous synchronous, Duration busyTimeout, int 
   /** The least {@link #cachedFeeds}. */
   public static final int MIN_CACHED_FEEDS = 16;
 
+  /** FULL commits, a 5 s busy timeout, 4 readers, a 16 MiB page cache, {@value #DEFAULT_CACHED_FEEDS} cached feeds. */
   public static final SqliteSettings DEFAULTS =
       new SqliteSettings(Synchronous.FULL, Duration.ofSeconds(5), 4, 16 * 1024, DEFAULT_CACHED_FEEDS);
 
+  /** Checks each value against its bounds, naming it. */
   public SqliteSettings {
     Objects.requireNonNull(synchronous, "synchronous");
     Objects.requireNonNull(busyTimeout, "busyTimeout");
@@ -78,22 +82,27 @@ public record SqliteSettings(Synchronous synchronous, Duration busyTimeout, int 
     return config.toProperties();
   }
 
+  /** These settings with {@code value} as {@link #synchronous}. */
   public SqliteSettings withSynchronous(Synchronous value) {
     return new SqliteSettings(value, busyTimeout, readers, cacheKib, cachedFeeds);
   }
 
+  /** These settings with {@code value} as {@link #busyTimeout}. */
   public SqliteSettings withBusyTimeout(Duration value) {
     return new SqliteSettings(synchronous, value, readers, cacheKib, cachedFeeds);
   }
 
+  /** These settings with {@code value} as {@link #readers}. */
   public SqliteSettings withReaders(int value) {
     return new SqliteSettings(synchronous, busyTimeout, value, cacheKib, cachedFeeds);
   }
 
+  /** These settings with {@code value} as {@link #cacheKib}. */
   public SqliteSettings withCacheKib(int value) {
     return new SqliteSettings(synchronous, busyTimeout, readers, value, cachedFeeds);
   }
 
+  /** These settings with {@code value} as {@link #cachedFeeds}. */
   public SqliteSettings withCachedFeeds(int value) {
     return new SqliteSettings(synchronous, busyTimeout, readers, cacheKib, value);
   }

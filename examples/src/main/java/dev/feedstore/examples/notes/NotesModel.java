@@ -5,6 +5,7 @@ import dev.feedstore.client.Registration;
 import dev.feedstore.client.Replica;
 import dev.feedstore.client.SyncSession;
 import dev.feedstore.client.SyncStatus;
+import dev.feedstore.client.grpc.AuthorityChannel;
 import dev.feedstore.core.ActorId;
 import dev.feedstore.core.BlockData;
 import dev.feedstore.core.FeedId;
@@ -84,7 +85,7 @@ public final class NotesModel implements AutoCloseable {
       publish();
     });
     awaitShown();
-    this.session = channel.map(c -> replica.connect(c, options));
+    this.session = channel.map(c -> AuthorityChannel.connect(replica, c, options));
     this.statusRegistration = session.map(s -> s.onStatus(this::statusChanged));
   }
 

@@ -2,6 +2,7 @@ package dev.feedstore.examples.partial;
 
 import dev.feedstore.client.Replica;
 import dev.feedstore.client.SyncSession;
+import dev.feedstore.client.grpc.AuthorityChannel;
 import dev.feedstore.core.ActorId;
 import dev.feedstore.core.Block;
 import dev.feedstore.core.BlockData;
@@ -66,7 +67,7 @@ public final class PartialReplicationDemo implements Callable<Integer> {
       try (Replica hub = Replica.open(dir.resolve("hub.db"), ActorId.of("sensor-hub"));
            Replica dashboard = Replica.open(dir.resolve("dashboard.db"), ActorId.of("dashboard"));
            Replica alarm = Replica.open(dir.resolve("alarm.db"), ActorId.of("alarm"));
-           SyncSession hubSync = hub.connect(channel)) {
+           SyncSession hubSync = AuthorityChannel.connect(hub, channel)) {
         FeedId temperature = feed(hub, space, SENSORS, "temperature");
         FeedId humidity = feed(hub, space, SENSORS, "humidity");
         FeedId log = feed(hub, space, LOGS, "hub-log");
@@ -83,8 +84,8 @@ public final class PartialReplicationDemo implements Callable<Integer> {
         out.println("alarm     follows feed temperature from the live tail:   replicate(space, temperature, LATEST)");
         try (Follower dashboardSeen = new Follower("dashboard", dashboard, space, Scope.namespace(SENSORS), out, this::describe);
              Follower alarmSeen = new Follower("alarm", alarm, space, Scope.feeds(Set.of(temperature)), out, this::describe);
-             SyncSession dashboardSync = dashboard.connect(channel);
-             SyncSession alarmSync = alarm.connect(channel)) {
+             SyncSession dashboardSync = AuthorityChannel.connect(dashboard, channel);
+             SyncSession alarmSync = AuthorityChannel.connect(alarm, channel)) {
           await(dashboardSync, "the dashboard caught up");
           await(alarmSync, "the alarm resolved the live tail");
           for (int round = 2; round <= 3; round++) {

@@ -3,6 +3,7 @@ package dev.feedstore.examples.sync;
 import dev.feedstore.client.Registration;
 import dev.feedstore.client.Replica;
 import dev.feedstore.client.SyncSession;
+import dev.feedstore.client.grpc.AuthorityChannel;
 import dev.feedstore.core.ActorId;
 import dev.feedstore.core.Block;
 import dev.feedstore.core.BlockData;
@@ -121,7 +122,7 @@ public final class AppendAndSync implements Callable<Integer> {
   private static SyncSession connect(Replica replica, SpaceId space, Namespace ns, ManagedChannel channel,
       SyncSession.Options options) {
     replica.replicateNamespace(space, ns, true);
-    return replica.connect(channel, options);
+    return AuthorityChannel.connect(replica, channel, options);
   }
 
   /** Every block of the namespace this replica holds, in position order; empty if any is unpositioned. */

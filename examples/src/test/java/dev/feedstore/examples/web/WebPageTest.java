@@ -104,6 +104,32 @@ class WebPageTest {
     assertEquals(6, stored.getPosition());
   }
 
+  @Test
+  void theLiveQueryPanelShowsTheResultThenItsChanges() {
+    FeedId feed = TestBlocks.feedId();
+    grpc().append(Wire.append("web", Wire.block(feed, "a", 0, "{\"id\":1,\"status\":\"open\"}"),
+        Wire.block(feed, "a", 1, "{\"id\":2,\"status\":\"done\"}")));
+    browser.get("http://127.0.0.1:" + httpPort + "/ui/?space=web");
+    browser.findElement(By.cssSelector("#query button")).click();
+    Await.until("the panel is live", Duration.ofSeconds(30), () -> liveStatus().startsWith("live at position 2"));
+    assertEquals(List.of("1 1 {\"id\":1,\"status\":\"open\"}"), rows());
+
+    grpc().append(Wire.append("web", Wire.block(feed, "a", 2, "{\"id\":2,\"status\":\"open\"}"),
+        Wire.block(feed, "a", 3, "{\"id\":1,\"status\":\"done\"}")));
+    Await.until("the panel shows the change", Duration.ofSeconds(30),
+        () -> liveStatus().startsWith("live at position 4"));
+    assertEquals(List.of("2 3 {\"id\":2,\"status\":\"open\"}"), rows());
+  }
+
+  /** The live query panel's rows: key, position and content. */
+  private List<String> rows() {
+    return browser.findElements(By.cssSelector("#rows tr")).stream().map(WebElement::getText).toList();
+  }
+
+  private String liveStatus() {
+    return browser.findElement(By.id("live-status")).getText();
+  }
+
   private FeedSyncGrpc.FeedSyncBlockingStub grpc() {
     return FeedSyncGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
   }

@@ -1,6 +1,6 @@
 package dev.feedstore.client.internal;
 
-import dev.feedstore.client.BearerToken;
+import dev.feedstore.client.grpc.BearerToken;
 import dev.feedstore.client.ConnectOptions;
 import io.grpc.ChannelCredentials;
 import io.grpc.CompositeChannelCredentials;

@@ -160,7 +160,8 @@ public final class GrpcAuthority implements Authority {
     }
     limits = stated;
     inboundBytes = (int) Math.min(MAX_INBOUND_BYTES, Math.max(FALLBACK_INBOUND_BYTES, response.getMaxResponseBytes()));
-    info = Optional.of(new ServerInfo(response.getVersion(), stated, response.getMaxResponseBytes()));
+    info = Optional.of(new ServerInfo(response.getVersion(), stated.maxMessageBytes(), stated.blocksPerAppend(),
+        stated.blockBytes(), stated.queryLimit(), response.getMaxResponseBytes()));
     return info;
   }
 

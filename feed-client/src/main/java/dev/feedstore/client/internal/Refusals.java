@@ -67,7 +67,7 @@ final class Refusals {
   Optional<Refusal> refuse(Optional<SpaceId> space, Refusal.Held held, AuthorityException failure) {
     Status status = Status.fromThrowable(failure.getCause() != null ? failure.getCause() : failure);
     String description = status.getDescription() != null ? status.getDescription() : failure.getMessage();
-    Refusal refusal = new Refusal(space, held, status.getCode(), description);
+    Refusal refusal = new Refusal(space, held, Refusal.Code.valueOf(status.getCode().name()), description);
     Entry previous = entries.put(new Key(space, held),
         new Entry(refusal, nanoTime.getAsLong() + retryNanos, credentials.get()));
     return previous != null && previous.refusal().equals(refusal) ? Optional.empty() : Optional.of(refusal);

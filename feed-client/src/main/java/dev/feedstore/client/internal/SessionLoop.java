@@ -239,7 +239,7 @@ public final class SessionLoop implements Runnable {
       return false;
     }
     try {
-      authority.refreshInfo().ifPresent(info -> log.debug("authority {}: {}", info.version(), info.limits()));
+      authority.refreshInfo().ifPresent(info -> log.debug("authority {}: {}", info.version(), info));
     } catch (AuthorityException e) {
       if (e.retryable()) {
         throw e;
@@ -523,13 +523,13 @@ public final class SessionLoop implements Runnable {
     Map<BlockKey, Integer> closed = sync.refusedInClosedFeeds();
     if (!closed.isEmpty()) {
       BlockKey first = closed.keySet().iterator().next();
-      refusals.add(new Refusal(Optional.of(sync.space()), Refusal.Held.BLOCKS, Status.Code.FAILED_PRECONDITION,
+      refusals.add(new Refusal(Optional.of(sync.space()), Refusal.Held.BLOCKS, Refusal.Code.FAILED_PRECONDITION,
           closed.size() + " blocks are in feeds the authority takes no new blocks in, kept here, the first " + first
               + ": " + sync.closedFeeds().getOrDefault(first.feedId(), "its stream is over")));
     }
     Map<BlockKey, Integer> large = sync.refused();
     if (!large.isEmpty()) {
-      refusals.add(new Refusal(Optional.of(sync.space()), Refusal.Held.BLOCKS, Status.Code.RESOURCE_EXHAUSTED,
+      refusals.add(new Refusal(Optional.of(sync.space()), Refusal.Held.BLOCKS, Refusal.Code.RESOURCE_EXHAUSTED,
           large.size() + " blocks are larger than the authority accepts (" + RefusedBlocks.limitOf(sync.limits())
               + "), the first " + large.keySet().iterator().next() + " with " + large.values().iterator().next()
               + " bytes of data"));

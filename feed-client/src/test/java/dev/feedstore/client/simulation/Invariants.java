@@ -1,5 +1,6 @@
 package dev.feedstore.client.simulation;
 
+import dev.feedstore.client.internal.ClientAccess;
 import dev.feedstore.client.Replica;
 import dev.feedstore.core.Block;
 import dev.feedstore.core.FeedId;
@@ -105,7 +106,7 @@ final class Invariants {
         // 4. A compacted block of the policy's range that the replica does not hold is reported.
         Set<String> localData = new HashSet<>();
         local.forEach(b -> localData.add(b.data().toStringUtf8()));
-        Optional<Position> gap = replica.sync(space).historyUnavailable();
+        Optional<Position> gap = ClientAccess.get().sync(replica, space).historyUnavailable();
         for (Block removed : world.compacted) {
           long position = removed.position().value();
           if (removed.feedId().equals(feed) && position <= floor && position >= from.get()

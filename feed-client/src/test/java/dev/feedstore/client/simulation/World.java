@@ -6,6 +6,7 @@ import static dev.feedstore.server.settings.ServerSettings.MAX_MESSAGE_BYTES;
 import static dev.feedstore.server.settings.ServerSettings.QUERY_LIMIT;
 import static dev.feedstore.server.settings.ServerSettings.WATCH_BATCH_BLOCKS;
 
+import dev.feedstore.client.internal.ClientAccess;
 import dev.feedstore.client.Replica;
 import dev.feedstore.client.ReplicaStores;
 import dev.feedstore.client.internal.GrpcAuthority;
@@ -366,7 +367,7 @@ final class World implements AutoCloseable {
 
   /** One push step through a network that may fail or duplicate. */
   void push(int r, Fault fault) {
-    SpaceSync sync = replicas[r].sync(SPACE);
+    SpaceSync sync = ClientAccess.get().sync(replicas[r], SPACE);
     Optional<PushBatch> batch = sync.beginPush(authority.limits());
     if (batch.isEmpty()) {
       return;
@@ -403,7 +404,7 @@ final class World implements AutoCloseable {
 
   /** One pull step through a network that may fail or duplicate; returns whether the authority had more. */
   boolean pull(int r, Fault fault) {
-    SpaceSync sync = replicas[r].sync(SPACE);
+    SpaceSync sync = ClientAccess.get().sync(replicas[r], SPACE);
     Optional<PullTicket> ticket = sync.beginPull(authority.limits());
     if (ticket.isEmpty()) {
       return true;
@@ -513,8 +514,8 @@ final class World implements AutoCloseable {
 
   /** Opens replica {@code r} from its file, and follows its live queries. */
   private Replica openReplica(int r) {
-    Replica.Builder builder = Replica.builder(replicaFile(r)).actorId(ActorId.of("r" + r)).clock(CLOCK).sqlite(FAST)
-        .syncBatches(7, 5);
+    Replica.Builder builder = ClientAccess.get().sqlite(Replica.builder(replicaFile(r)), FAST).actorId(ActorId.of("r" + r))
+        .clock(CLOCK).syncBatches(7, 5);
     if (brokenQueries) {
       ReplicaStores.withBrokenLiveQueries(builder);
     }

@@ -1,6 +1,7 @@
 package dev.feedstore.client.testing;
 
 import dev.feedstore.client.Replica;
+import dev.feedstore.client.internal.ClientAccess;
 import dev.feedstore.client.internal.GrpcAuthority;
 import dev.feedstore.core.ActorId;
 import dev.feedstore.core.BlockData;
@@ -29,13 +30,13 @@ public final class Replicas implements AutoCloseable {
    * end of {@code channel} (the caller keeps the channel).
    */
   public static SyncDriver<Replica> driver(Channel channel, SpaceId space) {
-    return new SyncDriver<>(new GrpcAuthority(channel), replica -> replica.sync(space),
+    return new SyncDriver<>(new GrpcAuthority(channel), replica -> ClientAccess.get().sync(replica, space),
         GrpcAuthority.DEFAULT_APPENDS_IN_FLIGHT);
   }
 
   /** A driver of replicas' sync of {@code space}, one step at a time, with {@code authority}. */
   public static SyncDriver<Replica> driver(Authority authority, SpaceId space) {
-    return new SyncDriver<>(authority, replica -> replica.sync(space));
+    return new SyncDriver<>(authority, replica -> ClientAccess.get().sync(replica, space));
   }
 
   public Replica open(String actor) {

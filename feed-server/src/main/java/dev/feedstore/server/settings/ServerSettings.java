@@ -142,6 +142,34 @@ public final class ServerSettings {
       .unit(BYTES).in(LIVE).atLeast(1)
       .doc("Most block data kept in memory per watched space."));
 
+  public static final Setting<Integer> LIVE_QUERIES_PER_SERVER = define(Setting.ofInt("live-queries-per-server",
+      10_000).unit(COUNT).in(LIVE).atLeast(1)
+      .doc("Most live queries open on the server (gRPC LiveQuery and Server-Sent Events).",
+          "Subscribers of one query share its state: each costs about 1 KiB beside it."));
+
+  public static final Setting<Integer> LIVE_QUERIES_PER_PRINCIPAL = define(Setting.ofInt(
+      "live-queries-per-principal", 100).unit(COUNT).in(LIVE).atLeast(1)
+      .doc("Most live queries one principal may hold open."));
+
+  public static final Setting<Integer> LIVE_QUERIES_PER_CONNECTION = define(Setting.ofInt(
+      "live-queries-per-connection", 100).unit(COUNT).in(LIVE).atLeast(1)
+      .doc("Most live queries open on one client connection."));
+
+  public static final Setting<Integer> LIVE_QUERY_SNAPSHOT_ROWS = define(Setting.ofInt("live-query-snapshot-rows",
+      10_000).unit(COUNT).in(LIVE).atLeast(1)
+      .doc("Most rows in the snapshot of a live query; a larger one is refused (give the query a limit)."));
+
+  public static final Setting<Integer> LIVE_QUERY_MATCHES = define(Setting.ofInt("live-query-matches", 100_000)
+      .unit(COUNT).in(LIVE).atLeast(1)
+      .doc("Most documents one live query may match, within its limit or not: the server holds a row for each.",
+          "A query that goes past it is refused, or ended if it grows past it while open."));
+
+  public static final Setting<Long> LIVE_QUERY_RECENT_ROWS = define(Setting.ofLong("live-query-recent-rows", 10_000)
+      .unit(COUNT).in(LIVE).atLeast(1)
+      .doc("Rows of recent change batches kept per shared live query for its slower subscribers.",
+          "A subscriber whose next batch is no longer kept catches up from storage instead: no subscriber has a"
+          + " queue of its own."));
+
   public static final Setting<Integer> SHARED_PAGES = define(Setting.ofInt("shared-pages", 512)
       .unit(COUNT).in(LIVE).atLeast(1).atMost(65_536)
       .doc("Pages read from storage kept per watched space for the streams behind its recent blocks, each read once"

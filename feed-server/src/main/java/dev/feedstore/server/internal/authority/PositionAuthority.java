@@ -430,6 +430,16 @@ public final class PositionAuthority {
     return store.read(tx -> tx.feeds().namespaces(spaceId, feeds));
   }
 
+  /** The state of a space, loaded on first contact, for a live query; {@link #releaseSpace} it when done. */
+  public SpaceState acquireSpace(SpaceId spaceId) {
+    return spaces.acquire(spaceId);
+  }
+
+  /** Gives back a space from {@link #acquireSpace}. */
+  public void releaseSpace(SpaceState space) {
+    spaces.release(space);
+  }
+
   /** Gives back the space of a {@link #resolve}d read. */
   public void release(ResolvedRead read) {
     spaces.release(read.space());

@@ -43,6 +43,11 @@ public final class BlockAccess {
         ? authority.subscriptionScope(spaceId, subscription.get()) : request.scope().direct());
   }
 
+  /** Passes when the caller may read {@code scope}, the scope of a live query over {@code spaceId}. */
+  public void liveQuery(Caller caller, SpaceId spaceId, Scope scope) {
+    checkRead(caller, "LiveQuery", spaceId, () -> scope);
+  }
+
   /** Passes when the caller may read the scope {@code command} subscribes to. */
   public void subscribe(Caller caller, SubscribeCommand command) {
     checkRead(caller, "Subscribe", command.spaceId(), command::scope);

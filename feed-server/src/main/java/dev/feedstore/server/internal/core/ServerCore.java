@@ -20,6 +20,7 @@ import dev.feedstore.server.internal.authority.RetentionRunner;
 import dev.feedstore.server.internal.errors.ShuttingDownException;
 import dev.feedstore.server.internal.live.DrainQueue;
 import dev.feedstore.server.internal.live.Watches;
+import dev.feedstore.server.internal.queries.LiveQueries;
 import dev.feedstore.server.internal.monitoring.NamedThreads;
 import dev.feedstore.server.internal.monitoring.RateLimitedLog;
 import dev.feedstore.server.internal.monitoring.ServerMetrics;
@@ -55,6 +56,7 @@ public final class ServerCore implements AutoCloseable {
   private final RateLimitedLog rejections;
   private final RateLimitedLog failures;
   private final Watches watches;
+  private final LiveQueries liveQueries;
   private final ServerMetrics metrics = new ServerMetrics();
   private final StorageHealth storage;
   private final PositionAuthority authority;
@@ -88,11 +90,16 @@ public final class ServerCore implements AutoCloseable {
     this.authority = new PositionAuthority(MonitoredStore.of(store, storage), settings, clock, closedFeeds);
     this.blockAccess = new BlockAccess(authority);
     this.principalLimits = new PrincipalLimits(settings, System::nanoTime, metrics);
-    this.watches = new Watches(authority, new DrainQueue(watchExecutor, settings.get(WATCH_THREADS)), failures,
-        principalLimits, ticker, clock);
+    DrainQueue drains = new DrainQueue(watchExecutor, settings.get(WATCH_THREADS));
+    this.watches = new Watches(authority, drains, failures, principalLimits, ticker, clock);
+    this.liveQueries = new LiveQueries(authority, drains, failures, ticker, clock);
     this.retention = new RetentionRunner(authority, failures, settings.get(RETENTION_INTERVAL_MS));
     metrics.gauge("feedstore_watch_streams", "Live streams open (gRPC Watch and Server-Sent Events).",
         watches::openCount);
+    metrics.gauge("feedstore_live_queries", "Live queries open (gRPC LiveQuery and Server-Sent Events).",
+        liveQueries::openCount);
+    metrics.gauge("feedstore_live_queries_shared", "Shared states of live queries: one per canonical query and space"
+        + " in use, whatever its subscribers.", liveQueries::sharedCount);
     metrics.gauge("feedstore_watch_scope_bytes", "Heap the scopes of open live streams hold.", watches::scopeBytes);
     metrics.counter("feedstore.append.groups", "Groups of appends committed together in one transaction (a lone"
         + " append is a group of one).", authority, PositionAuthority::appendGroups);
@@ -149,6 +156,10 @@ public final class ServerCore implements AutoCloseable {
 
   public Watches watches() {
     return watches;
+  }
+
+  public LiveQueries liveQueries() {
+    return liveQueries;
   }
 
   /** The calls besides reads, appends and live streams, as every transport makes them. */
@@ -236,6 +247,7 @@ public final class ServerCore implements AutoCloseable {
   public void tick() {
     try {
       watches.tick();
+      liveQueries.tick();
       principalLimits.forgetIdle();
       rejections.flush();
       failures.flush();
@@ -253,9 +265,10 @@ public final class ServerCore implements AutoCloseable {
     return watches.openCount();
   }
 
-  /** Refuses new live streams and ends the open ones with {@code UNAVAILABLE}. */
+  /** Refuses new live streams and live queries and ends the open ones with {@code UNAVAILABLE}. */
   public void endWatches() {
     watches.closeAll(new ShuttingDownException());
+    liveQueries.closeAll(new ShuttingDownException());
   }
 
   /** Stops the ticker, the executors and the authority's committing thread, waiting briefly for running work. */

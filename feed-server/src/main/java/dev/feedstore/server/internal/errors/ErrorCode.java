@@ -27,7 +27,7 @@ public enum ErrorCode {
     this.httpStatus = httpStatus;
   }
 
-  /** The HTTP status of a refusal with this code (a request over a size limit is 413: see {@link Refusal}). */
+  /** The HTTP status of a refusal with this code (a request over a size limit is 413: see {@link CallRefusal}). */
   int httpStatus() {
     return httpStatus;
   }

@@ -11,7 +11,7 @@ import com.google.rpc.ErrorInfo;
 import dev.feedstore.server.internal.errors.AppendConflictException;
 import dev.feedstore.server.internal.errors.HistoryRolledBackException;
 import dev.feedstore.server.internal.errors.RateLimitedException;
-import dev.feedstore.server.internal.errors.Refusal;
+import dev.feedstore.server.internal.errors.CallRefusal;
 import dev.feedstore.server.internal.errors.StreamClosedException;
 import dev.feedstore.server.internal.errors.SubscriptionNotFoundException;
 import io.grpc.Metadata;
@@ -23,7 +23,7 @@ import java.util.List;
 
 /**
  * Turns failures into gRPC statuses, at the gRPC edge only: the code and description of their
- * {@link Refusal}, plus what programs read from trailers: a limit's setting in the {@link
+ * {@link CallRefusal}, plus what programs read from trailers: a limit's setting in the {@link
  * WireErrors#LIMIT_EXCEEDED} trailer (and, for a per-principal rate, when to retry in {@link
  * #RETRY_AFTER_MS}), the keys of a sequence conflict in the {@link WireErrors#APPEND_CONFLICT}
  * trailer. Stateless and thread-safe.
@@ -59,7 +59,7 @@ final class Failures {
     if (failure instanceof StreamClosedException closed) {
       return closed(closed);
     }
-    Refusal refusal = Refusal.of(failure);
+    CallRefusal refusal = CallRefusal.of(failure);
     Status status = Status.fromCode(Status.Code.valueOf(refusal.code().name())).withDescription(refusal.message());
     Metadata trailers = new Metadata();
     if (failure instanceof LimitExceededException limit) {

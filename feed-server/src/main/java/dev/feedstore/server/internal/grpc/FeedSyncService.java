@@ -49,6 +49,12 @@ import dev.feedstore.server.internal.core.ApiCalls;
 import dev.feedstore.server.internal.core.BlockAccess;
 import dev.feedstore.server.internal.errors.ShuttingDownException;
 import dev.feedstore.server.internal.live.Watches;
+import dev.feedstore.server.internal.queries.LiveQueries;
+import dev.feedstore.server.internal.queries.ResumeToken;
+import dev.feedstore.core.query.LiveQuery;
+import dev.feedstore.proto.WireQueries;
+import dev.feedstore.proto.v1.LiveQueryEvent;
+import dev.feedstore.proto.v1.LiveQueryRequest;
 import dev.feedstore.server.internal.monitoring.RateLimitedLog;
 import dev.feedstore.server.internal.requests.Requests;
 import dev.feedstore.server.internal.spaces.Page;
@@ -90,6 +96,7 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
 
   private final PositionAuthority authority;
   private final Watches watches;
+  private final LiveQueries liveQueries;
   private final ServerSettings settings;
   private final RateLimitedLog rejections;
   private final RateLimitedLog failures;
@@ -99,8 +106,9 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
   /** The server's request executor, for the Appends that may block ({@link #append}). */
   private final Executor requests;
 
-  FeedSyncService(PositionAuthority authority, Watches watches, RateLimitedLog rejections, RateLimitedLog failures,
-      PrincipalLimits principals, ApiCalls calls, BlockAccess access, Executor requests) {
+  FeedSyncService(PositionAuthority authority, Watches watches, LiveQueries liveQueries, RateLimitedLog rejections,
+      RateLimitedLog failures, PrincipalLimits principals, ApiCalls calls, BlockAccess access, Executor requests) {
+    this.liveQueries = liveQueries;
     this.requests = requests;
     this.calls = calls;
     this.access = access;
@@ -367,6 +375,29 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
           "grpc " + ConnectionInterceptor.remoteAddress(), caller);
     } catch (RuntimeException e) {
       events.onError(reject("Watch", request.getSpaceId(), request.getRequestId(), e));
+    }
+  }
+
+  /**
+   * LiveQuery: the query checked (a clause that cannot be evaluated is {@code INVALID_ARGUMENT}
+   * naming it), the caller's grants checked against its scope, then a subscription of the shared
+   * query writing to the call.
+   */
+  @Override
+  public void liveQuery(LiveQueryRequest request, StreamObserver<LiveQueryEvent> events) {
+    try {
+      WireRequests.requestId(request.getRequestId());
+      Caller caller = AccessInterceptor.caller();
+      caller.check("LiveQuery", request.getSpaceId(), false);
+      principals.admitRequest(caller.principal());
+      LiveQuery query = WireQueries.query(request);
+      Optional<ResumeToken> resume = request.hasResumeToken() && !request.getResumeToken().isEmpty()
+          ? Optional.of(ResumeToken.parse(request.getResumeToken(), "resume_token")) : Optional.empty();
+      access.liveQuery(caller, query.space(), query.scope());
+      liveQueries.open(query, resume, new GrpcQuerySink(request.getRequestId(),
+          (ServerCallStreamObserver<LiveQueryEvent>) events), "grpc " + ConnectionInterceptor.remoteAddress(), caller);
+    } catch (RuntimeException e) {
+      events.onError(reject("LiveQuery", request.getSpaceId(), request.getRequestId(), e));
     }
   }
 

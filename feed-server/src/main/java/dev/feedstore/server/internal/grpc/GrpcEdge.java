@@ -125,8 +125,9 @@ public final class GrpcEdge {
    * WellFormedRequests}), and gzipping large unary responses ({@link ResponseCompression}).
    */
   private static ServerServiceDefinition feedSync(ServerCore core, InFlightCalls inFlight) {
-    FeedSyncService service = new FeedSyncService(core.authority(), core.watches(), core.rejections(),
-        core.failures(), core.principalLimits(), core.calls(), core.blockAccess(), core.requestExecutor());
+    FeedSyncService service = new FeedSyncService(core.authority(), core.watches(), core.liveQueries(),
+        core.rejections(), core.failures(), core.principalLimits(), core.calls(), core.blockAccess(),
+        core.requestExecutor());
     return ServerInterceptors.intercept(WellFormedRequests.wrap(
         ServerInterceptors.intercept(service.definition(), new ConnectionInterceptor(), inFlight,
             new AccessInterceptor(core.authenticator()), new ResponseCompression(core.settings().get(COMPRESS_MIN_BYTES))),

@@ -30,6 +30,8 @@ import org.eclipse.jetty.util.Callback;
  * <ul>
  *   <li>{@code GET /v1/spaces/{space}/blocks}: a page of blocks, as Query ({@link HttpReads})
  *   <li>{@code GET /v1/spaces/{space}/events}: Server-Sent Events, as Watch ({@link HttpReads})
+ *   <li>{@code GET|POST /v1/spaces/{space}/live}: a live query over Server-Sent Events, as LiveQuery
+ *       ({@link HttpLiveQueries})
  *   <li>{@code POST /v1/spaces/{space}/feeds/{feed}/blocks}: an append, as Append ({@link HttpAppend})
  *   <li>{@code GET /v1/spaces/{space}/feeds}: a page of the space's feeds, as ListFeeds ({@link HttpCalls})
  *   <li>{@code POST /v1/spaces/{space}/subscriptions}, {@code GET} of the same path and {@code POST
@@ -57,11 +59,16 @@ public final class HttpApi extends Handler.Abstract {
     HttpReads reads = new HttpReads(core);
     HttpAppend append = new HttpAppend(core);
     HttpCalls calls = new HttpCalls(core);
+    HttpLiveQueries liveQueries = new HttpLiveQueries(core);
     this.routes = List.of(
         HttpRoute.unary("GET", "/v1/spaces/{space}/blocks", "Query", Access.READ,
             (exchange, caller, path) -> reads.page(exchange, caller)),
         new HttpRoute("GET", "/v1/spaces/{space}/events", "Watch", Access.READ, true,
             (exchange, caller, path) -> reads.events(exchange, caller)),
+        new HttpRoute("GET", "/v1/spaces/{space}/live", "LiveQuery", Access.READ, true,
+            (exchange, caller, path) -> liveQueries.get(exchange, caller)),
+        new HttpRoute("POST", "/v1/spaces/{space}/live", "LiveQuery", Access.READ, true,
+            (exchange, caller, path) -> liveQueries.post(exchange, caller)),
         HttpRoute.unary("POST", "/v1/spaces/{space}/feeds/{feed}/blocks", "Append", Access.WRITE,
             (exchange, caller, path) -> append.append(exchange, caller, path.get("feed"))),
         HttpRoute.unary("GET", "/v1/spaces/{space}/feeds", "ListFeeds", Access.READ, calls::feeds),
@@ -137,7 +144,7 @@ public final class HttpApi extends Handler.Abstract {
   /**
    * Finds the caller of {@code exchange} from its {@code authorization} header, checks its access
    * to the exchange's space (to write, when {@code write}) and its per-principal request rate, and
-   * runs {@code endpoint} on the request executor; a failure is answered as its {@code Refusal}.
+   * runs {@code endpoint} on the request executor; a failure is answered as its {@code CallRefusal}.
    * Called on Jetty's thread; blocks on nothing.
    */
   public void admit(HttpExchange exchange, boolean write, Endpoint endpoint) {
@@ -147,7 +154,10 @@ public final class HttpApi extends Handler.Abstract {
   /** {@link #admit(HttpExchange, boolean, Endpoint)} with {@code access} as the check of the caller. */
   private void admit(HttpExchange exchange, Consumer<Caller> access, Endpoint endpoint) {
     Request request = exchange.request();
-    Caller caller = core.authenticator().authenticate(request.getHeaders().get(HttpHeader.AUTHORIZATION),
+    Caller caller = core.authenticator().authenticate(
+        // An EventSource sends no headers: a live query's GET may carry its token as access_token.
+        exchange.method().equals("LiveQuery") && request.getMethod().equals("GET")
+            ? HttpLiveQueries.authorization(request) : request.getHeaders().get(HttpHeader.AUTHORIZATION),
         Request.getRemoteAddr(request));
     try {
       access.accept(caller);

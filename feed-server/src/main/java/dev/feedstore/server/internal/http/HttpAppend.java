@@ -3,11 +3,9 @@ package dev.feedstore.server.internal.http;
 import static dev.feedstore.server.settings.ServerSettings.MAX_MESSAGE_BYTES;
 
 import dev.feedstore.core.InvalidValueException;
-import dev.feedstore.core.LimitExceededException;
 import dev.feedstore.server.internal.access.Caller;
 import dev.feedstore.server.internal.authority.AppendCommand;
 import dev.feedstore.server.internal.core.ServerCore;
-import dev.feedstore.server.internal.errors.ShuttingDownException;
 import dev.feedstore.server.internal.monitoring.RateLimitedLog;
 import java.util.Arrays;
 
@@ -37,32 +35,7 @@ final class HttpAppend {
     String space = exchange.space();
     // Every outcome goes on on the request executor: the store's work blocks, and a refusal first
     // reads what is left of the body (HttpExchange.fail), which is not done from inside this read.
-    RequestBody.read(exchange.request(), max, new RequestBody.Reader() {
-      @Override
-      public void whole(byte[] body) {
-        dispatch(exchange, () -> store(exchange, caller, space, feed, body));
-      }
-
-      @Override
-      public void tooLarge(long seen) {
-        dispatch(exchange, () -> exchange.fail(
-            new LimitExceededException(MAX_MESSAGE_BYTES.name(), max, seen, "the request body")));
-      }
-
-      @Override
-      public void failed(Throwable failure) {
-        dispatch(exchange, () -> exchange.fail(new InvalidValueException("body", "must arrive whole",
-            RateLimitedLog.clip(String.valueOf(failure)))));
-      }
-    });
-  }
-
-  private void dispatch(HttpExchange exchange, Runnable work) {
-    try {
-      core.requestExecutor().execute(work);
-    } catch (java.util.concurrent.RejectedExecutionException e) {
-      exchange.fail(new ShuttingDownException());
-    }
+    exchange.readBody(max, body -> store(exchange, caller, space, feed, body));
   }
 
   private void store(HttpExchange exchange, Caller caller, String space, String feed, byte[] body) {

@@ -1,18 +1,23 @@
 package dev.feedstore.server.internal.http;
 
 import static dev.feedstore.server.settings.ServerSettings.HTTP_REFUSED_BODY_BYTES;
+import static dev.feedstore.server.settings.ServerSettings.MAX_MESSAGE_BYTES;
 
 import dev.feedstore.core.CursorCompactedException;
+import dev.feedstore.core.InvalidValueException;
+import dev.feedstore.core.LimitExceededException;
 import dev.feedstore.core.store.StorageFaultException;
 import dev.feedstore.server.internal.core.ServerCore;
 import dev.feedstore.server.internal.errors.AppendConflictException;
-import dev.feedstore.server.internal.errors.Refusal;
+import dev.feedstore.server.internal.errors.CallRefusal;
+import dev.feedstore.server.internal.errors.ShuttingDownException;
 import dev.feedstore.server.internal.errors.StreamClosedException;
 import dev.feedstore.server.internal.errors.SubscriptionNotFoundException;
 import dev.feedstore.server.internal.monitoring.RateLimitedLog;
 import dev.feedstore.server.internal.monitoring.ServerMetrics;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.eclipse.jetty.http.HttpHeader;
@@ -50,6 +55,41 @@ public final class HttpExchange {
     this.space = space;
     this.method = method;
     this.unary = unary;
+  }
+
+  /**
+   * Reads the request's whole body, at most {@code max} bytes ({@code max-message-bytes}), and runs
+   * {@code then} with it on the request executor; a body too long or cut short fails the exchange
+   * there. Called on Jetty's thread; blocks on nothing.
+   */
+  public void readBody(int max, Consumer<byte[]> then) {
+    RequestBody.read(request, max, new RequestBody.Reader() {
+      @Override
+      public void whole(byte[] body) {
+        dispatch(() -> then.accept(body));
+      }
+
+      @Override
+      public void tooLarge(long seen) {
+        dispatch(() -> fail(new LimitExceededException(
+            MAX_MESSAGE_BYTES.name(), max, seen, "the request body")));
+      }
+
+      @Override
+      public void failed(Throwable failure) {
+        dispatch(() -> fail(new InvalidValueException("body", "must arrive whole",
+            RateLimitedLog.clip(String.valueOf(failure)))));
+      }
+    });
+  }
+
+  /** Runs {@code work} on the request executor; a refusal of it (shutting down) fails the exchange. */
+  private void dispatch(Runnable work) {
+    try {
+      core.requestExecutor().execute(work);
+    } catch (RejectedExecutionException e) {
+      fail(new ShuttingDownException());
+    }
   }
 
   public Request request() {
@@ -91,7 +131,7 @@ public final class HttpExchange {
    * server's own, at the logs' bounded rates.
    */
   public void fail(Throwable failure) {
-    Refusal refusal = Refusal.of(failure);
+    CallRefusal refusal = CallRefusal.of(failure);
     String line = method + " over HTTP from " + Request.getRemoteAddr(request) + " (space '"
         + RateLimitedLog.clip(space) + "') " + refusal.code() + ": " + refusal.message();
     if (failure instanceof StorageFaultException fault) {

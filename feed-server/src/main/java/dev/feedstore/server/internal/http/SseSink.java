@@ -3,7 +3,7 @@ package dev.feedstore.server.internal.http;
 import dev.feedstore.core.CursorCompactedException;
 import dev.feedstore.server.internal.errors.ErrorCode;
 import dev.feedstore.server.internal.errors.HistoryRolledBackException;
-import dev.feedstore.server.internal.errors.Refusal;
+import dev.feedstore.server.internal.errors.CallRefusal;
 import dev.feedstore.server.internal.live.LiveSink;
 import dev.feedstore.server.internal.monitoring.RateLimitedLog;
 import dev.feedstore.server.internal.spaces.Encodings;
@@ -59,7 +59,8 @@ final class SseSink implements LiveSink {
     this.writer = new SseWriter(output);
   }
 
-  private static void startResponse(Response response) {
+  /** Answers 200 with an event stream that proxies pass on at once and nothing caches. */
+  static void startResponse(Response response) {
     response.setStatus(200);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/event-stream; charset=utf-8");
     response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-cache");
@@ -105,7 +106,7 @@ final class SseSink implements LiveSink {
 
   @Override
   public void end(RuntimeException reason) {
-    Refusal refusal = Refusal.of(reason);
+    CallRefusal refusal = CallRefusal.of(reason);
     String name = refusal.code() == ErrorCode.UNAUTHENTICATED ? "auth" : "error";
     Json body = Json.object().field("code", refusal.code().name()).field("message", refusal.message());
     if (reason instanceof CursorCompactedException compacted) {

@@ -10,7 +10,7 @@ import dev.feedstore.core.Scope;
 import dev.feedstore.server.internal.authority.PositionAuthority;
 import dev.feedstore.server.internal.authority.ResolvedRead;
 import dev.feedstore.server.internal.errors.HistoryRolledBackException;
-import dev.feedstore.server.internal.errors.Refusal;
+import dev.feedstore.server.internal.errors.CallRefusal;
 import dev.feedstore.server.internal.errors.ShuttingDownException;
 import dev.feedstore.server.internal.monitoring.RateLimitedLog;
 import dev.feedstore.server.internal.spaces.Encodings;
@@ -23,7 +23,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -55,14 +54,17 @@ public final class LiveFollower implements SpaceTail.Watcher {
   private final ResolvedRead read;
   private final PositionAuthority authority;
   private final LiveSink sink;
-  private final Executor executor;
   private final RateLimitedLog failures;
   private final Consumer<LiveFollower> onRelease;
   private final String principal;
   private final int batchBlocks;
   private final long batchBytes;
 
-  private final AtomicInteger wip = new AtomicInteger();
+  /**
+   * The serialized drain. An executor that takes no more work (the server is stopping) ends the
+   * stream on the scheduling thread, since no drain runs or will.
+   */
+  private final SerialDrain drain;
   private final AtomicBoolean released = new AtomicBoolean();
   private volatile RuntimeException ending;
   /** Heartbeat ticks not yet handled by the drain. */
@@ -91,13 +93,16 @@ public final class LiveFollower implements SpaceTail.Watcher {
     this.read = read;
     this.authority = authority;
     this.sink = sink;
-    this.executor = executor;
     this.failures = failures;
     this.principal = principal;
     this.onRelease = onRelease;
     this.batchBlocks = authority.settings().get(WATCH_BATCH_BLOCKS);
     this.batchBytes = authority.settings().get(WATCH_BATCH_BYTES);
     this.scanned = read.cursor().value();
+    this.drain = new SerialDrain(executor, this::turn, () -> {
+      RuntimeException end = ending;
+      finish(end != null ? end : new ShuttingDownException());
+    });
   }
 
   /**
@@ -178,40 +183,7 @@ public final class LiveFollower implements SpaceTail.Watcher {
 
   /** Schedules the drain unless it is scheduled or running; then it runs once more. */
   private void schedule() {
-    if (wip.getAndIncrement() == 0) {
-      submit();
-    }
-  }
-
-  /**
-   * Hands the drain to the executor; the calling thread owns it ({@code wip} went up from 0, or it is
-   * the drain yielding). An executor that takes no more work (the server is stopping) ends the stream
-   * on this thread, since no drain runs or will: {@code wip} stays raised, so none is scheduled again.
-   */
-  private void submit() {
-    try {
-      executor.execute(this::drain);
-    } catch (RejectedExecutionException e) {
-      RuntimeException end = ending;
-      finish(end != null ? end : new ShuttingDownException());
-    }
-  }
-
-  /**
-   * Runs turns until no signal is pending. A turn that leaves more to send ends this run and
-   * submits the drain again, behind the streams that waited meanwhile, still owning it: signals
-   * until the next turn only raise {@code wip}, and that turn reads after them.
-   */
-  private void drain() {
-    int missed = 1;
-    do {
-      if (turn()) {
-        wip.set(1); // the next turn serves every signal counted so far
-        submit();
-        return;
-      }
-      missed = wip.addAndGet(-missed);
-    } while (missed != 0);
+    drain.schedule();
   }
 
   /**
@@ -432,7 +404,7 @@ public final class LiveFollower implements SpaceTail.Watcher {
     if (released.get()) {
       return; // the client went away while it was sent to: nothing to report to
     }
-    if (!Refusal.of(failure).code().byRequest()) {
+    if (!CallRefusal.of(failure).code().byRequest()) {
       failures.log("live stream of space " + read.space().spaceId() + " for " + principal + " failed", failure);
     }
     finish(failure);

@@ -66,7 +66,7 @@ public interface LiveSink {
   void heartbeat(Head head);
 
   /**
-   * Ends the stream because of {@code reason}, a failure {@code Refusal.of} reports (the server
+   * Ends the stream because of {@code reason}, a failure {@code CallRefusal.of} reports (the server
    * shutting down, a subscription gone, a token expired, a failed read). Nothing is sent after it.
    */
   void end(RuntimeException reason);

@@ -3,6 +3,7 @@
  * and tracks them, a {@link dev.feedstore.server.internal.live.LiveFollower} sends each one its
  * history and then the space's live tail, through the {@link
  * dev.feedstore.server.internal.live.LiveSink} of its transport, on the drains of a {@code
- * DrainQueue}. Imports authority, spaces, access, errors, monitoring and settings.
+ * DrainQueue}, each stream's turns serialized by a {@code SerialDrain}. Imports authority, spaces, access,
+ * errors, monitoring and settings.
  */
 package dev.feedstore.server.internal.live;

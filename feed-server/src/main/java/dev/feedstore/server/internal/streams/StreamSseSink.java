@@ -1,7 +1,7 @@
 package dev.feedstore.server.internal.streams;
 
 import dev.feedstore.core.Block;
-import dev.feedstore.server.internal.errors.Refusal;
+import dev.feedstore.server.internal.errors.CallRefusal;
 import dev.feedstore.server.internal.http.HttpExchange;
 import dev.feedstore.server.internal.http.SseWriter;
 import dev.feedstore.server.internal.live.LiveSink;
@@ -138,7 +138,7 @@ final class StreamSseSink implements LiveSink {
         // last offset it got, is told so. The response ends without the close.
       }
     }
-    output.ended(reason instanceof Closed || reason instanceof Recycled ? "OK" : Refusal.of(reason).code().name());
+    output.ended(reason instanceof Closed || reason instanceof Recycled ? "OK" : CallRefusal.of(reason).code().name());
     writer.end(ByteBuffer.wrap(StreamEvents.bytes(text.toString())));
   }
 

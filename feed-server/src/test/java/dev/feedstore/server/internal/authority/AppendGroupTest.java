@@ -18,7 +18,7 @@ import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.server.internal.streams.EndedStreams;
 import dev.feedstore.server.internal.errors.AppendConflictException;
 import dev.feedstore.server.internal.errors.ErrorCode;
-import dev.feedstore.server.internal.errors.Refusal;
+import dev.feedstore.server.internal.errors.CallRefusal;
 import dev.feedstore.server.internal.errors.ShuttingDownException;
 import dev.feedstore.server.internal.errors.StreamClosedException;
 import dev.feedstore.server.settings.ServerSettings;
@@ -452,7 +452,7 @@ class AppendGroupTest {
       ExecutionException failure = Assertions.assertThrows(ExecutionException.class,
           () -> refused.get(30, TimeUnit.SECONDS));
       assertInstanceOf(ShuttingDownException.class, failure.getCause());
-      assertEquals(ErrorCode.UNAVAILABLE, Refusal.of(failure.getCause()).code());
+      assertEquals(ErrorCode.UNAVAILABLE, CallRefusal.of(failure.getCause()).code());
     }
     store.open();
     assertArrayEquals(new long[] {1}, first.get(30, TimeUnit.SECONDS).positions(), "the commit in flight completes");

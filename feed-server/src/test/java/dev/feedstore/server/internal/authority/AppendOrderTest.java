@@ -14,7 +14,7 @@ import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.server.internal.errors.AppendConflictException;
 import dev.feedstore.server.internal.errors.EarlierAppendRefusedException;
 import dev.feedstore.server.internal.errors.ErrorCode;
-import dev.feedstore.server.internal.errors.Refusal;
+import dev.feedstore.server.internal.errors.CallRefusal;
 import dev.feedstore.server.internal.streams.EndedStreams;
 import dev.feedstore.server.settings.ServerSettings;
 import dev.feedstore.server.testing.GatedFeedStore;
@@ -96,7 +96,7 @@ class AppendOrderTest {
 
     assertInstanceOf(AppendConflictException.class, failure(refused));
     EarlierAppendRefusedException abort = assertInstanceOf(EarlierAppendRefusedException.class, failure(aborted));
-    assertEquals(ErrorCode.ABORTED, Refusal.of(abort).code());
+    assertEquals(ErrorCode.ABORTED, CallRefusal.of(abort).code());
     assertTrue(abort.getMessage().contains(feed.value()), abort.getMessage());
     assertArrayEquals(new long[] {3}, elsewhere.get(30, TimeUnit.SECONDS).positions());
     assertEquals(Optional.empty(), store.read(tx -> tx.blocks().find(SPACE, following.key())), "nothing of it was stored");

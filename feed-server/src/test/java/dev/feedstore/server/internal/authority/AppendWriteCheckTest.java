@@ -18,7 +18,7 @@ import dev.feedstore.server.internal.access.Caller;
 import dev.feedstore.server.internal.append.FeedWriteCheck;
 import dev.feedstore.server.internal.errors.AccessDeniedException;
 import dev.feedstore.server.internal.errors.ErrorCode;
-import dev.feedstore.server.internal.errors.Refusal;
+import dev.feedstore.server.internal.errors.CallRefusal;
 import dev.feedstore.server.internal.streams.EndedStreams;
 import dev.feedstore.server.settings.AccessTokens;
 import dev.feedstore.server.settings.ServerSettings;
@@ -97,7 +97,7 @@ class AppendWriteCheckTest {
     assertArrayEquals(new long[] {3}, allowed.get(30, TimeUnit.SECONDS).positions());
     ExecutionException failure = assertThrows(ExecutionException.class, () -> refused.get(30, TimeUnit.SECONDS));
     AccessDeniedException denied = assertInstanceOf(AccessDeniedException.class, failure.getCause());
-    assertEquals(ErrorCode.PERMISSION_DENIED, Refusal.of(denied).code());
+    assertEquals(ErrorCode.PERMISSION_DENIED, CallRefusal.of(denied).code());
     assertTrue(denied.getMessage().contains("may not Append to namespace 'notes' of space 's' (feed "
         + contested.value() + ")"), denied.getMessage());
     assertEquals(Map.of(contested, Optional.of(Namespace.of("notes")), fresh, Optional.of(Namespace.of("chat"))),

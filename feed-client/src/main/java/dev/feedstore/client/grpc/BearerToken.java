@@ -1,5 +1,8 @@
-package dev.feedstore.client;
+package dev.feedstore.client.grpc;
 
+import dev.feedstore.client.ConnectOptions;
+import dev.feedstore.client.Replica;
+import dev.feedstore.client.internal.BearerHeader;
 import dev.feedstore.proto.WireHeaders;
 import io.grpc.CallCredentials;
 import io.grpc.Status;
@@ -34,7 +37,7 @@ public final class BearerToken extends CallCredentials {
    * @throws IllegalArgumentException if the token is empty or not printable ASCII without spaces
    */
   public static BearerToken of(String token) {
-    check(Objects.requireNonNull(token, "token"));
+    BearerHeader.check(Objects.requireNonNull(token, "token"));
     return new BearerToken(() -> token);
   }
 
@@ -53,20 +56,13 @@ public final class BearerToken extends CallCredentials {
       String current;
       try {
         current = token.get();
-        check(current);
+        BearerHeader.check(current);
       } catch (RuntimeException e) {
         applier.fail(Status.UNAUTHENTICATED.withDescription("no access token to send: " + e.getMessage()).withCause(e));
         return;
       }
       applier.apply(WireHeaders.bearer(current));
     });
-  }
-
-  private static void check(String token) {
-    if (token == null || token.isEmpty() || !token.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
-      throw new IllegalArgumentException("an access token must be 1 or more printable ASCII characters without"
-          + " spaces (it travels in an HTTP/2 header)");
-    }
   }
 
   @Override

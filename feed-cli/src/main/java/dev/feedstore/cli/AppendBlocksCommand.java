@@ -31,7 +31,7 @@ import picocli.CommandLine.Model.CommandSpec;
             + " if another writer takes that sequence first (ALREADY_EXISTS), the feed is read again and"
             + " the append retried. A feed the server does not hold yet is created, with --namespace.",
         "Example: feedctl append --space demo --feed 01HQ3Z5V7W8X9Y0Z1A2B3C4D5E hello world"})
-final class AppendCommand implements Callable<Integer> {
+final class AppendBlocksCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @ParentCommand FeedCtl parent;
 
@@ -62,7 +62,7 @@ final class AppendCommand implements Callable<Integer> {
       throw new CliException("nothing to append: give TEXT, --file, or lines on standard input", FeedCtl.Exit.USAGE);
     }
     Printer printer = output.printer(spec.commandLine().getOut(), spec.commandLine().getErr());
-    try (Authority authority = server.connect()) {
+    try (AuthorityConnection authority = server.connect()) {
       StatelessAuthor writer = author.author(authority, space, Optional.ofNullable(namespace), printer);
       for (StatelessAuthor.Appended appended : writer.append(feed.value(), data)) {
         printer.appended(space.value(), appended.block(), appended.position());

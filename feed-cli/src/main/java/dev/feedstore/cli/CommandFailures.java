@@ -16,7 +16,7 @@ import picocli.CommandLine.ParseResult;
  * none of its own (a refused connection), and a plain-text connection that a TLS server closed says
  * so and how to connect.
  */
-final class Failures implements IExecutionExceptionHandler {
+final class CommandFailures implements IExecutionExceptionHandler {
   /** How long finding out whether an unreachable server speaks TLS may take. */
   private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(3);
 

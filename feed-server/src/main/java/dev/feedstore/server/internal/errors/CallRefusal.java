@@ -4,6 +4,7 @@ import static dev.feedstore.server.settings.ServerSettings.MAX_MESSAGE_BYTES;
 
 import dev.feedstore.core.CursorCompactedException;
 import dev.feedstore.core.InvalidValueException;
+import dev.feedstore.core.query.InvalidQueryException;
 import dev.feedstore.core.LimitExceededException;
 import dev.feedstore.core.Limits;
 import dev.feedstore.core.store.CorruptBlockException;
@@ -33,79 +34,79 @@ import java.util.Set;
  *     for blocks refused because their stream is over (a conflict with the stream's state, as the
  *     Durable Streams protocol answers an append to a closed stream)
  */
-public record Refusal(ErrorCode code, String message, OptionalLong retryAfterMillis, int httpStatus) {
+public record CallRefusal(ErrorCode code, String message, OptionalLong retryAfterMillis, int httpStatus) {
   /** The limits that bound the size of one request: over them, the request is too large to take. */
   private static final Set<String> SIZE_LIMITS = Set.of(Limits.Key.BLOCK_BYTES, Limits.Key.BLOCKS_PER_APPEND,
       MAX_MESSAGE_BYTES.name());
 
-  Refusal(ErrorCode code, String message) {
+  CallRefusal(ErrorCode code, String message) {
     this(code, message, OptionalLong.empty(), code.httpStatus());
   }
 
   /** The refusal that reports {@code failure}. */
-  public static Refusal of(Throwable failure) {
-    if (failure instanceof InvalidValueException) {
-      return new Refusal(ErrorCode.INVALID_ARGUMENT, failure.getMessage());
+  public static CallRefusal of(Throwable failure) {
+    if (failure instanceof InvalidValueException || failure instanceof InvalidQueryException) {
+      return new CallRefusal(ErrorCode.INVALID_ARGUMENT, failure.getMessage());
     }
     if (failure instanceof LimitExceededException limit) {
-      return new Refusal(ErrorCode.RESOURCE_EXHAUSTED, failure.getMessage(), OptionalLong.empty(),
+      return new CallRefusal(ErrorCode.RESOURCE_EXHAUSTED, failure.getMessage(), OptionalLong.empty(),
           SIZE_LIMITS.contains(limit.limitKey()) ? 413 : ErrorCode.RESOURCE_EXHAUSTED.httpStatus());
     }
     if (failure instanceof RateLimitedException rate) {
-      return new Refusal(ErrorCode.RESOURCE_EXHAUSTED, failure.getMessage(), OptionalLong.of(rate.retryAfterMillis()),
+      return new CallRefusal(ErrorCode.RESOURCE_EXHAUSTED, failure.getMessage(), OptionalLong.of(rate.retryAfterMillis()),
           ErrorCode.RESOURCE_EXHAUSTED.httpStatus());
     }
     if (failure instanceof AppendConflictException) {
-      return new Refusal(ErrorCode.ALREADY_EXISTS, failure.getMessage());
+      return new CallRefusal(ErrorCode.ALREADY_EXISTS, failure.getMessage());
     }
     if (failure instanceof CursorCompactedException) {
-      return new Refusal(ErrorCode.FAILED_PRECONDITION, failure.getMessage());
+      return new CallRefusal(ErrorCode.FAILED_PRECONDITION, failure.getMessage());
     }
     if (failure instanceof StreamClosedException) {
-      return new Refusal(ErrorCode.FAILED_PRECONDITION, failure.getMessage(), OptionalLong.empty(), 409);
+      return new CallRefusal(ErrorCode.FAILED_PRECONDITION, failure.getMessage(), OptionalLong.empty(), 409);
     }
     if (failure instanceof EarlierAppendRefusedException) {
-      return new Refusal(ErrorCode.ABORTED, failure.getMessage());
+      return new CallRefusal(ErrorCode.ABORTED, failure.getMessage());
     }
     if (failure instanceof HistoryRolledBackException) {
-      return new Refusal(ErrorCode.ABORTED, failure.getMessage());
+      return new CallRefusal(ErrorCode.ABORTED, failure.getMessage());
     }
     if (failure instanceof SubscriptionNotFoundException) {
-      return new Refusal(ErrorCode.NOT_FOUND, failure.getMessage());
+      return new CallRefusal(ErrorCode.NOT_FOUND, failure.getMessage());
     }
     if (failure instanceof AccessDeniedException denied) {
-      return new Refusal(denied.authenticated() ? ErrorCode.PERMISSION_DENIED : ErrorCode.UNAUTHENTICATED,
+      return new CallRefusal(denied.authenticated() ? ErrorCode.PERMISSION_DENIED : ErrorCode.UNAUTHENTICATED,
           failure.getMessage());
     }
     if (failure instanceof ShuttingDownException) {
-      return new Refusal(ErrorCode.UNAVAILABLE, failure.getMessage());
+      return new CallRefusal(ErrorCode.UNAVAILABLE, failure.getMessage());
     }
     if (failure instanceof CorruptBlockException) {
-      return new Refusal(ErrorCode.DATA_LOSS, "the server's copy of " + failure.getMessage()
+      return new CallRefusal(ErrorCode.DATA_LOSS, "the server's copy of " + failure.getMessage()
           + "; reads that do not include this block still work");
     }
     if (failure instanceof StorageFaultException fault) {
       return storageFault(fault);
     }
     if (failure instanceof StoreException) {
-      return new Refusal(ErrorCode.INTERNAL, "the server's storage failed (details are in the server's log)");
+      return new CallRefusal(ErrorCode.INTERNAL, "the server's storage failed (details are in the server's log)");
     }
-    return new Refusal(ErrorCode.INTERNAL, "internal error (details are in the server's log)");
+    return new CallRefusal(ErrorCode.INTERNAL, "internal error (details are in the server's log)");
   }
 
   /** What is wrong with the storage and that the operator resolves it, naming the file but not its directory. */
-  private static Refusal storageFault(StorageFaultException fault) {
+  private static CallRefusal storageFault(StorageFaultException fault) {
     String name = String.valueOf(fault.file().getFileName());
     return switch (fault.kind()) {
-      case FULL -> new Refusal(ErrorCode.RESOURCE_EXHAUSTED, "the disk holding the server's database " + name
+      case FULL -> new CallRefusal(ErrorCode.RESOURCE_EXHAUSTED, "the disk holding the server's database " + name
           + " is full: writes fail until its operator frees space; retry later (reads still work)");
-      case READ_ONLY -> new Refusal(ErrorCode.UNAVAILABLE, "the server's database " + name
+      case READ_ONLY -> new CallRefusal(ErrorCode.UNAVAILABLE, "the server's database " + name
           + " is read-only: writes fail until its operator makes it writable; retry later");
-      case IO -> new Refusal(ErrorCode.UNAVAILABLE, "the disk holding the server's database " + name
+      case IO -> new CallRefusal(ErrorCode.UNAVAILABLE, "the disk holding the server's database " + name
           + " reported an I/O error; retry later (the server's log has the details)");
-      case CORRUPT -> new Refusal(ErrorCode.DATA_LOSS, "the server's database " + name
+      case CORRUPT -> new CallRefusal(ErrorCode.DATA_LOSS, "the server's database " + name
           + " is damaged; its operator restores it from a backup (the server's log has the details)");
-      case UNREACHABLE -> new Refusal(ErrorCode.UNAVAILABLE, "the server cannot reach its database " + name
+      case UNREACHABLE -> new CallRefusal(ErrorCode.UNAVAILABLE, "the server cannot reach its database " + name
           + "; retry later, or on another server");
     };
   }

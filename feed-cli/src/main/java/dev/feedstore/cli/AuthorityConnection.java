@@ -16,6 +16,8 @@ import dev.feedstore.proto.v1.ListSubscriptionsResponse;
 import dev.feedstore.proto.v1.QueryRequest;
 import dev.feedstore.proto.v1.QueryResponse;
 import dev.feedstore.proto.v1.WatchEvent;
+import dev.feedstore.proto.v1.LiveQueryEvent;
+import dev.feedstore.proto.v1.LiveQueryRequest;
 import dev.feedstore.proto.v1.WatchRequest;
 import io.grpc.Channel;
 import io.grpc.ClientInterceptor;
@@ -38,7 +40,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * matched with a run. Owns its channel: {@link #close} shuts it down, which also cancels an open
  * Watch. Thread-safe.
  */
-final class Authority implements AutoCloseable {
+final class AuthorityConnection implements AutoCloseable {
   private final ManagedChannel channel;
   /** The channel with the interceptors (the access token), for calls made elsewhere. */
   private final Channel intercepted;
@@ -47,14 +49,14 @@ final class Authority implements AutoCloseable {
   private final String runId = UUID.randomUUID().toString().substring(0, 8);
   private final AtomicLong requests = new AtomicLong();
 
-  private Authority(ManagedChannel channel, Duration deadline, ClientInterceptor... interceptors) {
+  private AuthorityConnection(ManagedChannel channel, Duration deadline, ClientInterceptor... interceptors) {
     this.channel = channel;
     this.intercepted = ClientInterceptors.intercept(channel, interceptors);
     this.stub = FeedSyncGrpc.newBlockingStub(intercepted);
     this.deadline = deadline;
   }
 
-  static Authority connect(ServerAddress address, ChannelCredentials credentials, Duration deadline,
+  static AuthorityConnection connect(ServerAddress address, ChannelCredentials credentials, Duration deadline,
       Optional<String> token) {
     ManagedChannel channel = Grpc.newChannelBuilder(address.target(), credentials).maxInboundMessageSize(64 << 20)
         .build();
@@ -68,8 +70,8 @@ final class Authority implements AutoCloseable {
    * An authority over {@code channel}, which it then owns and shuts down on {@link #close}; its calls
    * pass through {@code interceptors}.
    */
-  static Authority over(ManagedChannel channel, Duration deadline, ClientInterceptor... interceptors) {
-    return new Authority(channel, deadline, interceptors);
+  static AuthorityConnection over(ManagedChannel channel, Duration deadline, ClientInterceptor... interceptors) {
+    return new AuthorityConnection(channel, deadline, interceptors);
   }
 
   /**
@@ -122,20 +124,31 @@ final class Authority implements AutoCloseable {
    * closed, or this authority is. With {@code waitForReady}, opening waits for the server to be
    * reachable instead of failing at once.
    */
-  WatchCall watch(WatchRequest.Builder request, boolean waitForReady) {
-    Context.CancellableContext context = Context.current().withCancellation();
-    FeedSyncGrpc.FeedSyncBlockingStub watching = waitForReady ? stub.withWaitForReady() : stub;
+  StreamCall<WatchEvent> watch(WatchRequest.Builder request, boolean waitForReady) {
     WatchRequest built = request.setRequestId(nextId()).build();
+    return stream(waitForReady, watching -> watching.watch(built));
+  }
+
+  /** Opens a LiveQuery stream, as {@link #watch} opens a Watch stream. */
+  StreamCall<LiveQueryEvent> liveQuery(LiveQueryRequest.Builder request) {
+    LiveQueryRequest built = request.setRequestId(nextId()).build();
+    return stream(false, live -> live.liveQuery(built));
+  }
+
+  private <T> StreamCall<T> stream(boolean waitForReady,
+      java.util.function.Function<FeedSyncGrpc.FeedSyncBlockingStub, Iterator<T>> open) {
+    Context.CancellableContext context = Context.current().withCancellation();
+    FeedSyncGrpc.FeedSyncBlockingStub calling = waitForReady ? stub.withWaitForReady() : stub;
     Context previous = context.attach(); // the call belongs to the context, so cancelling it ends the call
     try {
-      return new WatchCall(watching.watch(built), context);
+      return new StreamCall<>(open.apply(calling), context);
     } finally {
       context.detach(previous);
     }
   }
 
-  /** An open Watch stream: its events, and {@link #close} to cancel it. */
-  record WatchCall(Iterator<WatchEvent> events, Context.CancellableContext context) implements AutoCloseable {
+  /** An open server stream: its events, and {@link #close} to cancel it. */
+  record StreamCall<T>(Iterator<T> events, Context.CancellableContext context) implements AutoCloseable {
     @Override
     public void close() {
       context.cancel(null);

@@ -1,0 +1,200 @@
+package dev.feedstore.server.internal.queries;
+
+import dev.feedstore.core.Position;
+import dev.feedstore.core.query.LiveQuery;
+import dev.feedstore.core.query.ParsedBlock;
+import dev.feedstore.core.query.Row;
+import dev.feedstore.core.query.result.ChangeBatch;
+import dev.feedstore.core.query.result.LiveResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The one membership state of a canonical query in a space, shared by all its subscribers: the
+ * query's {@link LiveResult} as of a position ({@link #applied}) and the space's floor it was
+ * computed against, and its most recent change batches ({@link RecentChanges}), which subscribers
+ * send in turn. Its {@link SpaceQueries} applies each committed range to it once; subscribers
+ * {@link #view} its state to start from, and read its batches by number ({@link #next}).
+ *
+ * <p>A shared query ends ({@link #end}) when its last subscriber leaves, when it goes past a limit,
+ * or when the space's history went back under it: its subscribers see that and attach to a fresh
+ * one (after a history that went back, with a reset) or end with the failure.
+ *
+ * <p>Thread-safe: every method takes the query's lock briefly; none blocks on the store.
+ */
+final class SharedQuery {
+  /** What a subscriber starts from: the rows as of {@code position}, and the number of the next batch. */
+  record View(List<Row> rows, ResumeToken at, long nextSeq) {}
+
+  /** What follows a batch number: a batch, nothing yet (the query stands at {@code at}), or a batch no longer kept. */
+  record Next(QueryBatch batch, boolean behind, ResumeToken at) {}
+
+  private final LiveQuery query;
+  private final String hash;
+  private final String serverToken;
+  private final Set<QuerySubscription> subscribers = ConcurrentHashMap.newKeySet();
+  private final Object lock = new Object();
+  /** Guarded by lock. */
+  private final LiveResult result;
+  /** Guarded by lock. */
+  private final RecentChanges recent;
+  /** Guarded by lock. */
+  private long applied;
+  /** Guarded by lock. */
+  private long floor;
+  /** Guarded by lock: why the query ended, null while it runs. */
+  private RuntimeException ended;
+
+  /**
+   * A query whose state is loaded as of {@code loaded}.
+   *
+   * @param maxMatches the documents it may match ({@code live-query-matches})
+   * @param recentRows the rows its recent batches may hold ({@code live-query-recent-rows})
+   * @throws dev.feedstore.core.LimitExceededException if the loaded versions match more than {@code maxMatches}
+   */
+  SharedQuery(LiveQuery query, String serverToken, QueryStorage.Loaded loaded, int maxMatches, long recentRows) {
+    this.query = query;
+    this.hash = ResumeToken.hashOf(query.fingerprint());
+    this.serverToken = serverToken;
+    this.result = new LiveResult(query, maxMatches);
+    this.result.reset(loaded.current());
+    this.recent = new RecentChanges(recentRows);
+    this.applied = loaded.position();
+    this.floor = loaded.floor();
+  }
+
+  LiveQuery query() {
+    return query;
+  }
+
+  /** The short hash resume tokens of this query carry. */
+  String hash() {
+    return hash;
+  }
+
+  /** The position the state is as of. */
+  long applied() {
+    synchronized (lock) {
+      return applied;
+    }
+  }
+
+  /** Adds a subscriber, to be signalled after each batch; false when the query has ended. */
+  boolean join(QuerySubscription subscriber) {
+    synchronized (lock) {
+      if (ended != null) {
+        return false;
+      }
+      subscribers.add(subscriber);
+      return true;
+    }
+  }
+
+  /** Removes a subscriber; true when it was the last. */
+  boolean leave(QuerySubscription subscriber) {
+    subscribers.remove(subscriber);
+    return subscribers.isEmpty();
+  }
+
+  int subscriberCount() {
+    return subscribers.size();
+  }
+
+  /** The state now, for a subscriber to start from; null when the query has ended. */
+  View view() {
+    synchronized (lock) {
+      return ended != null ? null : new View(result.snapshot(), token(applied), recent.nextSeq());
+    }
+  }
+
+  /** The batch numbered {@code seq}, or what stands in for it; null when the query has ended. */
+  Next next(long seq) {
+    synchronized (lock) {
+      if (ended != null) {
+        return null;
+      }
+      RecentChanges.Next next = recent.at(seq);
+      return new Next(next.batch(), next.behind(), token(applied));
+    }
+  }
+
+  /** Why the query ended, or null while it runs. */
+  RuntimeException ended() {
+    synchronized (lock) {
+      return ended;
+    }
+  }
+
+  /**
+   * Applies the blocks committed in the space up to {@code end} (in position order; those at or
+   * below {@link #applied} are skipped) and then the floor {@code spaceFloor}, and keeps the net
+   * change as the next batches. Signals the subscribers when a batch was added. A batch that goes
+   * past a limit ends the query with that failure.
+   */
+  void apply(List<ParsedBlock> blocks, long end, long spaceFloor) {
+    boolean added = false;
+    synchronized (lock) {
+      if (ended != null) {
+        return;
+      }
+      try {
+        if (end > applied) {
+          List<ParsedBlock> after = new ArrayList<>(blocks.size());
+          for (ParsedBlock block : blocks) {
+            if (block.block().position().value() > applied) {
+              after.add(block);
+            }
+          }
+          ChangeBatch changes = result.applyAppended(after);
+          applied = end;
+          added |= keep(changes);
+        }
+        if (spaceFloor > floor) {
+          // Every block at or below the floor is gone: a document whose current version was is gone too.
+          ChangeBatch changes = result.removeBelow(Position.of(spaceFloor + 1));
+          floor = spaceFloor;
+          added |= keep(changes);
+        }
+      } catch (RuntimeException e) {
+        ended = e;
+        added = true;
+      }
+    }
+    if (added) {
+      signalSubscribers();
+    }
+  }
+
+  /** Guarded by lock. */
+  private boolean keep(ChangeBatch changes) {
+    if (changes.isEmpty()) {
+      return false;
+    }
+    recent.add(token(applied), changes);
+    return true;
+  }
+
+  /** Ends the query because of {@code reason} (the first reason stays) and signals its subscribers. */
+  void end(RuntimeException reason) {
+    synchronized (lock) {
+      if (ended == null) {
+        ended = reason;
+      }
+      recent.clear();
+    }
+    signalSubscribers();
+  }
+
+  private void signalSubscribers() {
+    for (QuerySubscription subscriber : subscribers) {
+      subscriber.signal();
+    }
+  }
+
+  /** Guarded by lock. */
+  private ResumeToken token(long position) {
+    return new ResumeToken(position, floor, hash, serverToken);
+  }
+}

@@ -1,0 +1,12 @@
+package dev.feedstore.sqlite;
+
+import dev.feedstore.testing.ApiDocs;
+import org.junit.jupiter.api.Test;
+
+/** Every public member of the module's exported package is documented, and javadoc's doclint passes it. */
+class SqliteDocsTest {
+  @Test
+  void exportedPackageIsDocumented() {
+    ApiDocs.assertDocumented("dev.feedstore.sqlite");
+  }
+}
