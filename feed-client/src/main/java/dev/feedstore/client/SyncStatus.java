@@ -8,7 +8,9 @@ import java.util.stream.Collectors;
 /**
  * Where a replica's sync stands, and why it is not synced. {@link State#SYNCED} is reported only
  * when every local block of every replicated feed has a position and every live stream has caught
- * up. Otherwise the state says what stands in the way, the first that applies:
+ * up; it leaves synced as soon as a local change is made or a live stream ends (the space may have
+ * to catch up or repair), before sync has done that work. Otherwise the state says what stands in
+ * the way, the first that applies:
  *
  * <ul>
  *   <li>{@link State#STORAGE_FAULT}: the replica's own file failed (disk full, read-only, I/O, locked

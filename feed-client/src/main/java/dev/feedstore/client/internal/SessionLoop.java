@@ -56,6 +56,11 @@ import org.slf4j.LoggerFactory;
  * otherwise it is dropped. A live event that only added blocks (the stream was caught up and the
  * pull was applied as it came) changes neither what is left to push nor the status, so it is not
  * followed by a push round and a status refresh; everything else is.
+ *
+ * <p>The status is computed at the end of a cycle, but it leaves synced at once when a live stream
+ * ends (the server ended it, say after its history went back, or the loop closed it to start over),
+ * on the thread that learns it: the space may have to catch up or repair, and the status stays not
+ * synced until a cycle that started after the end has done that and finds nothing left.
  */
 public final class SessionLoop implements Runnable {
   private static final Logger log = LoggerFactory.getLogger(SessionLoop.class);
@@ -371,6 +376,9 @@ public final class SessionLoop implements Runnable {
 
       @Override
       public void onClose(WatchStream source, Status closeStatus, StatusRuntimeException failure) {
+        if (!stopped) {
+          status.unsettled(); // at once, even while a cycle runs that counted on the stream
+        }
         signals.add(new Closed(space, source, closeStatus, failure));
       }
     });
@@ -529,10 +537,14 @@ public final class SessionLoop implements Runnable {
     return refusals;
   }
 
+  /** Ends the live stream of {@code space}; until it is caught up again, the status is not synced. */
   private void closeStream(SpaceId space) {
     Live stream = live.remove(space);
     if (stream != null && stream.stream != null) {
       stream.stream.cancel();
+    }
+    if (stream != null && !stopped) {
+      status.unsettled();
     }
   }
 

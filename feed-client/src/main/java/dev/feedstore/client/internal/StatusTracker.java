@@ -15,7 +15,10 @@ public final class StatusTracker {
 
   private final List<Consumer<SyncStatus>> listeners = new CopyOnWriteArrayList<>();
   private SyncStatus current = SyncStatus.OFFLINE_INITIALLY;
-  /** Counts local changes, so that a status computed before one is not taken as synced after it. */
+  /**
+   * Counts local changes and ended streams, so that a status computed before one is not taken as
+   * synced after it.
+   */
   private long version;
 
   public synchronized SyncStatus current() {
@@ -32,14 +35,27 @@ public final class StatusTracker {
    * no longer synced, at once, before the sync thread gets to it.
    */
   public void changed() {
+    leaveSynced(1);
+  }
+
+  /**
+   * Sync learned of work it has not done yet (a live stream ended, so its space may have to catch up
+   * or repair): the status is no longer synced, at once, and a status computed from the state before
+   * is not taken as synced either; only one computed after the work is.
+   */
+  public void unsettled() {
+    leaveSynced(0);
+  }
+
+  private void leaveSynced(long moreToPush) {
     SyncStatus status;
     synchronized (this) {
       version++;
       if (!current.isSynced()) {
         return;
       }
-      status = new SyncStatus(SyncStatus.State.SYNCING, current.toPush() + 1, current.toPull(), current.lastError(),
-          List.of(), current.historyUnavailable());
+      status = new SyncStatus(SyncStatus.State.SYNCING, current.toPush() + moreToPush, current.toPull(),
+          current.lastError(), List.of(), current.historyUnavailable());
     }
     set(status);
   }
