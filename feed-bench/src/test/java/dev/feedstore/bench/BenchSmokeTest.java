@@ -23,7 +23,9 @@ class BenchSmokeTest {
         "--catchup-blocks", "1500", "--live-blocks", "40", "--live-warmup-blocks", "10",
         "--fanout-streams", "4", "--fanout-s", "0.3", "--fanout-warmup-s", "0.1", "--idle-streams", "4",
         "--checksum-blocks", "1000", "--chain-blocks", "1000", "--backlog-blocks", "300",
-        "--fairness-queries", "20", "--stream-messages", "500", "--compaction-blocks", "3000");
+        "--fairness-queries", "20", "--stream-messages", "500", "--compaction-blocks", "3000",
+        "--livequery-documents", "2000", "--livequery-queries", "5", "--livequery-blocks", "100",
+        "--livequery-pulled", "100", "--compression-blocks", "500");
     assertEquals(0, status);
     List<String> lines = Files.readAllLines(out);
     String table = String.join("\n", lines);
