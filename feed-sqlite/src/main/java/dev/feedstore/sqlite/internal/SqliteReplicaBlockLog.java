@@ -8,8 +8,10 @@ import static org.jooq.impl.DSL.count;
 import static org.jooq.impl.DSL.function;
 import static org.jooq.impl.DSL.inline;
 import static org.jooq.impl.DSL.max;
+import static org.jooq.impl.DSL.name;
 import static org.jooq.impl.DSL.orderBy;
 import static org.jooq.impl.DSL.sum;
+import static org.jooq.impl.DSL.table;
 
 import dev.feedstore.core.ActorId;
 import dev.feedstore.core.Block;
@@ -72,6 +74,12 @@ final class SqliteReplicaBlockLog extends SqlBlockLog implements ReplicaBlockLog
    */
   private static final int DENSE = 4;
   private static final Queries QUERIES = new Queries(Rendering.of(SqliteDialect.INSTANCE.family()));
+
+  /** The statements that read a feed's unpositioned blocks, by name, for checks of their query plans. */
+  static Map<String, String> unpositionedStatements() {
+    return Map.of("last unpositioned", QUERIES.lastUnpositioned.sql(),
+        "feed unpositioned", QUERIES.feedUnpositioned.sql());
+  }
 
   /** The replica's statements, rendered once (lookups by a list of values once per length). */
   private static final class Queries {
@@ -143,11 +151,11 @@ final class SqliteReplicaBlockLog extends SqlBlockLog implements ReplicaBlockLog
           .and(B.POSITION.between(FIRST, LAST)), Params.SPACE, FIRST, LAST);
       feedPositioned = Rendered.of(select().where(B.FEED_PRIVATE_ID.eq(Params.FEED)).and(B.POSITION.isNotNull())
           .orderBy(B.POSITION), Params.FEED);
-      feedUnpositioned = Rendered.of(select().where(B.FEED_PRIVATE_ID.eq(Params.FEED)).and(B.POSITION.isNull())
+      feedUnpositioned = Rendered.of(selectUnpositioned().where(B.FEED_PRIVATE_ID.eq(Params.FEED)).and(B.POSITION.isNull())
           .orderBy(B.SEQUENCE, B.ACTOR_ID), Params.FEED);
       lastPositioned = Rendered.of(select().where(B.FEED_PRIVATE_ID.eq(Params.FEED)).and(B.POSITION.isNotNull())
           .orderBy(B.POSITION.desc()).limit(inline(1)), Params.FEED);
-      lastUnpositioned = Rendered.of(select().where(B.FEED_PRIVATE_ID.eq(Params.FEED)).and(B.POSITION.isNull())
+      lastUnpositioned = Rendered.of(selectUnpositioned().where(B.FEED_PRIVATE_ID.eq(Params.FEED)).and(B.POSITION.isNull())
           .orderBy(B.SEQUENCE.desc(), B.ACTOR_ID.desc()).limit(inline(1)), Params.FEED);
       maxSequence = Rendered.of(sql.select(max(BLOCKS.SEQUENCE)).from(BLOCKS).where(BLOCKS.FEED_PRIVATE_ID.eq(Params.FEED)),
           Params.FEED);
@@ -264,6 +272,17 @@ final class SqliteReplicaBlockLog extends SqlBlockLog implements ReplicaBlockLog
         return Rendered.of(select().where(B.SPACE_PRIVATE_ID.eq(Params.SPACE)).and(B.POSITION.in(values)),
             prepend(Params.SPACE, values));
       });
+    }
+
+    /**
+     * A feed's blocks without a position, through the index of exactly those (schema 15) in key
+     * order. Left to itself, SQLite's planner reads {@code position IS NULL} as an equality on the
+     * unique index of (feed, position), which holds every unpositioned block under one key, and
+     * sorts them all: a local append then cost a sort of the feed's whole offline backlog.
+     */
+    private SelectJoinStep<Record> selectUnpositioned() {
+      return sql.select(SqlBlockLog.blockColumns(SqliteDialect.INSTANCE)).from(table("{0} as {1} indexed by {2}",
+          BLOCKS, name(B.getName()), name("blocks_feed_unpositioned")));
     }
 
     private SelectJoinStep<Record> select() {

@@ -63,7 +63,8 @@ public final class SchemaMigrator {
         new Migration(11, resource("V11__receive_time.sql")),
         new Migration(12, resource("V12__feed_removals.sql")),
         new Migration(13, resource("V13__stream_feeds.sql")),
-        new Migration(14, resource("V14__removed_sequences.sql"))));
+        new Migration(14, resource("V14__removed_sequences.sql")),
+        new Migration(15, resource("V15__unpositioned_blocks.sql"))));
   }
 
   /** The steps, in version order. */
