@@ -42,10 +42,10 @@ class DiskFullReplicaTest {
     Path small = Files.createDirectory(dir.resolve("small"));
     try (RestartableServer authority = RestartableServer.inProcess(Files.createDirectory(dir.resolve("authority")));
         Replicas replicas = new Replicas(dir);
-        SmallDisk disk = SmallDisk.mount(small, 8 << 20);
+        SmallDisk disk = SmallDisk.mount(small, 16 << 20);
         Replica alice = Replica.open(small.resolve("alice.db"), ActorId.of("alice"))) {
-      // As much ballast as the replica will fill: freed, it leaves room for the WAL's checkpoint too.
-      disk.reserve(4 << 20);
+      // Three times what the replica will fill: freed, it leaves room for the WAL's checkpoint too.
+      disk.reserve(12 << 20);
       Replica bob = replicas.open("bob");
       SyncDriver<Replica> sync = Replicas.driver(authority.channel(), SPACE);
       FeedId mine = alice.createFeed(SPACE, NOTES, Replication.fullHistory());

@@ -60,8 +60,10 @@ class DiskFullCrashIT {
 
   @Test
   void nothingAcknowledgedIsLostWhenTheServerIsKilledWhileItsDiskIsFull() throws Exception {
-    disk = SmallDisk.mount(Files.createDirectory(dir.resolve("disk")), 8 << 20);
-    disk.reserve(4 << 20);
+    // The clients fill 4 MiB; the ballast, freed, leaves room to checkpoint a WAL that holds all of
+    // it, which a SIGKILL may leave behind (a full checkpoint asks for the file's growth plus a margin).
+    disk = SmallDisk.mount(Files.createDirectory(dir.resolve("disk")), 16 << 20);
+    disk.reserve(12 << 20);
     String db = disk.dir().resolve("feeds.db").toString();
     int port = ServerProcess.freePort();
     server = ServerProcess.start(dir, db, port, "--write-probe-ms", "200");

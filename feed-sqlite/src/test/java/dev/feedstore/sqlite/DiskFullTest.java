@@ -35,10 +35,10 @@ class DiskFullTest {
 
   @Test
   void aStoreOnAFullDiskWritesAgainOnceSpaceIsFreedAndKeepsWhatItCommitted() {
-    try (SmallDisk disk = SmallDisk.mount(dir, 8 << 20)) {
-      // As much ballast as the store will fill: freed, it leaves room for what the WAL holds to be
-      // copied into the main file as well.
-      disk.reserve(4 << 20);
+    try (SmallDisk disk = SmallDisk.mount(dir, 16 << 20)) {
+      // Three times what the store will fill: freed, it leaves room for a checkpoint of a WAL that
+      // holds all of it (a full checkpoint asks for the growth of the file plus a margin).
+      disk.reserve(12 << 20);
       Path file = disk.dir().resolve("feeds.db");
       FeedId feed = TestBlocks.feedId();
       List<Block> committed;
@@ -88,8 +88,8 @@ class DiskFullTest {
 
   @Test
   void positionsWhoseCommitTheFullDiskRefusedAreHandedOutAgainAfterTheLastCommittedOne() {
-    try (SmallDisk disk = SmallDisk.mount(dir, 8 << 20)) {
-      disk.reserve(4 << 20);
+    try (SmallDisk disk = SmallDisk.mount(dir, 16 << 20)) {
+      disk.reserve(12 << 20);
       Path file = disk.dir().resolve("feeds.db");
       FeedId feed = TestBlocks.feedId();
       List<Block> committed;

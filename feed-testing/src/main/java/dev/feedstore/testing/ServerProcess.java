@@ -19,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -177,15 +178,25 @@ public final class ServerProcess implements AutoCloseable {
    */
   public void awaitHealth(Channel channel, String service, ServingStatus expected) {
     HealthGrpc.HealthBlockingStub health = HealthGrpc.newBlockingStub(channel);
-    Await.until("health of '" + service + "' on " + address() + " says " + expected, WAIT, () -> {
-      assertAlive();
-      try {
-        return health.withDeadlineAfter(2, TimeUnit.SECONDS)
-            .check(HealthCheckRequest.newBuilder().setService(service).build()).getStatus() == expected;
-      } catch (StatusRuntimeException e) {
-        return false; // not listening yet
-      }
-    });
+    try {
+      Await.until("health of '" + service + "' on " + address() + " says " + expected, WAIT, () -> {
+        assertAlive();
+        try {
+          return health.withDeadlineAfter(2, TimeUnit.SECONDS)
+              .check(HealthCheckRequest.newBuilder().setService(service).build()).getStatus() == expected;
+        } catch (StatusRuntimeException e) {
+          return false; // not listening yet
+        }
+      });
+    } catch (AssertionError timedOut) {
+      throw new AssertionError(timedOut.getMessage() + "; the server's output ends with:\n" + outputTail(), timedOut);
+    }
+  }
+
+  /** The last 40 lines of the server's output, for a failure's message. */
+  private String outputTail() {
+    String[] lines = output().split("\n", -1);
+    return String.join("\n", Arrays.asList(lines).subList(Math.max(0, lines.length - 40), lines.length));
   }
 
   /**
