@@ -1,8 +1,9 @@
 package dev.feedstore.bench;
 
+import dev.feedstore.client.AppendReceipt;
 import dev.feedstore.client.Appender;
+import dev.feedstore.client.grpc.AuthorityChannel;
 import dev.feedstore.core.SpaceId;
-import dev.feedstore.core.sync.AppendReply;
 import dev.feedstore.proto.WireMapping;
 import dev.feedstore.proto.v1.AppendRequest;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
@@ -57,8 +58,8 @@ final class PipelineBench {
   private double pipelined(int inFlight) {
     AppendWorkload workload = new AppendWorkload(AppendWorkload.Shape.ONE_FEED, 1, 42);
     ManagedChannel channel = options.server().reopen(fresh("in-flight-" + inFlight)).channel();
-    try (Appender appender = Appender.newBuilder(channel).maxCallsInFlight(inFlight).build()) {
-      ArrayDeque<CompletableFuture<AppendReply>> unanswered = new ArrayDeque<>();
+    try (Appender appender = AuthorityChannel.appender(channel).maxCallsInFlight(inFlight).build()) {
+      ArrayDeque<CompletableFuture<AppendReceipt>> unanswered = new ArrayDeque<>();
       AppendBench.Step step = () -> {
         AppendRequest request = workload.nextRequest();
         unanswered.add(appender.append(SpaceId.of(request.getSpaceId()), Optional.empty(),
@@ -89,7 +90,7 @@ final class PipelineBench {
   }
 
   /** Waits for every call in flight; returns how many there were. */
-  private static int drain(Appender appender, ArrayDeque<CompletableFuture<AppendReply>> unanswered) {
+  private static int drain(Appender appender, ArrayDeque<CompletableFuture<AppendReceipt>> unanswered) {
     int answered = 0;
     while (!unanswered.isEmpty()) {
       appender.await(unanswered.poll());

@@ -32,6 +32,11 @@ final class ApiAccess extends ClientAccess {
   }
 
   @Override
+  public Appender.Builder appender(Channel channel) {
+    return Appender.newBuilder(channel);
+  }
+
+  @Override
   public SpaceSync sync(Replica replica, SpaceId space) {
     return replica.sync(space);
   }

@@ -1,5 +1,6 @@
 package dev.feedstore.client.internal;
 
+import dev.feedstore.client.Appender;
 import dev.feedstore.client.DurableConsumers;
 import dev.feedstore.client.Replica;
 import dev.feedstore.client.SyncSession;
@@ -9,8 +10,8 @@ import dev.feedstore.sqlite.SqliteSettings;
 import io.grpc.Channel;
 
 /**
- * What the library's other packages reach in the API package that users do not: sessions and
- * consumers over a gRPC channel for {@code dev.feedstore.client.grpc}, and, for tests
+ * What the library's other packages reach in the API package that users do not: sessions,
+ * consumers and appenders over a gRPC channel for {@code dev.feedstore.client.grpc}, and, for tests
  * and tools, a space's steppable sync and the replica's SQLite settings. The API package keeps these
  * package-private; its one implementation, {@value #IMPLEMENTATION}, installs itself when {@link
  * #get()} first loads it by name, so that this package names only the API's types and never the
@@ -53,6 +54,9 @@ public abstract class ClientAccess {
 
   /** Consumers of the authority behind {@code channel}, which stays the caller's. */
   public abstract DurableConsumers.Builder consumers(Channel channel);
+
+  /** An appender to the authority behind {@code channel}, which stays the caller's. */
+  public abstract Appender.Builder appender(Channel channel);
 
   /** The steppable sync of {@code space}: push and pull one step at a time, with no session open. */
   public abstract SpaceSync sync(Replica replica, SpaceId space);
