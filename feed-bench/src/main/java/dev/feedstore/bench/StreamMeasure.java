@@ -37,7 +37,13 @@ final class StreamMeasure {
    * behind instead of failing the histogram (and with it the stream that reads it).
    */
   static void delivered(Recorder recorder, long due, long now) {
-    recorder.recordValue(Math.min(MAX_DELAY_MICROS, Math.max(0, TimeUnit.NANOSECONDS.toMicros(now - due))));
+    delivered(recorder, due, now, 1);
+  }
+
+  /** {@link #delivered(Recorder, long, long)} of {@code count} blocks due at {@code due} that arrived together. */
+  static void delivered(Recorder recorder, long due, long now, long count) {
+    recorder.recordValueWithCount(Math.min(MAX_DELAY_MICROS, Math.max(0, TimeUnit.NANOSECONDS.toMicros(now - due))),
+        count);
   }
 
   /**
