@@ -116,12 +116,4 @@ abstract class EventStreamReader {
     cancelled = true;
     closer.run();
   }
-
-  /** How much of {@code pattern} is matched after {@code b}, having matched {@code matched} before it. */
-  static int step(byte[] pattern, int matched, byte b) {
-    if (pattern[matched] == b) {
-      return matched + 1;
-    }
-    return pattern[0] == b ? 1 : 0;
-  }
 }

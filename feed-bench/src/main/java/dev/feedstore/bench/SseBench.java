@@ -3,7 +3,11 @@ package dev.feedstore.bench;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
 import io.grpc.ManagedChannel;
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.LongSupplier;
 import org.HdrHistogram.Recorder;
@@ -64,33 +68,38 @@ final class SseBench {
   }
 
   /**
-   * One event stream, scanned line by line without parsing its JSON: an {@code id:} line's position,
-   * which must follow the last one's (a stream that skips or repeats a block fails), then in the
-   * event's {@code data:} line the block's {@code "data":"}, whose first base64 characters hold the due
-   * time; the rest of the data is stepped over and the quote that must close it checked. Live at its
-   * {@code event: caught-up}.
+   * One event stream, taken line by line without parsing its JSON: an {@code id:} line's position,
+   * which must follow the last one's (a stream that skips or repeats a block fails), then the
+   * event's {@code data:} line, the block's JSON, which ends with its {@code "data"} (the field the
+   * server writes last): its {@value #DATA_CHARS} base64 characters must stand between {@code
+   * "data":"} and the closing {@code "}}, and the first of them hold the due time. Live at its
+   * {@code event: caught-up}. The bytes are only searched for line breaks, eight at a time; a line
+   * cut between two reads is carried over.
    */
   static final class Stream extends EventStreamReader {
     private static final byte[] DATA = "\"data\":\"".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] ID = "id: ".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] DATA_LINE = "data: ".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] CAUGHT_UP = "event: caught-up".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] EVENT = "event:".getBytes(StandardCharsets.US_ASCII);
     /** The base64 characters of a block's data ({@link AppendWorkload#DATA_BYTES} bytes). */
     private static final int DATA_CHARS = 4 * ((AppendWorkload.DATA_BYTES + 2) / 3);
     /** Eleven base64 characters hold the first 66 bits of a block's data: its due time and two more. */
     private static final int DUE_CHARS = 11;
+    /** The longest line carried from one read to the next: a block event's is about 600 bytes. */
+    private static final int MAX_LINE_BYTES = 64 * 1024;
 
-    private enum State { LINE_START, ID, EVENT, DATA_LINE, DUE, REST_OF_DATA, CLOSING_QUOTE, REST_OF_LINE }
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long LINE_BREAKS = 0x0a0a0a0a0a0a0a0aL;
+    private static final long LOW_BITS = 0x0101010101010101L;
+    private static final long HIGH_BITS = 0x8080808080808080L;
 
-    private State state = State.LINE_START;
-    /** The bytes of the current line's prefix matched so far (ID, EVENT), or of {@code "data":"} (DATA_LINE). */
-    private int matched;
-    private long id;
+    /** The start of a line the last read cut, and how many of its bytes it holds. */
+    private byte[] carried = new byte[1024];
+    private int carriedBytes;
     private long lastId = -1;
     /** The event being read began with an {@code id:} line: its data line is a block's. */
     private boolean blockEvent;
-    private long due;
-    /** Base64 characters of the data read or stepped over. */
-    private int chars;
 
     Stream(Recorder recorder) {
       super(recorder);
@@ -100,123 +109,109 @@ final class SseBench {
     void scan(byte[] bytes, int from, int to) throws IOException {
       int at = from;
       while (at < to) {
-        byte b = bytes[at];
-        switch (state) {
-          case LINE_START -> {
-            state = b == 'i' ? State.ID : b == 'e' ? State.EVENT : b == 'd' && blockEvent ? State.DATA_LINE
-                : State.REST_OF_LINE;
-            matched = 0;
-            if (b == '\n') {
-              state = State.LINE_START;
-            } else if (state != State.DATA_LINE) {
-              continue; // the line's first byte is the prefix's
-            }
-          }
-          case ID -> {
-            if (matched < ID.length) {
-              matched = ID[matched] == b ? matched + 1 : -1;
-              if (matched < 0) {
-                state = State.REST_OF_LINE;
-                continue;
-              }
-            } else if (b == '\n') {
-              position(id);
-              id = 0;
-              blockEvent = true;
-              state = State.LINE_START;
-            } else {
-              id = id * 10 + digit(b);
-            }
-          }
-          case EVENT -> {
-            if (b == '\n') {
-              blockEvent = false;
-              if (matched == CAUGHT_UP.length) {
-                live.countDown();
-              }
-              state = State.LINE_START;
-            } else if (matched >= 0 && matched < CAUGHT_UP.length && CAUGHT_UP[matched] == b) {
-              matched++;
-            } else {
-              matched = -1;
-            }
-          }
-          case DATA_LINE -> {
-            at = findData(bytes, at, to);
-            continue;
-          }
-          case DUE -> {
-            int value = base64(b);
-            due = chars < DUE_CHARS - 1 ? due << 6 | value : due << 4 | value >> 2;
-            if (++chars == DUE_CHARS) {
-              state = State.REST_OF_DATA;
-            }
-          }
-          case REST_OF_DATA -> {
-            int step = Math.min(to - at, DATA_CHARS - chars);
-            chars += step;
-            at += step;
-            if (chars == DATA_CHARS) {
-              state = State.CLOSING_QUOTE;
-            }
-            continue;
-          }
-          case CLOSING_QUOTE -> {
-            if (b != '"') {
-              throw new IOException("a block's data is not " + DATA_CHARS + " base64 characters (position " + lastId
-                  + ")");
-            }
-            block(due);
-            blockEvent = false;
-            state = State.REST_OF_LINE;
-          }
-          case REST_OF_LINE -> {
-            while (at < to && bytes[at] != '\n') {
-              at++;
-            }
-            if (at < to) {
-              state = State.LINE_START;
-            } else {
-              continue;
-            }
-          }
-          default -> throw new IllegalStateException(state.name());
+        int end = lineBreak(bytes, at, to);
+        if (end == to) {
+          carry(bytes, at, to);
+          return;
         }
-        at++;
+        if (carriedBytes > 0) {
+          carry(bytes, at, end);
+          line(carried, 0, carriedBytes);
+          carriedBytes = 0;
+        } else {
+          line(bytes, at, end);
+        }
+        at = end + 1;
       }
     }
 
-    /** Steps through a block's JSON to the start of its {@code "data"} value; returns where it stopped. */
-    private int findData(byte[] bytes, int at, int to) throws IOException {
-      while (at < to) {
-        byte b = bytes[at++];
-        if (b == '\n') {
-          throw new IOException("a block's event without its \"data\" (position " + lastId + ")");
+    /**
+     * Where the first line break of {@code [from, to)} is, or {@code to}: eight bytes at a time, as
+     * a long in which a byte that was {@code '\n'} is the lowest zero after the XOR.
+     */
+    static int lineBreak(byte[] bytes, int from, int to) {
+      int at = from;
+      for (; at + Long.BYTES <= to; at += Long.BYTES) {
+        long word = (long) LONGS.get(bytes, at) ^ LINE_BREAKS;
+        long zero = (word - LOW_BITS) & ~word & HIGH_BITS;
+        if (zero != 0) {
+          return at + (Long.numberOfTrailingZeros(zero) >>> 3);
         }
-        matched = step(DATA, matched, b);
-        if (matched == DATA.length) {
-          state = State.DUE;
-          due = 0;
-          chars = 0;
-          return at;
-        }
+      }
+      while (at < to && bytes[at] != '\n') {
+        at++;
       }
       return at;
     }
 
+    private void carry(byte[] bytes, int from, int to) throws IOException {
+      int length = carriedBytes + to - from;
+      if (length > MAX_LINE_BYTES) {
+        throw new IOException("a line of the event stream is over " + MAX_LINE_BYTES + " bytes");
+      }
+      if (length > carried.length) {
+        carried = Arrays.copyOf(carried, Math.max(length, 2 * carried.length));
+      }
+      System.arraycopy(bytes, from, carried, carriedBytes, to - from);
+      carriedBytes = length;
+    }
+
+    /** One line, {@code [from, to)} of {@code bytes}, without its line break. */
+    private void line(byte[] bytes, int from, int to) throws IOException {
+      if (blockEvent) {
+        block(bytes, from, to);
+        blockEvent = false;
+      } else if (startsWith(bytes, from, to, ID)) {
+        position(bytes, from + ID.length, to);
+        blockEvent = true;
+      } else if (startsWith(bytes, from, to, EVENT) && to - from == CAUGHT_UP.length
+          && startsWith(bytes, from, to, CAUGHT_UP)) {
+        live.countDown();
+      }
+    }
+
+    /** The data line of a block's event: {@code data: {...,"data":"BASE64"}}. */
+    private void block(byte[] bytes, int from, int to) throws IOException {
+      int value = to - 2 - DATA_CHARS;
+      if (!startsWith(bytes, from, to, DATA_LINE) || value - DATA.length < from + DATA_LINE.length
+          || !startsWith(bytes, value - DATA.length, to, DATA) || bytes[to - 2] != '"' || bytes[to - 1] != '}') {
+        throw new IOException("the event of position " + lastId + " is not a block whose data is "
+            + DATA_CHARS + " base64 characters, last: " + new String(bytes, from, Math.min(to - from, 120),
+            StandardCharsets.US_ASCII) + "...");
+      }
+      long due = 0;
+      for (int i = 0; i < DUE_CHARS - 1; i++) {
+        due = due << 6 | base64(bytes[value + i]);
+      }
+      block(due << 4 | base64(bytes[value + DUE_CHARS - 1]) >> 2);
+    }
+
     /** A block event's {@code id}: the position after the last. */
-    private void position(long position) throws IOException {
+    private void position(byte[] bytes, int from, int to) throws IOException {
+      long position = 0;
+      for (int i = from; i < to; i++) {
+        if (bytes[i] < '0' || bytes[i] > '9' || i - from > 18) {
+          throw new IOException("an event's id is not a position: "
+              + new String(bytes, from, Math.min(to - from, 40), StandardCharsets.US_ASCII));
+        }
+        position = position * 10 + bytes[i] - '0';
+      }
       if (lastId >= 0 && position != lastId + 1) {
         throw new IOException("the stream went from position " + lastId + " to " + position);
       }
       lastId = position;
     }
 
-    private static int digit(byte b) throws IOException {
-      if (b < '0' || b > '9') {
-        throw new IOException("an id holds byte " + b);
+    private static boolean startsWith(byte[] bytes, int from, int to, byte[] prefix) {
+      if (to - from < prefix.length) {
+        return false;
       }
-      return b - '0';
+      for (int i = 0; i < prefix.length; i++) {
+        if (bytes[from + i] != prefix[i]) {
+          return false;
+        }
+      }
+      return true;
     }
 
     private static int base64(byte b) throws IOException {

@@ -74,7 +74,7 @@ class EventStreamScanTest {
 
     assertTrue(assertThrows(IOException.class, () -> feed(new EventStreamResponse(
         new SseBench.Stream(StreamMeasure.delays())), chunked(cut), 100)).getMessage()
-        .startsWith("a block's data is not 344 base64 characters"));
+        .startsWith("the event of position 2 is not a block whose data is 344 base64 characters"));
     assertTrue(assertThrows(IOException.class, () -> feed(new EventStreamResponse(
         new StreamsFanoutBench.Reader(StreamMeasure.delays())), chunked(durableCut), 100)).getMessage()
         .startsWith("a block's text does not start with its due time"));
@@ -95,6 +95,22 @@ class EventStreamScanTest {
 
     assertFalse(feed(new EventStreamResponse(stream), ended, 5));
     assertEquals(3, stream.blocks.get());
+  }
+
+  @Test
+  void aLineBreakIsFoundWhereverItStandsInAWord() {
+    for (int length = 0; length < 20; length++) {
+      for (int at = 0; at <= length; at++) {
+        byte[] bytes = new byte[length + 3];
+        Arrays.fill(bytes, (byte) 0x8a); // '\n' with its high bit set: no line break
+        if (at < length) {
+          bytes[at + 1] = '\n';
+        }
+        bytes[length + 2] = '\n'; // past the end searched
+        assertEquals(at < length ? at + 1 : length + 1, SseBench.Stream.lineBreak(bytes, 1, length + 1),
+            "length " + length + ", break at " + at);
+      }
+    }
   }
 
   /** Feeds {@code bytes} in reads of {@code split} bytes; false once the response said it ended. */
