@@ -1,8 +1,9 @@
 package dev.feedstore.bench;
 
+import dev.feedstore.client.AppendReceipt;
 import dev.feedstore.client.Appender;
+import dev.feedstore.client.grpc.AuthorityChannel;
 import dev.feedstore.core.SpaceId;
-import dev.feedstore.core.sync.AppendReply;
 import dev.feedstore.proto.WireMapping;
 import dev.feedstore.proto.v1.AppendRequest;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
@@ -86,8 +87,8 @@ final class PipelineBench {
   private double pipelined(int inFlight) {
     AppendWorkload workload = new AppendWorkload(AppendWorkload.Shape.ONE_FEED, 1, 42);
     ManagedChannel channel = options.server().reopen(fresh("in-flight-" + inFlight)).channel();
-    try (Appender appender = Appender.newBuilder(channel).maxCallsInFlight(inFlight).build()) {
-      return new InFlightRate<AppendReply>(inFlight, () -> {
+    try (Appender appender = AuthorityChannel.appender(channel).maxCallsInFlight(inFlight).build()) {
+      return new InFlightRate<AppendReceipt>(inFlight, () -> {
         AppendRequest request = workload.nextRequest();
         return appender.append(SpaceId.of(request.getSpaceId()), Optional.empty(),
             WireMapping.toDomain(request.getBlocksList()));

@@ -1,6 +1,7 @@
 package dev.feedstore.cli;
 
 import dev.feedstore.client.Appender;
+import dev.feedstore.client.grpc.AuthorityChannel;
 import dev.feedstore.proto.WireHeaders;
 import dev.feedstore.proto.v1.CompactRequest;
 import dev.feedstore.proto.v1.CompactResponse;
@@ -84,7 +85,7 @@ final class AuthorityConnection implements AutoCloseable {
 
   /** An appender over this connection keeping up to {@code inFlight} Appends in flight; closing it keeps the connection. */
   Appender appender(int inFlight) {
-    return Appender.newBuilder(intercepted).maxCallsInFlight(inFlight).callDeadline(deadline).build();
+    return AuthorityChannel.appender(intercepted).maxCallsInFlight(inFlight).callDeadline(deadline).build();
   }
 
   /** The deadline of each unary call. */

@@ -1,12 +1,11 @@
 package dev.feedstore.cli;
 
 import com.google.protobuf.ByteString;
+import dev.feedstore.client.AppendFailedException;
+import dev.feedstore.client.AppendReceipt;
 import dev.feedstore.client.Appender;
 import dev.feedstore.core.Namespace;
 import dev.feedstore.core.SpaceId;
-import dev.feedstore.core.sync.AppendReply;
-import dev.feedstore.core.sync.AuthorityException;
-import dev.feedstore.core.sync.SequenceConflictException;
 import dev.feedstore.proto.WireMapping;
 import dev.feedstore.proto.v1.Block;
 import io.grpc.StatusRuntimeException;
@@ -72,7 +71,7 @@ final class StatelessAuthor {
     try (Appender appender = authority.appender(inFlight)) {
       while (stored.size() < data.size()) {
         List<List<Block>> batches = new ArrayList<>();
-        List<CompletableFuture<AppendReply>> replies = new ArrayList<>();
+        List<CompletableFuture<AppendReceipt>> replies = new ArrayList<>();
         FeedTip next = tip;
         for (int from = stored.size(); from < data.size(); from += batch) {
           List<Block> blocks = chain(feedId, next, data.subList(from, Math.min(data.size(), from + batch)));
@@ -82,11 +81,11 @@ final class StatelessAuthor {
         }
         for (int i = 0; i < batches.size(); i++) {
           List<Block> blocks = batches.get(i);
-          AppendReply reply;
+          AppendReceipt reply;
           try {
             reply = appender.await(replies.get(i));
-          } catch (SequenceConflictException e) {
-            if (conflicts++ >= retries) {
+          } catch (AppendFailedException e) {
+            if (e.reason() != AppendFailedException.Reason.SEQUENCE_CONFLICT || conflicts++ >= retries) {
               throw asStatus(e);
             }
             printer.remark("sequence " + blocks.get(0).getSequence() + " of feed " + feedId + " was taken by another"
@@ -95,8 +94,6 @@ final class StatelessAuthor {
             tip = FeedTip.read(authority, spaceId, feedId);
             appender.restart();
             break;
-          } catch (AuthorityException e) {
-            throw asStatus(e);
           }
           for (int b = 0; b < blocks.size(); b++) {
             stored.add(new Appended(blocks.get(b), reply.positions().get(b).value()));
@@ -109,7 +106,7 @@ final class StatelessAuthor {
   }
 
   /** The authority's answer as gRPC reported it, as feedctl reports statuses. */
-  private static RuntimeException asStatus(AuthorityException e) {
+  private static RuntimeException asStatus(AppendFailedException e) {
     return e.getCause() instanceof StatusRuntimeException status ? status : e;
   }
 

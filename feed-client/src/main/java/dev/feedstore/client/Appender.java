@@ -9,6 +9,7 @@ import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.sync.AppendAbortedException;
 import dev.feedstore.core.sync.AppendReply;
 import dev.feedstore.core.sync.AuthorityException;
+import dev.feedstore.core.sync.SequenceConflictException;
 import io.grpc.Channel;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
@@ -28,25 +29,29 @@ import java.util.function.Supplier;
  *
  * <pre>{@code
  * try (Appender appender = Appender.newBuilder("127.0.0.1:7070", ConnectOptions.DEFAULTS).build()) {
- *   List<CompletableFuture<AppendReply>> replies = new ArrayList<>();
+ *   List<CompletableFuture<AppendReceipt>> receipts = new ArrayList<>();
  *   for (List<Block> batch : batches) {
- *     replies.add(appender.append(space, Optional.empty(), batch)); // does not wait for the answer
+ *     receipts.add(appender.append(space, Optional.empty(), batch)); // does not wait for the answer
  *   }
- *   for (CompletableFuture<AppendReply> reply : replies) {
- *     System.out.println(reply.join().positions());                // committed, in order
+ *   for (CompletableFuture<AppendReceipt> receipt : receipts) {
+ *     System.out.println(appender.await(receipt).positions());     // committed, in order
  *   }
  * }
  * }</pre>
  *
  * <p>The authority commits the calls of one feed in the order they were made. When it refuses a
- * call (a sequence conflict, a limit, access), the later calls that name one of its feeds fail with
- * {@link AppendAbortedException} and store nothing, as their blocks may follow the refused ones,
- * until the writer calls {@link #restart}; calls of other feeds go on. The writer handles the
- * refusal, calls {@link #restart}, then makes the aborted calls again (the next call waits for the
- * calls in flight to be answered and goes out on a new stream).
- * Futures fail with the {@link AuthorityException} a single append would have thrown; those of a
- * lost connection fail too, and may or may not have been committed (appending the same blocks again
- * is safe: the authority returns the positions of blocks it holds with the same content).
+ * call (a sequence conflict, a limit, access), the later calls that name one of its feeds fail as
+ * {@link AppendFailedException.Reason#ABORTED} and store nothing, as their blocks may follow the
+ * refused ones, until the writer calls {@link #restart}; calls of other feeds go on. The writer
+ * handles the refusal, calls {@link #restart}, then makes the aborted calls again (the next call
+ * waits for the calls in flight to be answered and goes out on a new stream). Futures fail with an
+ * {@link AppendFailedException} saying why; those of a lost connection are {@link
+ * AppendFailedException.Reason#UNANSWERED}: they may or may not have been committed (appending the
+ * same blocks again is safe: the authority returns the positions of blocks it holds with the same
+ * content).
+ *
+ * <p>{@link #newBuilder(String, ConnectOptions)} makes the connection; a program with a gRPC
+ * channel of its own uses {@link dev.feedstore.client.grpc.AuthorityChannel#appender}.
  *
  * <p>Thread-safe: calls made from several threads are in flight together, in the order they took
  * their place; futures complete on gRPC's threads.
@@ -76,7 +81,7 @@ public final class Appender implements AutoCloseable {
   }
 
   /** An appender over {@code channel}, which stays the caller's to shut down. */
-  public static Builder newBuilder(Channel channel) {
+  static Builder newBuilder(Channel channel) {
     Objects.requireNonNull(channel, "channel");
     return new Builder(() -> channel, false);
   }
@@ -86,33 +91,35 @@ public final class Appender implements AutoCloseable {
    * before it; waits first while {@link Builder#maxCallsInFlight} calls are in flight.
    *
    * @param namespace the namespace of the feeds this call creates
-   * @return the positions, one per block, once committed; or the call's {@link AuthorityException}
+   * @return the positions, one per block, once committed; or the call's {@link AppendFailedException}
    * @throws IllegalStateException if the appender is closed, or the thread is interrupted while
    *     waiting for room
    */
-  public CompletableFuture<AppendReply> append(SpaceId space, Optional<Namespace> namespace, List<Block> blocks) {
+  public CompletableFuture<AppendReceipt> append(SpaceId space, Optional<Namespace> namespace, List<Block> blocks) {
     String call = "append to " + space;
     return pipeline.send(GrpcAuthority.appendRequest(space, namespace, blocks)).handle((response, failure) -> {
       if (failure == null) {
-        return GrpcAuthority.reply(response);
+        AppendReply reply = GrpcAuthority.reply(response);
+        return new AppendReceipt(reply.positions(), reply.receivedAt());
       }
       Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
-      if (cause instanceof StatusRuntimeException status) {
-        throw GrpcAuthority.aborted(status, call).map(AuthorityException.class::cast)
-            .orElseGet(() -> GrpcAuthority.translate(status, call));
-      }
-      throw new AuthorityException(call + " failed: " + cause, true, cause);
+      throw failed(cause, call);
     });
   }
 
   /**
-   * The reply of a call made here, waiting at most the call deadline ({@link Builder#callDeadline});
-   * past it the calls in flight are cancelled (they fail, and may or may not have been committed).
+   * The receipt of a call made here, waiting at most the call deadline ({@link
+   * Builder#callDeadline}); past it the calls in flight are cancelled (they fail as {@link
+   * AppendFailedException.Reason#UNANSWERED}, and may or may not have been committed).
    *
-   * @throws AuthorityException the call's failure
+   * @throws AppendFailedException the call's failure
    */
-  public AppendReply await(CompletableFuture<AppendReply> reply) {
-    return pipeline.await(reply);
+  public AppendReceipt await(CompletableFuture<AppendReceipt> receipt) {
+    try {
+      return pipeline.await(receipt);
+    } catch (StatusRuntimeException e) {
+      throw failed(e, "waiting for an append's answer");
+    }
   }
 
   /**
@@ -128,6 +135,27 @@ public final class Appender implements AutoCloseable {
   public void close() {
     pipeline.close();
     shutdown.run();
+  }
+
+  /** A call's failure in the library's words, from the authority's answer or the transport's report. */
+  private static AppendFailedException failed(Throwable cause, String call) {
+    if (!(cause instanceof StatusRuntimeException status)) {
+      return new AppendFailedException(call + " failed: " + cause, AppendFailedException.Reason.UNANSWERED,
+          Refusal.Code.UNKNOWN, List.of(), cause);
+    }
+    Refusal.Code code = Refusal.Code.valueOf(status.getStatus().getCode().name());
+    AuthorityException said = GrpcAuthority.aborted(status, call).map(AuthorityException.class::cast)
+        .orElseGet(() -> GrpcAuthority.translate(status, call));
+    if (said instanceof AppendAbortedException) {
+      return new AppendFailedException(said.getMessage(), AppendFailedException.Reason.ABORTED, code, List.of(), status);
+    }
+    if (said instanceof SequenceConflictException conflict) {
+      return new AppendFailedException(said.getMessage(), AppendFailedException.Reason.SEQUENCE_CONFLICT, code,
+          conflict.keys(), status);
+    }
+    AppendFailedException.Reason reason = said.retryable() ? AppendFailedException.Reason.UNANSWERED
+        : AppendFailedException.Reason.REFUSED;
+    return new AppendFailedException(said.getMessage(), reason, code, List.of(), status);
   }
 
   /** Collects an appender's options; {@link #build} checks them. Not thread-safe. */

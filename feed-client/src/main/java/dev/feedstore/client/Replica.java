@@ -2,7 +2,6 @@ package dev.feedstore.client;
 
 import dev.feedstore.client.internal.Backoff;
 import dev.feedstore.client.internal.Channels;
-import dev.feedstore.client.internal.ClientAccess;
 import dev.feedstore.client.internal.CommitOrder;
 import dev.feedstore.client.internal.GrpcAuthority;
 import dev.feedstore.client.internal.ListenerHub;
@@ -79,10 +78,6 @@ import org.slf4j.LoggerFactory;
  * ReplicaInUseException}. Thread-safe.
  */
 public final class Replica implements AutoCloseable {
-  static {
-    ClientAccess.install(new Access());
-  }
-
   private static final Logger log = LoggerFactory.getLogger(Replica.class);
   /** How long the check of the file at open may take unless the builder says otherwise. */
   public static final Duration DEFAULT_QUICK_CHECK = Duration.ofSeconds(10);
@@ -675,29 +670,6 @@ public final class Replica implements AutoCloseable {
   private static void rewindForBackfill(dev.feedstore.core.store.StoreTransaction tx, SpaceId space, Replication replication) {
     if (replication instanceof Replication.From from) {
       SpaceSync.rewind(tx, space, dev.feedstore.core.Position.of(Math.max(0, from.from().value() - 1)));
-    }
-  }
-
-  /** The API package's side of {@link ClientAccess}. */
-  private static final class Access extends ClientAccess {
-    @Override
-    public SyncSession connect(Replica replica, Channel channel, SyncSession.Options options) {
-      return replica.connect(channel, options);
-    }
-
-    @Override
-    public DurableConsumers.Builder consumers(Channel channel) {
-      return DurableConsumers.newBuilder(channel);
-    }
-
-    @Override
-    public SpaceSync sync(Replica replica, SpaceId space) {
-      return replica.sync(space);
-    }
-
-    @Override
-    public Builder sqlite(Builder builder, SqliteSettings settings) {
-      return builder.sqlite(settings);
     }
   }
 }

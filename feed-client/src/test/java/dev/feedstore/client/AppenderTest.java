@@ -1,18 +1,15 @@
 package dev.feedstore.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.feedstore.client.grpc.AuthorityChannel;
 import dev.feedstore.core.Block;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Position;
 import dev.feedstore.core.SpaceId;
-import dev.feedstore.core.sync.AppendAbortedException;
-import dev.feedstore.core.sync.AppendReply;
-import dev.feedstore.core.sync.AuthorityException;
-import dev.feedstore.core.sync.SequenceConflictException;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.server.testing.TestServer;
 import dev.feedstore.testing.Await;
@@ -62,14 +59,14 @@ class AppenderTest {
       held.set(true);
       Await.open("the test opens the gate", Duration.ofSeconds(60), gate);
     });
-    try (Appender appender = Appender.newBuilder(t.channel).maxCallsInFlight(4).build()) {
-      List<CompletableFuture<AppendReply>> replies = new ArrayList<>();
+    try (Appender appender = AuthorityChannel.appender(t.channel).maxCallsInFlight(4).build()) {
+      List<CompletableFuture<AppendReceipt>> replies = new ArrayList<>();
       replies.add(appender.append(SPACE, Optional.empty(), List.of(TestBlocks.block(feed, "a", 0))));
       Await.until("the first call's commit is held", Duration.ofSeconds(30), held::get);
       for (int i = 1; i < 4; i++) {
         replies.add(appender.append(SPACE, Optional.empty(), List.of(TestBlocks.block(feed, "a", i))));
       }
-      AtomicReference<CompletableFuture<AppendReply>> fifth = new AtomicReference<>();
+      AtomicReference<CompletableFuture<AppendReceipt>> fifth = new AtomicReference<>();
       Thread sender = new Thread(() ->
           fifth.set(appender.append(SPACE, Optional.empty(), List.of(TestBlocks.block(feed, "a", 4)))));
       sender.start();
@@ -89,28 +86,45 @@ class AppenderTest {
   @Test
   void aRefusedCallAbortsTheLaterCallsOfItsFeedWhichGoThroughWhenSentAgain() {
     t = TestServer.on(dir.resolve("feeds.db")).loopback().start();
-    try (Appender appender = Appender.newBuilder(t.channel).build()) {
+    try (Appender appender = AuthorityChannel.appender(t.channel).build()) {
       appender.await(appender.append(SPACE, Optional.empty(), List.of(TestBlocks.block(feed, "a", 0, "theirs"))));
 
       Block mine = TestBlocks.block(feed, "a", 0, "mine");
       Block following = TestBlocks.after(mine, "a", 1);
-      CompletableFuture<AppendReply> refused = appender.append(SPACE, Optional.empty(), List.of(mine));
-      CompletableFuture<AppendReply> aborted = appender.append(SPACE, Optional.empty(), List.of(following));
-      CompletableFuture<AppendReply> elsewhere = appender.append(SPACE, Optional.empty(),
+      CompletableFuture<AppendReceipt> refused = appender.append(SPACE, Optional.empty(), List.of(mine));
+      CompletableFuture<AppendReceipt> aborted = appender.append(SPACE, Optional.empty(), List.of(following));
+      CompletableFuture<AppendReceipt> elsewhere = appender.append(SPACE, Optional.empty(),
           List.of(TestBlocks.block(other, "a", 0)));
 
-      SequenceConflictException conflict = assertInstanceOf(SequenceConflictException.class, failure(refused));
-      assertEquals(List.of(mine.key()), conflict.keys());
-      assertInstanceOf(AppendAbortedException.class, failure(aborted));
+      AppendFailedException conflict = failure(appender, refused);
+      assertEquals(AppendFailedException.Reason.SEQUENCE_CONFLICT, conflict.reason(), conflict.toString());
+      assertEquals(Refusal.Code.ALREADY_EXISTS, conflict.code());
+      assertEquals(List.of(mine.key()), conflict.conflicts());
+      AppendFailedException abortion = failure(appender, aborted);
+      assertEquals(AppendFailedException.Reason.ABORTED, abortion.reason(), abortion.toString());
+      assertEquals(Refusal.Code.ABORTED, abortion.code());
+      assertEquals(List.of(), abortion.conflicts());
       assertEquals(List.of(Position.of(2)), appender.await(elsewhere).positions());
 
       // Until the writer says it handled the refusal, the feed's calls are aborted; then they go through.
       Block next = TestBlocks.after(following, "a", 2);
-      assertInstanceOf(AppendAbortedException.class, failure(appender.append(SPACE, Optional.empty(), List.of(next))));
+      assertEquals(AppendFailedException.Reason.ABORTED,
+          failure(appender, appender.append(SPACE, Optional.empty(), List.of(next))).reason());
       appender.restart();
       Block moved = TestBlocks.block(feed, "a", 1, "mine");
       assertEquals(List.of(Position.of(3), Position.of(4)), appender.await(appender.append(SPACE, Optional.empty(),
           List.of(moved, TestBlocks.after(moved, "a", 2)))).positions());
+    }
+  }
+
+  @Test
+  void aCallThatNoAuthorityAnswersFailsAsUnansweredNotAsRefused() {
+    try (Appender appender = Appender.newBuilder("127.0.0.1:1", ConnectOptions.DEFAULTS).build()) {
+      AppendFailedException unanswered = failure(appender,
+          appender.append(SPACE, Optional.empty(), List.of(TestBlocks.block(feed, "a", 0))));
+
+      assertEquals(AppendFailedException.Reason.UNANSWERED, unanswered.reason(), unanswered.toString());
+      assertEquals(Refusal.Code.UNAVAILABLE, unanswered.code());
     }
   }
 
@@ -121,8 +135,11 @@ class AppenderTest {
     assertEquals("maxCallsInFlight must be >= 1, was 0", refused.getMessage());
   }
 
-  private static AuthorityException failure(CompletableFuture<AppendReply> reply) {
+  /** The failure of {@code reply}, as a future and as {@link Appender#await} report it. */
+  private static AppendFailedException failure(Appender appender, CompletableFuture<AppendReceipt> reply) {
     CompletionException failed = assertThrows(CompletionException.class, reply::join);
-    return assertInstanceOf(AuthorityException.class, failed.getCause());
+    AppendFailedException awaited = assertThrows(AppendFailedException.class, () -> appender.await(reply));
+    assertSame(failed.getCause(), awaited);
+    return awaited;
   }
 }

@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A Java program run as a process of its own (a second process on a replica's file, an application
- * with only the library on its class path), waited for, with its output; and what every test that
+ * with only the library on its class path or its module path), waited for, with its output; and what every test that
  * starts a JVM needs: this JVM's launcher and the output a process writes to a file. Not
  * thread-safe.
  *
@@ -33,6 +33,22 @@ public record JavaProcess(int exitCode, String output) {
     properties.forEach(property -> command.add("-D" + property));
     command.add(mainClass);
     command.addAll(List.of(args));
+    return run(directory, command);
+  }
+
+  /**
+   * Runs {@code mainClass} of the module {@code module} on {@code modulePath} (nothing on the class
+   * path) in {@code directory} and waits (60 s at most).
+   */
+  public static JavaProcess runModule(Path directory, String modulePath, String module, String mainClass,
+      String... args) {
+    List<String> command = new ArrayList<>(List.of(launcher(), "--module-path", modulePath, "--module",
+        module + "/" + mainClass));
+    command.addAll(List.of(args));
+    return run(directory, command);
+  }
+
+  private static JavaProcess run(Path directory, List<String> command) {
     try {
       Process process = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true).start();
       byte[] output = process.getInputStream().readAllBytes();

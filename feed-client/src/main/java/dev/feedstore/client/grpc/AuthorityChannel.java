@@ -1,5 +1,6 @@
 package dev.feedstore.client.grpc;
 
+import dev.feedstore.client.Appender;
 import dev.feedstore.client.DurableConsumers;
 import dev.feedstore.client.Replica;
 import dev.feedstore.client.SyncSession;
@@ -12,7 +13,8 @@ import java.util.Objects;
  * channels itself (an in-process server in tests, interceptors, a name resolver, a load balancer).
  * The channel stays the caller's to shut down. Give it a {@link BearerToken} for an authority that
  * wants access tokens. Most programs need none of this: {@link Replica#connect(String,
- * dev.feedstore.client.ConnectOptions)} and {@link DurableConsumers#newBuilder(String,
+ * dev.feedstore.client.ConnectOptions)}, {@link DurableConsumers#newBuilder(String,
+ * dev.feedstore.client.ConnectOptions)} and {@link Appender#newBuilder(String,
  * dev.feedstore.client.ConnectOptions)} build the channel. Stateless and thread-safe.
  */
 public final class AuthorityChannel {
@@ -44,5 +46,10 @@ public final class AuthorityChannel {
   /** Durable consumers of the authority behind {@code channel}. */
   public static DurableConsumers.Builder consumers(Channel channel) {
     return ClientAccess.get().consumers(Objects.requireNonNull(channel, "channel"));
+  }
+
+  /** An appender to the authority behind {@code channel}: {@link Appender#close()} leaves the channel open. */
+  public static Appender.Builder appender(Channel channel) {
+    return ClientAccess.get().appender(Objects.requireNonNull(channel, "channel"));
   }
 }

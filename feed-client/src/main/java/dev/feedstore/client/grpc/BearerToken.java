@@ -2,10 +2,9 @@ package dev.feedstore.client.grpc;
 
 import dev.feedstore.client.ConnectOptions;
 import dev.feedstore.client.Replica;
+import dev.feedstore.client.internal.BearerCredentials;
 import dev.feedstore.client.internal.BearerHeader;
-import dev.feedstore.proto.WireHeaders;
 import io.grpc.CallCredentials;
-import io.grpc.Status;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
@@ -25,10 +24,10 @@ import java.util.function.Supplier;
  * <p>It is sent over plain text too; use TLS wherever the network is not trusted. Immutable.
  */
 public final class BearerToken extends CallCredentials {
-  private final Supplier<String> token;
+  private final BearerCredentials credentials;
 
   private BearerToken(Supplier<String> token) {
-    this.token = token;
+    this.credentials = new BearerCredentials(token);
   }
 
   /**
@@ -52,17 +51,7 @@ public final class BearerToken extends CallCredentials {
 
   @Override
   public void applyRequestMetadata(RequestInfo requestInfo, Executor appExecutor, MetadataApplier applier) {
-    appExecutor.execute(() -> {
-      String current;
-      try {
-        current = token.get();
-        BearerHeader.check(current);
-      } catch (RuntimeException e) {
-        applier.fail(Status.UNAUTHENTICATED.withDescription("no access token to send: " + e.getMessage()).withCause(e));
-        return;
-      }
-      applier.apply(WireHeaders.bearer(current));
-    });
+    credentials.applyRequestMetadata(requestInfo, appExecutor, applier);
   }
 
   @Override

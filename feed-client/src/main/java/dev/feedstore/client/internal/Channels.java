@@ -1,6 +1,5 @@
 package dev.feedstore.client.internal;
 
-import dev.feedstore.client.grpc.BearerToken;
 import dev.feedstore.client.ConnectOptions;
 import io.grpc.ChannelCredentials;
 import io.grpc.CompositeChannelCredentials;
@@ -50,7 +49,7 @@ public final class Channels {
   private static io.grpc.ManagedChannelBuilder<?> builder(String target, ConnectOptions options) {
     ChannelCredentials transport = options.tls() ? tls(options) : InsecureChannelCredentials.create();
     ChannelCredentials credentials = options.token().isPresent()
-        ? CompositeChannelCredentials.create(transport, BearerToken.from(options.token().get()))
+        ? CompositeChannelCredentials.create(transport, new BearerCredentials(options.token().get()))
         : transport;
     return Grpc.newChannelBuilder(target, credentials)
         .keepAliveTime(options.keepalive().toMillis(), TimeUnit.MILLISECONDS)

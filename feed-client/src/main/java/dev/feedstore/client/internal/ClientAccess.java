@@ -1,5 +1,6 @@
 package dev.feedstore.client.internal;
 
+import dev.feedstore.client.Appender;
 import dev.feedstore.client.DurableConsumers;
 import dev.feedstore.client.Replica;
 import dev.feedstore.client.SyncSession;
@@ -9,13 +10,17 @@ import dev.feedstore.sqlite.SqliteSettings;
 import io.grpc.Channel;
 
 /**
- * What the library's other packages reach in the API package that users do not: sessions and
- * consumers over a gRPC channel for {@code dev.feedstore.client.grpc}, and, for tests and tools, a
- * space's steppable sync and the replica's SQLite settings. The API package keeps these
- * package-private and installs the one implementation when {@link Replica} is loaded; the module
- * does not export this package. Thread-safe.
+ * What the library's other packages reach in the API package that users do not: sessions,
+ * consumers and appenders over a gRPC channel for {@code dev.feedstore.client.grpc}, and, for tests
+ * and tools, a space's steppable sync and the replica's SQLite settings. The API package keeps these
+ * package-private; its one implementation, {@value #IMPLEMENTATION}, installs itself when {@link
+ * #get()} first loads it by name, so that this package names only the API's types and never the
+ * class that implements it. The module does not export this package. Thread-safe.
  */
 public abstract class ClientAccess {
+  /** The API package's implementation, which installs itself when loaded. */
+  static final String IMPLEMENTATION = "dev.feedstore.client.ApiAccess";
+
   private static volatile ClientAccess installed;
 
   /**
@@ -30,12 +35,12 @@ public abstract class ClientAccess {
     installed = access;
   }
 
-  /** The API package's implementation, loading {@link Replica} (which installs it) if need be. */
+  /** The API package's implementation, loading it (it installs itself) if need be. */
   public static ClientAccess get() {
     ClientAccess access = installed;
     if (access == null) {
       try {
-        Class.forName(Replica.class.getName(), true, Replica.class.getClassLoader());
+        Class.forName(IMPLEMENTATION, true, ClientAccess.class.getClassLoader());
       } catch (ClassNotFoundException e) {
         throw new IllegalStateException("the client library is incomplete: " + e.getMessage(), e);
       }
@@ -49,6 +54,9 @@ public abstract class ClientAccess {
 
   /** Consumers of the authority behind {@code channel}, which stays the caller's. */
   public abstract DurableConsumers.Builder consumers(Channel channel);
+
+  /** An appender to the authority behind {@code channel}, which stays the caller's. */
+  public abstract Appender.Builder appender(Channel channel);
 
   /** The steppable sync of {@code space}: push and pull one step at a time, with no session open. */
   public abstract SpaceSync sync(Replica replica, SpaceId space);

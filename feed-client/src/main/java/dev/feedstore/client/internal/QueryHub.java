@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * are told again to the next round, tried after a pause; a block found corrupt is handed to the
  * replica to set aside (which is a commit of its own), and the round runs again. Thread-safe.
  */
-public final class QueryHub implements AutoCloseable {
+public final class QueryHub implements AutoCloseable, QueryRegistration.Queries {
   private static final Logger log = LoggerFactory.getLogger(QueryHub.class);
   private static final Duration FIRST_RETRY = Duration.ofMillis(100);
   private static final Duration LAST_RETRY = Duration.ofSeconds(10);
@@ -154,7 +154,8 @@ public final class QueryHub implements AutoCloseable {
   }
 
   /** Waits until the rounds answered what was asked before the call; false on timeout. */
-  boolean awaitCurrent(Duration timeout) throws InterruptedException {
+  @Override
+  public boolean awaitCurrent(Duration timeout) throws InterruptedException {
     if (thread.isCurrent()) {
       throw new IllegalStateException("awaitCurrent was called on the replica's listener thread, which it would"
           + " wait for: call it from another thread");
@@ -173,7 +174,8 @@ public final class QueryHub implements AutoCloseable {
     }
   }
 
-  void remove(QueryRegistration registration) {
+  @Override
+  public void remove(QueryRegistration registration) {
     synchronized (lock) {
       registrations.remove(registration);
     }

@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
 final class QueryRegistration implements LiveQueryRegistration {
   private static final Logger log = LoggerFactory.getLogger(QueryRegistration.class);
 
-  private final QueryHub hub;
+  private final Queries queries;
   private final LiveQuery query;
   private final LiveQueryListener listener;
   private final LiveResult result;
@@ -33,8 +33,20 @@ final class QueryRegistration implements LiveQueryRegistration {
   private LocalState state = new LocalState(0, Optional.empty());
   private volatile boolean closed;
 
-  QueryRegistration(QueryHub hub, LiveQuery query, LiveQueryListener listener, int maxMatches) {
-    this.hub = hub;
+  /**
+   * What a registration asks of the live queries that hold it ({@link QueryHub}), named here so that
+   * it does not import them back.
+   */
+  interface Queries {
+    /** As {@link LiveQueryRegistration#awaitCurrent}, for every registration. */
+    boolean awaitCurrent(Duration timeout) throws InterruptedException;
+
+    /** Tells {@code registration} nothing more. */
+    void remove(QueryRegistration registration);
+  }
+
+  QueryRegistration(Queries queries, LiveQuery query, LiveQueryListener listener, int maxMatches) {
+    this.queries = queries;
     this.query = query;
     this.listener = listener;
     this.result = new LiveResult(query, maxMatches);
@@ -102,12 +114,12 @@ final class QueryRegistration implements LiveQueryRegistration {
 
   @Override
   public boolean awaitCurrent(Duration timeout) throws InterruptedException {
-    return hub.awaitCurrent(timeout);
+    return queries.awaitCurrent(timeout);
   }
 
   @Override
   public void close() {
     closed = true;
-    hub.remove(this);
+    queries.remove(this);
   }
 }
