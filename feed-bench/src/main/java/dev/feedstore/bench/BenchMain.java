@@ -27,14 +27,21 @@ import picocli.CommandLine.Option;
 @Command(name = "feed-bench", mixinStandardHelpOptions = true, sortOptions = false, showDefaultValues = true,
     usageHelpWidth = 110,
     description = "Benchmarks of the feed store on loopback: append, catch-up, live latency, offline backlog, fan-out,"
-        + " idle cost, compaction, gzip on catch-up pages, live queries on a replica; and the cost of a block's checksum"
+        + " idle cost, compaction, gzip on catch-up pages, live queries on a replica and at the edge; and the cost of a"
+        + " block's checksum"
         + " and of a link of the history chain.")
 public final class BenchMain implements Callable<Integer> {
 
   /** The parts of the table. */
   enum Part {
     append, pipeline, concurrent, catchup, live, fanout, idle, ssefanout, sseidle, streamsfanout, httpappend, checksum,
-    chain, backlog, fairness, streams, compaction, compression, livequery
+    chain, backlog, fairness, streams, compaction, compression, livequery, livequery_server;
+
+    /** The name {@code --only} takes: {@code livequery-server} for {@code livequery_server}. */
+    @Override
+    public String toString() {
+      return name().replace('_', '-');
+    }
   }
 
   @Option(names = "--only", split = ",", paramLabel = "PART",
@@ -107,6 +114,9 @@ public final class BenchMain implements Callable<Integer> {
   @Option(names = "--livequery-rate", paramLabel = "BLOCKS_PER_S") int livequeryRate = 1000;
   @Option(names = "--livequery-pulled", paramLabel = "N") int livequeryPulled = 1000;
   @Option(names = "--compression-blocks", paramLabel = "N") Integer compressionBlocks;
+  @Option(names = "--livequery-server-subscribers", paramLabel = "N") Integer livequeryServerSubscribers;
+  @Option(names = "--livequery-server-queries", paramLabel = "N") int livequeryServerQueries = 100;
+  @Option(names = "--livequery-server-documents", paramLabel = "N") Integer livequeryServerDocuments;
 
   public static void main(String[] args) {
     System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
@@ -195,6 +205,9 @@ public final class BenchMain implements Callable<Integer> {
             only.contains(Part.ssefanout)));
       }
       status |= part(Part.streamsfanout, () -> new StreamsFanoutBench(run, table).run());
+      status |= part(Part.livequery_server, () -> new LiveQueryServerBench(run, table, new LiveQueryServerBench.Sizes(
+          or(livequeryServerSubscribers, quick ? 200 : 1_000), livequeryServerQueries,
+          or(livequeryServerDocuments, quick ? 2_000 : 5_000))).run());
     }
     return status;
   }

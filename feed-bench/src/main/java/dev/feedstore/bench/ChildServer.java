@@ -1,6 +1,9 @@
 package dev.feedstore.bench;
 
 import static dev.feedstore.server.settings.ServerSettings.APPEND_GROUP_BLOCKS;
+import static dev.feedstore.server.settings.ServerSettings.LIVE_QUERIES_PER_CONNECTION;
+import static dev.feedstore.server.settings.ServerSettings.LIVE_QUERIES_PER_PRINCIPAL;
+import static dev.feedstore.server.settings.ServerSettings.LIVE_QUERIES_PER_SERVER;
 import static dev.feedstore.server.settings.ServerSettings.PRINCIPAL_REQUESTS_PER_SECOND;
 import static dev.feedstore.server.settings.ServerSettings.SSE_GZIP_LEVEL;
 
@@ -71,11 +74,15 @@ public final class ChildServer {
    * on a quiet host send more than its default of 10,000 calls a second. The benchmark measures the
    * store, not that limit. {@code sse-gzip-level} is 6 (deflate's default), so that an event stream
    * goes gzipped to a reader that asks for it ({@link CompressionBench}) and as it is to the others,
-   * which send no {@code Accept-Encoding}.
+   * which send no {@code Accept-Encoding}. {@code live-queries-per-principal} and {@code
+   * live-queries-per-connection} are raised to {@code live-queries-per-server}, for the same reason:
+   * {@link LiveQueryServerBench} opens 1,100 live queries as that one principal over four connections.
    */
   static ServerSettings settings(int appendGroupBlocks) {
     return ServerSettings.DEFAULTS.toBuilder().set(APPEND_GROUP_BLOCKS, appendGroupBlocks)
-        .set(PRINCIPAL_REQUESTS_PER_SECOND, BENCH_PRINCIPAL_REQUESTS_PER_SECOND).set(SSE_GZIP_LEVEL, 6).build();
+        .set(PRINCIPAL_REQUESTS_PER_SECOND, BENCH_PRINCIPAL_REQUESTS_PER_SECOND).set(SSE_GZIP_LEVEL, 6)
+        .set(LIVE_QUERIES_PER_PRINCIPAL, LIVE_QUERIES_PER_SERVER.defaultValue())
+        .set(LIVE_QUERIES_PER_CONNECTION, LIVE_QUERIES_PER_SERVER.defaultValue()).build();
   }
 
   private static void open(Path db, int appendGroupBlocks) throws IOException {

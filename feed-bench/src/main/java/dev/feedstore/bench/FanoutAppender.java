@@ -8,40 +8,77 @@ import dev.feedstore.proto.v1.Block;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
 import io.grpc.stub.StreamObserver;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.Recorder;
 
 /**
- * Appends blocks of one feed to {@code space}, carrying the time they were due at their start: as
- * the 8 bytes of a long ({@link #FanoutAppender(String, FeedSyncGrpc.FeedSyncBlockingStub)}), or as
- * {@value #DUE_HEX} hexadecimal digits followed by ASCII text, for a text stream's readers. Thread-safe.
+ * Appends blocks of one feed to {@code space}, carrying the time they were due: as the 8 bytes of a
+ * long at their start ({@link #BINARY}), as {@value #DUE_HEX} hexadecimal digits followed by ASCII
+ * text, for a text stream's readers ({@link #TEXT}), or as another {@link Content} writes it.
+ * Thread-safe.
  */
 final class FanoutAppender {
   /** The hexadecimal digits of the due time at the start of a text block. */
   static final int DUE_HEX = 16;
 
+  /** What a block carries, written from its sequence in the feed (from 0) and the time it was due. */
+  @FunctionalInterface
+  interface Content {
+    byte[] data(long sequence, long due);
+  }
+
+  /** {@link AppendWorkload#DATA_BYTES} bytes starting with the due time as a big-endian long. */
+  static final Content BINARY = (sequence, due) -> {
+    byte[] data = new byte[AppendWorkload.DATA_BYTES];
+    ByteBuffer.wrap(data).putLong(due);
+    return data;
+  };
+
+  /** {@link AppendWorkload#DATA_BYTES} ASCII characters: the due time in {@value #DUE_HEX} hex digits, then x. */
+  static final Content TEXT = (sequence, due) -> {
+    byte[] data = new byte[AppendWorkload.DATA_BYTES];
+    Arrays.fill(data, (byte) 'x');
+    byte[] hex = String.format("%016x", due).getBytes(StandardCharsets.US_ASCII);
+    System.arraycopy(hex, 0, data, 0, DUE_HEX);
+    return data;
+  };
+
   private final String space;
   private final FeedSyncGrpc.FeedSyncBlockingStub blocking;
   private final FeedSyncGrpc.FeedSyncStub async;
   private final String feed;
-  private final boolean text;
+  private final Optional<String> namespace;
+  private final Content content;
   final AtomicLong failures = new AtomicLong();
   /** From when an append was due to its answer, in microseconds. */
   final Recorder acks = new Recorder(TimeUnit.SECONDS.toMicros(60), 3);
   private long sequence;
 
   FanoutAppender(String space, FeedSyncGrpc.FeedSyncBlockingStub blocking) {
-    this(space, FeedId.generate(), false, blocking);
+    this(space, FeedId.generate(), Optional.empty(), BINARY, blocking);
   }
 
-  /** @param text the blocks carry their due time as text ({@value #DUE_HEX} hex digits), not as a long */
-  FanoutAppender(String space, FeedId feed, boolean text, FeedSyncGrpc.FeedSyncBlockingStub blocking) {
+  /**
+   * @param namespace the namespace the feed is created in, if any
+   * @param content what each block carries
+   */
+  FanoutAppender(String space, FeedId feed, Optional<String> namespace, Content content,
+      FeedSyncGrpc.FeedSyncBlockingStub blocking) {
     this.space = space;
     this.feed = feed.value();
-    this.text = text;
+    this.namespace = namespace;
+    this.content = content;
     this.blocking = blocking;
     this.async = FeedSyncGrpc.newStub(blocking.getChannel());
+  }
+
+  /** The sequence the next block appended gets: the blocks appended so far. */
+  synchronized long nextSequence() {
+    return sequence;
   }
 
   void append(int count, long due) {
@@ -66,19 +103,11 @@ final class FanoutAppender {
   }
 
   private synchronized AppendRequest request(int count, long due) {
-    byte[] data = new byte[AppendWorkload.DATA_BYTES];
-    if (text) {
-      java.util.Arrays.fill(data, (byte) 'x');
-      byte[] hex = String.format("%016x", due).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-      System.arraycopy(hex, 0, data, 0, DUE_HEX);
-    } else {
-      ByteBuffer.wrap(data).putLong(due);
-    }
-    ByteString bytes = ByteString.copyFrom(data);
     AppendRequest.Builder request = AppendRequest.newBuilder().setSpaceId(space).setRequestId("f" + sequence);
+    namespace.ifPresent(request::setNamespace);
     for (int i = 0; i < count; i++) {
       Block.Builder block = Block.newBuilder().setFeedId(feed).setActorId("fan-writer").setSequence(sequence)
-          .setTimestamp(System.currentTimeMillis()).setData(bytes);
+          .setTimestamp(System.currentTimeMillis()).setData(ByteString.copyFrom(content.data(sequence, due)));
       if (sequence > 0) {
         block.setPrevActorId("fan-writer").setPrevSequence(sequence - 1);
       }

@@ -65,7 +65,7 @@ final class StreamMeasure {
    * Appends {@code options.fanoutRate()} blocks a second in batches while the streams receive them,
    * and adds the rows {@code PREFIX.p50} ... {@code PREFIX.undelivered}, the server's heap, and its
    * CPU per delivery (beside a Watch delivery's, {@code fanout.server_cpu_per_delivery}, when the
-   * Watch case ran before in the same run).
+   * Watch case ran before in the same run). Every stream is owed every block.
    *
    * @param delivered how many blocks each stream has received so far
    * @param recorder where the streams record each block's delay (microseconds)
@@ -73,10 +73,53 @@ final class StreamMeasure {
    */
   static void fanout(BenchOptions options, ResultTable table, BenchServer server, FanoutAppender appender,
       List<LongSupplier> delivered, Recorder recorder, String prefix, String streams) throws Exception {
+    fanout(options, table, server, appender, delivered.stream().map(StreamMeasure::everyBlock).toList(), recorder,
+        new Case(prefix, prefix.equals(WATCH) ? null : WATCH, ResultTable.Target.atMostRatio(1), "blocks",
+            "(block, stream)", streams));
+  }
+
+  /**
+   * What one stream of a fan-out case is still owed of the blocks it should receive.
+   * Thread-safe: asked from the measuring thread while the stream receives.
+   */
+  @FunctionalInterface
+  interface Owed {
+    /** What the stream has not received yet of what the appender's blocks {@code [from, to)} owe it. */
+    long missing(long from, long to);
+  }
+
+  /** A stream owed every block, which has received {@code received} blocks so far, counted from now on. */
+  static Owed everyBlock(LongSupplier received) {
+    long before = received.getAsLong();
+    return (from, to) -> Math.max(0, (to - from) - (received.getAsLong() - before));
+  }
+
+  /**
+   * The rows of one fan-out case.
+   *
+   * @param prefix the rows' prefix
+   * @param baseline the prefix of the rows of this run whose CPU per delivery is this case's baseline, or null
+   * @param cpuTarget what the CPU per delivery is held to against the baseline's
+   * @param unit what is delivered: the unit of {@code PREFIX.undelivered}
+   * @param delivery what one delivery is, for the note: {@code (block, stream)}
+   * @param streams what the streams are, for the note
+   */
+  record Case(String prefix, String baseline, ResultTable.Target cpuTarget, String unit, String delivery,
+      String streams) {}
+
+  /**
+   * As {@link #fanout(BenchOptions, ResultTable, BenchServer, FanoutAppender, List, Recorder, String,
+   * String)}, for streams owed what {@code owed} says (each recording one delay per delivery in
+   * {@code recorder}), with the rows {@code fanout} names.
+   */
+  static void fanout(BenchOptions options, ResultTable table, BenchServer server, FanoutAppender appender,
+      List<Owed> owed, Recorder recorder, Case fanout) throws Exception {
+    String prefix = fanout.prefix();
+    String streams = fanout.streams();
     int batch = options.fanoutBatch();
     long period = TimeUnit.SECONDS.toNanos(1) * batch / options.fanoutRate();
     ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
-    long[] counts = delivered.stream().mapToLong(LongSupplier::getAsLong).toArray();
+    long from = appender.nextSequence();
     long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(20);
     long warmupTicks = (long) (options.fanoutWarmupSeconds() * 1e9 / period);
     long ticks = warmupTicks + (long) (options.fanoutSeconds() * 1e9 / period);
@@ -101,13 +144,13 @@ final class StreamMeasure {
     }, start - System.nanoTime(), period, TimeUnit.NANOSECONDS);
     sent.await();
     ticker.shutdown();
-    long expected = ticks * batch;
+    long to = from + ticks * batch;
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     long missing;
     do {
       missing = 0;
-      for (int i = 0; i < delivered.size(); i++) {
-        missing += Math.max(0, expected - (delivered.get(i).getAsLong() - counts[i]));
+      for (Owed stream : owed) {
+        missing += stream.missing(from, to);
       }
       if (missing > 0) {
         Thread.sleep(20);
@@ -129,15 +172,14 @@ final class StreamMeasure {
     table.add(prefix + ".p99", histogram.getValueAtPercentile(99) / 1000.0, "ms", ResultTable.Target.atMost(50, "ms"));
     table.add(prefix + ".p99.9", histogram.getValueAtPercentile(99.9) / 1000.0, "ms");
     table.add(prefix + ".max", histogram.getMaxValue() / 1000.0, "ms");
-    table.add(prefix + ".undelivered", missing, "blocks", ResultTable.Target.atMost(0, "blocks"));
+    table.add(prefix + ".undelivered", missing, fanout.unit(), ResultTable.Target.atMost(0, fanout.unit()));
     long deliveries = histogram.getTotalCount();
     double cpuPerDelivery = deliveries == 0 ? 0 : serverCpu / 1000.0 / deliveries;
-    OptionalDouble watch = prefix.equals(WATCH) ? OptionalDouble.empty()
-        : table.value(WATCH + ".server_cpu_per_delivery");
+    OptionalDouble watch = fanout.baseline() == null ? OptionalDouble.empty()
+        : table.value(fanout.baseline() + ".server_cpu_per_delivery");
     if (watch.isPresent()) {
-      // Measured in the same run: a delivery over another transport costs the server no more than a Watch's.
-      table.add(prefix + ".server_cpu_per_delivery", cpuPerDelivery, "us", watch.getAsDouble(),
-          ResultTable.Target.atMostRatio(1));
+      // Measured in the same run, beside its baseline's (a Watch's).
+      table.add(prefix + ".server_cpu_per_delivery", cpuPerDelivery, "us", watch.getAsDouble(), fanout.cpuTarget());
     } else {
       table.add(prefix + ".server_cpu_per_delivery", cpuPerDelivery, "us");
     }
@@ -148,10 +190,10 @@ final class StreamMeasure {
     table.note(prefix + ".*: " + streams + " on one space while"
         + " one client appends " + options.fanoutRate() + " blocks/s in batches of " + batch + " (" + options.fanoutSeconds()
         + " s measured after " + options.fanoutWarmupSeconds() + " s); delay from when an append was due to when each"
-        + " stream receives its blocks (" + histogram.getTotalCount() + " deliveries); server heap after GC at the end"
-        + " with the streams open, and its peaks while measuring; the server process's CPU time from the end of the"
-        + " warm-up until every block was delivered (appends included) per delivered (block, stream), and the"
-        + " benchmark's own (its readers and the appender, on the same cores) in the same window");
+        + " stream receives its " + fanout.unit() + " (" + histogram.getTotalCount() + " deliveries); server heap after"
+        + " GC at the end with the streams open, and its peaks while measuring; the server process's CPU time from the"
+        + " end of the warm-up until every " + fanout.delivery() + " was delivered (appends included) per delivery, and"
+        + " the benchmark's own (its readers and the appender, on the same cores) in the same window");
     Progress.say(prefix + ": p50 %.1f ms, p99 %.1f ms, max %.1f ms, %d undelivered, server heap %.1f MiB (peak after GC"
             + " %.1f); CPU while measuring: server %.2f cores (%.2f us per delivery), watchers' JVM %.2f cores; append answered p50 %.1f ms,"
             + " p99 %.1f ms after it was due",

@@ -10,6 +10,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.LongSupplier;
 import org.HdrHistogram.Recorder;
 
@@ -46,8 +49,8 @@ final class StreamsFanoutBench {
       if (created.statusCode() != 201) {
         throw new IllegalStateException("creating the stream was answered " + created.statusCode());
       }
-      FanoutAppender appender = new FanoutAppender(SPACE, StreamName.of(NAME).feedId(0), true,
-          FeedSyncGrpc.newBlockingStub(appends));
+      FanoutAppender appender = new FanoutAppender(SPACE, StreamName.of(NAME).feedId(0), Optional.empty(),
+          FanoutAppender.TEXT, FeedSyncGrpc.newBlockingStub(appends));
       appender.append(1, 0);
       Recorder recorder = StreamMeasure.delays();
       String live = path + "?offset=now&live=sse";

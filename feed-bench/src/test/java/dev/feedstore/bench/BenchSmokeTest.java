@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.EnumSet;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,7 +26,8 @@ class BenchSmokeTest {
         "--checksum-blocks", "1000", "--chain-blocks", "1000", "--backlog-blocks", "300",
         "--fairness-queries", "20", "--stream-messages", "500", "--compaction-blocks", "3000",
         "--livequery-documents", "2000", "--livequery-queries", "5", "--livequery-blocks", "100",
-        "--livequery-pulled", "100", "--compression-blocks", "500");
+        "--livequery-pulled", "100", "--compression-blocks", "500", "--livequery-server-subscribers", "4",
+        "--livequery-server-queries", "3", "--livequery-server-documents", "200");
     assertEquals(0, status);
     List<String> lines = Files.readAllLines(out);
     String table = String.join("\n", lines);
@@ -36,19 +38,30 @@ class BenchSmokeTest {
         "checksum.crc32c ", "chain.link_256b ", "chain.link_1mib ", "fairness.query.p99.flooded ",
         "append.concurrent.c100.batch1.one-space ", "streams.append.http ", "streams.append.http_producer ",
         "streams.sse_catchup.rate ", "compaction.rate ", "compaction.append.p99 ", "compaction.watch.p99 ",
-        "sse.fanout.bench_cpu_per_delivery ", "streams.fanout.undelivered ")) {
+        "sse.fanout.bench_cpu_per_delivery ", "streams.fanout.undelivered ",
+        "livequery_server.p99 ", "livequery_server.server_cpu_per_delivery ", "livequery_server.heap_per_subscriber ",
+        "livequery_server.watch.server_cpu_per_delivery ")) {
       assertTrue(table.contains("\n" + metric), metric + " is in the table:\n" + table);
     }
-    // The event-stream readers find every block the server sent over both transports, and no stream ended.
+    // The event-stream readers find every block the server sent over every transport, and no stream ended.
     for (String metric : List.of("fanout.undelivered", "sse.fanout.undelivered", "sse.fanout.streams_ended",
-        "streams.fanout.undelivered", "streams.fanout.streams_ended")) {
+        "streams.fanout.undelivered", "streams.fanout.streams_ended", "livequery_server.undelivered",
+        "livequery_server.watch.undelivered")) {
       assertEquals("0", value(lines, metric), metric + ":\n" + table);
     }
   }
 
+  @Test
+  void onlyTakesThePartsAsTheHelpNamesThem() {
+    BenchMain main = new BenchMain();
+    new CommandLine(main).setCaseInsensitiveEnumValuesAllowed(true).parseArgs("--only", "livequery-server,fanout");
+    assertEquals(EnumSet.of(BenchMain.Part.livequery_server, BenchMain.Part.fanout), main.only);
+  }
+
+  /** The value column of the row {@code metric}. */
   private static String value(List<String> lines, String metric) {
-    return lines.stream().filter(line -> line.startsWith(metric + " ")).findFirst().orElseThrow()
-        .split("\\|")[1].strip();
+    return lines.stream().filter(l -> l.startsWith(metric + " ")).findFirst()
+        .orElseThrow(() -> new AssertionError(metric + " is not in the table")).split("\\|")[1].strip();
   }
 
   @Test
@@ -64,8 +77,7 @@ class BenchSmokeTest {
         "pg.procs3.three_spaces ", "pg.watch.cross_process.p99 ")) {
       assertTrue(table.contains("\n" + metric), metric + " is in the table:\n" + table);
     }
-    String undelivered = Files.readAllLines(out).stream().filter(l -> l.startsWith("pg.watch.cross_process.undelivered "))
-        .findFirst().orElseThrow().split("\\|")[1].strip();
-    assertEquals("0", undelivered, "every block was delivered:\n" + table);
+    assertEquals("0", value(Files.readAllLines(out), "pg.watch.cross_process.undelivered"),
+        "every block was delivered:\n" + table);
   }
 }

@@ -27,10 +27,14 @@ public final class ParsedBlock {
   /** The content as JSON, empty when it is not JSON; null until first read. Guarded by this for writes. */
   private volatile Optional<JsonValue> json;
 
-  private ParsedBlock(Block block, Optional<Namespace> namespace, long evaluatedAt) {
+  /** Runs when the content is read as JSON, once at most. */
+  private final Runnable onParse;
+
+  private ParsedBlock(Block block, Optional<Namespace> namespace, long evaluatedAt, Runnable onParse) {
     this.block = Objects.requireNonNull(block, "block");
     this.namespace = Objects.requireNonNull(namespace, "namespace");
     this.evaluatedAt = evaluatedAt;
+    this.onParse = Objects.requireNonNull(onParse, "onParse");
   }
 
   /**
@@ -40,7 +44,15 @@ public final class ParsedBlock {
    *     while it is pending
    */
   public static ParsedBlock of(Block block, Optional<Namespace> namespace, long evaluatedAt) {
-    return new ParsedBlock(block, namespace, evaluatedAt);
+    return new ParsedBlock(block, namespace, evaluatedAt, () -> {});
+  }
+
+  /**
+   * As {@link #of(Block, Optional, long)}, running {@code onParse} when the content is read as JSON
+   * (once at most, on the thread that reads it first): a count of the parsing an evaluation does.
+   */
+  public static ParsedBlock of(Block block, Optional<Namespace> namespace, long evaluatedAt, Runnable onParse) {
+    return new ParsedBlock(block, namespace, evaluatedAt, onParse);
   }
 
   /** The block evaluated. */
@@ -67,6 +79,7 @@ public final class ParsedBlock {
         if (read == null) {
           read = JsonReader.tryParse(block.data().toByteArray());
           json = read;
+          onParse.run();
         }
       }
     }

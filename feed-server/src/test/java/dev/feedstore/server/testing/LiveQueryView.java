@@ -111,6 +111,7 @@ public final class LiveQueryView {
       case RESET -> {
         resets++;
         held.clear();
+        ready = false; // a fresh snapshot follows, complete at its ready
       }
       case SNAPSHOT -> {
         snapshots++;

@@ -100,6 +100,9 @@ public final class ServerCore implements AutoCloseable {
         liveQueries::openCount);
     metrics.gauge("feedstore_live_queries_shared", "Shared states of live queries: one per canonical query and space"
         + " in use, whatever its subscribers.", liveQueries::sharedCount);
+    metrics.counter("feedstore.live_query.blocks_parsed", "Blocks whose JSON live queries read: a committed block once"
+        + " for every query of its space, and the blocks loads of new queries and catch-ups from storage read.",
+        liveQueries, LiveQueries::blocksParsed);
     metrics.gauge("feedstore_watch_scope_bytes", "Heap the scopes of open live streams hold.", watches::scopeBytes);
     metrics.counter("feedstore.append.groups", "Groups of appends committed together in one transaction (a lone"
         + " append is a group of one).", authority, PositionAuthority::appendGroups);

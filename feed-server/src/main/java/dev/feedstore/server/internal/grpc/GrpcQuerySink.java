@@ -12,7 +12,6 @@ import dev.feedstore.server.internal.queries.QueryBatch;
 import dev.feedstore.server.internal.queries.QuerySink;
 import dev.feedstore.server.internal.queries.ResumeToken;
 import dev.feedstore.server.internal.spaces.Encodings;
-import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
 import java.util.List;
 
@@ -28,19 +27,16 @@ final class GrpcQuerySink implements QuerySink {
   static final Encodings.Kind<LiveQueryEvent> CHANGES = new Encodings.Kind<>("LiveQueryEvent changes");
 
   private final String requestId;
-  private final ServerCallStreamObserver<LiveQueryEvent> call;
-  private Runnable onGone = () -> {};
+  private final ServerStream<LiveQueryEvent> call;
 
   GrpcQuerySink(String requestId, ServerCallStreamObserver<LiveQueryEvent> call) {
     this.requestId = requestId;
-    this.call = call;
+    this.call = new ServerStream<>(call);
   }
 
   @Override
   public void start(Runnable onReady, Runnable onGone) {
-    this.onGone = onGone;
-    call.setOnCancelHandler(onGone::run);
-    call.setOnReadyHandler(onReady::run);
+    call.start(onReady, onGone);
   }
 
   @Override
@@ -55,40 +51,41 @@ final class GrpcQuerySink implements QuerySink {
     LiveQueryEvent.Builder event = event(ack.fence(), false).setAck(LiveQueryAck.newBuilder()
         .setRequestId(requestId).setFloor(ack.fence().floor()).setQuery(ack.query().toJson())
         .setQueryHash(ack.fence().queryHash()).setResumed(ack.resumed()));
-    send(event.build());
+    call.send(event.build());
   }
 
   @Override
   public void reset(String reason, ResumeToken fence) {
-    send(event(fence, false).setReset(LiveQueryReset.newBuilder().setReason(reason).setFloor(fence.floor())).build());
+    call.send(event(fence, false).setReset(LiveQueryReset.newBuilder().setReason(reason).setFloor(fence.floor()))
+        .build());
   }
 
   @Override
   public void snapshot(List<Row> rows, ResumeToken fence) {
     LiveRows.Builder wire = LiveRows.newBuilder();
     rows.forEach(row -> wire.addRows(WireQueries.toWire(row)));
-    send(event(fence, false).setSnapshot(wire).build());
+    call.send(event(fence, false).setSnapshot(wire).build());
   }
 
   @Override
   public void ready(ResumeToken at) {
-    send(event(at, true).setReady(LiveQueryReady.getDefaultInstance()).build());
+    call.send(event(at, true).setReady(LiveQueryReady.getDefaultInstance()).build());
   }
 
   @Override
   public void changes(QueryBatch batch) {
-    send(batch.encodings().get(CHANGES, () -> event(batch.stamp(), true)
+    call.send(batch.encodings().get(CHANGES, () -> event(batch.stamp(), true)
         .setChanges(WireQueries.toWire(batch.changes())).build()));
   }
 
   @Override
   public void heartbeat(ResumeToken at) {
-    send(event(at, true).setHeartbeat(LiveQueryHeartbeat.getDefaultInstance()).build());
+    call.send(event(at, true).setHeartbeat(LiveQueryHeartbeat.getDefaultInstance()).build());
   }
 
   @Override
   public void end(RuntimeException reason) {
-    call.onError(Failures.toStatus(reason));
+    call.end(reason);
   }
 
   /** An event at {@code at}, carrying its resume token when {@code resumable}. */
@@ -99,13 +96,5 @@ final class GrpcQuerySink implements QuerySink {
       event.setResumeToken(at.text());
     }
     return event;
-  }
-
-  private void send(LiveQueryEvent event) {
-    try {
-      call.onNext(event);
-    } catch (StatusRuntimeException e) {
-      onGone.run();
-    }
   }
 }

@@ -13,7 +13,6 @@ import dev.feedstore.server.internal.spaces.Encodings;
 import dev.feedstore.server.internal.spaces.Page;
 import dev.feedstore.server.internal.spaces.SharedBatches;
 import dev.feedstore.server.internal.spaces.TailEntry;
-import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -35,19 +34,16 @@ final class GrpcWatchSink implements LiveSink {
   private record FrameFields(String requestId, Head head) {}
 
   private final String requestId;
-  private final ServerCallStreamObserver<WatchFrame> call;
-  private Runnable onGone = () -> {};
+  private final ServerStream<WatchFrame> call;
 
   GrpcWatchSink(String requestId, ServerCallStreamObserver<WatchFrame> call) {
     this.requestId = requestId;
-    this.call = call;
+    this.call = new ServerStream<>(call);
   }
 
   @Override
   public void start(Runnable onReady, Runnable onGone) {
-    this.onGone = onGone;
-    call.setOnCancelHandler(onGone::run);
-    call.setOnReadyHandler(onReady::run);
+    call.start(onReady, onGone);
   }
 
   @Override
@@ -57,12 +53,12 @@ final class GrpcWatchSink implements LiveSink {
 
   @Override
   public void history(Head head, Page page) {
-    send(historyFrame(head, page));
+    call.send(historyFrame(head, page));
   }
 
   @Override
   public void sharedHistory(Head head, Page page, Encodings encodings) {
-    send(SharedBatches.page(FRAMES, new FrameFields(requestId, head), encodings, () -> historyFrame(head, page)));
+    call.send(SharedBatches.page(FRAMES, new FrameFields(requestId, head), encodings, () -> historyFrame(head, page)));
   }
 
   private WatchFrame historyFrame(Head head, Page page) {
@@ -76,7 +72,7 @@ final class GrpcWatchSink implements LiveSink {
 
   @Override
   public void live(Head head, List<TailEntry> entries) {
-    send(SharedBatches.live(FRAMES, new FrameFields(requestId, head), entries, () -> frame(head, entries)));
+    call.send(SharedBatches.live(FRAMES, new FrameFields(requestId, head), entries, () -> frame(head, entries)));
   }
 
   /** The event of {@code head} with the batch of {@code entries}, from their shared encodings. */
@@ -97,17 +93,17 @@ final class GrpcWatchSink implements LiveSink {
 
   @Override
   public void caughtUp(Head head) {
-    send(WatchFrame.of(event(head).setCaughtUp(CaughtUp.getDefaultInstance()).build()));
+    call.send(WatchFrame.of(event(head).setCaughtUp(CaughtUp.getDefaultInstance()).build()));
   }
 
   @Override
   public void heartbeat(Head head) {
-    send(WatchFrame.of(event(head).setHeartbeat(Heartbeat.getDefaultInstance()).build()));
+    call.send(WatchFrame.of(event(head).setHeartbeat(Heartbeat.getDefaultInstance()).build()));
   }
 
   @Override
   public void end(RuntimeException reason) {
-    call.onError(Failures.toStatus(reason));
+    call.end(reason);
   }
 
   private WatchEvent.Builder event(Head head) {
@@ -121,13 +117,5 @@ final class GrpcWatchSink implements LiveSink {
     head.lastChain().ifPresent(event::setLastChain);
     head.startCursor().ifPresent(event::setStartCursor);
     return event;
-  }
-
-  private void send(WatchFrame frame) {
-    try {
-      call.onNext(frame);
-    } catch (StatusRuntimeException e) {
-      onGone.run(); // cancelled while sending: the client is gone
-    }
   }
 }

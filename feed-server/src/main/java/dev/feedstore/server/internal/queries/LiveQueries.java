@@ -46,6 +46,7 @@ public final class LiveQueries {
   private final PositionAuthority authority;
   private final ServerSettings settings;
   private final QueryStorage storage;
+  private final BlockParses parses = new BlockParses();
   private final Executor executor;
   private final RateLimitedLog failures;
   private final ScheduledExecutorService timers;
@@ -68,7 +69,7 @@ public final class LiveQueries {
       ScheduledExecutorService timers, Clock clock) {
     this.authority = authority;
     this.settings = authority.settings();
-    this.storage = new QueryStorage(authority, clock);
+    this.storage = new QueryStorage(authority, clock, parses);
     this.executor = executor;
     this.failures = failures;
     this.timers = timers;
@@ -97,7 +98,7 @@ public final class LiveQueries {
         authority.releaseSpace(state);
         throw e;
       }
-      SpaceQueries space = spaces.computeIfAbsent(state, s -> new SpaceQueries(s, storage, executor, clock, failures,
+      SpaceQueries space = spaces.computeIfAbsent(state, s -> new SpaceQueries(s, storage, parses, executor, clock, failures,
           settings.get(LIVE_QUERY_MATCHES), settings.get(LIVE_QUERY_RECENT_ROWS)));
       subscription = new QuerySubscription(query, resume, space, storage, sink, executor, failures, principal,
           new QuerySubscription.Limit(LIVE_QUERY_SNAPSHOT_ROWS.name(), settings.get(LIVE_QUERY_SNAPSHOT_ROWS)),
@@ -155,6 +156,14 @@ public final class LiveQueries {
       all = new ArrayList<>(spaces.values());
     }
     return all.stream().mapToInt(SpaceQueries::sharedCount).sum();
+  }
+
+  /**
+   * How many blocks live queries have read as JSON so far: each block of a committed range once for
+   * every query of its space, and the blocks that loads of new queries and catch-ups from storage read.
+   */
+  public long blocksParsed() {
+    return parses.count();
   }
 
   /** Gives every open subscription a heartbeat tick. */

@@ -33,10 +33,12 @@ final class QueryStorage {
 
   private final PositionAuthority authority;
   private final Clock clock;
+  private final BlockParses parses;
 
-  QueryStorage(PositionAuthority authority, Clock clock) {
+  QueryStorage(PositionAuthority authority, Clock clock, BlockParses parses) {
     this.authority = authority;
     this.clock = clock;
+    this.parses = parses;
   }
 
   /**
@@ -73,7 +75,7 @@ final class QueryStorage {
         List<Block> fetched = tx.blocks().between(space, query.scope(), after, Position.of(end + 1), CHUNK);
         namespaces.add(fetched);
         for (Block block : fetched) {
-          ParsedBlock version = ParsedBlock.of(block, namespaces.of(block), evaluatedAt);
+          ParsedBlock version = parses.of(block, namespaces.of(block), evaluatedAt);
           query.documentOf(version).ifPresent(id -> last.put(id, version));
         }
         if (fetched.size() < CHUNK) {
@@ -127,7 +129,7 @@ final class QueryStorage {
       long evaluatedAt = clock.millis();
       List<ParsedBlock> parsed = new ArrayList<>(blocks.size());
       for (Block block : blocks) {
-        parsed.add(ParsedBlock.of(block, namespaces.of(block), evaluatedAt));
+        parsed.add(parses.of(block, namespaces.of(block), evaluatedAt));
       }
       return new Committed(parsed, Math.max(after, end), floor);
     });

@@ -33,6 +33,7 @@ import java.util.concurrent.Executor;
 final class SpaceQueries implements SpaceTail.Watcher {
   private final SpaceState space;
   private final QueryStorage storage;
+  private final BlockParses parses;
   private final Clock clock;
   private final RateLimitedLog failures;
   private final int maxMatches;
@@ -46,10 +47,11 @@ final class SpaceQueries implements SpaceTail.Watcher {
   /** Blocks applied per evaluation at most (whole commits: a larger commit is read whole). */
   static final int READ_BLOCKS = QueryStorage.CHUNK;
 
-  SpaceQueries(SpaceState space, QueryStorage storage, Executor executor, Clock clock, RateLimitedLog failures,
-      int maxMatches, long recentRows) {
+  SpaceQueries(SpaceState space, QueryStorage storage, BlockParses parses, Executor executor, Clock clock,
+      RateLimitedLog failures, int maxMatches, long recentRows) {
     this.space = space;
     this.storage = storage;
+    this.parses = parses;
     this.clock = clock;
     this.failures = failures;
     this.maxMatches = maxMatches;
@@ -175,7 +177,7 @@ final class SpaceQueries implements SpaceTail.Watcher {
         long evaluatedAt = clock.millis();
         blocks = new ArrayList<>(slice.entries().size());
         for (TailEntry entry : slice.entries()) {
-          blocks.add(ParsedBlock.of(entry.block(), entry.namespace(), evaluatedAt));
+          blocks.add(parses.of(entry.block(), entry.namespace(), evaluatedAt));
         }
         end = slice.entries().get(slice.entries().size() - 1).position();
       }
