@@ -107,9 +107,10 @@ public final class LiveResult {
       if (change instanceof DocumentChange.Current current) {
         DocumentId id = query.requireDocument(current.version());
         evaluations++;
-        next = noted(next, id, query.rowOf(id, current.version()));
+        next = noted(next, id, query.rowOf(id, current.version()), members.containsKey(id));
       } else {
-        next = noted(next, ((DocumentChange.Removed) change).id(), Optional.empty());
+        DocumentId id = ((DocumentChange.Removed) change).id();
+        next = noted(next, id, Optional.empty(), members.containsKey(id));
       }
     }
     return commit(next);
@@ -136,19 +137,21 @@ public final class LiveResult {
       }
       DocumentId id = found.get();
       Member member = members.get(id);
-      RowVersion before = latest != null && latest.containsKey(id) ? latest.get(id)
-          : member == null ? null : member.row.version();
       RowVersion version = block.version();
-      if (before != null && !before.block().equals(version.block()) && version.position().isAssigned()
-          && (before.pending() || version.position().compareTo(before.position()) < 0)) {
-        throw new IllegalArgumentException("block " + version + " comes before " + before
-            + ", the current version of document " + id + ", so it cannot be appended");
+      if (version.position().isAssigned()) { // a pending block comes after every version
+        RowVersion before = latest != null && latest.containsKey(id) ? latest.get(id)
+            : member == null ? null : member.row.version();
+        if (before != null && !before.block().equals(version.block())
+            && (before.pending() || version.position().compareTo(before.position()) < 0)) {
+          throw new IllegalArgumentException("block " + version + " comes before " + before
+              + ", the current version of document " + id + ", so it cannot be appended");
+        }
       }
       if (latest != null) {
         latest.put(id, version);
       }
       evaluations++;
-      next = noted(next, id, query.rowOf(id, block));
+      next = noted(next, id, query.rowOf(id, block), member != null);
     }
     return commit(next);
   }
@@ -156,9 +159,12 @@ public final class LiveResult {
   /**
    * Notes the row a document has after the batch (empty: none), a later one winning; the map is made
    * on the first document that may change the result, so a batch that changes nothing makes none.
+   *
+   * @param member whether the document matches now, before the batch
    */
-  private Map<DocumentId, Optional<Row>> noted(Map<DocumentId, Optional<Row>> next, DocumentId id, Optional<Row> row) {
-    if (row.isEmpty() && !members.containsKey(id) && (next == null || !next.containsKey(id))) {
+  private Map<DocumentId, Optional<Row>> noted(Map<DocumentId, Optional<Row>> next, DocumentId id, Optional<Row> row,
+      boolean member) {
+    if (row.isEmpty() && !member && (next == null || !next.containsKey(id))) {
       return next; // neither in the result nor noted: it stays out
     }
     Map<DocumentId, Optional<Row>> noted = next == null ? new LinkedHashMap<>() : next;
