@@ -1,61 +1,38 @@
 package dev.feedstore.bench;
 
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Flow;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Function;
 import org.HdrHistogram.Recorder;
 
 /**
- * One Server-Sent Events response of a fan-out case, read as bytes by a subclass ({@link #take}),
- * which counts the blocks it finds, records the delay of each and says when the stream is live
- * ({@link #live}). Confined to java.net.http's serialized subscriber callbacks but for the
- * counters, the latch and {@link #cancel}, which any thread may use.
+ * One Server-Sent Events response of a fan-out case, as {@link EventStreamClient} reads it: the body
+ * comes in runs of bytes ({@link #scan}), which a subclass scans for the blocks, handing each to
+ * {@link #block} with the time it was due, and in which it finds when the stream is live ({@link
+ * #live}). The blocks of a run arrived when the run was read; their delays are recorded once per
+ * due time and run (the blocks of one append share theirs), each block counted.
+ *
+ * <p>Confined to the client's thread that reads the stream, but for the counters, the latch, the
+ * failure and {@link #cancel}, which any thread may use.
  */
-abstract class EventStreamReader implements Flow.Subscriber<List<ByteBuffer>> {
+abstract class EventStreamReader {
   final Recorder recorder;
   final CountDownLatch live = new CountDownLatch(1);
   final AtomicLong blocks = new AtomicLong();
   final AtomicReference<Throwable> failure = new AtomicReference<>();
-  private volatile Flow.Subscription subscription;
+  private volatile Runnable closer = () -> {};
+  private volatile boolean cancelled;
+  /** When the run being scanned was read ({@link System#nanoTime}). */
+  private long now;
+  /** The due time of the blocks of this run not recorded yet, and how many of them had one. */
+  private long runDue;
+  private long runDelays;
+  private long runBlocks;
 
   EventStreamReader(Recorder recorder) {
     this.recorder = recorder;
-  }
-
-  /**
-   * Opens {@code count} streams of {@code request} at once and waits until each is live.
-   *
-   * @throws IllegalStateException if one fails or is not live within a minute
-   */
-  static <R extends EventStreamReader> List<R> open(HttpClient http, HttpRequest request, int count,
-      Function<Recorder, R> reader, Recorder recorder) throws InterruptedException {
-    List<R> opened = new ArrayList<>();
-    for (int i = 0; i < count; i++) {
-      R stream = reader.apply(recorder);
-      http.sendAsync(request, HttpResponse.BodyHandlers.fromSubscriber(stream)).whenComplete((response, failed) -> {
-        if (failed != null) {
-          stream.fail(failed);
-        } else if (response.statusCode() != 200) {
-          stream.fail(new IllegalStateException("the event stream was answered " + response.statusCode()));
-        }
-      });
-      opened.add(stream);
-    }
-    for (R stream : opened) {
-      if (!stream.live.await(60, TimeUnit.SECONDS) || stream.failure.get() != null) {
-        throw new IllegalStateException("an event stream did not become live", stream.failure.get());
-      }
-    }
-    return opened;
   }
 
   static void close(List<? extends EventStreamReader> streams) {
@@ -64,8 +41,7 @@ abstract class EventStreamReader implements Flow.Subscriber<List<ByteBuffer>> {
 
   /** The failures of the streams that ended, as rows {@code PREFIX.streams_ended}. */
   static void ended(ResultTable table, String prefix, List<? extends EventStreamReader> streams) {
-    List<Throwable> ended = streams.stream().map(stream -> stream.failure.get())
-        .filter(java.util.Objects::nonNull).toList();
+    List<Throwable> ended = streams.stream().map(stream -> stream.failure.get()).filter(Objects::nonNull).toList();
     // A stream the server ended (it cuts a reader that took nothing for its idle timeout) is a
     // result, not a failure of the benchmark: its blocks count as undelivered.
     table.add(prefix + ".streams_ended", ended.size(), "streams", ResultTable.Target.atMost(0, "streams"));
@@ -74,60 +50,70 @@ abstract class EventStreamReader implements Flow.Subscriber<List<ByteBuffer>> {
     }
   }
 
-  /** One byte of the stream, which arrived at {@code now} ({@link System#nanoTime}). */
-  abstract void take(byte b, long now);
+  /**
+   * Scans the body's bytes {@code [from, to)}, the next after those scanned before, calling {@link
+   * #block} for each block that ends in them.
+   *
+   * @throws java.io.IOException if they are not what the stream sends (the stream then fails)
+   */
+  abstract void scan(byte[] bytes, int from, int to) throws java.io.IOException;
 
-  /** A block that was due at {@code due} ({@link System#nanoTime}; 0 for none) arrived at {@code now}. */
-  final void block(long due, long now) {
+  /** The runs scanned until {@link #flush} were read at {@code value} ({@link System#nanoTime}). */
+  final void readAt(long value) {
+    now = value;
+  }
+
+  /** A block due at {@code due} ({@link System#nanoTime}; 0 for none) is in the run being scanned. */
+  final void block(long due) {
+    if (due != runDue) {
+      recordRun();
+      runDue = due;
+    }
     if (due != 0) {
-      StreamMeasure.delivered(recorder, due, now);
+      runDelays++;
     }
-    blocks.incrementAndGet();
+    runBlocks++;
   }
 
-  @Override
-  public final void onSubscribe(Flow.Subscription value) {
-    subscription = value;
-    value.request(Long.MAX_VALUE);
-  }
-
-  @Override
-  public final void onNext(List<ByteBuffer> buffers) {
-    long now = System.nanoTime();
-    for (ByteBuffer buffer : buffers) {
-      while (buffer.hasRemaining()) {
-        take(buffer.get(), now);
-      }
+  /** Records the delays and counts the blocks of the runs scanned since the last flush. */
+  final void flush() {
+    recordRun();
+    if (runBlocks > 0) {
+      blocks.addAndGet(runBlocks); // after their delays: a reader that sees every block counted sees their delays too
+      runBlocks = 0;
     }
   }
 
-  @Override
-  public final void onError(Throwable t) {
-    fail(t);
+  private void recordRun() {
+    if (runDelays > 0) {
+      StreamMeasure.delivered(recorder, runDue, now, runDelays);
+      runDelays = 0;
+    }
   }
 
-  @Override
-  public void onComplete() {
-    live.countDown();
+  /** The response ended: a stream that the benchmark did not close fails, so its missing blocks count. */
+  final void ended() {
+    if (!cancelled) {
+      fail(new IllegalStateException("the server ended the event stream"));
+    }
   }
 
+  /** The stream failed with {@code t}, unless the benchmark closed it. */
   final void fail(Throwable t) {
-    failure.compareAndSet(null, t);
+    if (!cancelled) {
+      failure.compareAndSet(null, t);
+    }
     live.countDown();
   }
 
-  final void cancel() {
-    Flow.Subscription current = subscription;
-    if (current != null) {
-      current.cancel();
-    }
+  /** Hooks what closes the stream's connection. */
+  final void closeWith(Runnable value) {
+    closer = value;
   }
 
-  /** How much of {@code pattern} is matched after {@code b}, having matched {@code matched} before it. */
-  static int step(byte[] pattern, int matched, byte b) {
-    if (pattern[matched] == b) {
-      return matched + 1;
-    }
-    return pattern[0] == b ? 1 : 0;
+  /** Closes the stream; it then fails no more. */
+  final void cancel() {
+    cancelled = true;
+    closer.run();
   }
 }

@@ -59,7 +59,7 @@ final class PostgresBench {
     // Durable commits, as a production database makes them (the library's defaults turn them off).
     postgres = EmbeddedPostgres.builder().setServerConfig("max_connections", "300").setServerConfig("fsync", "on")
         .setServerConfig("synchronous_commit", "on").start();
-    try (Servers servers = new Servers(newDatabase(), 3)) {
+    try (Servers servers = new Servers(newDatabase(), 3, options.serverJvmArgs())) {
       Progress.say("embedded PostgreSQL on port %d, three server processes; warming them up for %.0f s",
           postgres.getPort(), warmupSeconds);
       warmUp(servers, warmupSeconds);
@@ -345,12 +345,16 @@ final class PostgresBench {
     private final List<Process> processes = new ArrayList<>();
     private final List<ManagedChannel> channels = new ArrayList<>();
 
-    Servers(String url, int count) throws IOException {
+    /** {@code count} server processes on the database at {@code url}, their JVMs started with {@code jvmArgs}. */
+    Servers(String url, int count, List<String> jvmArgs) throws IOException {
       for (int i = 0; i < count; i++) {
         int port = freePort();
-        Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-cp", System.getProperty("java.class.path"), "dev.feedstore.server.Main", "--postgres", url,
-            "--port", Integer.toString(port), "--heartbeat-ms", "1000")
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvmArgs);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.feedstore.server.Main", "--postgres",
+            url, "--port", Integer.toString(port), "--heartbeat-ms", "1000"));
+        Process process = new ProcessBuilder(command)
             .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         processes.add(process);
         ManagedChannel channel = io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder

@@ -37,7 +37,13 @@ final class StreamMeasure {
    * behind instead of failing the histogram (and with it the stream that reads it).
    */
   static void delivered(Recorder recorder, long due, long now) {
-    recorder.recordValue(Math.min(MAX_DELAY_MICROS, Math.max(0, TimeUnit.NANOSECONDS.toMicros(now - due))));
+    delivered(recorder, due, now, 1);
+  }
+
+  /** {@link #delivered(Recorder, long, long)} of {@code count} blocks due at {@code due} that arrived together. */
+  static void delivered(Recorder recorder, long due, long now, long count) {
+    recorder.recordValueWithCount(Math.min(MAX_DELAY_MICROS, Math.max(0, TimeUnit.NANOSECONDS.toMicros(now - due))),
+        count);
   }
 
   /**
@@ -112,7 +118,8 @@ final class StreamMeasure {
     double elapsed = (System.nanoTime() - cpuAtStart[2]) / 1e9;
     long serverCpu = server.cpuNanos() - cpuAtStart[0];
     double serverCores = serverCpu / 1e9 / elapsed;
-    double clientCores = (Heap.processCpuNanos() - cpuAtStart[1]) / 1e9 / elapsed;
+    long benchCpu = Heap.processCpuNanos() - cpuAtStart[1];
+    double clientCores = benchCpu / 1e9 / elapsed;
     long[] peaks = server.peaks();
     long heapAfter = server.usedHeapAfterGc();
     if (appender.failures.get() > 0) {
@@ -134,6 +141,7 @@ final class StreamMeasure {
     } else {
       table.add(prefix + ".server_cpu_per_delivery", cpuPerDelivery, "us");
     }
+    table.add(prefix + ".bench_cpu_per_delivery", deliveries == 0 ? 0 : benchCpu / 1000.0 / deliveries, "us");
     table.add(prefix + ".server_heap_after_gc", Heap.mib(heapAfter), "MiB");
     table.add(prefix + ".server_heap_peak_after_gc", Heap.mib(peaks[1]), "MiB");
     table.add(prefix + ".server_heap_peak_used", Heap.mib(peaks[0]), "MiB");
@@ -142,7 +150,8 @@ final class StreamMeasure {
         + " s measured after " + options.fanoutWarmupSeconds() + " s); delay from when an append was due to when each"
         + " stream receives its blocks (" + histogram.getTotalCount() + " deliveries); server heap after GC at the end"
         + " with the streams open, and its peaks while measuring; the server process's CPU time from the end of the"
-        + " warm-up until every block was delivered (appends included) per delivered (block, stream)");
+        + " warm-up until every block was delivered (appends included) per delivered (block, stream), and the"
+        + " benchmark's own (its readers and the appender, on the same cores) in the same window");
     Progress.say(prefix + ": p50 %.1f ms, p99 %.1f ms, max %.1f ms, %d undelivered, server heap %.1f MiB (peak after GC"
             + " %.1f); CPU while measuring: server %.2f cores (%.2f us per delivery), watchers' JVM %.2f cores; append answered p50 %.1f ms,"
             + " p99 %.1f ms after it was due",

@@ -3,14 +3,13 @@ package dev.feedstore.bench;
 import dev.feedstore.core.StreamName;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
 import io.grpc.ManagedChannel;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.function.LongSupplier;
 import org.HdrHistogram.Recorder;
 
@@ -38,12 +37,12 @@ final class StreamsFanoutBench {
   void run() throws Exception {
     BenchServer server = options.server().reopen(options.dir().resolve("streams-fanout-authority.db"));
     ManagedChannel appends = server.channel();
-    ExecutorService readers = Executors.newFixedThreadPool(2);
-    HttpClient http = HttpClient.newBuilder().executor(readers).build();
-    URI stream = URI.create("http://127.0.0.1:" + server.httpPort() + "/v1/stream/" + NAME);
-    try {
-      HttpResponse<Void> created = http.send(HttpRequest.newBuilder(stream).header("Content-Type", "text/plain")
-          .PUT(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.discarding());
+    String path = "/v1/stream/" + NAME;
+    try (EventStreamClient client = new EventStreamClient()) {
+      HttpClient http = HttpClient.newHttpClient();
+      HttpResponse<Void> created = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.httpPort()
+          + path)).header("Content-Type", "text/plain").PUT(HttpRequest.BodyPublishers.noBody()).build(),
+          HttpResponse.BodyHandlers.discarding());
       if (created.statusCode() != 201) {
         throw new IllegalStateException("creating the stream was answered " + created.statusCode());
       }
@@ -51,10 +50,9 @@ final class StreamsFanoutBench {
           FeedSyncGrpc.newBlockingStub(appends));
       appender.append(1, 0);
       Recorder recorder = StreamMeasure.delays();
-      URI live = URI.create(stream + "?offset=now&live=sse");
-      HttpRequest request = HttpRequest.newBuilder(live).build();
-      EventStreamReader.close(EventStreamReader.open(http, request, 20, Reader::new, recorder)); // warm reads up
-      List<Reader> measured = EventStreamReader.open(http, request, options.fanoutStreams(), Reader::new, recorder);
+      String live = path + "?offset=now&live=sse";
+      EventStreamReader.close(client.open(server.httpPort(), live, 20, () -> new Reader(recorder))); // warm reads up
+      List<Reader> measured = client.open(server.httpPort(), live, options.fanoutStreams(), () -> new Reader(recorder));
       StreamMeasure.fanout(options, table, server, appender, measured.stream()
           .map(reader -> (LongSupplier) reader.blocks::get).toList(), recorder, "streams.fanout",
           measured.size() + " Durable Streams readers of one stream with live=sse (one HTTP/1.1 connection each)");
@@ -62,28 +60,32 @@ final class StreamsFanoutBench {
       EventStreamReader.close(measured);
     } finally {
       BenchServer.shutdown(appends);
-      readers.shutdownNow();
     }
   }
 
   /**
-   * One reader, parsing the event stream byte by byte: the lines of an {@code event: data} hold the
-   * blocks' text, {@code 256} characters each; the first {@code event: control} says it is live.
+   * One reader, scanning the event stream line by line: the {@code data:} line of an {@code event:
+   * data} holds the blocks' text, {@value AppendWorkload#DATA_BYTES} characters each, of which only
+   * the due time at the start is read (each must be hexadecimal, so a block cut short shows) and
+   * the rest stepped over; the line must end at a block's end. The first {@code event: control}
+   * says it is live.
    */
-  private static final class Reader extends EventStreamReader {
-    private static final byte[] EVENT_DATA = "event: data\n".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] EVENT_CONTROL = "event: control\n".getBytes(StandardCharsets.US_ASCII);
+  static final class Reader extends EventStreamReader {
+    private static final byte[] EVENT_DATA = "event: data".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] EVENT_CONTROL = "event: control".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] DATA = "data:".getBytes(StandardCharsets.US_ASCII);
 
-    /** The bytes of the current line read so far, while it may still be one of the prefixes. */
-    private int lineRead;
-    private boolean maybeEventData = true;
-    private boolean maybeEventControl = true;
-    private boolean maybeData = true;
+    private enum State { LINE_START, EVENT, DATA_PREFIX, PAYLOAD, REST_OF_LINE }
+
+    private State state = State.LINE_START;
+    /** The bytes of the line's prefix matched so far; -1 once it is not the prefix. */
+    private int matched;
+    /** Which {@code event:} line is being matched: data's or control's, told apart at their eighth byte. */
+    private byte[] event;
     /** The last {@code event:} line named data. */
     private boolean inDataEvent;
-    /** Inside a {@code data:} line of a data event: the characters of blocks read so far. */
-    private long payload = -1;
+    /** Inside a {@code data:} line of a data event: the characters of blocks read or stepped over. */
+    private long payload;
     private long due;
 
     Reader(Recorder recorder) {
@@ -91,54 +93,86 @@ final class StreamsFanoutBench {
     }
 
     @Override
-    void take(byte b, long now) {
-      if (payload >= 0) {
-        if (b == '\n') {
-          payload = -1;
-          lineRead = 0;
-          resetPrefixes();
-          return;
-        }
-        int at = (int) (payload % dev.feedstore.bench.AppendWorkload.DATA_BYTES);
-        if (at < FanoutAppender.DUE_HEX) {
-          due = (due << 4) | Character.digit(b, 16);
-          if (at == FanoutAppender.DUE_HEX - 1) {
-            block(due, now);
-            due = 0;
+    void scan(byte[] bytes, int from, int to) throws IOException {
+      int at = from;
+      while (at < to) {
+        byte b = bytes[at];
+        switch (state) {
+          case LINE_START -> {
+            matched = 0;
+            event = EVENT_DATA;
+            state = b == 'e' ? State.EVENT : b == 'd' && inDataEvent ? State.DATA_PREFIX : State.REST_OF_LINE;
+            continue;
           }
+          case EVENT -> {
+            if (b == '\n') {
+              eventLine();
+              state = State.LINE_START;
+            } else if (matched == EVENT_DATA.length - 4 && b == EVENT_CONTROL[matched]) {
+              event = EVENT_CONTROL;
+              matched++;
+            } else if (matched >= 0 && matched < event.length && event[matched] == b) {
+              matched++;
+            } else {
+              matched = -1;
+            }
+          }
+          case DATA_PREFIX -> {
+            if (DATA[matched] != b) {
+              state = State.REST_OF_LINE;
+              continue;
+            }
+            if (++matched == DATA.length) {
+              state = State.PAYLOAD;
+              payload = 0;
+              due = 0;
+            }
+          }
+          case PAYLOAD -> {
+            int at256 = (int) (payload % AppendWorkload.DATA_BYTES);
+            if (at256 >= FanoutAppender.DUE_HEX) {
+              int step = (int) Math.min(to - at, AppendWorkload.DATA_BYTES - at256);
+              payload += step;
+              at += step;
+              continue;
+            }
+            if (b == '\n' && at256 == 0) {
+              state = State.LINE_START;
+            } else {
+              int digit = Character.digit(b, 16);
+              if (digit < 0) {
+                throw new IOException("a block's text does not start with its due time in hexadecimal (byte " + b
+                    + " at character " + payload + " of a data line)");
+              }
+              due = due << 4 | digit;
+              payload++;
+              if (at256 == FanoutAppender.DUE_HEX - 1) {
+                block(due);
+                due = 0;
+              }
+            }
+          }
+          case REST_OF_LINE -> {
+            while (at < to && bytes[at] != '\n') {
+              at++;
+            }
+            if (at == to) {
+              continue;
+            }
+            state = State.LINE_START;
+          }
+          default -> throw new IllegalStateException(state.name());
         }
-        payload++;
-        return;
-      }
-      maybeEventData &= lineRead < EVENT_DATA.length && EVENT_DATA[lineRead] == b;
-      maybeEventControl &= lineRead < EVENT_CONTROL.length && EVENT_CONTROL[lineRead] == b;
-      maybeData &= lineRead < DATA.length && DATA[lineRead] == b;
-      lineRead++;
-      if (maybeData && lineRead == DATA.length && inDataEvent) {
-        payload = 0;
-        return;
-      }
-      if (b == '\n') {
-        if (maybeEventData && lineRead == EVENT_DATA.length) {
-          inDataEvent = true;
-        } else if (maybeEventControl && lineRead == EVENT_CONTROL.length) {
-          inDataEvent = false;
-          live.countDown();
-        }
-        lineRead = 0;
-        resetPrefixes();
+        at++;
       }
     }
 
-    private void resetPrefixes() {
-      maybeEventData = true;
-      maybeEventControl = true;
-      maybeData = true;
-    }
-
-    @Override
-    public void onComplete() {
-      fail(new IllegalStateException("the server ended the live read"));
+    /** An {@code event:} line ended: it names the event whose data lines follow. */
+    private void eventLine() {
+      inDataEvent = matched == EVENT_DATA.length && event == EVENT_DATA;
+      if (matched == EVENT_CONTROL.length && event == EVENT_CONTROL) {
+        live.countDown();
+      }
     }
   }
 }

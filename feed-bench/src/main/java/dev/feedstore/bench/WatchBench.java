@@ -6,6 +6,7 @@ import dev.feedstore.proto.v1.FeedSyncGrpc;
 import dev.feedstore.proto.v1.WatchRequest;
 import io.grpc.CallOptions;
 import io.grpc.Context;
+import io.grpc.KnownLength;
 import io.grpc.ManagedChannel;
 import io.grpc.MethodDescriptor;
 import io.grpc.protobuf.ProtoUtils;
@@ -56,6 +57,13 @@ final class WatchBench {
         @Override
         public byte[] parse(InputStream stream) {
           try {
+            if (stream instanceof KnownLength) { // gRPC's own message stream: one copy, of its known size
+              byte[] message = new byte[stream.available()];
+              if (stream.readNBytes(message, 0, message.length) == message.length && stream.read() < 0) {
+                return message;
+              }
+              throw new IOException("a Watch message was not the length it said");
+            }
             return stream.readAllBytes();
           } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -99,6 +107,10 @@ final class WatchBench {
 
     /** A BlockBatch: for each Block, the due time in the first 8 bytes of its data. */
     private void readBatch(CodedInputStream in, long now) throws IOException {
+      // The blocks of one append share their due time: their delays are recorded once per run of them.
+      long runDue = 0;
+      long runLength = 0;
+      long count = 0;
       int batch = in.pushLimit(in.readRawVarint32());
       while (!in.isAtEnd()) {
         int tag = in.readTag();
@@ -113,17 +125,28 @@ final class WatchBench {
             int length = in.readRawVarint32();
             long due = length >= 8 ? Long.reverseBytes(in.readRawLittleEndian64()) : 0;
             in.skipRawBytes(length >= 8 ? length - 8 : length);
-            if (due != 0) {
-              StreamMeasure.delivered(recorder, due, now);
+            if (due != runDue) {
+              record(runDue, runLength, now);
+              runDue = due;
+              runLength = 0;
             }
+            runLength += due != 0 ? 1 : 0;
           } else {
             in.skipField(field);
           }
         }
         in.popLimit(block);
-        blocks.incrementAndGet();
+        count++;
       }
       in.popLimit(batch);
+      record(runDue, runLength, now);
+      blocks.addAndGet(count); // after their delays: a reader that sees every block counted sees their delays too
+    }
+
+    private void record(long due, long count, long now) {
+      if (count > 0) {
+        StreamMeasure.delivered(recorder, due, now, count);
+      }
     }
 
     @Override

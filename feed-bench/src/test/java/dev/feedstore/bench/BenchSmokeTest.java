@@ -35,9 +35,20 @@ class BenchSmokeTest {
         "idle.heap_per_stream ", "sse.fanout.p99 ", "sse.fanout.undelivered ", "sse.idle.heap_per_stream ",
         "checksum.crc32c ", "chain.link_256b ", "chain.link_1mib ", "fairness.query.p99.flooded ",
         "append.concurrent.c100.batch1.one-space ", "streams.append.http ", "streams.append.http_producer ",
-        "streams.sse_catchup.rate ", "compaction.rate ", "compaction.append.p99 ", "compaction.watch.p99 ")) {
+        "streams.sse_catchup.rate ", "compaction.rate ", "compaction.append.p99 ", "compaction.watch.p99 ",
+        "sse.fanout.bench_cpu_per_delivery ", "streams.fanout.undelivered ")) {
       assertTrue(table.contains("\n" + metric), metric + " is in the table:\n" + table);
     }
+    // The event-stream readers find every block the server sent over both transports, and no stream ended.
+    for (String metric : List.of("fanout.undelivered", "sse.fanout.undelivered", "sse.fanout.streams_ended",
+        "streams.fanout.undelivered", "streams.fanout.streams_ended")) {
+      assertEquals("0", value(lines, metric), metric + ":\n" + table);
+    }
+  }
+
+  private static String value(List<String> lines, String metric) {
+    return lines.stream().filter(line -> line.startsWith(metric + " ")).findFirst().orElseThrow()
+        .split("\\|")[1].strip();
   }
 
   @Test

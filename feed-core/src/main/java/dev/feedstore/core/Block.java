@@ -7,6 +7,11 @@ import java.util.OptionalLong;
 /**
  * An immutable entry of a feed. Everything but the {@link #position()} is fixed by the author when
  * the block is written; the position is {@link Position#NONE} until the authority assigns one.
+ * Thread-safe.
+ *
+ * <p>Two blocks are equal when their key, content and position are: the receive time is not
+ * compared, since it says when the authority handed out the position, not what the block is, and
+ * one replica may know it for a block while another, which pushed the same block, does not.
  *
  * @param key the identity: feed, author, sequence
  * @param predecessor the block that was last in the feed when this one was written; empty for the
@@ -18,14 +23,17 @@ import java.util.OptionalLong;
  *     authority's clock (non-decreasing with the position in a space); empty while the block has no
  *     position, and on a replica for blocks it positioned by pushing them (the authority reports
  *     receive times with the blocks it sends, not with the positions it hands out)
- *
- * <p>Two blocks are equal when their key, content and position are: the receive time is not
- * compared, since it says when the authority handed out the position, not what the block is, and
- * one replica may know it for a block while another, which pushed the same block, does not.
  */
 public record Block(BlockKey key, Optional<Predecessor> predecessor, long timestamp, BlockData data,
     Position position, OptionalLong receivedAt) {
 
+  /**
+   * A block with every field given.
+   *
+   * @throws NullPointerException if any argument is null
+   * @throws InvalidValueException if {@code timestamp} or {@code receivedAt} is negative, a receive time is
+   *     given without a position, or the predecessor names the block itself
+   */
   public Block {
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(predecessor, "predecessor");
@@ -61,18 +69,22 @@ public record Block(BlockKey key, Optional<Predecessor> predecessor, long timest
     return new Block(key, predecessor, timestamp, data, Position.NONE);
   }
 
+  /** The feed the block belongs to, from its key. */
   public FeedId feedId() {
     return key.feedId();
   }
 
+  /** The author, from its key. */
   public ActorId actorId() {
     return key.actorId();
   }
 
+  /** The author's sequence number in the feed, from its key. */
   public Sequence sequence() {
     return key.sequence();
   }
 
+  /** Whether the authority has given the block its place in the space's order. */
   public boolean isPositioned() {
     return position.isAssigned();
   }
@@ -91,6 +103,7 @@ public record Block(BlockKey key, Optional<Predecessor> predecessor, long timest
     return new Block(key, predecessor, timestamp, data, position, OptionalLong.of(receivedAtMillis));
   }
 
+  /** The same block without a position and so without a receive time, as its author wrote it. */
   public Block withoutPosition() {
     return withPosition(Position.NONE);
   }
@@ -101,6 +114,7 @@ public record Block(BlockKey key, Optional<Predecessor> predecessor, long timest
         receivedAt);
   }
 
+  /** The same block naming {@code newPredecessor} (empty: none) as the block before it in the feed. */
   public Block withPredecessor(Optional<Predecessor> newPredecessor) {
     return new Block(key, newPredecessor, timestamp, data, position, receivedAt);
   }

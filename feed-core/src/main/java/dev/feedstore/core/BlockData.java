@@ -6,7 +6,7 @@ import java.util.Arrays;
 
 /**
  * The immutable content of a block. Copies on the way in and on the way out, so no caller can
- * change a block after it was made. Size limits are not a property of the value; they are checked
+ * change a block after it was made; thread-safe. Size limits are not a property of the value; they are checked
  * against {@link Limits#maxBlockBytes()} where blocks enter a store.
  */
 public final class BlockData {
@@ -36,6 +36,7 @@ public final class BlockData {
     return new BlockData(text.getBytes(StandardCharsets.UTF_8));
   }
 
+  /** How many bytes it holds. */
   public int size() {
     return bytes.length;
   }

@@ -12,10 +12,14 @@ public final class CursorCompactedException extends RuntimeException {
   /** The machine-readable reason of this failure on the wire ({@code google.rpc.ErrorInfo.reason}). */
   public static final String REASON = "CURSOR_COMPACTED";
 
+  /** The space read. */
   private final SpaceId spaceId;
+  /** The cursor the read named. */
   private final Position cursor;
+  /** The space's floor when the read was refused. */
   private final Position floor;
 
+  /** A read of {@code spaceId} from {@code cursor}, below the space's {@code floor}. */
   public CursorCompactedException(SpaceId spaceId, Position cursor, Position floor) {
     super("cursor " + cursor + " is below the floor " + floor + " of space " + spaceId
         + ": the history up to " + floor + " was compacted; read again from cursor " + floor
@@ -25,14 +29,17 @@ public final class CursorCompactedException extends RuntimeException {
     this.floor = floor;
   }
 
+  /** The space read. */
   public SpaceId spaceId() {
     return spaceId;
   }
 
+  /** The cursor the read named, below {@link #floor()}. */
   public Position cursor() {
     return cursor;
   }
 
+  /** The space's floor: the cursor to read on from, the first block kept being the one after it. */
   public Position floor() {
     return floor;
   }

@@ -8,7 +8,8 @@ import java.util.Random;
 /**
  * The id of a feed: a ULID, 26 characters of Crockford base32 (a 48-bit millisecond timestamp
  * followed by 80 random bits). Input is case-insensitive and kept in the canonical upper case, so
- * {@code 01hq...} and {@code 01HQ...} name the same feed.
+ * {@code 01hq...} and {@code 01HQ...} name the same feed. Immutable; ordered as the ULIDs' 128 bits, so
+ * by creation time first.
  */
 public record FeedId(String value) implements Comparable<FeedId> {
   static final int LENGTH = 26;
@@ -29,6 +30,11 @@ public record FeedId(String value) implements Comparable<FeedId> {
     }
   }
 
+  /**
+   * The feed id {@code value}, a ULID in either case, kept in upper case.
+   *
+   * @throws InvalidValueException naming {@code feedId} if {@code value} is null or not a ULID
+   */
   public FeedId {
     if (value == null) {
       throw new InvalidValueException("feedId", "is required", null);

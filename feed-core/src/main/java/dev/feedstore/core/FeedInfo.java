@@ -14,6 +14,12 @@ import java.util.Optional;
  */
 public record FeedInfo(
     SpaceId spaceId, FeedId feedId, Optional<Namespace> namespace, long blockCount, Position lastPosition) {
+  /**
+   * What a store reports of a feed.
+   *
+   * @throws NullPointerException if {@code spaceId}, {@code feedId}, {@code namespace} or {@code lastPosition} is
+   *     null
+   */
   public FeedInfo {
     Objects.requireNonNull(spaceId, "spaceId");
     Objects.requireNonNull(feedId, "feedId");

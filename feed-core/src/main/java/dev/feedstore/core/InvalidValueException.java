@@ -11,8 +11,11 @@ public final class InvalidValueException extends IllegalArgumentException {
   private static final long serialVersionUID = 1L;
   private static final int SHOWN_CHARS = 64;
 
+  /** The field whose value was rejected. */
   private final String field;
+  /** The rule the value broke. */
   private final String rule;
+  /** The value as the message shows it: quoted, control characters escaped, long text shortened. */
   private final String shownValue;
 
   /**

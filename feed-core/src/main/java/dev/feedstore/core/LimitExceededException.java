@@ -8,10 +8,17 @@ package dev.feedstore.core;
 public final class LimitExceededException extends IllegalArgumentException {
   private static final long serialVersionUID = 1L;
 
+  /** The configuration key of the limit. */
   private final String limitKey;
+  /** The limit's configured value. */
   private final long limit;
+  /** What the request asked for, in the limit's unit. */
   private final long actual;
 
+  /**
+   * {@code what} (e.g. {@code "blocks in one append"}) has {@code actual}, more than the limit {@code limitKey}
+   * allows ({@code limit}); the message says so and how to fix it.
+   */
   public LimitExceededException(String limitKey, long limit, long actual, String what) {
     super(limitKey + " limit is " + limit + ", " + what + " has " + actual
         + " (raise the " + limitKey + " setting or send less)");
@@ -25,10 +32,12 @@ public final class LimitExceededException extends IllegalArgumentException {
     return limitKey;
   }
 
+  /** The limit's configured value, in its unit (bytes, blocks). */
   public long limit() {
     return limit;
   }
 
+  /** What the request asked for, in the limit's unit: always more than {@link #limit()}. */
   public long actual() {
     return actual;
   }

@@ -7,11 +7,17 @@ import java.util.Objects;
  * lives in the same feed, so it is named by actor and sequence alone.
  */
 public record Predecessor(ActorId actorId, Sequence sequence) {
+  /**
+   * The block {@code sequence} of {@code actorId}.
+   *
+   * @throws NullPointerException naming {@code prevActorId} or {@code prevSequence} if one is null
+   */
   public Predecessor {
     Objects.requireNonNull(actorId, "prevActorId");
     Objects.requireNonNull(sequence, "prevSequence");
   }
 
+  /** The block of {@code key}, its feed left out. */
   public static Predecessor of(BlockKey key) {
     return new Predecessor(key.actorId(), key.sequence());
   }

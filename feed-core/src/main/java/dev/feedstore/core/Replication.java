@@ -10,12 +10,14 @@ import java.util.Objects;
  * {@code max} is the authority's highest position at the next contact. {@link #since} replicates the
  * blocks the authority received at or after a time: at the next contact the authority resolves the
  * time to a position, and the policy becomes {@code from} that position, kept from then on like any
- * other. Replicating history without new data is not offered.
+ * other. Replicating history without new data is not offered. Every policy is an immutable value.
  */
 public sealed interface Replication
     permits Replication.None, Replication.From, Replication.Latest, Replication.Since {
 
+  /** Local only: the default of a feed. */
   None NONE = new None();
+  /** The live tail only, from the authority's highest position at the next contact on. */
   Latest LATEST = new Latest();
 
   /** The whole history of the feed, then everything new. */
@@ -48,6 +50,11 @@ public sealed interface Replication
 
   /** Blocks at position {@code from} and after ({@link Position#NONE}: everything). */
   record From(Position from) implements Replication {
+    /**
+     * Blocks at {@code from} and after.
+     *
+     * @throws NullPointerException if {@code from} is null
+     */
     public From {
       Objects.requireNonNull(from, "from");
     }
@@ -67,6 +74,11 @@ public sealed interface Replication
    * @param epochMillis the time, in Unix milliseconds (>= 0)
    */
   record Since(long epochMillis) implements Replication {
+    /**
+     * The blocks received at or after {@code epochMillis}.
+     *
+     * @throws InvalidValueException naming {@code since} if {@code epochMillis} is negative
+     */
     public Since {
       if (epochMillis < 0) {
         throw new InvalidValueException("since", "must be >= 0 (Unix milliseconds)", epochMillis);

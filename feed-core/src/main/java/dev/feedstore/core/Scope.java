@@ -9,7 +9,7 @@ import java.util.TreeSet;
 /**
  * Which feeds of a space a read covers: the whole space, or a selection of feeds and namespaces (a
  * feed is in the selection when it is listed or when its namespace is). A namespace covers feeds
- * created after the scope was made.
+ * created after the scope was made. Every scope is an immutable value.
  */
 public sealed interface Scope permits Scope.WholeSpace, Scope.Selection {
 
@@ -19,14 +19,17 @@ public sealed interface Scope permits Scope.WholeSpace, Scope.Selection {
   /** No feed at all. */
   Scope NOTHING = new Selection(Set.of(), Set.of());
 
+  /** Exactly the feeds {@code feeds} (empty: {@link #NOTHING}). */
   static Scope feeds(Set<FeedId> feeds) {
     return new Selection(feeds, Set.of());
   }
 
+  /** Every feed of {@code namespace}, those created later included. */
   static Scope namespace(Namespace namespace) {
     return new Selection(Set.of(), Set.of(namespace));
   }
 
+  /** The feeds {@code feeds} and every feed of {@code namespaces}. */
   static Scope of(Set<FeedId> feeds, Set<Namespace> namespaces) {
     return new Selection(feeds, namespaces);
   }
@@ -72,10 +75,21 @@ public sealed interface Scope permits Scope.WholeSpace, Scope.Selection {
    * The feed ids are kept compact (16 bytes each), since servers hold the scopes of open streams.
    */
   record Selection(SortedSet<FeedId> feeds, SortedSet<Namespace> namespaces) implements Scope {
+    /**
+     * The selection of {@code feeds} and {@code namespaces}, copied and sorted.
+     *
+     * @throws NullPointerException if a set or an element is null
+     */
     public Selection(Set<FeedId> feeds, Set<Namespace> namespaces) {
       this(FeedIdSet.copyOf(feeds), sorted(namespaces));
     }
 
+    /**
+     * The selection of {@code feeds} and {@code namespaces}, copied: later changes to the sets given do not
+     * change it.
+     *
+     * @throws NullPointerException if a set or an element is null
+     */
     public Selection {
       feeds = FeedIdSet.copyOf(feeds);
       namespaces = Collections.unmodifiableSortedSet(new TreeSet<>(namespaces));

@@ -2,18 +2,24 @@ package dev.feedstore.core;
 
 /**
  * The author's counter of a block within a feed: a Lamport clock per feed. A new local block gets
- * {@code max(sequence in the feed) + 1}, or {@link #FIRST} in an empty feed (see {@link #after}).
+ * {@code max(sequence in the feed) + 1}, or {@link #FIRST} in an empty feed (see {@link #after}). Immutable.
  */
 public record Sequence(long value) implements Comparable<Sequence> {
   /** The sequence of the first block of a feed. */
   public static final Sequence FIRST = new Sequence(0);
 
+  /**
+   * The sequence {@code value}.
+   *
+   * @throws InvalidValueException naming {@code sequence} if {@code value} is negative
+   */
   public Sequence {
     if (value < 0) {
       throw new InvalidValueException("sequence", "must be >= 0", value);
     }
   }
 
+  /** The same as the constructor. */
   public static Sequence of(long value) {
     return new Sequence(value);
   }
@@ -26,6 +32,11 @@ public record Sequence(long value) implements Comparable<Sequence> {
     return max == null ? FIRST : max.next();
   }
 
+  /**
+   * The sequence after this one.
+   *
+   * @throws InvalidValueException naming {@code sequence} if this is {@code Long.MAX_VALUE}
+   */
   public Sequence next() {
     if (value == Long.MAX_VALUE) {
       throw new InvalidValueException("sequence", "must be < " + Long.MAX_VALUE + " to have a successor", value);

@@ -16,14 +16,22 @@ import javax.crypto.spec.SecretKeySpec;
  *
  * <p>An authority derives it from a secret of its store and the space id ({@link #derive}), so that
  * it can report the token a space will have before the space exists, without storing anything.
+ * Immutable.
  */
 public record ServerToken(String value) {
   private static final Random RANDOM = new SecureRandom();
 
+  /**
+   * The token {@code value}.
+   *
+   * @throws InvalidValueException naming {@code serverToken} if {@code value} is null or not 1-128 characters of
+   *     printable ASCII without spaces
+   */
   public ServerToken {
     Text.requirePrintable("serverToken", value);
   }
 
+  /** The same as the constructor. */
   public static ServerToken of(String value) {
     return new ServerToken(value);
   }
@@ -33,6 +41,7 @@ public record ServerToken(String value) {
     return random(RANDOM);
   }
 
+  /** 128 bits from {@code random}, base64url without padding (22 characters); tests pass a seeded one. */
   public static ServerToken random(Random random) {
     byte[] bytes = new byte[16];
     random.nextBytes(bytes);

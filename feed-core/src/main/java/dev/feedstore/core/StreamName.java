@@ -22,6 +22,12 @@ public record StreamName(String value) {
   private static final String RULE = "must be 1-" + MAX_CHARS + " characters without control characters, in"
       + " segments separated by '/', none of them empty, '.' or '..'";
 
+  /**
+   * The stream name {@code value}.
+   *
+   * @throws NullPointerException if {@code value} is null
+   * @throws InvalidValueException naming {@code stream name} if {@code value} breaks the rule above
+   */
   public StreamName {
     Objects.requireNonNull(value, "value");
     if (value.isEmpty() || value.length() > MAX_CHARS) {
@@ -40,6 +46,7 @@ public record StreamName(String value) {
     }
   }
 
+  /** The same as the constructor. */
   public static StreamName of(String value) {
     return new StreamName(value);
   }

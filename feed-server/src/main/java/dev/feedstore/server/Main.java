@@ -361,10 +361,17 @@ public final class Main implements Callable<Integer> {
    */
   @SuppressWarnings("restriction")
   private void handleReloadSignal(Logger log) {
+    sun.misc.SignalHandler before;
     try {
-      sun.misc.Signal.handle(new sun.misc.Signal("HUP"), signal -> reload(log));
+      before = sun.misc.Signal.handle(new sun.misc.Signal("HUP"), signal -> reload(log));
     } catch (IllegalArgumentException | LinkageError e) {
-      // No SIGHUP on this platform: restart to change the files.
+      return; // No SIGHUP on this platform: restart to change the files.
+    }
+    if (before == sun.misc.SignalHandler.SIG_IGN && (accessTokens != null || jwtJwks != null || jwtHmacSecret != null)) {
+      // The JVM keeps an ignored SIGHUP ignored (nohup starts a process so): the handler never runs.
+      log.warn("SIGHUP is ignored in this process (it was started so, as nohup does): the access tokens file and"
+          + " the JWT keys are not reloaded on SIGHUP: restart the server to change them, or start it without nohup"
+          + " (under a service manager, say)");
     }
   }
 

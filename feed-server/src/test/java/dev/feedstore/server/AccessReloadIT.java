@@ -115,6 +115,22 @@ class AccessReloadIT {
     server.assertAlive();
   }
 
+  @Test
+  void aServerStartedWithSighupIgnoredSaysItWillNotReload() throws Exception {
+    Path tokens = dir.resolve("tokens");
+    Files.writeString(tokens, AccessTokens.sha256("first") + " write *\n");
+    int httpPort = ServerProcess.freePort();
+    server = ServerProcess.startIgnoringSighup(dir, "feeds.db", ServerProcess.freePort(), "--access-tokens",
+        tokens.toString(), "--http-port", Integer.toString(httpPort));
+    awaitAnswered("the server answers", Http.on(httpPort).withToken("first"));
+    server.awaitOutput("SIGHUP is ignored in this process");
+    assertTrue(server.output().contains("not reloaded on SIGHUP: restart the server to change them"), server.output());
+
+    server.signal("HUP");
+    assertEquals(200, Http.on(httpPort).withToken("first").get("/v1/spaces/s/blocks").statusCode());
+    server.assertAlive();
+  }
+
   /** Waits until {@code http} reads a space with 200, failing at once if the server ended. */
   private void awaitAnswered(String what, Http http) {
     Await.until(what, Duration.ofSeconds(60), () -> {

@@ -9,14 +9,20 @@ import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
 import dev.feedstore.proto.v1.QueryRequest;
 import dev.feedstore.server.testing.Http;
+import dev.feedstore.server.testing.LiveQueryView;
 import dev.feedstore.server.testing.PostgresServer;
+import dev.feedstore.server.testing.QueryOracle;
+import dev.feedstore.server.testing.SseReader;
 import dev.feedstore.server.testing.Streams;
+import dev.feedstore.server.testing.Tasks;
 import dev.feedstore.server.testing.Wire;
 import dev.feedstore.testing.ServerProcess;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
+import java.net.URLEncoder;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -26,7 +32,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The runnable jar over PostgreSQL: {@code java -jar feed-server.jar --postgres URL --port PORT}. */
+/**
+ * The runnable jar over PostgreSQL: {@code java -jar feed-server.jar --postgres URL --port PORT}, one
+ * process or two on one database.
+ */
 class PostgresJarIT {
   @TempDir Path dir;
   private final List<ServerProcess> servers = new ArrayList<>();
@@ -67,6 +76,29 @@ class PostgresJarIT {
     HttpResponse<String> read = viaA.read("chat/room-1", "offset=-1");
     assertEquals("hello world", read.body());
     assertEquals(Streams.offset(appended), Streams.offset(read));
+  }
+
+  @Test
+  void aChangeCommittedThroughOneProcessReachesLiveQueriesOnTheOtherOverGrpcAndSse() throws Exception {
+    String url = PostgresServer.newDatabase();
+    start("a", url);
+    int httpB = startWithHttp("b", url);
+    Tasks tasks = new Tasks(FeedSyncGrpc.newBlockingStub(channels.get(0)).withDeadlineAfter(60, TimeUnit.SECONDS));
+    ManagedChannel b = channels.get(1);
+    tasks.append("1:open:5", "2:open:3");
+
+    LiveQueryView grpc = new LiveQueryView(LiveQueryProcessIT.QUERY).open(FeedSyncGrpc.newStub(b)).awaitReady();
+    String path = "/v1/spaces/s/live?q=" + URLEncoder.encode(LiveQueryProcessIT.TEXT, StandardCharsets.UTF_8);
+    try (SseReader sse = SseReader.open(Http.on(httpB), path)) {
+      assertEquals("ack", sse.next().name());
+      sse.next("ready");
+      long next = tasks.append("3:open:1", "1:done:5");
+      grpc.awaitPosition(next);
+      assertEquals(QueryOracle.expected(FeedSyncGrpc.newBlockingStub(b), LiveQueryProcessIT.QUERY, next), grpc.rows());
+      SseReader.Event changes = sse.next("changes");
+      assertTrue(changes.id().startsWith(next + "."), "stamped with the position committed through the other process: "
+          + changes);
+    }
   }
 
   @Test

@@ -1,6 +1,7 @@
 package dev.feedstore.testing;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.grpc.Channel;
 import io.grpc.Grpc;
@@ -33,6 +34,8 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ServerProcess implements AutoCloseable {
   private static final Duration WAIT = Duration.ofSeconds(60);
+  /** Whether coreutils' {@code env} here can set the action of a signal for the command it runs. */
+  private static final boolean ENV_SETS_SIGNALS = envSetsSignals();
 
   private final List<String> command;
   private final Path dir;
@@ -94,6 +97,31 @@ public final class ServerProcess implements AutoCloseable {
     return start(asNobody, copy, dir, List.of(), List.of("--db", db), port, flags);
   }
 
+  /**
+   * Like {@link #start(Path, String, int, String...)}, but with SIGHUP ignored in the server's
+   * process, as {@code nohup} starts it (through coreutils' {@code env --ignore-signal}); skips the
+   * test where that {@code env} option is missing.
+   */
+  public static ServerProcess startIgnoringSighup(Path dir, String db, int port, String... flags) {
+    assumeTrue(ENV_SETS_SIGNALS, "coreutils' env --ignore-signal (8.31 or later) starts a process with SIGHUP"
+        + " ignored, and this machine's env has no such option");
+    return start(List.of("env", "--ignore-signal=HUP"), builtJar(), dir, List.of(), List.of("--db", db), port, flags);
+  }
+
+  /** Whether {@code env} can set a signal's action for the command it runs (coreutils 8.31 or later). */
+  private static boolean envSetsSignals() {
+    try {
+      Process env = new ProcessBuilder("env", "--default-signal=HUP", "true").redirectErrorStream(true)
+          .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+      return env.waitFor(30, TimeUnit.SECONDS) && env.exitValue() == 0;
+    } catch (IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
   private static Path builtJar() {
     String property = System.getProperty("feedserver.jar");
     List<Path> candidates = property != null
@@ -110,7 +138,13 @@ public final class ServerProcess implements AutoCloseable {
 
   private static ServerProcess start(List<String> prefix, Path jar, Path dir, List<String> jvmOptions,
       List<String> store, int port, String... flags) {
-    List<String> command = new ArrayList<>(prefix);
+    List<String> command = new ArrayList<>();
+    if (ENV_SETS_SIGNALS && !prefix.contains("--ignore-signal=HUP")) {
+      // SIGHUP at its default action even when the tests run with it ignored (under nohup, say): the
+      // server's reload handler is installed only where SIGHUP is not ignored.
+      command.addAll(List.of("env", "--default-signal=HUP"));
+    }
+    command.addAll(prefix);
     command.add(JavaProcess.launcher());
     command.addAll(jvmOptions);
     command.addAll(List.of("-jar", jar.toAbsolutePath().toString()));

@@ -24,6 +24,7 @@ public final class JsonNumber implements JsonValue, Comparable<JsonNumber> {
   /** Plain notation up to five zeros after the point ({@code 0.000001}; {@code 1e-7} beyond). */
   private static final int MAX_PLAIN_LEADING_ZEROS = 5;
 
+  /** Zero, written as the plain integer {@code 0}. */
   public static final JsonNumber ZERO = new JsonNumber(false, "", 0, true);
 
   private final boolean negative;
@@ -39,10 +40,15 @@ public final class JsonNumber implements JsonValue, Comparable<JsonNumber> {
     this.writtenAsInteger = writtenAsInteger;
   }
 
+  /** The integer {@code value}, written as a plain integer. */
   public static JsonNumber of(long value) {
     return parts(value < 0, value < 0 ? Long.toString(value).substring(1) : Long.toString(value), "", 0, true);
   }
 
+  /**
+   * The exact value of {@code value}, whatever its scale ({@code 7.00} is {@code 7}); written as a plain
+   * integer when its scale is 0.
+   */
   public static JsonNumber of(BigDecimal value) {
     BigInteger unscaled = value.unscaledValue();
     return parts(unscaled.signum() < 0, unscaled.abs().toString(), "", -(long) value.scale(), value.scale() == 0);

@@ -31,6 +31,7 @@ public final class JsonString implements JsonValue, Comparable<JsonString> {
     return new JsonString(value);
   }
 
+  /** The Java string: never null, never with a lone surrogate. */
   public String value() {
     return value;
   }

@@ -12,7 +12,7 @@ import java.util.Map;
  * and {@code 7e0} are equal; {@code -0} is {@code 0}), strings by their code points. Values of
  * different types are never equal ({@code "1"} is not {@code 1}, {@code true} is not {@code 1}).
  *
- * <p>{@link #toString()} of every value is its canonical JSON text ({@link JsonWriter}).
+ * <p>{@code toString()} of every value is its canonical JSON text ({@link JsonWriter}).
  */
 public sealed interface JsonValue permits JsonNull, JsonBoolean, JsonNumber, JsonString, JsonArray, JsonObject {
 

@@ -8,8 +8,10 @@ package dev.feedstore.core.json;
 public final class MalformedJsonException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
+  /** Where the problem was found, in UTF-8 bytes from the start of the input. */
   private final int offset;
 
+  /** {@code problem} (what is wrong, e.g. {@code "an unterminated string"}) found at byte {@code offset}. */
   public MalformedJsonException(String problem, int offset) {
     super(problem + " at byte " + offset, null, false, false);
     this.offset = offset;

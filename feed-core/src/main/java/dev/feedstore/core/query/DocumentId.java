@@ -12,6 +12,7 @@ import java.util.Objects;
  */
 public sealed interface DocumentId extends Comparable<DocumentId> permits DocumentId.Int, DocumentId.Text {
 
+  /** The integer key {@code value}. */
   static DocumentId of(long value) {
     return new Int(value);
   }
@@ -64,6 +65,11 @@ public sealed interface DocumentId extends Comparable<DocumentId> permits Docume
 
   /** A string key. */
   record Text(String value) implements DocumentId {
+    /**
+     * The string key {@code value}.
+     *
+     * @throws NullPointerException if {@code value} is null
+     */
     public Text {
       Objects.requireNonNull(value, "value");
     }

@@ -22,6 +22,11 @@ public record DocumentKey(Optional<JsonPointer> pointer) {
   /** Each feed is one document, keyed by its id. */
   public static final DocumentKey FEED = new DocumentKey(Optional.empty());
 
+  /**
+   * Documents keyed by the value {@code pointer} selects, or by feed when it is empty.
+   *
+   * @throws NullPointerException if {@code pointer} is null
+   */
   public DocumentKey {
     Objects.requireNonNull(pointer, "pointer");
   }

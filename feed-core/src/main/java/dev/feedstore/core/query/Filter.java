@@ -18,6 +18,11 @@ public record Filter(List<Predicate> predicates) {
   private static final Comparator<Predicate> CANONICAL =
       Comparator.comparing(p -> JsonWriter.canonical(p.toJson()), CodePointOrder.COMPARATOR);
 
+  /**
+   * The AND of {@code predicates}, normalised: duplicates dropped, the rest sorted by canonical JSON.
+   *
+   * @throws NullPointerException if the list or a predicate is null
+   */
   public Filter {
     List<Predicate> sorted = new ArrayList<>();
     for (Predicate predicate : predicates) {
@@ -29,6 +34,7 @@ public record Filter(List<Predicate> predicates) {
     predicates = List.copyOf(sorted);
   }
 
+  /** The AND of {@code predicates}; none is {@link #ALL}. */
   public static Filter of(Predicate... predicates) {
     return new Filter(List.of(predicates));
   }
@@ -43,6 +49,7 @@ public record Filter(List<Predicate> predicates) {
     return true;
   }
 
+  /** True for the filter without predicates, which every version passes. */
   public boolean isEmpty() {
     return predicates.isEmpty();
   }

@@ -11,10 +11,14 @@ package dev.feedstore.core.query;
 public final class InvalidQueryException extends IllegalArgumentException {
   private static final long serialVersionUID = 1L;
 
+  /** The clause's name. */
   private final String clause;
+  /** The clause as written, or empty. */
   private final String shown;
+  /** What is wrong, without the clause. */
   private final String problem;
 
+  /** {@code problem} in the clause named {@code clause}, not shown as written. */
   public InvalidQueryException(String clause, String problem) {
     this(clause, "", problem);
   }

@@ -236,6 +236,11 @@ public record LiveQuery(SpaceId space, Scope scope, DocumentKey key, Filter filt
       return this;
     }
 
+    /**
+     * Adds the namespace named {@code namespace} to the scope.
+     *
+     * @throws dev.feedstore.core.InvalidValueException if {@code namespace} is not a namespace
+     */
     public Builder namespace(String namespace) {
       return namespace(Namespace.of(namespace));
     }

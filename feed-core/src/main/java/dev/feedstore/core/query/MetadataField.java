@@ -35,9 +35,13 @@ public enum MetadataField implements Field {
 
   /** The JSON types metadata fields have. */
   public enum Type {
+    /** Always a string. */
     STRING,
+    /** A string or {@code null}. */
     NULLABLE_STRING,
+    /** An integer (times are Unix milliseconds). */
     INTEGER,
+    /** {@code true} or {@code false}. */
     BOOLEAN;
 
     /** True when a literal of this JSON value can equal a value of this type. */
@@ -87,6 +91,7 @@ public enum MetadataField implements Field {
     return fieldName;
   }
 
+  /** The JSON type of the field's values, which decides the operators it takes. */
   public Type type() {
     return type;
   }

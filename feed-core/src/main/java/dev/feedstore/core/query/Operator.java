@@ -22,14 +22,23 @@ import java.util.Optional;
  * </ul>
  */
 public enum Operator {
+  /** Equal to the literal. */
   EQ("eq", "="),
+  /** Present and not equal to the literal. */
   NE("ne", "!="),
+  /** Equal to one of the literal array's elements. */
   IN("in", "in"),
+  /** Less than the literal, of the same type. */
   LT("lt", "<"),
+  /** Less than or equal to the literal, of the same type. */
   LE("le", "<="),
+  /** Greater than the literal, of the same type. */
   GT("gt", ">"),
+  /** Greater than or equal to the literal, of the same type. */
   GE("ge", ">="),
+  /** Whether the field is present, as the literal {@code true} or {@code false} asks. */
   EXISTS("exists", "exists"),
+  /** A string holding the literal string, or an array with an element equal to the literal. */
   CONTAINS("contains", "contains");
 
   private final String jsonName;

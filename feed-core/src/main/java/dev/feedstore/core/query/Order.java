@@ -12,7 +12,9 @@ public record Order(Field field, Direction direction) {
 
   /** Ascending or descending. */
   public enum Direction {
+    /** Smallest first: numbers, then strings. */
     ASC,
+    /** Greatest first: strings, then numbers. */
     DESC;
 
     /** {@code asc} or {@code desc}. */

@@ -55,14 +55,17 @@ public final class ParsedBlock {
     return new ParsedBlock(block, namespace, evaluatedAt);
   }
 
+  /** The block evaluated. */
   public Block block() {
     return block;
   }
 
+  /** The namespace of the block's feed; empty for a feed without one. */
   public Optional<Namespace> namespace() {
     return namespace;
   }
 
+  /** The time of evaluation, Unix milliseconds: the receive time a pending block sorts and filters by. */
   public long evaluatedAt() {
     return evaluatedAt;
   }

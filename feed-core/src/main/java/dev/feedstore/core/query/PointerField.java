@@ -10,6 +10,11 @@ import java.util.Optional;
  * Thread-safe (immutable).
  */
 public record PointerField(JsonPointer pointer) implements Field {
+  /**
+   * The field {@code pointer} selects in a version's content.
+   *
+   * @throws NullPointerException if {@code pointer} is null
+   */
   public PointerField {
     Objects.requireNonNull(pointer, "pointer");
   }

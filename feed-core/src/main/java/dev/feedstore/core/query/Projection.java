@@ -25,6 +25,12 @@ public record Projection(List<JsonPointer> pointers) {
     pointers = List.copyOf(new TreeSet<>(pointers));
   }
 
+  /**
+   * The projection of the pointers written as {@code pointers} (e.g. {@code "/title"}).
+   *
+   * @throws IllegalArgumentException if a text is not a JSON pointer
+   * @throws InvalidQueryException (clause {@code projection}) if there is no pointer
+   */
   public static Projection of(String... pointers) {
     return new Projection(java.util.Arrays.stream(pointers).map(JsonPointer::parse).toList());
   }

@@ -14,6 +14,11 @@ import java.util.Optional;
  * an update, and a row that only moved in the order is not. Thread-safe (immutable).
  */
 public record Row(DocumentId id, RowVersion version, Optional<JsonValue> orderValue, Optional<JsonValue> content) {
+  /**
+   * A row with every part given.
+   *
+   * @throws NullPointerException if a part is null
+   */
   public Row {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(version, "version");

@@ -11,6 +11,11 @@ import java.util.OptionalLong;
  * a positioned block whose receive time the store does not know). Thread-safe (immutable).
  */
 public record RowVersion(BlockKey block, Position position, OptionalLong receivedAt) {
+  /**
+   * The version of {@code block} at {@code position}, received at {@code receivedAt}.
+   *
+   * @throws NullPointerException if a part is null
+   */
   public RowVersion {
     Objects.requireNonNull(block, "block");
     Objects.requireNonNull(position, "position");

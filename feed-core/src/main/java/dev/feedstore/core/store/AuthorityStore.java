@@ -28,6 +28,11 @@ public interface AuthorityStore<X extends AuthorityTransaction> extends AutoClos
    */
   @FunctionalInterface
   interface Work<X, T> {
+    /**
+     * Does the work with {@code tx}, which is valid only until it returns.
+     *
+     * @return what the work gives its caller, passed on by {@link #read} or {@link #write}
+     */
     T run(X tx);
   }
 

@@ -12,15 +12,21 @@ import java.util.Objects;
  *
  * <p>The key and position are the ones stored with the block; they identify the stored row (to
  * {@link ReplicaBlockLog#setAside} it), but since the row is corrupt they may themselves be what changed.
+ * Immutable.
  */
 public final class CorruptBlockException extends StoreException {
   private static final long serialVersionUID = 1L;
 
+  /** The space the block is stored in. */
   private final SpaceId spaceId;
+  /** The key stored with the block. */
   private final BlockKey key;
+  /** The position stored with the block, or {@link Position#NONE}. */
   private final Position position;
 
   /**
+   * The block stored in {@code spaceId} under {@code key} at {@code position} is corrupt.
+   *
    * @param position the block's position, or {@link Position#NONE} for an unpositioned block
    * @param detail what does not match, e.g. "the checksum stored with it is 12, its content gives 34"
    */
@@ -51,10 +57,12 @@ public final class CorruptBlockException extends StoreException {
     }
   }
 
+  /** The space the block is stored in. */
   public SpaceId spaceId() {
     return spaceId;
   }
 
+  /** The key stored with the block (which may itself be what changed). */
   public BlockKey key() {
     return key;
   }

@@ -16,12 +16,17 @@ public final class DamagedStoreException extends StoreException {
   private static final int QUOTED = 3;
 
   private final transient Path file;
+  /** What the check found, in its own words; never empty. */
   private final List<String> problems;
 
   /**
+   * {@code file} is damaged, as {@code check} found.
+   *
    * @param check what found the damage, e.g. {@code "SQLite's quick_check"}
    * @param problems what it found, in its own words; not empty
    * @param fix what the file's user does about it, said last
+   * @throws NullPointerException if {@code file} is null
+   * @throws IllegalArgumentException if {@code problems} is empty
    */
   public DamagedStoreException(Path file, String check, List<String> problems, String fix) {
     super(message(file, check, problems, fix));

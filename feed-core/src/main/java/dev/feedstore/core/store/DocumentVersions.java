@@ -27,6 +27,11 @@ public interface DocumentVersions {
 
   /** A block and the namespace of its feed. */
   record Version(Block block, Optional<Namespace> namespace) {
+    /**
+     * The version {@code block}, in a feed of {@code namespace} (empty: none).
+     *
+     * @throws NullPointerException if either is null
+     */
     public Version {
       Objects.requireNonNull(block, "block");
       Objects.requireNonNull(namespace, "namespace");

@@ -10,6 +10,11 @@ package dev.feedstore.core.store;
  * @param maxSequence the highest sequence removed (>= 0)
  */
 public record FeedLoss(long upTo, long maxSequence) {
+  /**
+   * The loss up to position {@code upTo} and sequence {@code maxSequence}.
+   *
+   * @throws IllegalArgumentException if {@code upTo} is not positive or {@code maxSequence} is negative
+   */
   public FeedLoss {
     if (upTo <= 0 || maxSequence < 0) {
       throw new IllegalArgumentException("a removed block's position must be > 0 and its sequence >= 0, were "

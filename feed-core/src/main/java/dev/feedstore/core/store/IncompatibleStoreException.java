@@ -7,6 +7,7 @@ package dev.feedstore.core.store;
 public final class IncompatibleStoreException extends StoreException {
   private static final long serialVersionUID = 1L;
 
+  /** The file cannot be used, as {@code message} says: which file, what it holds, and what this code reads. */
   public IncompatibleStoreException(String message) {
     super(message);
   }

@@ -13,6 +13,8 @@ import java.util.OptionalLong;
  * <p>Age is measured on the block's receive time ({@link dev.feedstore.core.Block#receivedAt()}: the
  * authority's clock when it positioned the block), not on its author's {@code timestamp}.
  *
+ * <p>Immutable.
+ *
  * @param blocks the most blocks kept, if bounded (>= 1)
  * @param ageMillis the oldest block kept, in milliseconds before now, if bounded (>= 1)
  * @param bytes the most bytes of block data kept, if bounded (>= 1)
@@ -21,6 +23,13 @@ public record Retention(OptionalLong blocks, OptionalLong ageMillis, OptionalLon
   /** Keeps everything. */
   public static final Retention KEEP_ALL = new Retention(OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty());
 
+  /**
+   * The given bounds, each empty for none.
+   *
+   * @throws NullPointerException naming the setting if a bound is null rather than empty
+   * @throws InvalidValueException naming {@code retain-blocks}, {@code retain-age-ms} or {@code retain-bytes} if
+   *     a bound is given and below 1
+   */
   public Retention {
     positive("retain-blocks", blocks);
     positive("retain-age-ms", ageMillis);

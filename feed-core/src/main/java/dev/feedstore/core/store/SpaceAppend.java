@@ -18,6 +18,7 @@ import java.util.OptionalLong;
  * they name: the store's part of an append that assumes every key is new ({@link
  * AuthorityTransaction#append}). Immutable.
  *
+ * @param spaceId the space appended to
  * @param feeds every feed the blocks name, in the order the caller wants new ones created, each with
  *     the namespace it gets if the store does not hold it yet
  * @param blocks unpositioned, in the order their positions follow
@@ -27,6 +28,12 @@ import java.util.OptionalLong;
 public record SpaceAppend(SpaceId spaceId, Map<FeedId, Optional<Namespace>> feeds, List<Block> blocks,
     long nowMillis) {
 
+  /**
+   * The append of {@code blocks} to {@code spaceId}; the map and list are copied.
+   *
+   * @throws NullPointerException if {@code spaceId}, the map, the list or a block is null
+   * @throws IllegalArgumentException if a block names a feed {@code feeds} does not list, or has a position
+   */
   public SpaceAppend {
     Objects.requireNonNull(spaceId, "spaceId");
     feeds = Collections.unmodifiableMap(new LinkedHashMap<>(feeds));
@@ -64,6 +71,12 @@ public record SpaceAppend(SpaceId spaceId, Map<FeedId, Optional<Namespace>> feed
   public record Stored(Map<FeedId, Optional<Namespace>> namespaces, List<FeedId> created, OptionalLong feedsBefore,
       Position before, long receivedAt, long[] chains, int held) {
 
+    /**
+     * What the store did; the map and list are copied, {@code chains} is not.
+     *
+     * @throws NullPointerException if {@code namespaces}, {@code created}, {@code feedsBefore} or {@code before} is
+     *     null
+     */
     public Stored {
       namespaces = Collections.unmodifiableMap(new LinkedHashMap<>(namespaces));
       created = List.copyOf(created);

@@ -15,7 +15,7 @@ import java.util.OptionalLong;
  *
  * <p>The key and history chain of the block that was at the floor are kept with it, so that a
  * replica whose cursor is exactly the floor can still check that it and the authority agree on
- * that block (the rollback signals compare the block at the cursor and the chain there).
+ * that block (the rollback signals compare the block at the cursor and the chain there). Immutable.
  *
  * @param position the highest removed position; {@link Position#NONE} when nothing was removed
  * @param key the key of the block that was at {@code position}, when one was
@@ -25,6 +25,11 @@ public record SpaceFloor(Position position, Optional<BlockKey> key, OptionalLong
   /** Nothing removed. */
   public static final SpaceFloor NONE = new SpaceFloor(Position.NONE, Optional.empty(), OptionalLong.empty());
 
+  /**
+   * The floor at {@code position}, with what is known of the block that was there.
+   *
+   * @throws NullPointerException if a part is null rather than empty
+   */
   public SpaceFloor {
     if (position == null || key == null || chain == null) {
       throw new NullPointerException("a floor has a position, and a key and chain that may be empty, never null");
@@ -33,7 +38,10 @@ public record SpaceFloor(Position position, Optional<BlockKey> key, OptionalLong
 
   /**
    * The floor as a store keeps it: the position, and the parts of the key and the chain, each
-   * possibly absent (null).
+   * possibly absent (null); a position of 0 is {@link #NONE}. The key is known only when all three of its
+   * parts are.
+   *
+   * @throws dev.feedstore.core.InvalidValueException if a part is present but not a valid value
    */
   public static SpaceFloor of(long position, String feedId, String actorId, Long sequence, Long chain) {
     if (position == 0) {

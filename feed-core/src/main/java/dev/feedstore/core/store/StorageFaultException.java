@@ -36,13 +36,19 @@ public final class StorageFaultException extends StoreException {
     UNREACHABLE
   }
 
+  /** What went wrong. */
   private final Kind kind;
+  /** The file whose storage failed; not serialized ({@code Path} is not serializable). */
   private final transient Path file;
+  /** What failed, in the storage's own words; empty if nothing more was said. */
   private final String detail;
 
   /**
+   * The storage of {@code file} failed as {@code kind} says; {@code cause} is the storage's own exception.
+   *
    * @param detail what failed, in the storage's own words (e.g. the SQLite error), appended in
-   *     parentheses
+   *     parentheses; null or empty for nothing more
+   * @throws NullPointerException if {@code kind} or {@code file} is null
    */
   public StorageFaultException(Kind kind, Path file, String detail, Throwable cause) {
     super(describe(kind, file) + (detail == null || detail.isEmpty() ? "" : " (" + detail + ")"), cause);
@@ -51,6 +57,7 @@ public final class StorageFaultException extends StoreException {
     this.detail = detail == null ? "" : detail;
   }
 
+  /** What went wrong, which decides what the operator does. */
   public Kind kind() {
     return kind;
   }

@@ -8,10 +8,12 @@ package dev.feedstore.core.store;
 public class StoreException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
+  /** A failure that {@code message} describes: which file, and what happened. */
   public StoreException(String message) {
     super(message);
   }
 
+  /** A failure that {@code message} describes, caused by {@code cause} (the driver's exception, say). */
   public StoreException(String message, Throwable cause) {
     super(message, cause);
   }

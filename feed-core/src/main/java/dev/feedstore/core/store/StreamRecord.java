@@ -46,6 +46,13 @@ public record StreamRecord(long id, SpaceId spaceId, String name, long generatio
     GONE
   }
 
+  /**
+   * A record with every part given.
+   *
+   * @throws NullPointerException if a part of an object type is null rather than empty
+   * @throws IllegalArgumentException if {@code generation}, {@code basePosition} or {@code forkSubOffset} is
+   *     negative
+   */
   public StreamRecord {
     Objects.requireNonNull(spaceId, "spaceId");
     Objects.requireNonNull(name, "name");
@@ -83,33 +90,39 @@ public record StreamRecord(long id, SpaceId spaceId, String name, long generatio
     return state == State.LIVE && deadlineMillis().isPresent() && deadlineMillis().getAsLong() <= nowMillis;
   }
 
+  /** True once it was closed: its content ends at {@link #closedPosition()} and takes no more appends. */
   public boolean isClosed() {
     return closedPosition.isPresent();
   }
 
+  /** The same record under the id {@code newId} (the id the store gave it when it inserted it). */
   public StreamRecord withId(long newId) {
     return new StreamRecord(newId, spaceId, name, generation, feedId, contentType, createdAtMillis, ttlSeconds,
         expiresAtMillis, touchedAtMillis, forkOf, basePosition, forkSubOffset, closedPosition, closedBy, streamSeq,
         state);
   }
 
+  /** The same record renewed at {@code millis} (Unix milliseconds), which moves a TTL's deadline. */
   public StreamRecord withTouchedAt(long millis) {
     return new StreamRecord(id, spaceId, name, generation, feedId, contentType, createdAtMillis, ttlSeconds,
         expiresAtMillis, millis, forkOf, basePosition, forkSubOffset, closedPosition, closedBy, streamSeq, state);
   }
 
+  /** The same record closed at {@code position}, by the producer tuple {@code by} if a producer closed it. */
   public StreamRecord withClosed(long position, Optional<ProducerMark> by) {
     return new StreamRecord(id, spaceId, name, generation, feedId, contentType, createdAtMillis, ttlSeconds,
         expiresAtMillis, touchedAtMillis, forkOf, basePosition, forkSubOffset, OptionalLong.of(position), by,
         streamSeq, state);
   }
 
+  /** The same record with {@code seq} as the last {@code Stream-Seq} accepted. */
   public StreamRecord withStreamSeq(String seq) {
     return new StreamRecord(id, spaceId, name, generation, feedId, contentType, createdAtMillis, ttlSeconds,
         expiresAtMillis, touchedAtMillis, forkOf, basePosition, forkSubOffset, closedPosition, closedBy,
         Optional.of(seq), state);
   }
 
+  /** The same record in the state {@code newState}. */
   public StreamRecord withState(State newState) {
     return new StreamRecord(id, spaceId, name, generation, feedId, contentType, createdAtMillis, ttlSeconds,
         expiresAtMillis, touchedAtMillis, forkOf, basePosition, forkSubOffset, closedPosition, closedBy, streamSeq,

@@ -6,7 +6,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A stored scope that queries and watches can name by id.
+ * A stored scope that queries and watches can name by id. Immutable.
  *
  * @param id the id handed to the subscriber
  * @param spaceId the space it reads
@@ -28,6 +28,12 @@ public record Subscription(String id, SpaceId spaceId, Scope.Selection scope, lo
    * @param acked the acknowledged position: every block at or below it is processed (0: none)
    */
   public record Durable(Optional<String> name, long acked) {
+    /**
+     * What a durable subscription named {@code name} (empty: unnamed) keeps, acknowledged up to {@code acked}.
+     *
+     * @throws NullPointerException if {@code name} is null
+     * @throws IllegalArgumentException if {@code acked} is negative
+     */
     public Durable {
       Objects.requireNonNull(name, "name");
       if (acked < 0) {
@@ -36,6 +42,12 @@ public record Subscription(String id, SpaceId spaceId, Scope.Selection scope, lo
     }
   }
 
+  /**
+   * A subscription with every part given.
+   *
+   * @throws NullPointerException if {@code id}, {@code spaceId}, {@code scope} or {@code durable} is null
+   * @throws IllegalArgumentException if {@code ttlMillis} is not positive
+   */
   public Subscription {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(spaceId, "spaceId");
@@ -51,14 +63,17 @@ public record Subscription(String id, SpaceId spaceId, Scope.Selection scope, lo
     this(id, spaceId, scope, ttlMillis, expiresAtMillis, NOT_DURABLE);
   }
 
+  /** True when its expiry is at or before {@code nowMillis} (Unix milliseconds). */
   public boolean isExpiredAt(long nowMillis) {
     return expiresAtMillis <= nowMillis;
   }
 
+  /** True when it keeps an acknowledged position. */
   public boolean isDurable() {
     return durable.isPresent();
   }
 
+  /** The same subscription expiring at {@code newExpiresAtMillis} (Unix milliseconds). */
   public Subscription withExpiry(long newExpiresAtMillis) {
     return new Subscription(id, spaceId, scope, ttlMillis, newExpiresAtMillis, durable);
   }

@@ -8,7 +8,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * A replica's progress in one space.
+ * A replica's progress in one space. Immutable.
  *
  * @param cursor the highest position pulled; pulls ask for blocks after it
  * @param cursorBlock the key the authority reported at {@code cursor}, when known
@@ -34,6 +34,11 @@ public record SyncState(
   public static final SyncState INITIAL =
       new SyncState(Position.NONE, Optional.empty(), Optional.empty(), Position.NONE);
 
+  /**
+   * A state with every part given.
+   *
+   * @throws NullPointerException if a part is null rather than empty
+   */
   public SyncState {
     Objects.requireNonNull(cursor, "cursor");
     Objects.requireNonNull(cursorBlock, "cursorBlock");
@@ -47,6 +52,7 @@ public record SyncState(
     this(cursor, cursorBlock, OptionalLong.empty(), serverToken, replayUntil);
   }
 
+  /** True while a replay after a rollback runs (or is due and its bound not known yet). */
   public boolean isReplaying() {
     return replayUntil.isAssigned();
   }
@@ -56,14 +62,20 @@ public record SyncState(
     return new SyncState(newCursor, newCursorBlock, OptionalLong.empty(), serverToken, replayUntil);
   }
 
+  /**
+   * The cursor moved to {@code newCursor}, where the authority reported {@code newCursorBlock} and its chain
+   * {@code newChain}.
+   */
   public SyncState withCursor(Position newCursor, Optional<BlockKey> newCursorBlock, OptionalLong newChain) {
     return new SyncState(newCursor, newCursorBlock, newChain, serverToken, replayUntil);
   }
 
+  /** The same state, recording that the positions come from the authority of {@code token}. */
   public SyncState withServerToken(ServerToken token) {
     return new SyncState(cursor, cursorBlock, cursorChain, Optional.of(token), replayUntil);
   }
 
+  /** The same state with the replay bound {@code until} (see {@link #replayUntil()}; {@link Position#NONE} ends it). */
   public SyncState withReplayUntil(Position until) {
     return new SyncState(cursor, cursorBlock, cursorChain, serverToken, until);
   }

@@ -3,12 +3,13 @@ package dev.feedstore.core.store;
 import dev.feedstore.core.Position;
 import dev.feedstore.core.SpaceId;
 
-/** A replica's sync state per space. */
+/** A replica's sync state per space, as a transaction sees it. Valid while its work runs; not thread-safe. */
 public interface SyncStates {
 
   /** The state of the space, {@link SyncState#INITIAL} if none was stored. */
   SyncState get(SpaceId spaceId);
 
+  /** Stores {@code state} as the space's, replacing the one before; part of the transaction. */
   void put(SpaceId spaceId, SyncState state);
 
   /**

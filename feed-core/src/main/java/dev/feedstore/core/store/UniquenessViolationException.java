@@ -7,8 +7,10 @@ package dev.feedstore.core.store;
 public final class UniquenessViolationException extends StoreException {
   private static final long serialVersionUID = 1L;
 
+  /** The uniqueness rule that was broken. */
   private final String constraint;
 
+  /** The rule {@code constraint} was broken, as {@code message} says with the values; {@code cause} is the driver's. */
   public UniquenessViolationException(String constraint, String message, Throwable cause) {
     super(message, cause);
     this.constraint = constraint;

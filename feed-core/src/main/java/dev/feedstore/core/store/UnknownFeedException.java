@@ -7,9 +7,12 @@ import dev.feedstore.core.SpaceId;
 public final class UnknownFeedException extends StoreException {
   private static final long serialVersionUID = 1L;
 
+  /** The space named. */
   private final SpaceId spaceId;
+  /** The feed it does not have. */
   private final FeedId feedId;
 
+  /** Feed {@code feedId} is not in space {@code spaceId}. */
   public UnknownFeedException(SpaceId spaceId, FeedId feedId) {
     super("feed " + feedId + " does not exist in space " + spaceId + " (create it first)");
     this.spaceId = spaceId;
@@ -23,10 +26,12 @@ public final class UnknownFeedException extends StoreException {
     this.feedId = feedId;
   }
 
+  /** The space the operation named. */
   public SpaceId spaceId() {
     return spaceId;
   }
 
+  /** The feed the space does not have. */
   public FeedId feedId() {
     return feedId;
   }

@@ -47,11 +47,20 @@ public final class AccessTokens {
    * history: compact it, set its retention), in some spaces or every space, and there in every
    * namespace ({@code namespaces} empty: space-wide) or only in the namespaces listed.
    *
+   * @param write whether the token may append too ({@link #of} sets it for {@code write} and {@code admin})
+   * @param spaces the space ids the grant names; ignored when {@code everySpace}
+   * @param everySpace whether the grant covers every space ({@code *})
+   * @param admin whether the token may also remove history (Compact, SetRetention)
    * @param namespaces the namespaces of the spaces the grant covers; empty when it covers the whole
    *     spaces, feeds without a namespace included
-   * @throws IllegalArgumentException if an admin grant lists namespaces
    */
   public record Grant(boolean write, Set<String> spaces, boolean everySpace, boolean admin, Set<Namespace> namespaces) {
+    /**
+     * The grant, with copies of the sets.
+     *
+     * @throws NullPointerException if a set or an element is null
+     * @throws IllegalArgumentException if an admin grant lists namespaces
+     */
     public Grant {
       spaces = Set.copyOf(spaces);
       namespaces = Set.copyOf(namespaces);

@@ -44,6 +44,13 @@ public record JwtSettings(Optional<String> jwks, Optional<Path> hmacSecret, Opti
     this(jwks, hmacSecret, issuer, audience, grantsClaim, DEFAULT_JWKS_TIMEOUT);
   }
 
+  /**
+   * The settings as given.
+   *
+   * @throws NullPointerException naming the component that is null
+   * @throws IllegalArgumentException naming the flag when {@code jwksTimeout} is not 1 ms to {@code
+   *     Integer.MAX_VALUE} ms, or when not exactly one of {@code jwks} and {@code hmacSecret} is given
+   */
   public JwtSettings {
     Objects.requireNonNull(jwks, "jwks");
     Objects.requireNonNull(hmacSecret, "hmacSecret");

@@ -16,7 +16,14 @@ import java.util.function.Consumer;
 public final class Setting<T> {
   /** What a setting's value is in; the label of the value in {@code --help}. */
   public enum Unit {
-    BYTES("BYTES"), MILLISECONDS("MS"), COUNT("N"), SPACE("SPACE");
+    /** A number of bytes. */
+    BYTES("BYTES"),
+    /** A duration in milliseconds. */
+    MILLISECONDS("MS"),
+    /** A number of things (blocks, streams, threads, requests), or a level. */
+    COUNT("N"),
+    /** A space id. */
+    SPACE("SPACE");
 
     private final String label;
 
@@ -32,9 +39,28 @@ public final class Setting<T> {
 
   /** Where a setting applies: what it bounds or tunes. Settings are listed by area. */
   public enum Area {
-    REQUESTS("requests"), LIVE("live streams"), SUBSCRIPTIONS("subscriptions"), STORE("store"),
-    SQLITE("SQLite store"), RETENTION("retention"), PRINCIPALS("principals"), GRPC("gRPC connections"),
-    HTTP("HTTP"), DURABLE_STREAMS("Durable Streams"), PROCESS("process");
+    /** What one request may carry or ask for, on gRPC and HTTP alike. */
+    REQUESTS("requests"),
+    /** Live streams (Watch, Server-Sent Events) and live queries: how many, and what they hold. */
+    LIVE("live streams"),
+    /** Stored subscriptions: how long they live and how many a space has. */
+    SUBSCRIPTIONS("subscriptions"),
+    /** The store, whichever it is: how much it holds, how it commits, how its health is probed. */
+    STORE("store"),
+    /** The SQLite store only. */
+    SQLITE("SQLite store"),
+    /** How much history spaces keep. */
+    RETENTION("retention"),
+    /** What one caller (a JWT subject, a token, a client host) may use. */
+    PRINCIPALS("principals"),
+    /** The gRPC side's connections. */
+    GRPC("gRPC connections"),
+    /** The HTTP side: the API and the metrics endpoint. */
+    HTTP("HTTP"),
+    /** The Durable Streams protocol of the HTTP side. */
+    DURABLE_STREAMS("Durable Streams"),
+    /** The process: its threads, its shutdown, its log. */
+    PROCESS("process");
 
     private final String label;
 
@@ -108,14 +134,17 @@ public final class Setting<T> {
     return type;
   }
 
+  /** The value when none is given; within the setting's own bounds. */
   public T defaultValue() {
     return defaultValue;
   }
 
+  /** What the value is in. */
   public Unit unit() {
     return unit;
   }
 
+  /** Where it applies: the settings table and {@code --help} list settings by area. */
   public Area area() {
     return area;
   }

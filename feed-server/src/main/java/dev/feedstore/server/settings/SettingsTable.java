@@ -120,7 +120,7 @@ final class SettingsTable {
   }
 
   /** The default, with a readable size or duration beside the number: {@code 1048576 (1 MiB)}. */
-  private static String shown(Setting<?> setting) {
+  static String shown(Setting<?> setting) {
     Object value = setting.defaultValue();
     if (!(value instanceof Number number)) {
       return "`" + value + "`";

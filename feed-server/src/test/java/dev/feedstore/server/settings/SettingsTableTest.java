@@ -15,9 +15,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The settings table of {@code docs/deployment.md} is made from the entries of {@link
- * ServerSettings}. Run with {@code -Dsettings.write=true} to rewrite it after changing an entry:
- * {@code ./mvnw -B -ntp -q test -pl feed-server -am -Dtest=SettingsTableTest
- * -Dsurefire.failIfNoSpecifiedTests=false -Dsettings.write=true}.
+ * ServerSettings}. Run with {@code -Dsettings.write=true} to rewrite it, and the constants' comments
+ * ({@link SettingCommentsTest}), after changing an entry: {@code ./mvnw -B -ntp -q test -pl
+ * feed-server -am -Dtest='Setting*Test' -Dsurefire.failIfNoSpecifiedTests=false -Dsettings.write=true}.
  */
 class SettingsTableTest {
   private static final Path GUIDE = Path.of("..", "docs", "deployment.md");

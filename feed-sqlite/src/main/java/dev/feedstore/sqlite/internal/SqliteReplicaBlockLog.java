@@ -17,6 +17,7 @@ import dev.feedstore.core.ActorId;
 import dev.feedstore.core.Block;
 import dev.feedstore.core.BlockKey;
 import dev.feedstore.core.FeedId;
+import dev.feedstore.core.Namespace;
 import dev.feedstore.core.Position;
 import dev.feedstore.core.Predecessor;
 import dev.feedstore.core.Scope;
@@ -77,8 +78,15 @@ final class SqliteReplicaBlockLog extends SqlBlockLog implements ReplicaBlockLog
 
   /** The statements that read a feed's unpositioned blocks, by name, for checks of their query plans. */
   static Map<String, String> unpositionedStatements() {
+    Scope feeds = Scope.feeds(Set.of(new FeedId("01J0000000000000000000000A"), new FeedId("01J0000000000000000000000B")));
+    Scope namespace = Scope.namespace(new Namespace("n"));
     return Map.of("last unpositioned", QUERIES.lastUnpositioned.sql(),
-        "feed unpositioned", QUERIES.feedUnpositioned.sql());
+        "feed unpositioned", QUERIES.feedUnpositioned.sql(),
+        "push, whole space", QUERIES.unpositionedWithin(0).statement(Scope.WHOLE_SPACE).sql(),
+        "push of feeds, some left out", QUERIES.unpositionedWithin(2).statement(feeds).sql(),
+        "push of a namespace", QUERIES.unpositionedWithin(0).statement(namespace).sql(),
+        "unpositioned, whole space", QUERIES.unpositioned.statement(Scope.WHOLE_SPACE).sql(),
+        "larger than a push takes", QUERIES.unpositionedLarger.statement(namespace).sql());
   }
 
   /** The replica's statements, rendered once (lookups by a list of values once per length). */
@@ -190,11 +198,12 @@ final class SqliteReplicaBlockLog extends SqlBlockLog implements ReplicaBlockLog
       relink = Rendered.of(sql.update(BLOCKS).set(BLOCKS.PREV_SEQUENCE, PREV_SEQUENCE)
           .set(BLOCKS.CHECKSUM, Params.CHECKSUM).where(key()),
           PREV_SEQUENCE, Params.CHECKSUM, Params.FEED, Params.SEQUENCE, Params.ACTOR);
-      unpositioned = new ScopedQuery(dialect, B.FEED_PRIVATE_ID, scope -> Rendered.of(select()
+      unpositioned = new ScopedQuery(dialect, B.FEED_PRIVATE_ID, scope -> Rendered.of(selectUnpositioned()
           .where(B.SPACE_PRIVATE_ID.eq(Params.SPACE)).and(B.POSITION.isNull()).and(scope).orderBy(PUSH_ORDER)
           .limit(Params.LIMIT), Params.SPACE, scope, Params.LIMIT));
       unpositionedLarger = new ScopedQuery(dialect, B.FEED_PRIVATE_ID, scope -> Rendered.of(sql
-          .select(B.FEED_PRIVATE_ID, B.ACTOR_ID, B.SEQUENCE, SIZE).from(B).where(B.SPACE_PRIVATE_ID.eq(Params.SPACE))
+          .select(B.FEED_PRIVATE_ID, B.ACTOR_ID, B.SEQUENCE, SIZE).from(unpositionedIndex())
+          .where(B.SPACE_PRIVATE_ID.eq(Params.SPACE))
           .and(B.POSITION.isNull()).and(SIZE.gt(MAX_BLOCK_DATA)).and(scope).orderBy(PUSH_ORDER).limit(Params.LIMIT),
           Params.SPACE, MAX_BLOCK_DATA, scope, Params.LIMIT));
       countUnpositioned = new ScopedQuery(dialect, B.FEED_PRIVATE_ID, scope -> Rendered.of(sql.select(count()).from(B)
@@ -244,7 +253,7 @@ final class SqliteReplicaBlockLog extends SqlBlockLog implements ReplicaBlockLog
       Field<Long> feed = B.FEED_PRIVATE_ID.as("f");
       Field<Long> sequence = B.SEQUENCE.as("s");
       Field<String> actor = B.ACTOR_ID.as("a");
-      Table<?> candidates = sql.select(id, size, feed, sequence, actor).from(B)
+      Table<?> candidates = sql.select(id, size, feed, sequence, actor).from(unpositionedIndex())
           .where(B.SPACE_PRIVATE_ID.eq(Params.SPACE)).and(B.POSITION.isNull()).and(SIZE.le(MAX_BLOCK_DATA))
           .and(leftOut).and(scope).orderBy(PUSH_ORDER).limit(Params.LIMIT).asTable("c");
       Field<Long> running = sum(candidates.field(size)).over(orderBy(candidates.field(feed), candidates.field(sequence),
@@ -281,8 +290,17 @@ final class SqliteReplicaBlockLog extends SqlBlockLog implements ReplicaBlockLog
      * sorts them all: a local append then cost a sort of the feed's whole offline backlog.
      */
     private SelectJoinStep<Record> selectUnpositioned() {
-      return sql.select(SqlBlockLog.blockColumns(SqliteDialect.INSTANCE)).from(table("{0} as {1} indexed by {2}",
-          BLOCKS, name(B.getName()), name("blocks_feed_unpositioned")));
+      return sql.select(SqlBlockLog.blockColumns(SqliteDialect.INSTANCE)).from(unpositionedIndex());
+    }
+
+    /**
+     * The blocks, as {@link #B}, read through the index of the unpositioned ones (see {@link
+     * #selectUnpositioned}). A push's read of a space's or a scope's candidates walks it in key order
+     * and stops at its limit, where the space's index would have found them all and sorted them for
+     * every pushed batch; it reads other spaces' unpositioned blocks where their feeds sit between.
+     */
+    private static Table<?> unpositionedIndex() {
+      return table("{0} as {1} indexed by {2}", BLOCKS, name(B.getName()), name("blocks_feed_unpositioned"));
     }
 
     private SelectJoinStep<Record> select() {

@@ -16,9 +16,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The replica's reads of a feed's unpositioned blocks, as SQLite plans them on a file of the current
- * schema: through the index of those blocks, in key order, never a sort of them all (which made
- * every local append cost a sort of the feed's whole offline backlog).
+ * The replica's reads of unpositioned blocks (a feed's last, a feed's, and the push's candidates in
+ * a space or a scope), as SQLite plans them on a file of the current schema: through the index of
+ * those blocks, in key order, never a sort of them all (which made every local append, and every
+ * pushed batch, cost a sort of the whole offline backlog).
  */
 class UnpositionedPlanTest {
   @TempDir Path dir;
@@ -29,9 +30,15 @@ class UnpositionedPlanTest {
     try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file)) {
       SchemaMigrator.builtIn().migrate(connection, file);
       for (Map.Entry<String, String> statement : SqliteReplicaBlockLog.unpositionedStatements().entrySet()) {
-        String plan = String.join("\n", plan(connection, statement.getValue()));
+        List<String> lines = plan(connection, statement.getValue());
+        String plan = String.join("\n", lines);
         assertTrue(plan.contains("blocks_feed_unpositioned"), statement.getKey() + ":\n" + plan);
-        assertFalse(plan.contains("TEMP B-TREE"), statement.getKey() + " sorts:\n" + plan);
+        if (statement.getKey().startsWith("push")) {
+          // A push reads its candidates in key order and stops at its limit; only the rows it took
+          // (at most the limit) are put in order again once joined back to their blocks.
+          lines = lines.subList(0, lines.size() - 1);
+        }
+        assertFalse(String.join("\n", lines).contains("TEMP B-TREE"), statement.getKey() + " sorts:\n" + plan);
       }
     }
   }

@@ -68,6 +68,7 @@ public record ChangeBatch(List<Row> entered, List<RowUpdate> updated, List<Row> 
     return batch.build();
   }
 
+  /** True when nothing entered, changed or left: a batch a transport need not send. */
   public boolean isEmpty() {
     return entered.isEmpty() && updated.isEmpty() && left.isEmpty();
   }

@@ -25,6 +25,11 @@ public sealed interface DocumentChange permits DocumentChange.Current, DocumentC
 
   /** A document's new current version. */
   record Current(ParsedBlock version) implements DocumentChange {
+    /**
+     * {@code version} is current.
+     *
+     * @throws NullPointerException if {@code version} is null
+     */
     public Current {
       Objects.requireNonNull(version, "version");
     }
@@ -32,6 +37,11 @@ public sealed interface DocumentChange permits DocumentChange.Current, DocumentC
 
   /** A document without versions. */
   record Removed(DocumentId id) implements DocumentChange {
+    /**
+     * Document {@code id} has no version.
+     *
+     * @throws NullPointerException if {@code id} is null
+     */
     public Removed {
       Objects.requireNonNull(id, "id");
     }

@@ -89,6 +89,7 @@ public final class LiveResult {
     this.window = newWindow();
   }
 
+  /** The query this result answers. */
   public LiveQuery query() {
     return query;
   }

@@ -93,6 +93,7 @@ public final class ResultCopy {
     return Optional.ofNullable(rows.get(Objects.requireNonNull(id, "id")));
   }
 
+  /** How many rows the copy holds. */
   public int size() {
     return rows.size();
   }

@@ -8,6 +8,12 @@ import java.util.Objects;
  * Thread-safe (immutable).
  */
 public record RowUpdate(Row previous, Row current) {
+  /**
+   * The update of one document's row from {@code previous} to {@code current}.
+   *
+   * @throws NullPointerException if a row is null
+   * @throws IllegalArgumentException if the rows are of two documents, or equal
+   */
   public RowUpdate {
     Objects.requireNonNull(previous, "previous");
     Objects.requireNonNull(current, "current");
