@@ -3,6 +3,7 @@ package dev.feedstore.client;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.feedstore.client.internal.GrpcAuthority;
@@ -267,6 +268,25 @@ class LiveQueryTest {
 
     assertTrue(alice.liveQuery(OPEN_FOR_ANA, e -> {}).awaitCurrent(WAIT));
     assertNull(recorder.poll());
+  }
+
+  @Test
+  void aLocalCommitIsEvaluatedOnceForEveryQueryThatSharesItsKey() {
+    Replica alice = replica("alice");
+    FeedId feed = alice.createFeed(SPACE, Optional.of(TASKS), Replication.NONE);
+    QueryRecorder ana = register(alice, OPEN_FOR_ANA);
+    QueryRecorder newest = register(alice, LiveQuery.parse("space:work namespace:tasks key:/id order /id desc limit 2"));
+    ana.next();
+    newest.next();
+
+    append(alice, feed, "{\"id\":5,\"assignee\":\"ana\",\"done\":false}");
+    Row forAna = changes(ana.next()).entered().get(0);
+    Row forNewest = changes(newest.next()).entered().get(0);
+
+    assertEquals(forAna.content(), forNewest.content());
+    assertSame(forAna.version(), forNewest.version(), "the block's version made once for both");
+    assertSame(forAna.id(), forNewest.id(), "its key read once for both");
+    assertSame(forAna.content(), forNewest.content(), "its content parsed once for both");
   }
 
   private Replica replica(String actor) {

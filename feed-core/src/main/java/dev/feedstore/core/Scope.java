@@ -102,7 +102,7 @@ public sealed interface Scope permits Scope.WholeSpace, Scope.Selection {
 
     @Override
     public boolean covers(FeedId feedId, Optional<Namespace> namespace) {
-      return feeds.contains(feedId) || namespace.map(namespaces::contains).orElse(false);
+      return feeds.contains(feedId) || (namespace.isPresent() && namespaces.contains(namespace.get()));
     }
 
     /** The record, the feed ids' array, and per namespace a tree entry, the value and its text. */

@@ -52,6 +52,8 @@ final class QueryRound {
   private final boolean broken;
   private final Map<SpaceId, SpaceRound> spaces = new LinkedHashMap<>();
   private long blocksRead;
+  /** The state {@link #state} made last. */
+  private LocalState lastState;
 
   /**
    * @param commit the number of the last commit told
@@ -69,7 +71,13 @@ final class QueryRound {
     this.refusals = refusals;
     for (QueryRegistration registration : registrations) {
       if (!registration.closed()) {
-        spaces.computeIfAbsent(registration.query().space(), SpaceRound::new).registrations.add(registration);
+        SpaceId space = registration.query().space();
+        SpaceRound round = spaces.get(space);
+        if (round == null) {
+          round = new SpaceRound(space);
+          spaces.put(space, round);
+        }
+        round.registrations.add(registration);
       }
     }
     for (Notice notice : notices) {
@@ -99,6 +107,14 @@ final class QueryRound {
     List<Told> events = new ArrayList<>();
     spaces.values().forEach(space -> space.events(events));
     return events;
+  }
+
+  /** The state after the round's commits with {@code gap}: one value for the queries that share it. */
+  private LocalState state(Optional<HistoryGap> gap) {
+    if (lastState == null || !lastState.historyUnavailable().equals(gap)) {
+      lastState = new LocalState(commit, gap);
+    }
+    return lastState;
   }
 
   /** The blocks the round read from the file. */
@@ -184,11 +200,11 @@ final class QueryRound {
 
     void events(List<Told> events) {
       List<ParsedBlock> appendedBlocks = null;
+      boolean grouped = !all.isEmpty() || !touched.isEmpty();
       for (QueryRegistration registration : registrations) {
         LiveQuery query = registration.query();
-        Group group = Group.of(query);
-        LocalState now = new LocalState(commit,
-            read ? gaps.get(query.scope()) : registration.state().historyUnavailable());
+        Group group = grouped ? Group.of(query) : null;
+        LocalState now = state(read ? gaps.get(query.scope()) : registration.state().historyUnavailable());
         try {
           if (all.containsKey(group) && (registration.fresh() || rereadAll)) {
             events.add(new Told(registration, registration.reread(all.get(group), now)));

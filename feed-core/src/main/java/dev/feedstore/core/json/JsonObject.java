@@ -31,9 +31,13 @@ public final class JsonObject implements JsonValue {
     return new JsonObject(Collections.unmodifiableMap(copy));
   }
 
-  /** An object over a map nobody else holds (the reader's). */
+  /**
+   * An object over a map nobody else holds (the reader's): a small one keeps its members in arrays
+   * ({@link ObjectMembers}).
+   */
   static JsonObject owning(LinkedHashMap<String, JsonValue> members) {
-    return new JsonObject(Collections.unmodifiableMap(members));
+    return new JsonObject(members.size() <= ObjectMembers.MOST ? new ObjectMembers(members)
+        : Collections.unmodifiableMap(members));
   }
 
   /** The members, unmodifiable, in the order they were read or given. */

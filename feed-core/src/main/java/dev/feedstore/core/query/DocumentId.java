@@ -40,6 +40,18 @@ public sealed interface DocumentId extends Comparable<DocumentId> permits Docume
 
   /** An integer key. */
   record Int(long value) implements DocumentId {
+    // equals and hashCode written out: results look keys up on every change, and the generated
+    // ones go through method handles that profiles showed on that path.
+    @Override
+    public boolean equals(Object other) {
+      return other instanceof Int that && value == that.value;
+    }
+
+    @Override
+    public int hashCode() {
+      return Long.hashCode(value);
+    }
+
     @Override
     public JsonValue toJson() {
       return JsonNumber.of(value);
@@ -60,6 +72,16 @@ public sealed interface DocumentId extends Comparable<DocumentId> permits Docume
      */
     public Text {
       Objects.requireNonNull(value, "value");
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      return other instanceof Text that && value.equals(that.value);
+    }
+
+    @Override
+    public int hashCode() {
+      return value.hashCode();
     }
 
     @Override

@@ -36,8 +36,13 @@ public record DocumentKey(Optional<JsonPointer> pointer) {
     return new DocumentKey(Optional.of(pointer));
   }
 
-  /** The document {@code version} belongs to, if any. */
+  /** The document {@code version} belongs to, if any (worked out once per block and key). */
   public Optional<DocumentId> idOf(ParsedBlock version) {
+    return version.documentId(this);
+  }
+
+  /** The document {@code version} belongs to, read from it. */
+  Optional<DocumentId> read(ParsedBlock version) {
     if (pointer.isEmpty()) {
       return Optional.of(DocumentId.of(version.block().feedId().value()));
     }

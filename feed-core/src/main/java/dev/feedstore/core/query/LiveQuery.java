@@ -146,7 +146,8 @@ public record LiveQuery(SpaceId space, Scope scope, DocumentKey key, Filter filt
       return Optional.empty();
     }
     Optional<JsonValue> orderValue = order.map(o -> o.field().valueIn(version));
-    Optional<JsonValue> content = version.json().map(json -> projection.<JsonValue>map(p -> p.project(json)).orElse(json));
+    Optional<JsonValue> content = projection.isEmpty() ? version.json()
+        : version.json().<JsonValue>map(json -> projection.get().project(json));
     return Optional.of(new Row(id, version.version(), orderValue, content));
   }
 

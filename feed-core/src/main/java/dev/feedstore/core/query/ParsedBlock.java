@@ -18,7 +18,12 @@ import java.util.OptionalLong;
  * not positioned): it sorts as the newest, for filters as for ordering. Positioned blocks carry the
  * authority's receive time.
  *
- * <p>Thread-safe: the content is read under a lock the first time it is asked for.
+ * <p>What every query of one evaluation would otherwise work out again is worked out once and
+ * shared: the content's JSON, the {@link #version()} rows show, and the document the block is a
+ * version of under the last {@link DocumentKey} asked ({@link #documentId}).
+ *
+ * <p>Thread-safe: the content is read under a lock the first time it is asked for; the version and
+ * the document are immutable values, and two threads asking at once at worst both work them out.
  */
 public final class ParsedBlock {
   private final Block block;
@@ -26,6 +31,13 @@ public final class ParsedBlock {
   private final long evaluatedAt;
   /** The content as JSON, empty when it is not JSON; null until first read. Guarded by this for writes. */
   private volatile Optional<JsonValue> json;
+  /** The version rows show; null until first asked. */
+  private volatile RowVersion version;
+  /** The document under the key last asked; null until first asked. */
+  private volatile KeyedDocument document;
+
+  /** The document of this block under one key. */
+  private record KeyedDocument(DocumentKey key, Optional<DocumentId> id) {}
 
   /** Runs when the content is read as JSON, once at most. */
   private final Runnable onParse;
@@ -94,9 +106,28 @@ public final class ParsedBlock {
     return block.isPositioned() ? block.receivedAt() : OptionalLong.of(evaluatedAt);
   }
 
-  /** The version a row of this block shows. */
+  /** The version a row of this block shows (one value, however many rows show it). */
   public RowVersion version() {
-    return new RowVersion(block.key(), block.position(), block.receivedAt());
+    RowVersion made = version;
+    if (made == null) {
+      made = new RowVersion(block.key(), block.position(), block.receivedAt());
+      version = made;
+    }
+    return made;
+  }
+
+  /**
+   * The document this block is a version of under {@code key} ({@link DocumentKey#idOf}), worked
+   * out once for the queries that share the key.
+   */
+  Optional<DocumentId> documentId(DocumentKey key) {
+    KeyedDocument known = document;
+    if (known != null && (known.key() == key || known.key().equals(key))) {
+      return known.id();
+    }
+    Optional<DocumentId> id = key.read(this);
+    document = new KeyedDocument(key, id);
+    return id;
   }
 
   @Override

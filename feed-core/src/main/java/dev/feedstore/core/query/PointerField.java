@@ -3,6 +3,7 @@ package dev.feedstore.core.query;
 import dev.feedstore.core.json.JsonPointer;
 import dev.feedstore.core.json.JsonValue;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A JSON pointer into a version's content; a block that is not JSON has no content to read.
@@ -30,7 +31,8 @@ public record PointerField(JsonPointer pointer) implements Field {
 
   @Override
   public JsonValue valueIn(ParsedBlock version) {
-    return version.json().map(pointer::resolve).orElse(null);
+    Optional<JsonValue> json = version.json();
+    return json.isPresent() ? pointer.resolve(json.get()) : null;
   }
 
   @Override

@@ -126,6 +126,37 @@ class JsonReaderTest {
   }
 
   @Test
+  void objectsOfAnySizeReadAsUnmodifiableMapsEqualToTheirMembers() {
+    for (int size : new int[] {0, 1, 5, 8, 9, 40}) {
+      StringBuilder text = new StringBuilder("{");
+      Map<String, JsonValue> reversed = new java.util.LinkedHashMap<>();
+      for (int i = size - 1; i >= 0; i--) {
+        reversed.put("m" + i, JsonNumber.of(i));
+      }
+      for (int i = 0; i < size; i++) {
+        text.append(i == 0 ? "" : ",").append("\"m").append(i).append("\":").append(i);
+      }
+      JsonObject read = (JsonObject) JsonReader.parse(text.append('}').toString());
+      JsonObject made = JsonObject.of(reversed);
+
+      assertEquals(made, read, size + " members");
+      assertEquals(read, made);
+      assertEquals(made.hashCode(), read.hashCode());
+      assertEquals(reversed, read.members());
+      assertEquals(size, read.members().size());
+      for (int i = 0; i < size; i++) {
+        assertEquals(JsonNumber.of(i), read.get("m" + i));
+        assertTrue(read.members().containsKey("m" + i));
+        assertEquals("m" + i, List.copyOf(read.members().keySet()).get(i), "members in the order read");
+      }
+      assertEquals(null, read.get("m" + size));
+      assertFalse(read.members().containsKey("m" + size));
+      assertThrows(UnsupportedOperationException.class, () -> read.members().put("x", JsonNull.NULL));
+      assertThrows(UnsupportedOperationException.class, () -> read.members().clear());
+    }
+  }
+
+  @Test
   void decodesEscapesAndUtf8ToTheSameString() {
     assertEquals(JsonString.of("é😀\n"), JsonReader.parse("\"\\u00E9\\uD83D\\uDE00\\n\""));
     assertEquals(JsonString.of("é😀\n"), JsonReader.parse("\"é😀\\n\""));

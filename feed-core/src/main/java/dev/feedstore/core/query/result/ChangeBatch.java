@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The net difference between two consecutive states of a result: the rows that entered it, the rows
@@ -26,6 +27,7 @@ public record ChangeBatch(List<Row> entered, List<RowUpdate> updated, List<Row> 
   public static final ChangeBatch EMPTY = new ChangeBatch(List.of(), List.of(), List.of());
 
   private static final Comparator<Row> BY_KEY = Comparator.comparing(Row::id);
+  private static final Comparator<RowUpdate> UPDATES_BY_KEY = Comparator.comparing(update -> update.current().id());
 
   /**
    * @throws IllegalArgumentException if a list is not ordered by key or a document appears twice
@@ -35,19 +37,20 @@ public record ChangeBatch(List<Row> entered, List<RowUpdate> updated, List<Row> 
     updated = List.copyOf(updated);
     left = List.copyOf(left);
     Set<DocumentId> ids = new HashSet<>();
-    requireOrdered("entered", entered, ids);
-    requireOrdered("updated", updated.stream().map(RowUpdate::current).toList(), ids);
-    requireOrdered("left", left, ids);
+    requireOrdered("entered", entered, Function.identity(), ids);
+    requireOrdered("updated", updated, RowUpdate::current, ids);
+    requireOrdered("left", left, Function.identity(), ids);
   }
 
-  private static void requireOrdered(String list, List<Row> rows, Set<DocumentId> ids) {
-    for (int i = 0; i < rows.size(); i++) {
-      if (i > 0 && BY_KEY.compare(rows.get(i - 1), rows.get(i)) >= 0) {
-        throw new IllegalArgumentException(list + " rows must be ordered by key, " + rows.get(i - 1).id()
-            + " came before " + rows.get(i).id());
+  private static <T> void requireOrdered(String list, List<T> changes, Function<T, Row> row, Set<DocumentId> ids) {
+    for (int i = 0; i < changes.size(); i++) {
+      Row current = row.apply(changes.get(i));
+      if (i > 0 && BY_KEY.compare(row.apply(changes.get(i - 1)), current) >= 0) {
+        throw new IllegalArgumentException(list + " rows must be ordered by key, " + row.apply(changes.get(i - 1)).id()
+            + " came before " + current.id());
       }
-      if (!ids.add(rows.get(i).id())) {
-        throw new IllegalArgumentException("document " + rows.get(i).id() + " changes twice in one batch");
+      if (!ids.add(current.id())) {
+        throw new IllegalArgumentException("document " + current.id() + " changes twice in one batch");
       }
     }
   }
@@ -94,7 +97,7 @@ public record ChangeBatch(List<Row> entered, List<RowUpdate> updated, List<Row> 
 
     ChangeBatch build() {
       entered.sort(BY_KEY);
-      updated.sort(Comparator.comparing(update -> update.current().id()));
+      updated.sort(UPDATES_BY_KEY);
       left.sort(BY_KEY);
       return entered.isEmpty() && updated.isEmpty() && left.isEmpty() ? EMPTY
           : new ChangeBatch(entered, updated, left);

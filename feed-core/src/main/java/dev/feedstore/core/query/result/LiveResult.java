@@ -32,9 +32,14 @@ import java.util.Set;
  * versions of every document in scope gives the first snapshot (as entered rows, and {@link
  * #snapshot()}).
  *
- * <p>Cost: a batch costs one evaluation and O(log n) comparisons per document it names (n matching
- * documents), and moves at most one other row across the limit per document; never a scan. {@link
- * #reset} and {@link #removeBelow} read everything they are given or hold.
+ * <p>Cost: a batch costs one evaluation per document it names and, with a limit, O(log n)
+ * comparisons per document (n matching documents), moving at most one other row across the limit;
+ * never a scan. Without a limit every match is in the result, so a batch compares nothing and
+ * {@link #snapshot()} sorts the rows when asked (O(n log n)). A document the batch leaves out of
+ * the result, as it was, costs no allocation. What every query would work out again from a block
+ * (its version, its document key, its content) is worked out once per {@link ParsedBlock} and
+ * shared by the rows of every result. {@link #reset} and {@link #removeBelow} read everything they
+ * are given or hold.
  *
  * <p>Limits: at most {@code maxMatches} matching documents (all that match, not only those within
  * the limit; setting {@value #MATCHES_SETTING}, default {@value #DEFAULT_MAX_MATCHES}). A batch
@@ -54,7 +59,12 @@ public final class LiveResult {
   private final int maxMatches;
   private final Map<DocumentId, Member> members = new HashMap<>();
   private Window window;
-  /** The rows shown before the batch being applied, of every document it moved; null between batches. */
+  /** Whether a batch is being applied (not a {@link #reset}). */
+  private boolean inBatch;
+  /**
+   * The rows shown before the batch being applied, of every document it moved (a null row: not
+   * shown); null until the batch moves one.
+   */
   private Map<DocumentId, Row> shownBefore;
   /** Versions evaluated so far, so tests can see what a change cost. */
   long evaluations;
@@ -93,21 +103,17 @@ public final class LiveResult {
    * @throws LimitExceededException if the result would match more than {@code maxMatches} documents
    */
   public ChangeBatch apply(List<DocumentChange> changes) {
-    Map<DocumentId, Optional<Row>> next = new LinkedHashMap<>();
+    Map<DocumentId, Optional<Row>> next = null;
     for (DocumentChange change : changes) {
       if (change instanceof DocumentChange.Current current) {
         DocumentId id = query.requireDocument(current.version());
         evaluations++;
-        next.put(id, query.rowOf(id, current.version()));
+        next = noted(next, id, query.rowOf(id, current.version()), members.containsKey(id));
       } else {
-        next.put(((DocumentChange.Removed) change).id(), Optional.empty());
+        DocumentId id = ((DocumentChange.Removed) change).id();
+        next = noted(next, id, Optional.empty(), members.containsKey(id));
       }
     }
-    long matches = members.size();
-    for (Map.Entry<DocumentId, Optional<Row>> entry : next.entrySet()) {
-      matches += (entry.getValue().isPresent() ? 1 : 0) - (members.containsKey(entry.getKey()) ? 1 : 0);
-    }
-    requireWithinLimit(matches);
     return commit(next);
   }
 
@@ -123,25 +129,48 @@ public final class LiveResult {
    * @throws LimitExceededException as {@link #apply}
    */
   public ChangeBatch applyAppended(List<ParsedBlock> blocks) {
-    Map<DocumentId, RowVersion> latest = new HashMap<>();
-    List<DocumentChange> changes = new ArrayList<>();
+    Map<DocumentId, RowVersion> latest = blocks.size() > 1 ? new HashMap<>() : null;
+    Map<DocumentId, Optional<Row>> next = null;
     for (ParsedBlock block : blocks) {
-      Optional<DocumentId> id = query.documentOf(block);
-      if (id.isEmpty()) {
+      Optional<DocumentId> found = query.documentOf(block);
+      if (found.isEmpty()) {
         continue;
       }
-      Member member = members.get(id.get());
-      RowVersion before = latest.getOrDefault(id.get(), member == null ? null : member.row.version());
+      DocumentId id = found.get();
+      Member member = members.get(id);
       RowVersion version = block.version();
-      if (before != null && !before.block().equals(version.block()) && version.position().isAssigned()
-          && (before.pending() || version.position().compareTo(before.position()) < 0)) {
-        throw new IllegalArgumentException("block " + version + " comes before " + before
-            + ", the current version of document " + id.get() + ", so it cannot be appended");
+      if (version.position().isAssigned()) { // a pending block comes after every version
+        RowVersion before = latest != null && latest.containsKey(id) ? latest.get(id)
+            : member == null ? null : member.row.version();
+        if (before != null && !before.block().equals(version.block())
+            && (before.pending() || version.position().compareTo(before.position()) < 0)) {
+          throw new IllegalArgumentException("block " + version + " comes before " + before
+              + ", the current version of document " + id + ", so it cannot be appended");
+        }
       }
-      latest.put(id.get(), version);
-      changes.add(DocumentChange.current(block));
+      if (latest != null) {
+        latest.put(id, version);
+      }
+      evaluations++;
+      next = noted(next, id, query.rowOf(id, block), member != null);
     }
-    return apply(changes);
+    return commit(next);
+  }
+
+  /**
+   * Notes the row a document has after the batch (empty: none), a later one winning; the map is made
+   * on the first document that may change the result, so a batch that changes nothing makes none.
+   *
+   * @param member whether the document matches now, before the batch
+   */
+  private Map<DocumentId, Optional<Row>> noted(Map<DocumentId, Optional<Row>> next, DocumentId id, Optional<Row> row,
+      boolean member) {
+    if (row.isEmpty() && !member && (next == null || !next.containsKey(id))) {
+      return next; // neither in the result nor noted: it stays out
+    }
+    Map<DocumentId, Optional<Row>> noted = next == null ? new LinkedHashMap<>() : next;
+    noted.put(id, row);
+    return noted;
   }
 
   /**
@@ -192,7 +221,10 @@ public final class LiveResult {
     return apply(removals);
   }
 
-  /** The rows of the result, in the query's order: the first {@code limit} matching documents. */
+  /**
+   * The rows of the result, in the query's order: the first {@code limit} matching documents (all of
+   * them, sorted now, without a limit).
+   */
   public List<Row> snapshot() {
     return List.copyOf(window.rows());
   }
@@ -207,8 +239,20 @@ public final class LiveResult {
     return members.size();
   }
 
+  /**
+   * Checks the limit of matches, then takes each document's row after the batch ({@code next}, null
+   * when nothing may change) into the result, and returns the net change.
+   */
   private ChangeBatch commit(Map<DocumentId, Optional<Row>> next) {
-    shownBefore = new HashMap<>();
+    if (next == null) {
+      return ChangeBatch.EMPTY;
+    }
+    long matches = members.size();
+    for (Map.Entry<DocumentId, Optional<Row>> entry : next.entrySet()) {
+      matches += (entry.getValue().isPresent() ? 1 : 0) - (members.containsKey(entry.getKey()) ? 1 : 0);
+    }
+    requireWithinLimit(matches);
+    inBatch = true;
     try {
       for (Map.Entry<DocumentId, Optional<Row>> entry : next.entrySet()) {
         DocumentId id = entry.getKey();
@@ -228,6 +272,9 @@ public final class LiveResult {
           window.add(member);
         }
       }
+      if (shownBefore == null) {
+        return ChangeBatch.EMPTY;
+      }
       ChangeBatch.Builder batch = new ChangeBatch.Builder();
       shownBefore.forEach((id, before) -> {
         Member now = members.get(id);
@@ -235,6 +282,7 @@ public final class LiveResult {
       });
       return batch.build();
     } finally {
+      inBatch = false;
       shownBefore = null;
     }
   }
@@ -244,15 +292,21 @@ public final class LiveResult {
    * outside a batch ({@link #reset} compares whole snapshots instead).
    */
   private void noteShown(Member member) {
-    if (shownBefore != null && !shownBefore.containsKey(member.id)) {
+    if (!inBatch) {
+      return;
+    }
+    if (shownBefore == null) {
+      shownBefore = new HashMap<>();
+    }
+    if (!shownBefore.containsKey(member.id)) {
       shownBefore.put(member.id, member.shown ? member.row : null);
     }
   }
 
   private Window newWindow() {
-    Window fresh = new Window(query.rowOrder(), query.limit().orElse(Integer.MAX_VALUE), this::noteShown);
-    fresh.refillBroken = refillBroken;
-    return fresh;
+    return query.limit().isPresent()
+        ? new LimitedWindow(query.rowOrder(), query.limit().getAsInt(), this::noteShown, refillBroken)
+        : new UnlimitedWindow(query.rowOrder(), members.values(), this::noteShown);
   }
 
   private void requireWithinLimit(long matches) {
@@ -262,14 +316,18 @@ public final class LiveResult {
     }
   }
 
-  /** Breaks the window on purpose (a removed row lets no other in), for tests that prove their check fails. */
+  /**
+   * Breaks the window of a query with a limit on purpose (a removed row lets no other in), for tests
+   * that prove their check fails.
+   */
   void breakWindowRefill() {
     refillBroken = true;
-    window.refillBroken = true;
+    window = newWindow();
+    members.values().forEach(window::add);
   }
 
   /** Comparisons of rows made so far. */
   long comparisons() {
-    return window.comparisons;
+    return window.comparisons();
   }
 }

@@ -1,91 +1,29 @@
 package dev.feedstore.core.query.result;
 
 import dev.feedstore.core.query.Row;
-import dev.feedstore.core.query.RowOrder;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.TreeSet;
-import java.util.function.Consumer;
 
 /**
- * The members of a result in the query's order, split into the first {@code limit} (shown: the
- * result) and the rest (hidden, waiting to move in). Adding or removing a member costs O(log n)
- * comparisons, and moves at most one other member across the boundary: a member added inside the
- * window pushes the last shown one out, a shown member removed lets the first hidden one in.
+ * The members of a result that are shown (in the result) and their order. A member added or
+ * removed tells the result's {@code beforeMove} hook, just before it enters or leaves the shown
+ * part, of itself and of any other member it moves across the limit.
  *
  * <p>Not thread-safe: owned by one {@link LiveResult}.
  */
-final class Window {
-  private final int limit;
-  private final TreeSet<Member> shown;
-  private final TreeSet<Member> hidden;
-  /** Told of a member just before it enters or leaves the shown part. */
-  private final Consumer<Member> beforeMove;
-  /** Comparisons of members made so far, so tests can see what a change cost. */
-  long comparisons;
-  /** A fault for tests that prove a check can fail: a shown member removed lets no hidden one in. */
-  boolean refillBroken;
-
-  Window(RowOrder order, int limit, Consumer<Member> beforeMove) {
-    Comparator<Member> counted = (a, b) -> {
-      comparisons++;
-      return order.compare(a.row, b.row);
-    };
-    this.limit = limit;
-    this.shown = new TreeSet<>(counted);
-    this.hidden = new TreeSet<>(counted);
-    this.beforeMove = beforeMove;
-  }
+sealed interface Window permits LimitedWindow, UnlimitedWindow {
 
   /** Adds a member not yet in the window. */
-  void add(Member member) {
-    if (shown.size() < limit) {
-      show(member);
-    } else if (shown.comparator().compare(member, shown.last()) < 0) {
-      Member pushedOut = shown.last();
-      hide(pushedOut);
-      show(member);
-    } else {
-      hidden.add(member);
-    }
-  }
+  void add(Member member);
 
   /** Removes a member of the window. */
-  void remove(Member member) {
-    if (!member.shown) {
-      hidden.remove(member);
-      return;
-    }
-    beforeMove.accept(member);
-    shown.remove(member);
-    member.shown = false;
-    if (!hidden.isEmpty() && !refillBroken) {
-      show(hidden.pollFirst());
-    }
-  }
+  void remove(Member member);
 
-  /** The shown rows, in order. */
-  List<Row> rows() {
-    List<Row> rows = new ArrayList<>(shown.size());
-    shown.forEach(member -> rows.add(member.row));
-    return rows;
-  }
+  /** The shown rows, in the query's order. */
+  List<Row> rows();
 
-  int shownCount() {
-    return shown.size();
-  }
+  /** How many members are shown. */
+  int shownCount();
 
-  private void show(Member member) {
-    beforeMove.accept(member);
-    member.shown = true;
-    shown.add(member);
-  }
-
-  private void hide(Member member) {
-    beforeMove.accept(member);
-    shown.remove(member);
-    member.shown = false;
-    hidden.add(member);
-  }
+  /** Comparisons of members made so far by adding and removing, so tests can see what a change cost. */
+  long comparisons();
 }

@@ -96,4 +96,24 @@ class LiveResultCostTest {
     assertTrue(result.comparisons() - comparisons <= 100L * COMPARISONS_PER_DOCUMENT,
         (result.comparisons() - comparisons) + " comparisons for 100 documents");
   }
+
+  @Test
+  void aQueryWithoutALimitComparesNoRowsPerChangeAndOrdersItsSnapshot() {
+    String query = "space:w key:/id where /open = true order /rank desc";
+    LiveResult result = loaded(query);
+    long comparisons = result.comparisons();
+    ParsedBlock raised = version(77, 5000, true);
+    ParsedBlock closed = version(79, 3, false);
+
+    ChangeBatch moved = result.apply(List.of(DocumentChange.current(raised)));
+    ChangeBatch gone = result.apply(List.of(DocumentChange.current(closed)));
+
+    assertEquals(1, moved.updated().size());
+    assertEquals(1, gone.left().size());
+    assertEquals(0, result.comparisons() - comparisons, "every matching document is in the result: no order to keep");
+    List<ParsedBlock> now = new ArrayList<>(VERSIONS);
+    now.set(77, raised);
+    now.set(79, closed);
+    assertEquals(LiveQuery.parse(query).evaluate(now), result.snapshot());
+  }
 }
