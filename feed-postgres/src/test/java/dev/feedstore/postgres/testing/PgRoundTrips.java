@@ -12,8 +12,10 @@ import java.util.Map;
  * batch of them, a commit) or sends a simple Query, it waits for the server's ReadyForQuery before it
  * goes on. Not counted: the {@code BEGIN} that the driver sends as a simple query right before the
  * first statement of a transaction, without waiting for its answer (the statement's round trip
- * carries it), and the empty simple query with which a pool checks that a connection is alive (the
- * pool's, not the store's). Each round trip is described by the message types it sent and the
+ * carries it), the empty simple query with which a pool checks that a connection is alive, and the
+ * {@code SET application_name} and {@code SET extra_float_digits} that the driver sends when it
+ * opens one (the pool's, not the store's: a pool may open a connection at any moment, in the middle
+ * of what a test counts). Each round trip is described by the message types it sent and the
  * statements it parsed. Decodes the frontend messages of each
  * connection from its start (connect with {@code sslmode=disable&gssEncMode=disable}: encrypted
  * bytes cannot be read). Thread-safe.
@@ -122,7 +124,8 @@ public final class PgRoundTrips implements AutoCloseable {
         }
         case 'Q' -> {
           String query = text(0, indexOfZero(0));
-          if (query.isBlank()) {
+          if (query.isBlank() || query.startsWith("SET application_name")
+              || query.startsWith("SET extra_float_digits")) {
             types.setLength(0);
           } else if (query.equals("BEGIN")) {
             parsed.append("BEGIN");
