@@ -29,7 +29,6 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
 
@@ -165,7 +164,9 @@ final class LiveQueryBench {
     Progress.say("livequery: %d blocks appended in %.1f s (due %.1f s)", total, (System.nanoTime() - start) / 1e9,
         total * interval / 1e9);
     awaitTold.run();
-    return recorder.histogram;
+    synchronized (recorder.histogram) {
+      return recorder.histogram.copy();
+    }
   }
 
   /** Bob writes a batch of versions and pushes it; Alice pulls it in one step: from its commit to the last listener told. */
@@ -230,8 +231,8 @@ final class LiveQueryBench {
         + " fourth ordered by /prio with a limit of 50), or, as the baseline (livequery.listen.*, and the baseline of"
         + " the pull), listen registrations of the same namespace; append.*: " + sizes.blocks() + " appends of one"
         + " block (a new version of a random document) at " + sizes.rate() + " blocks/s after " + sizes.warmupBlocks()
-        + " warm-up ones, latency from the append returning to each listener told of it; pull_N: a pulled batch of N"
-        + " blocks, from its commit to the last listener told; snapshot_10pct: registering a query matching a tenth"
+        + " warm-up ones, latency from the append returning to each listener told of it (0 for one told before it"
+        + " returned); pull_N: a pulled batch of N blocks, from its commit to the last listener told; snapshot_10pct: registering a query matching a tenth"
         + " of the documents until its snapshot is told (median of 3); heap_per_query: heap after GC with the queries"
         + " open (taken after the appends and the pull, so that its full collections precede neither latency) less"
         + " before, per query");
@@ -291,35 +292,52 @@ final class LiveQueryBench {
 
   /** Latencies from an append returning to a listener told of it. Thread-safe enough: one appender, one listener thread. */
   private static final class LatencyRecorder {
+    /** Guarded by itself, as are {@link #returned} and {@link #early}. */
     private final Histogram histogram = new Histogram(TimeUnit.SECONDS.toMicros(60), 3);
-    private volatile AtomicLongArray returned = new AtomicLongArray(0);
+    private long[] returned = new long[0];
+    /** Listeners told of a block before its append returned, per block: recorded as 0 once it returns. */
+    private int[] early = new int[0];
     private volatile int from;
     private volatile int base;
 
     /** Measures the blocks {@code [from, to)} of this phase. */
     void start(int from, int to) {
-      this.base = Math.min(from, to);
-      this.returned = new AtomicLongArray(to - base + 1);
-      this.from = from;
+      synchronized (histogram) {
+        this.base = Math.min(from, to);
+        this.returned = new long[to - base + 1];
+        this.early = new int[to - base + 1];
+        this.from = from;
+      }
     }
 
     void appended(int seq, long at) {
-      int index = seq - base;
-      if (index >= 0 && index < returned.length()) {
-        returned.set(index, at);
+      synchronized (histogram) {
+        int index = seq - base;
+        if (index >= 0 && index < returned.length) {
+          returned[index] = at;
+          if (seq >= from && early[index] > 0) {
+            histogram.recordValueWithCount(0, early[index]);
+            early[index] = 0;
+          }
+        }
       }
     }
 
-    /** A listener was told of block {@code seq} at {@code now} (listener thread). */
+    /**
+     * A listener was told of block {@code seq} at {@code now} (listener thread); told before the
+     * append returned, it counts as no delay, once the append returns.
+     */
     void told(int seq, long now) {
-      int index = seq - base;
-      if (seq < from || index >= returned.length()) {
-        return;
-      }
-      long at = returned.get(index);
-      if (at != 0) {
-        synchronized (histogram) {
+      synchronized (histogram) {
+        int index = seq - base;
+        if (seq < from || index >= returned.length) {
+          return;
+        }
+        long at = returned[index];
+        if (at != 0) {
           histogram.recordValue(Math.max(0, TimeUnit.NANOSECONDS.toMicros(now - at)));
+        } else {
+          early[index]++;
         }
       }
     }
