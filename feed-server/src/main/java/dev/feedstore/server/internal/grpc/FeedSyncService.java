@@ -53,7 +53,6 @@ import dev.feedstore.server.internal.queries.LiveQueries;
 import dev.feedstore.server.internal.queries.ResumeToken;
 import dev.feedstore.core.query.LiveQuery;
 import dev.feedstore.proto.WireQueries;
-import dev.feedstore.proto.v1.LiveQueryEvent;
 import dev.feedstore.proto.v1.LiveQueryRequest;
 import dev.feedstore.server.internal.monitoring.RateLimitedLog;
 import dev.feedstore.server.internal.requests.Requests;
@@ -70,6 +69,7 @@ import io.grpc.stub.ServerCalls;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.util.Arrays;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -381,10 +381,10 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
   /**
    * LiveQuery: the query checked (a clause that cannot be evaluated is {@code INVALID_ARGUMENT}
    * naming it), the caller's grants checked against its scope, then a subscription of the shared
-   * query writing to the call.
+   * query writing to the call, in {@link LiveQueryFrame}s (bound by {@link #definition} in place of the
+   * generated method).
    */
-  @Override
-  public void liveQuery(LiveQueryRequest request, StreamObserver<LiveQueryEvent> events) {
+  void liveQueryFrames(LiveQueryRequest request, StreamObserver<LiveQueryFrame> events) {
     try {
       WireRequests.requestId(request.getRequestId());
       Caller caller = AccessInterceptor.caller();
@@ -395,34 +395,42 @@ public final class FeedSyncService extends FeedSyncGrpc.FeedSyncImplBase {
           ? Optional.of(ResumeToken.parse(request.getResumeToken(), "resume_token")) : Optional.empty();
       access.liveQuery(caller, query.space(), query.scope());
       liveQueries.open(query, resume, new GrpcQuerySink(request.getRequestId(),
-          (ServerCallStreamObserver<LiveQueryEvent>) events), "grpc " + ConnectionInterceptor.remoteAddress(), caller);
+          (ServerCallStreamObserver<LiveQueryFrame>) events), "grpc " + ConnectionInterceptor.remoteAddress(), caller);
     } catch (RuntimeException e) {
       events.onError(reject("LiveQuery", request.getSpaceId(), request.getRequestId(), e));
     }
   }
 
   /**
-   * The generated definition, with Watch bound to {@link #watchFrames} through a method descriptor
-   * that marshals {@link WatchFrame}s: the same wire messages, the same schema for reflection.
+   * The generated definition, with Watch bound to {@link #watchFrames} and LiveQuery to {@link
+   * #liveQueryFrames} through method descriptors that marshal events encoded once for many streams
+   * ({@link WatchFrame}, {@link LiveQueryFrame}): the same wire messages, the same schema for
+   * reflection.
    */
   ServerServiceDefinition definition() {
     ServerServiceDefinition generated = bindService();
     MethodDescriptor<WatchRequest, WatchFrame> watch = FeedSyncGrpc.getWatchMethod()
         .toBuilder(ProtoUtils.marshaller(WatchRequest.getDefaultInstance()), WatchFrame.MARSHALLER)
         .build();
+    MethodDescriptor<LiveQueryRequest, LiveQueryFrame> liveQuery = FeedSyncGrpc.getLiveQueryMethod()
+        .toBuilder(ProtoUtils.marshaller(LiveQueryRequest.getDefaultInstance()), LiveQueryFrame.MARSHALLER)
+        .build();
+    Map<String, ServerMethodDefinition<?, ?>> replaced = Map.of(
+        watch.getFullMethodName(),
+        ServerMethodDefinition.create(watch, ServerCalls.asyncServerStreamingCall(this::watchFrames)),
+        liveQuery.getFullMethodName(),
+        ServerMethodDefinition.create(liveQuery, ServerCalls.asyncServerStreamingCall(this::liveQueryFrames)));
     ServiceDescriptor service = generated.getServiceDescriptor();
     ServiceDescriptor.Builder descriptor = ServiceDescriptor.newBuilder(service.getName())
         .setSchemaDescriptor(service.getSchemaDescriptor());
     for (MethodDescriptor<?, ?> method : service.getMethods()) {
-      descriptor.addMethod(method.getFullMethodName().equals(watch.getFullMethodName()) ? watch : method);
+      ServerMethodDefinition<?, ?> replacement = replaced.get(method.getFullMethodName());
+      descriptor.addMethod(replacement != null ? replacement.getMethodDescriptor() : method);
     }
     ServerServiceDefinition.Builder definition = ServerServiceDefinition.builder(descriptor.build());
     for (ServerMethodDefinition<?, ?> method : generated.getMethods()) {
-      if (!method.getMethodDescriptor().getFullMethodName().equals(watch.getFullMethodName())) {
-        definition.addMethod(method);
-      }
+      definition.addMethod(replaced.getOrDefault(method.getMethodDescriptor().getFullMethodName(), method));
     }
-    definition.addMethod(watch, ServerCalls.asyncServerStreamingCall(this::watchFrames));
     return definition.build();
   }
 

@@ -16,20 +16,21 @@ import io.grpc.stub.ServerCallStreamObserver;
 import java.util.List;
 
 /**
- * A LiveQuery call as a {@link QuerySink}: each event a {@code LiveQueryEvent} with the position and
+ * A LiveQuery call as a {@link QuerySink}: each event a {@code LiveQueryEvent} (sent encoded, {@link
+ * LiveQueryFrame}) with the position and
  * resume token it brings the subscriber to; a change batch of the shared state built once for every
  * subscriber of its query ({@link #CHANGES}, so it carries nothing of one call); readiness from
  * gRPC's flow control; the end as the status of its reason ({@link Failures}). Used from the
  * subscription's drain only.
  */
 final class GrpcQuerySink implements QuerySink {
-  /** A change batch as a {@code LiveQueryEvent}, made once per batch. */
-  static final Encodings.Kind<LiveQueryEvent> CHANGES = new Encodings.Kind<>("LiveQueryEvent changes");
+  /** A change batch as an encoded {@code LiveQueryEvent}, made once per batch. */
+  static final Encodings.Kind<LiveQueryFrame> CHANGES = new Encodings.Kind<>("LiveQueryEvent changes");
 
   private final String requestId;
-  private final ServerStream<LiveQueryEvent> call;
+  private final ServerStream<LiveQueryFrame> call;
 
-  GrpcQuerySink(String requestId, ServerCallStreamObserver<LiveQueryEvent> call) {
+  GrpcQuerySink(String requestId, ServerCallStreamObserver<LiveQueryFrame> call) {
     this.requestId = requestId;
     this.call = new ServerStream<>(call);
   }
@@ -51,36 +52,36 @@ final class GrpcQuerySink implements QuerySink {
     LiveQueryEvent.Builder event = event(ack.fence(), false).setAck(LiveQueryAck.newBuilder()
         .setRequestId(requestId).setFloor(ack.fence().floor()).setQuery(ack.query().toJson())
         .setQueryHash(ack.fence().queryHash()).setResumed(ack.resumed()));
-    call.send(event.build());
+    call.send(LiveQueryFrame.of(event.build()));
   }
 
   @Override
   public void reset(String reason, ResumeToken fence) {
-    call.send(event(fence, false).setReset(LiveQueryReset.newBuilder().setReason(reason).setFloor(fence.floor()))
-        .build());
+    call.send(LiveQueryFrame.of(event(fence, false).setReset(LiveQueryReset.newBuilder().setReason(reason)
+        .setFloor(fence.floor())).build()));
   }
 
   @Override
   public void snapshot(List<Row> rows, ResumeToken fence) {
     LiveRows.Builder wire = LiveRows.newBuilder();
     rows.forEach(row -> wire.addRows(WireQueries.toWire(row)));
-    call.send(event(fence, false).setSnapshot(wire).build());
+    call.send(LiveQueryFrame.of(event(fence, false).setSnapshot(wire).build()));
   }
 
   @Override
   public void ready(ResumeToken at) {
-    call.send(event(at, true).setReady(LiveQueryReady.getDefaultInstance()).build());
+    call.send(LiveQueryFrame.of(event(at, true).setReady(LiveQueryReady.getDefaultInstance()).build()));
   }
 
   @Override
   public void changes(QueryBatch batch) {
-    call.send(batch.encodings().get(CHANGES, () -> event(batch.stamp(), true)
-        .setChanges(WireQueries.toWire(batch.changes())).build()));
+    call.send(batch.encodings().get(CHANGES, () -> LiveQueryFrame.of(event(batch.stamp(), true)
+        .setChanges(WireQueries.toWire(batch.changes())).build())));
   }
 
   @Override
   public void heartbeat(ResumeToken at) {
-    call.send(event(at, true).setHeartbeat(LiveQueryHeartbeat.getDefaultInstance()).build());
+    call.send(LiveQueryFrame.of(event(at, true).setHeartbeat(LiveQueryHeartbeat.getDefaultInstance()).build()));
   }
 
   @Override

@@ -4,14 +4,8 @@ import com.google.protobuf.ByteString;
 import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.UnsafeByteOperations;
 import dev.feedstore.proto.v1.WatchEvent;
-import io.grpc.Drainable;
-import io.grpc.KnownLength;
 import io.grpc.MethodDescriptor;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Objects;
 
@@ -28,21 +22,8 @@ final class WatchFrame {
   private static final int BLOCKS_TAG = (4 << 3) | 2;
 
   /** Frames on the wire, for the Watch method of the service ({@link FeedSyncService#definition}). */
-  static final MethodDescriptor.Marshaller<WatchFrame> MARSHALLER = new MethodDescriptor.Marshaller<>() {
-    @Override
-    public InputStream stream(WatchFrame frame) {
-      return new FrameStream(frame.bytes);
-    }
-
-    @Override
-    public WatchFrame parse(InputStream stream) {
-      try {
-        return new WatchFrame(stream.readAllBytes());
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
-  };
+  static final MethodDescriptor.Marshaller<WatchFrame> MARSHALLER = EncodedStream.marshaller(frame -> frame.bytes,
+      WatchFrame::new);
 
   /** Not changed once made; handed out read-only only. */
   private final byte[] bytes;
@@ -92,52 +73,5 @@ final class WatchFrame {
   /** The frame's bytes, read-only. */
   ByteString bytes() {
     return UnsafeByteOperations.unsafeWrap(bytes);
-  }
-
-  /** A frame as gRPC reads it: of known length, drained straight into the transport's buffers. */
-  private static final class FrameStream extends InputStream implements KnownLength, Drainable {
-    private final byte[] bytes;
-    private InputStream reading;
-    private boolean drained;
-
-    FrameStream(byte[] bytes) {
-      this.bytes = bytes;
-    }
-
-    @Override
-    public int drainTo(OutputStream target) throws IOException {
-      if (drained || reading != null) {
-        throw new IllegalStateException("a frame is read once");
-      }
-      drained = true;
-      // Straight from the array: ByteString.writeTo would copy it first, for every stream sent to.
-      target.write(bytes);
-      return bytes.length;
-    }
-
-    @Override
-    public int available() throws IOException {
-      if (drained) {
-        return 0;
-      }
-      return reading == null ? bytes.length : reading.available();
-    }
-
-    @Override
-    public int read() throws IOException {
-      return drained ? -1 : input().read();
-    }
-
-    @Override
-    public int read(byte[] buffer, int offset, int length) throws IOException {
-      return drained ? -1 : input().read(buffer, offset, length);
-    }
-
-    private InputStream input() {
-      if (reading == null) {
-        reading = new ByteArrayInputStream(bytes);
-      }
-      return reading;
-    }
   }
 }
