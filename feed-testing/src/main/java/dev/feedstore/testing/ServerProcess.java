@@ -139,9 +139,10 @@ public final class ServerProcess implements AutoCloseable {
   private static ServerProcess start(List<String> prefix, Path jar, Path dir, List<String> jvmOptions,
       List<String> store, int port, String... flags) {
     List<String> command = new ArrayList<>();
-    if (ENV_SETS_SIGNALS && !prefix.contains("--ignore-signal=HUP")) {
+    if (ENV_SETS_SIGNALS) {
       // SIGHUP at its default action even when the tests run with it ignored (under nohup, say): the
-      // server's reload handler is installed only where SIGHUP is not ignored.
+      // server's reload handler is installed only where SIGHUP is not ignored. A prefix that ignores
+      // it again comes after this and wins.
       command.addAll(List.of("env", "--default-signal=HUP"));
     }
     command.addAll(prefix);
