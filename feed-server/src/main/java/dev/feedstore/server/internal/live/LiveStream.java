@@ -3,6 +3,8 @@ package dev.feedstore.server.internal.live;
 import dev.feedstore.server.internal.errors.CallRefusal;
 import dev.feedstore.server.internal.errors.ShuttingDownException;
 import dev.feedstore.server.internal.monitoring.RateLimitedLog;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -114,6 +116,20 @@ public final class LiveStream {
     if (!awaitingReady) {
       drain.schedule();
     }
+  }
+
+  /**
+   * {@link #signal}s every stream of {@code streams}, handing the drains to wake to their executor
+   * together ({@link SerialDrain#scheduleAll}): what a commit does to the streams it concerns.
+   */
+  public static void signalAll(List<LiveStream> streams) {
+    List<SerialDrain> drains = new ArrayList<>(streams.size());
+    for (LiveStream stream : streams) {
+      if (!stream.awaitingReady) {
+        drains.add(stream.drain);
+      }
+    }
+    SerialDrain.scheduleAll(drains);
   }
 
   /** Ends the stream because of {@code reason} (the first ending wins), from any thread. */

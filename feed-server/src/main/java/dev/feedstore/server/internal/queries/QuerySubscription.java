@@ -26,7 +26,7 @@ import java.util.function.Consumer;
  * computed exactly (another server token or query, a position above the space's, a floor that moved
  * since) is a reset and a fresh snapshot, as is a history that went back under the shared query.
  *
- * <p>Thread-safe. All sends run in its stream's drain; other threads only {@link #signal} it or end it.
+ * <p>Thread-safe. All sends run in its stream's drain; other threads only signal its stream or end it.
  */
 public final class QuerySubscription {
   /** Rows in one snapshot event. */
@@ -120,9 +120,12 @@ public final class QuerySubscription {
     stream.heartbeatTick();
   }
 
-  /** The shared query has a new batch, or ended. */
-  void signal() {
-    stream.signal();
+  /**
+   * The stream it sends on: the shared query signals it (a new batch, or the query ended) with its
+   * other subscribers' ({@link LiveStream#signalAll}).
+   */
+  LiveStream stream() {
+    return stream;
   }
 
   /** Sends the next event if one is due; false when there is nothing to send now. */

@@ -6,6 +6,7 @@ import dev.feedstore.core.query.ParsedBlock;
 import dev.feedstore.core.query.Row;
 import dev.feedstore.core.query.result.ChangeBatch;
 import dev.feedstore.core.query.result.LiveResult;
+import dev.feedstore.server.internal.live.LiveStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -187,10 +188,13 @@ final class SharedQuery {
     signalSubscribers();
   }
 
+  /** Signals every subscriber, their drains handed to the executor together. */
   private void signalSubscribers() {
+    List<LiveStream> streams = new ArrayList<>(subscribers.size());
     for (QuerySubscription subscriber : subscribers) {
-      subscriber.signal();
+      streams.add(subscriber.stream());
     }
+    LiveStream.signalAll(streams);
   }
 
   /** Guarded by lock. */
