@@ -141,6 +141,7 @@ class SlowSubscriberTest {
   static final class RecordingSink implements QuerySink {
     final List<String> events = new java.util.concurrent.CopyOnWriteArrayList<>();
     final List<QueryBatch> batches = new java.util.concurrent.CopyOnWriteArrayList<>();
+    final List<ResumeToken> heartbeats = new java.util.concurrent.CopyOnWriteArrayList<>();
     volatile boolean ready = true;
     Runnable onReady;
 
@@ -187,6 +188,7 @@ class SlowSubscriberTest {
     @Override
     public void heartbeat(ResumeToken at) {
       events.add("heartbeat");
+      heartbeats.add(at);
     }
 
     @Override
