@@ -74,6 +74,12 @@ public final class QuerySubscription {
       }
 
       @Override
+      public boolean due() {
+        SharedQuery joined = shared;
+        return phase != Phase.LIVE || joined == null || joined.hasAfter(seq);
+      }
+
+      @Override
       public void heartbeat() {
         if (phase == Phase.LIVE) {
           at = standing; // every batch up to it was sent
@@ -274,16 +280,20 @@ public final class QuerySubscription {
   }
 
   private boolean sendLive() {
+    QueryBatch batch = shared.batch(seq);
+    if (batch != null) {
+      sink.changes(batch);
+      seq++;
+      at = batch.stamp();
+      stream.sent();
+      return true;
+    }
     SharedQuery.Next next = shared.next(seq);
     if (next == null) {
       return true; // it ended: the next step says how
     }
     if (next.batch() != null) {
-      sink.changes(next.batch());
-      seq++;
-      at = next.batch().stamp();
-      stream.sent();
-      return true;
+      return true; // added since: the next step sends it
     }
     if (next.behind()) {
       CatchUp caught = catchUp(at); // the shared state is at or past the client's position, as it was there

@@ -23,7 +23,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * or when the space's history went back under it: its subscribers see that and attach to a fresh
  * one (after a history that went back, with a reset) or end with the failure.
  *
- * <p>Thread-safe: every method takes the query's lock briefly; none blocks on the store.
+ * <p>Thread-safe: the methods take the query's lock briefly, but for what a following subscriber asks
+ * at every batch ({@link #hasAfter}, {@link #ended}, and {@link #batch} when none follows), which
+ * reads volatile fields; none blocks on the store.
  */
 final class SharedQuery {
   /** What a subscriber starts from: the rows as of {@code position}, and the number of the next batch. */
@@ -45,8 +47,13 @@ final class SharedQuery {
   private long applied;
   /** Guarded by lock. */
   private long floor;
-  /** Guarded by lock: why the query ended, null while it runs. */
-  private RuntimeException ended;
+  /** Written under lock, read without it: why the query ended, null while it runs. */
+  private volatile RuntimeException ended;
+  /**
+   * Written under lock, read without it: the number of the next batch ({@code recent.nextSeq()}),
+   * which tells a subscriber whether anything follows what it sent without taking the lock.
+   */
+  private volatile long nextSeq;
 
   /**
    * A query whose state is loaded as of {@code loaded}.
@@ -121,11 +128,28 @@ final class SharedQuery {
     }
   }
 
+  /**
+   * The batch numbered {@code seq} when it is kept; null when it is not (none yet, no longer kept,
+   * or the query ended: {@link #next} says which). Allocates nothing: what a subscriber that is
+   * following asks at each batch.
+   */
+  QueryBatch batch(long seq) {
+    if (seq >= nextSeq) {
+      return null;
+    }
+    synchronized (lock) {
+      return ended != null ? null : recent.at(seq).batch();
+    }
+  }
+
+  /** True when something follows batch number {@code seq}: a batch, or the query's end. Takes no lock. */
+  boolean hasAfter(long seq) {
+    return nextSeq > seq || ended != null;
+  }
+
   /** Why the query ended, or null while it runs. */
   RuntimeException ended() {
-    synchronized (lock) {
-      return ended;
-    }
+    return ended;
   }
 
   /**
@@ -174,6 +198,7 @@ final class SharedQuery {
       return false;
     }
     recent.add(token(applied), changes);
+    nextSeq = recent.nextSeq();
     return true;
   }
 
