@@ -8,9 +8,10 @@ import dev.feedstore.core.query.result.ChangeBatch;
 import dev.feedstore.core.query.result.LiveResult;
 import dev.feedstore.server.internal.live.LiveStream;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The one membership state of a canonical query in a space, shared by all its subscribers: the
@@ -37,7 +38,13 @@ final class SharedQuery {
   private final LiveQuery query;
   private final String hash;
   private final String serverToken;
-  private final Set<QuerySubscription> subscribers = ConcurrentHashMap.newKeySet();
+  /** Guarded by lock. */
+  private final Set<QuerySubscription> subscribers = new HashSet<>();
+  /**
+   * Written under lock, read without it: the subscribers' streams, made again at each join and
+   * leave, so that a batch signals them from one array instead of walking a set.
+   */
+  private volatile LiveStream[] streams = new LiveStream[0];
   private final Object lock = new Object();
   /** Guarded by lock. */
   private final LiveResult result;
@@ -95,19 +102,25 @@ final class SharedQuery {
       if (ended != null) {
         return false;
       }
-      subscribers.add(subscriber);
+      if (subscribers.add(subscriber)) {
+        streams = streamsOf(subscribers);
+      }
       return true;
     }
   }
 
   /** Removes a subscriber; true when it was the last. */
   boolean leave(QuerySubscription subscriber) {
-    subscribers.remove(subscriber);
-    return subscribers.isEmpty();
+    synchronized (lock) {
+      if (subscribers.remove(subscriber)) {
+        streams = streamsOf(subscribers);
+      }
+      return subscribers.isEmpty();
+    }
   }
 
   int subscriberCount() {
-    return subscribers.size();
+    return streams.length;
   }
 
   /** The state now, for a subscriber to start from; null when the query has ended. */
@@ -215,11 +228,16 @@ final class SharedQuery {
 
   /** Signals every subscriber, their drains handed to the executor together. */
   private void signalSubscribers() {
-    List<LiveStream> streams = new ArrayList<>(subscribers.size());
+    LiveStream.signalAll(Arrays.asList(streams));
+  }
+
+  private static LiveStream[] streamsOf(Set<QuerySubscription> subscribers) {
+    LiveStream[] all = new LiveStream[subscribers.size()];
+    int i = 0;
     for (QuerySubscription subscriber : subscribers) {
-      streams.add(subscriber.stream());
+      all[i++] = subscriber.stream();
     }
-    LiveStream.signalAll(streams);
+    return all;
   }
 
   /** Guarded by lock. */
