@@ -280,10 +280,10 @@ public final class QuerySubscription {
   }
 
   private boolean sendLive() {
-    QueryBatch batch = shared.batch(seq);
+    QueryBatch batch = shared.batchFrom(seq);
     if (batch != null) {
       sink.changes(batch);
-      seq++;
+      seq = batch.seq() + 1;
       at = batch.stamp();
       stream.sent();
       return true;

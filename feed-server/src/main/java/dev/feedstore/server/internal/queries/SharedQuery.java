@@ -7,10 +7,13 @@ import dev.feedstore.core.query.Row;
 import dev.feedstore.core.query.result.ChangeBatch;
 import dev.feedstore.core.query.result.LiveResult;
 import dev.feedstore.server.internal.live.LiveStream;
+import dev.feedstore.server.internal.spaces.Encodings;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -25,7 +28,7 @@ import java.util.Set;
  * one (after a history that went back, with a reset) or end with the failure.
  *
  * <p>Thread-safe: the methods take the query's lock briefly, but for what a following subscriber asks
- * at every batch ({@link #hasAfter}, {@link #ended}, and {@link #batch} when none follows), which
+ * at every batch ({@link #hasAfter}, {@link #ended}, and {@link #batchFrom} when none follows), which
  * reads volatile fields; none blocks on the store.
  */
 final class SharedQuery {
@@ -54,6 +57,14 @@ final class SharedQuery {
   private long applied;
   /** Guarded by lock. */
   private long floor;
+  /** Rows of the kept batches one merged batch brings together at most ({@link #batchFrom}). */
+  static final int MERGED_ROWS = 256;
+
+  /**
+   * Guarded by lock: the batches merged for subscribers behind by several batches, by the number of
+   * their first; emptied when a batch is added.
+   */
+  private final Map<Long, QueryBatch> merged = new HashMap<>();
   /** Written under lock, read without it: why the query ended, null while it runs. */
   private volatile RuntimeException ended;
   /**
@@ -142,16 +153,49 @@ final class SharedQuery {
   }
 
   /**
-   * The batch numbered {@code seq} when it is kept; null when it is not (none yet, no longer kept,
-   * or the query ended: {@link #next} says which). Allocates nothing: what a subscriber that is
-   * following asks at each batch.
+   * What a subscriber whose next batch is {@code seq} sends next, when batch {@code seq} is kept: that
+   * batch when it is the newest; else its net change with the kept batches that follow it (as many
+   * as hold {@value #MERGED_ROWS} rows together), made once for every subscriber that
+   * stands at {@code seq} and encoded once for them, as a Watch behind by several commits sends them
+   * in one batch. Its {@link QueryBatch#seq} is the number of the last batch it holds. Null when
+   * batch {@code seq} is not kept (none yet, no longer kept, or the query ended: {@link #next} says
+   * which). Allocates nothing when none follows: what a subscriber that is following asks at each
+   * batch.
    */
-  QueryBatch batch(long seq) {
+  QueryBatch batchFrom(long seq) {
     if (seq >= nextSeq) {
       return null;
     }
     synchronized (lock) {
-      return ended != null ? null : recent.at(seq).batch();
+      if (ended != null) {
+        return null;
+      }
+      QueryBatch first = recent.batch(seq);
+      if (first == null || seq == nextSeq - 1 || first.rows() >= MERGED_ROWS) {
+        return first;
+      }
+      QueryBatch known = merged.get(seq);
+      if (known != null) {
+        return known;
+      }
+      QueryBatch last = first;
+      ChangeBatch changes = first.changes();
+      long rows = first.rows();
+      for (long next = seq + 1; next < nextSeq; next++) {
+        QueryBatch batch = recent.batch(next);
+        rows += batch.rows();
+        if (rows > MERGED_ROWS) {
+          break;
+        }
+        changes = changes.then(batch.changes());
+        last = batch;
+      }
+      if (last == first) {
+        return first;
+      }
+      QueryBatch made = new QueryBatch(last.seq(), last.stamp(), changes, new Encodings());
+      merged.put(seq, made);
+      return made;
     }
   }
 
@@ -212,6 +256,7 @@ final class SharedQuery {
     }
     recent.add(token(applied), changes);
     nextSeq = recent.nextSeq();
+    merged.clear();
     return true;
   }
 
@@ -222,6 +267,7 @@ final class SharedQuery {
         ended = reason;
       }
       recent.clear();
+      merged.clear();
     }
     signalSubscribers();
   }
