@@ -76,11 +76,6 @@ public final class LiveFollower implements SpaceTail.Watcher {
       }
 
       @Override
-      public boolean due() {
-        return !caughtUpSent || scanned < read.space().tail().committed();
-      }
-
-      @Override
       public void heartbeat() {
         sink.heartbeat(head(OptionalLong.empty()));
         firstEventSent = true;

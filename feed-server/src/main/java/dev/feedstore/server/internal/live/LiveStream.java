@@ -46,13 +46,6 @@ public final class LiveStream {
      */
     boolean sendNext();
 
-    /**
-     * False when {@link #sendNext} would certainly find nothing to send now; true when something
-     * may be due. Cheap, and sends nothing: a drain that has sent what was due returns without
-     * asking its transport once more whether it is ready.
-     */
-    boolean due();
-
     /** A heartbeat interval passed with nothing sent and nothing due: sends a heartbeat, if the stream sends them yet. */
     void heartbeat();
   }
@@ -184,9 +177,6 @@ public final class LiveStream {
         if (end != null) {
           finish(end);
           return false;
-        }
-        if (!source.due() && ticks.get() == 0) {
-          return false; // the next signal or tick comes back
         }
         if (!sink.isReady()) {
           // The ready hook schedules the drain again; had it run before this flag was set, its

@@ -20,7 +20,8 @@ import java.util.function.Consumer;
  * ({@link LiveStream}).
  *
  * <p>The subscription holds no queue: its progress is the number of the next shared batch it sends
- * and the position its client's rows are as of. A batch the shared query no longer keeps (the
+ * and the position its client's rows are as of. Behind by several batches the shared query keeps, it
+ * sends them as one, their net change ({@link SharedQuery#batchFrom}). A batch the shared query no longer keeps (the
  * subscriber was slow) makes it catch up from storage: the result as of its position, read again,
  * against the shared state now, sent as one batch ({@link #catchUp}). A resume that cannot be
  * computed exactly (another server token or query, a position above the space's, a floor that moved
@@ -71,12 +72,6 @@ public final class QuerySubscription {
       @Override
       public boolean sendNext() {
         return QuerySubscription.this.sendNext();
-      }
-
-      @Override
-      public boolean due() {
-        SharedQuery joined = shared;
-        return phase != Phase.LIVE || joined == null || joined.hasAfter(seq);
       }
 
       @Override

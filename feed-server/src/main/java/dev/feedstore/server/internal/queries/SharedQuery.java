@@ -28,7 +28,7 @@ import java.util.Set;
  * one (after a history that went back, with a reset) or end with the failure.
  *
  * <p>Thread-safe: the methods take the query's lock briefly, but for what a following subscriber asks
- * at every batch ({@link #hasAfter}, {@link #ended}, and {@link #batchFrom} when none follows), which
+ * at every batch ({@link #ended}, and {@link #batchFrom} when none follows), which
  * reads volatile fields; none blocks on the store.
  */
 final class SharedQuery {
@@ -69,7 +69,7 @@ final class SharedQuery {
   private volatile RuntimeException ended;
   /**
    * Written under lock, read without it: the number of the next batch ({@code recent.nextSeq()}),
-   * which tells a subscriber whether anything follows what it sent without taking the lock.
+   * which tells a subscriber that nothing follows what it sent without taking the lock.
    */
   private volatile long nextSeq;
 
@@ -197,11 +197,6 @@ final class SharedQuery {
       merged.put(seq, made);
       return made;
     }
-  }
-
-  /** True when something follows batch number {@code seq}: a batch, or the query's end. Takes no lock. */
-  boolean hasAfter(long seq) {
-    return nextSeq > seq || ended != null;
   }
 
   /** Why the query ended, or null while it runs. */
