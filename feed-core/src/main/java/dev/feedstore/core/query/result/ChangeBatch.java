@@ -5,6 +5,7 @@ import dev.feedstore.core.query.Row;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -66,6 +67,41 @@ public record ChangeBatch(List<Row> entered, List<RowUpdate> updated, List<Row> 
     Builder batch = new Builder();
     ids.forEach(id -> batch.add(was.get(id), is.get(id)));
     return batch.build();
+  }
+
+  /**
+   * The net change of this batch followed by {@code next}, which must follow it: what turns the
+   * result before this batch into the result after {@code next}, each document once, from its row
+   * before this batch to its row after {@code next} (a row that entered and then left is no change).
+   * A transport sends it in place of the two when it would send both at once.
+   */
+  public ChangeBatch then(ChangeBatch next) {
+    if (next.isEmpty()) {
+      return this;
+    }
+    if (isEmpty()) {
+      return next;
+    }
+    Map<DocumentId, Row> before = new HashMap<>();
+    Map<DocumentId, Row> after = new LinkedHashMap<>();
+    for (ChangeBatch batch : List.of(this, next)) {
+      batch.entered.forEach(row -> noteChange(before, after, row.id(), null, row));
+      batch.updated.forEach(update -> noteChange(before, after, update.current().id(), update.previous(),
+          update.current()));
+      batch.left.forEach(row -> noteChange(before, after, row.id(), row, null));
+    }
+    Builder batch = new Builder();
+    after.forEach((id, row) -> batch.add(before.get(id), row));
+    return batch.build();
+  }
+
+  /** Notes a document's change from {@code was} to {@code is}: its first row before stays, its last row after wins. */
+  private static void noteChange(Map<DocumentId, Row> before, Map<DocumentId, Row> after, DocumentId id, Row was,
+      Row is) {
+    if (!after.containsKey(id)) {
+      before.put(id, was);
+    }
+    after.put(id, is);
   }
 
   /** True when nothing entered, changed or left: a batch a transport need not send. */

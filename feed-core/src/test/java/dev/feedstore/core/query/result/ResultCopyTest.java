@@ -71,4 +71,31 @@ class ResultCopyTest {
     assertEquals(List.of(row(1, 1)), batch.left());
     assertEquals(ChangeBatch.EMPTY, ChangeBatch.between(List.of(row(1, 1)), List.of(row(1, 1))));
   }
+
+  @Test
+  void aBatchThenTheNextIsTheirNetChange() {
+    List<Row> first = List.of(row(1, 1), row(2, 2), row(3, 3));
+    List<Row> second = List.of(row(2, 5), row(3, 3), row(4, 4), row(5, 5));
+    List<Row> third = List.of(row(1, 7), row(2, 5), row(3, 3), row(5, 6));
+    ChangeBatch one = ChangeBatch.between(first, second);
+    ChangeBatch two = ChangeBatch.between(second, third);
+
+    ChangeBatch both = one.then(two);
+
+    assertEquals(ChangeBatch.between(first, third), both);
+    assertEquals(List.of(row(5, 6)), both.entered(), "entered, then updated: entered as it is now");
+    assertEquals(List.of(new RowUpdate(row(1, 1), row(1, 7)), new RowUpdate(row(2, 2), row(2, 5))), both.updated(),
+        "left and came back, and updated once: each from its row before to its row after");
+    assertEquals(List.of(), both.left(), "4 entered and left: no change");
+    ResultCopy copy = new ResultCopy(QUERY);
+    copy.load(first);
+    copy.apply(both);
+    assertEquals(ChangeBatch.between(List.of(), third).entered(), sortedById(copy.rows()));
+    assertEquals(one, one.then(ChangeBatch.EMPTY));
+    assertEquals(two, ChangeBatch.EMPTY.then(two));
+  }
+
+  private static List<Row> sortedById(List<Row> rows) {
+    return rows.stream().sorted(java.util.Comparator.comparing(Row::id)).toList();
+  }
 }

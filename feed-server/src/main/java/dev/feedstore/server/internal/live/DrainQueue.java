@@ -1,5 +1,7 @@
 package dev.feedstore.server.internal.live;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -40,6 +42,32 @@ public final class DrainQueue implements Executor {
     if (!startRunner() && running.get() == 0 && queued.remove(drain)) {
       throw new RejectedExecutionException("the pool of live streams is shut down");
     }
+  }
+
+  /**
+   * Queues every drain of {@code drains} at once and starts a runner unless {@code runners} are
+   * running: a commit that signals a thousand streams links their drains privately and splices them
+   * into the queue in one step, where {@link #execute} for each would contend, drain by drain, with
+   * the runners polling the queue.
+   *
+   * @return the drains refused, not queued: all of them when no runner runs and the pool refuses one
+   *     (it is shut down); else none
+   */
+  public List<Runnable> executeAll(List<Runnable> drains) {
+    if (drains.isEmpty()) {
+      return List.of();
+    }
+    queued.addAll(drains);
+    if (startRunner() || running.get() != 0) {
+      return List.of();
+    }
+    List<Runnable> refused = new ArrayList<>();
+    for (Runnable drain : drains) {
+      if (queued.remove(drain)) {
+        refused.add(drain);
+      }
+    }
+    return refused;
   }
 
   /** Starts a runner unless enough run; false when the pool refused it. */

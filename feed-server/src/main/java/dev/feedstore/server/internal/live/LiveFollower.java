@@ -10,8 +10,6 @@ import dev.feedstore.core.Scope;
 import dev.feedstore.server.internal.authority.PositionAuthority;
 import dev.feedstore.server.internal.authority.ResolvedRead;
 import dev.feedstore.server.internal.errors.HistoryRolledBackException;
-import dev.feedstore.server.internal.errors.CallRefusal;
-import dev.feedstore.server.internal.errors.ShuttingDownException;
 import dev.feedstore.server.internal.monitoring.RateLimitedLog;
 import dev.feedstore.server.internal.spaces.Encodings;
 import dev.feedstore.server.internal.spaces.Page;
@@ -23,58 +21,33 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.Executor;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
- * One live stream, whatever its transport: history after the cursor from storage, a caught-up
- * event, then live blocks from the space's {@link SpaceTail}, with heartbeats while idle, all
- * written to a {@link LiveSink}. gRPC Watch and Server-Sent Events are two sinks of this one
- * follower.
+ * One live stream of blocks, whatever its transport: history after the cursor from storage, a
+ * caught-up event, then live blocks from the space's {@link SpaceTail}, with heartbeats while idle,
+ * all written to a {@link LiveSink}. gRPC Watch and Server-Sent Events are two sinks of this one
+ * follower; how it sends (one drain, only while the transport is ready, in turns, heartbeats, its
+ * end) is every live stream's ({@link LiveStream}).
  *
  * <p>The follower holds no queue. Its only progress is {@code scanned}: every block of the scope at
  * or below it has been sent. Each step reads what follows {@code scanned} — from the tail's recent
- * blocks when they reach back that far, otherwise from one storage snapshot — and sends it, and
- * only while the sink says its transport is ready, so a reader that stops reading costs one batch
- * at most; when it reads again the stream resumes from {@code scanned}. The follower registers with
- * the tail before its first read, and every commit signals it, so no block is missed at the
- * boundary between history and live, and none is sent twice.
+ * blocks when they reach back that far, otherwise from one storage snapshot — and sends it, so a
+ * reader that stops reading costs one batch at most; when it reads again the stream resumes from
+ * {@code scanned}. The follower registers with the tail before its first read, and every commit
+ * signals it, so no block is missed at the boundary between history and live, and none is sent
+ * twice.
  *
- * <p>Thread-safe. All sends run in one serialized drain on the watch executor (never a thread per
- * stream); other threads only set flags and {@link #signal} it. A commit does not wake a stream
- * whose transport was not ready when it last looked: the transport's ready hook does. The drain
- * takes turns with other streams: after {@link #BATCHES_PER_TURN} batches it queues itself again on
- * the executor, so that a stream far behind does not hold a runner until it has caught up.
+ * <p>Thread-safe. All sends run in its stream's drain; other threads only {@link #signal} it or end it.
  */
 public final class LiveFollower implements SpaceTail.Watcher {
-  /** Batches sent in one turn before the drain yields its thread to other streams. */
-  private static final int BATCHES_PER_TURN = 8;
-
   private final ResolvedRead read;
   private final PositionAuthority authority;
   private final LiveSink sink;
-  private final RateLimitedLog failures;
-  private final Consumer<LiveFollower> onRelease;
   private final String principal;
   private final int batchBlocks;
   private final long batchBytes;
-
-  /**
-   * The serialized drain. An executor that takes no more work (the server is stopping) ends the
-   * stream on the scheduling thread, since no drain runs or will.
-   */
-  private final SerialDrain drain;
-  private final AtomicBoolean released = new AtomicBoolean();
-  private volatile RuntimeException ending;
-  /** Heartbeat ticks not yet handled by the drain. */
-  private final AtomicInteger ticks = new AtomicInteger();
-  /**
-   * Set by the drain when the sink was not ready, cleared by the sink's ready hook and by a drain
-   * that finds it ready: while set, commits do not wake the drain, which would find the sink not
-   * ready again; the ready hook wakes it instead.
-   */
-  private volatile boolean awaitingReady;
+  private final LiveStream stream;
 
   // Confined to the drain.
   private long scanned;
@@ -82,7 +55,6 @@ public final class LiveFollower implements SpaceTail.Watcher {
   private boolean historyStarted;
   private boolean caughtUpSent;
   private boolean firstEventSent;
-  private boolean sentSinceHeartbeat;
   private Optional<BlockKey> cursorBlock = Optional.empty();
   private OptionalLong cursorChain = OptionalLong.empty();
   /** The cursor the stream's start time resolved to, known from its first page on. */
@@ -93,15 +65,24 @@ public final class LiveFollower implements SpaceTail.Watcher {
     this.read = read;
     this.authority = authority;
     this.sink = sink;
-    this.failures = failures;
     this.principal = principal;
-    this.onRelease = onRelease;
     this.batchBlocks = authority.settings().get(WATCH_BATCH_BLOCKS);
     this.batchBytes = authority.settings().get(WATCH_BATCH_BYTES);
     this.scanned = read.cursor().value();
-    this.drain = new SerialDrain(executor, this::turn, () -> {
-      RuntimeException end = ending;
-      finish(end != null ? end : new ShuttingDownException());
+    this.stream = new LiveStream(sink, new LiveStream.Source() {
+      @Override
+      public boolean sendNext() {
+        return LiveFollower.this.sendNext();
+      }
+
+      @Override
+      public void heartbeat() {
+        sink.heartbeat(head(OptionalLong.empty()));
+        firstEventSent = true;
+      }
+    }, executor, failures, "live stream of space " + read.space().spaceId() + " for " + principal, () -> {
+      read.space().tail().unregister(this);
+      onRelease.accept(this);
     });
   }
 
@@ -112,25 +93,19 @@ public final class LiveFollower implements SpaceTail.Watcher {
    * failure rethrown.
    */
   void start() {
+    stream.hook();
     try {
-      sink.start(this::ready, this::release);
       read.space().tail().register(this);
     } catch (RuntimeException | Error e) {
-      release();
+      stream.release();
       throw e;
     }
-    if (released.get()) {
+    if (stream.released()) {
       // Released before it registered, so that release had nothing to unregister.
       read.space().tail().unregister(this);
       return;
     }
-    schedule();
-  }
-
-  /** The sink's transport takes events again. */
-  private void ready() {
-    awaitingReady = false;
-    schedule();
+    stream.schedule();
   }
 
   Optional<String> subscriptionId() {
@@ -148,16 +123,12 @@ public final class LiveFollower implements SpaceTail.Watcher {
 
   /** Ends the stream because of {@code reason} (the first ending wins), from any thread. */
   public void end(RuntimeException reason) {
-    if (ending == null) {
-      ending = reason;
-    }
-    schedule();
+    stream.end(reason);
   }
 
   /** A heartbeat interval passed: send one if the stream is live and sent nothing since. */
   void heartbeatTick() {
-    ticks.incrementAndGet();
-    schedule();
+    stream.heartbeatTick();
   }
 
   /**
@@ -166,9 +137,7 @@ public final class LiveFollower implements SpaceTail.Watcher {
    */
   @Override
   public void signal() {
-    if (!awaitingReady) {
-      schedule();
-    }
+    stream.signal();
   }
 
   /**
@@ -179,52 +148,6 @@ public final class LiveFollower implements SpaceTail.Watcher {
   @Override
   public void historyWentBack(long highest) {
     end(new HistoryRolledBackException(read.space().spaceId(), highest));
-  }
-
-  /** Schedules the drain unless it is scheduled or running; then it runs once more. */
-  private void schedule() {
-    drain.schedule();
-  }
-
-  /**
-   * One turn: up to {@link #BATCHES_PER_TURN} sends; true when more may be due. A failure ends the
-   * stream; an {@code Error} ends and releases it too, and is rethrown (the stream's {@code wip}
-   * stays raised, so it is never drained again).
-   */
-  private boolean turn() {
-    try {
-      return step();
-    } catch (RuntimeException e) {
-      fail(e);
-      return false;
-    } catch (Error e) {
-      fail(new IllegalStateException("the live stream failed: " + e, e));
-      throw e;
-    }
-  }
-
-  private boolean step() {
-    for (int i = 0; i < BATCHES_PER_TURN; i++) {
-      if (released.get()) {
-        return false;
-      }
-      RuntimeException end = ending;
-      if (end != null) {
-        finish(end);
-        return false;
-      }
-      if (!sink.isReady()) {
-        // The ready hook schedules the drain again; had it run before this flag was set, its
-        // schedule made this drain run once more, which clears the flag below.
-        awaitingReady = true;
-        return false;
-      }
-      awaitingReady = false;
-      if (!sendNext()) {
-        return false; // the next commit signals again
-      }
-    }
-    return true; // more may be due: come back after other streams had a turn
   }
 
   /** Sends the next event if one is due; false when there is nothing to send now. */
@@ -257,18 +180,8 @@ public final class LiveFollower implements SpaceTail.Watcher {
     if (!caughtUpSent) {
       caughtUpSent = true;
       sink.caughtUp(head(OptionalLong.empty()));
-      sent(true);
+      sent();
       return true;
-    }
-    int elapsed = ticks.getAndSet(0);
-    if (elapsed > 0) {
-      // Idle for a whole interval: nothing sent since the previous tick, or several ticks passed
-      // before this drain ran (then at least one whole interval had nothing sent).
-      if (elapsed > 1 || !sentSinceHeartbeat) {
-        sink.heartbeat(head(OptionalLong.empty()));
-        sent(false);
-      }
-      sentSinceHeartbeat = false;
     }
     return false;
   }
@@ -366,7 +279,7 @@ public final class LiveFollower implements SpaceTail.Watcher {
     } else {
       sink.sharedHistory(head(page.lastChain()), page, encodings);
     }
-    sent(true);
+    sent();
   }
 
   /** Sends the live blocks of the scope among {@code entries}, from their shared encodings. */
@@ -385,7 +298,7 @@ public final class LiveFollower implements SpaceTail.Watcher {
       return;
     }
     sink.live(head(lastChain), covered);
-    sent(true);
+    sent();
   }
 
   /** The fields every event carries; the cursor's block and chain, and the start cursor, go with the first event only. */
@@ -395,36 +308,8 @@ public final class LiveFollower implements SpaceTail.Watcher {
         lastChain, read.space().floor(), firstEventSent ? OptionalLong.empty() : startCursor);
   }
 
-  private void sent(boolean notHeartbeat) {
+  private void sent() {
     firstEventSent = true;
-    sentSinceHeartbeat = notHeartbeat;
-  }
-
-  private void fail(RuntimeException failure) {
-    if (released.get()) {
-      return; // the client went away while it was sent to: nothing to report to
-    }
-    if (!CallRefusal.of(failure).code().byRequest()) {
-      failures.log("live stream of space " + read.space().spaceId() + " for " + principal + " failed", failure);
-    }
-    finish(failure);
-  }
-
-  private void finish(RuntimeException reason) {
-    try {
-      sink.end(reason);
-    } catch (RuntimeException e) {
-      // The client went away meanwhile; there is no one left to tell.
-    } finally {
-      release();
-    }
-  }
-
-  /** Unregisters from the tail and gives back the stream's permits; idempotent. */
-  private void release() {
-    if (released.compareAndSet(false, true)) {
-      read.space().tail().unregister(this);
-      onRelease.accept(this);
-    }
+    stream.sent();
   }
 }

@@ -19,7 +19,7 @@ import java.util.OptionalLong;
  * after {@link #isReady} said true; {@link #isReady} may be called from that drain only. {@link
  * #end} is the last call.
  */
-public interface LiveSink {
+public interface LiveSink extends StreamSink {
   /**
    * What every event carries besides its own content.
    *
@@ -34,16 +34,6 @@ public interface LiveSink {
    */
   record Head(ServerToken token, long maxPosition, Optional<BlockKey> cursorBlock, OptionalLong cursorChain,
       OptionalLong lastChain, long floor, OptionalLong startCursor) {}
-
-  /**
-   * Hooks the sink to its follower, before any event: {@code onReady} runs when the transport
-   * takes events again after {@link #isReady} said false, {@code onGone} when the client went away
-   * (a cancelled call, a closed connection). Either may run on any thread and must not block.
-   */
-  void start(Runnable onReady, Runnable onGone);
-
-  /** True when the transport takes another event now without buffering it. */
-  boolean isReady();
 
   /** Blocks read from storage (history, or live blocks the shared tail no longer held): not empty. */
   void history(Head head, Page page);
@@ -64,10 +54,4 @@ public interface LiveSink {
 
   /** Nothing was sent for a heartbeat interval. */
   void heartbeat(Head head);
-
-  /**
-   * Ends the stream because of {@code reason}, a failure {@code CallRefusal.of} reports (the server
-   * shutting down, a subscription gone, a token expired, a failed read). Nothing is sent after it.
-   */
-  void end(RuntimeException reason);
 }

@@ -11,7 +11,8 @@ import java.util.Objects;
  * but for its encodings, which are thread-safe.
  *
  * @param seq its number among the batches of its query's shared state (consecutive), which a
- *     subscriber follows: a compaction's departures may share a position with a commit's batch
+ *     subscriber follows: a compaction's departures may share a position with a commit's batch; of
+ *     batches merged for the subscribers behind by several, the number of the last
  * @param stamp the position the batch brings a subscriber to, with the token and query hash
  * @param changes the rows that entered, were updated (with the row before) and left
  * @param encodings what the transports made of it once

@@ -2,6 +2,7 @@ package dev.feedstore.server.internal.queries;
 
 import dev.feedstore.core.query.LiveQuery;
 import dev.feedstore.core.query.Row;
+import dev.feedstore.server.internal.live.StreamSink;
 import java.util.List;
 
 /**
@@ -16,7 +17,7 @@ import java.util.List;
  * a reset and a fresh snapshot may come again at any point; {@link #end} is the last call. The
  * subscription calls the event methods from its serialized drain, one at a time.
  */
-public interface QuerySink {
+public interface QuerySink extends StreamSink {
   /**
    * The first event.
    *
@@ -25,16 +26,6 @@ public interface QuerySink {
    * @param resumed true when no snapshot follows, only the changes after the client's resume token
    */
   record Ack(LiveQuery query, ResumeToken fence, boolean resumed) {}
-
-  /**
-   * Hooks the sink to its subscription, before any event: {@code onReady} runs when the transport
-   * takes events again after {@link #isReady} said false, {@code onGone} when the client went away.
-   * Either may run on any thread and must not block.
-   */
-  void start(Runnable onReady, Runnable onGone);
-
-  /** True when the transport takes another event now without buffering it. */
-  boolean isReady();
 
   void ack(Ack ack);
 
@@ -56,7 +47,4 @@ public interface QuerySink {
 
   /** Nothing was sent for a heartbeat interval; the query stands at {@code at}. */
   void heartbeat(ResumeToken at);
-
-  /** Ends the stream because of {@code reason}, a failure {@code CallRefusal.of} reports. Nothing follows. */
-  void end(RuntimeException reason);
 }

@@ -5,36 +5,31 @@ import dev.feedstore.core.query.LiveQuery;
 import dev.feedstore.core.query.Row;
 import dev.feedstore.core.query.result.ChangeBatch;
 import dev.feedstore.server.internal.errors.HistoryRolledBackException;
-import dev.feedstore.server.internal.errors.CallRefusal;
-import dev.feedstore.server.internal.errors.ShuttingDownException;
-import dev.feedstore.server.internal.live.SerialDrain;
+import dev.feedstore.server.internal.live.LiveStream;
 import dev.feedstore.server.internal.monitoring.RateLimitedLog;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executor;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
  * One subscriber of a live query, whatever its transport: an ack, the snapshot as of the fence from
  * the {@link SharedQuery} (or, resuming, the changes after its token), then the shared query's
- * batches in turn, with heartbeats while idle, all written to a {@link QuerySink}.
+ * batches in turn, with heartbeats while idle, all written to a {@link QuerySink}; how it sends (one
+ * drain, only while the transport is ready, in turns, heartbeats, its end) is every live stream's
+ * ({@link LiveStream}).
  *
  * <p>The subscription holds no queue: its progress is the number of the next shared batch it sends
- * and the position its client's rows are as of. It sends only while the sink is ready; a batch the
- * shared query no longer keeps (the subscriber was slow) makes it catch up from storage: the
- * result as of its position, read again, against the shared state now, sent as one batch ({@link
- * #catchUp}). A resume that cannot be computed exactly (another server token or query, a position
- * above the space's, a floor that moved since) is a reset and a fresh snapshot, as is a history
- * that went back under the shared query.
+ * and the position its client's rows are as of. Behind by several batches the shared query keeps, it
+ * sends them as one, their net change ({@link SharedQuery#batchFrom}). A batch the shared query no longer keeps (the
+ * subscriber was slow) makes it catch up from storage: the result as of its position, read again,
+ * against the shared state now, sent as one batch ({@link #catchUp}). A resume that cannot be
+ * computed exactly (another server token or query, a position above the space's, a floor that moved
+ * since) is a reset and a fresh snapshot, as is a history that went back under the shared query.
  *
- * <p>Thread-safe. All sends run in one serialized drain on the live executor; other threads only set
- * flags and {@link #signal} it.
+ * <p>Thread-safe. All sends run in its stream's drain; other threads only signal its stream or end it.
  */
 public final class QuerySubscription {
-  /** Events sent in one turn before the drain yields its thread to other streams. */
-  private static final int EVENTS_PER_TURN = 8;
   /** Rows in one snapshot event. */
   static final int SNAPSHOT_ROWS_PER_EVENT = 256;
 
@@ -44,16 +39,10 @@ public final class QuerySubscription {
   private final SpaceQueries space;
   private final QueryStorage storage;
   private final QuerySink sink;
-  private final RateLimitedLog failures;
   private final String principal;
   private final int maxSnapshotRows;
   private final String snapshotSetting;
-  private final Consumer<QuerySubscription> onRelease;
-  private final SerialDrain drain;
-  private final AtomicBoolean released = new AtomicBoolean();
-  private final AtomicInteger ticks = new AtomicInteger();
-  private volatile RuntimeException ending;
-  private volatile boolean awaitingReady;
+  private final LiveStream stream;
 
   // Confined to the drain.
   private Optional<ResumeToken> resume;
@@ -65,7 +54,8 @@ public final class QuerySubscription {
   private List<Row> snapshot;
   private int snapshotSent;
   private ResumeToken at;
-  private boolean sentSinceHeartbeat;
+  /** Where the shared query stood when the drain last found no batch to send: what a heartbeat carries. */
+  private ResumeToken standing;
 
   QuerySubscription(LiveQuery query, Optional<ResumeToken> resume, SpaceQueries space, QueryStorage storage,
       QuerySink sink, Executor executor, RateLimitedLog failures, String principal, Limit snapshotLimit,
@@ -75,12 +65,29 @@ public final class QuerySubscription {
     this.space = space;
     this.storage = storage;
     this.sink = sink;
-    this.failures = failures;
     this.principal = principal;
     this.maxSnapshotRows = snapshotLimit.value();
     this.snapshotSetting = snapshotLimit.setting();
-    this.onRelease = onRelease;
-    this.drain = new SerialDrain(executor, this::turn, () -> finish(ending != null ? ending : new ShuttingDownException()));
+    this.stream = new LiveStream(sink, new LiveStream.Source() {
+      @Override
+      public boolean sendNext() {
+        return QuerySubscription.this.sendNext();
+      }
+
+      @Override
+      public void heartbeat() {
+        if (phase == Phase.LIVE) {
+          at = standing; // every batch up to it was sent
+          sink.heartbeat(at);
+        }
+      }
+    }, executor, failures, "live query of space " + query.space() + " for " + principal, () -> {
+      SharedQuery joined = shared;
+      if (joined != null) {
+        space.detach(joined, this);
+      }
+      onRelease.accept(this);
+    });
   }
 
   /** A limit and the setting that names it. */
@@ -88,13 +95,8 @@ public final class QuerySubscription {
 
   /** Hooks the subscription to its sink and starts it; a client that left meanwhile leaves it released. */
   void start() {
-    try {
-      sink.start(this::ready, this::release);
-    } catch (RuntimeException | Error e) {
-      release();
-      throw e;
-    }
-    drain.schedule();
+    stream.hook();
+    stream.schedule();
   }
 
   LiveQuery query() {
@@ -111,65 +113,27 @@ public final class QuerySubscription {
 
   /** Ends the stream because of {@code reason} (the first ending wins), from any thread. */
   public void end(RuntimeException reason) {
-    if (ending == null) {
-      ending = reason;
-    }
-    drain.schedule();
+    stream.end(reason);
   }
 
   /** A heartbeat interval passed. */
   void heartbeatTick() {
-    ticks.incrementAndGet();
-    drain.schedule();
+    stream.heartbeatTick();
   }
 
-  /** The shared query has a new batch, or ended. */
-  void signal() {
-    if (!awaitingReady) {
-      drain.schedule();
-    }
-  }
-
-  private void ready() {
-    awaitingReady = false;
-    drain.schedule();
-  }
-
-  private boolean turn() {
-    try {
-      for (int i = 0; i < EVENTS_PER_TURN; i++) {
-        if (released.get()) {
-          return false;
-        }
-        RuntimeException end = ending;
-        if (end != null) {
-          finish(end);
-          return false;
-        }
-        if (!sink.isReady()) {
-          awaitingReady = true;
-          return false;
-        }
-        awaitingReady = false;
-        if (!sendNext()) {
-          return false;
-        }
-      }
-      return true;
-    } catch (RuntimeException e) {
-      fail(e);
-      return false;
-    } catch (Error e) {
-      fail(new IllegalStateException("the live query failed: " + e, e));
-      throw e;
-    }
+  /**
+   * The stream it sends on: the shared query signals it (a new batch, or the query ended) with its
+   * other subscribers' ({@link LiveStream#signalAll}).
+   */
+  LiveStream stream() {
+    return stream;
   }
 
   /** Sends the next event if one is due; false when there is nothing to send now. */
   private boolean sendNext() {
     if (shared == null) {
       shared = space.attach(query, this);
-      if (released.get()) {
+      if (stream.released()) {
         space.detach(shared, this); // the client left while it attached, and its release saw no query
         return false;
       }
@@ -197,7 +161,7 @@ public final class QuerySubscription {
         }
         snapshot = null;
         sink.ready(at);
-        sent(true);
+        stream.sent();
         phase = Phase.LIVE;
         return true;
       }
@@ -232,7 +196,7 @@ public final class QuerySubscription {
     acked = true;
     sendCaughtUp(caught);
     sink.ready(at);
-    sent(true);
+    stream.sent();
     phase = Phase.LIVE;
     return true;
   }
@@ -311,16 +275,20 @@ public final class QuerySubscription {
   }
 
   private boolean sendLive() {
+    QueryBatch batch = shared.batchFrom(seq);
+    if (batch != null) {
+      sink.changes(batch);
+      seq = batch.seq() + 1;
+      at = batch.stamp();
+      stream.sent();
+      return true;
+    }
     SharedQuery.Next next = shared.next(seq);
     if (next == null) {
       return true; // it ended: the next step says how
     }
     if (next.batch() != null) {
-      sink.changes(next.batch());
-      seq++;
-      at = next.batch().stamp();
-      sent(true);
-      return true;
+      return true; // added since: the next step sends it
     }
     if (next.behind()) {
       CatchUp caught = catchUp(at); // the shared state is at or past the client's position, as it was there
@@ -331,52 +299,10 @@ public final class QuerySubscription {
         return startSnapshot(caught.resetReason());
       }
       sendCaughtUp(caught);
-      sent(true);
+      stream.sent();
       return true;
     }
-    int elapsed = ticks.getAndSet(0);
-    if (elapsed > 0) {
-      if (elapsed > 1 || !sentSinceHeartbeat) {
-        at = next.at();
-        sink.heartbeat(at);
-        sent(false);
-      }
-      sentSinceHeartbeat = false;
-    }
+    standing = next.at();
     return false;
-  }
-
-  private void sent(boolean notHeartbeat) {
-    sentSinceHeartbeat = notHeartbeat;
-  }
-
-  private void fail(RuntimeException failure) {
-    if (released.get()) {
-      return;
-    }
-    if (!CallRefusal.of(failure).code().byRequest()) {
-      failures.log("live query of space " + query.space() + " for " + principal + " failed", failure);
-    }
-    finish(failure);
-  }
-
-  private void finish(RuntimeException reason) {
-    try {
-      sink.end(reason);
-    } catch (RuntimeException e) {
-      // The client went away meanwhile.
-    } finally {
-      release();
-    }
-  }
-
-  /** Leaves the shared query and gives back the subscription's places; idempotent. */
-  private void release() {
-    if (released.compareAndSet(false, true)) {
-      if (shared != null) {
-        space.detach(shared, this);
-      }
-      onRelease.accept(this);
-    }
   }
 }

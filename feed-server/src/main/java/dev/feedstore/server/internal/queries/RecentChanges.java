@@ -62,11 +62,17 @@ final class RecentChanges {
     if (seq >= nextSeq) {
       return Next.NOTHING;
     }
+    QueryBatch batch = batch(seq);
+    return batch == null ? Next.BEHIND : new Next(batch, false);
+  }
+
+  /** The batch numbered {@code seq} when it is kept, else null. */
+  QueryBatch batch(long seq) {
     long first = nextSeq - size;
-    if (seq < first) {
-      return Next.BEHIND;
+    if (seq < first || seq >= nextSeq) {
+      return null;
     }
-    return new Next(ring[(int) ((head + (seq - first)) % ring.length)], false);
+    return ring[(int) ((head + (seq - first)) % ring.length)];
   }
 
   /** Drops every batch kept (the result was rebuilt): whoever needed one is behind. */

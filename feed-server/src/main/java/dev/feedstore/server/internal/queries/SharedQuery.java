@@ -6,10 +6,15 @@ import dev.feedstore.core.query.ParsedBlock;
 import dev.feedstore.core.query.Row;
 import dev.feedstore.core.query.result.ChangeBatch;
 import dev.feedstore.core.query.result.LiveResult;
+import dev.feedstore.server.internal.live.LiveStream;
+import dev.feedstore.server.internal.spaces.Encodings;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The one membership state of a canonical query in a space, shared by all its subscribers: the
@@ -22,7 +27,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * or when the space's history went back under it: its subscribers see that and attach to a fresh
  * one (after a history that went back, with a reset) or end with the failure.
  *
- * <p>Thread-safe: every method takes the query's lock briefly; none blocks on the store.
+ * <p>Thread-safe: the methods take the query's lock briefly, but for what a following subscriber asks
+ * at every batch ({@link #ended}, and {@link #batchFrom} when none follows), which
+ * reads volatile fields; none blocks on the store.
  */
 final class SharedQuery {
   /** What a subscriber starts from: the rows as of {@code position}, and the number of the next batch. */
@@ -34,7 +41,13 @@ final class SharedQuery {
   private final LiveQuery query;
   private final String hash;
   private final String serverToken;
-  private final Set<QuerySubscription> subscribers = ConcurrentHashMap.newKeySet();
+  /** Guarded by lock. */
+  private final Set<QuerySubscription> subscribers = new HashSet<>();
+  /**
+   * Written under lock, read without it: the subscribers' streams, made again at each join and
+   * leave, so that a batch signals them from one array instead of walking a set.
+   */
+  private volatile LiveStream[] streams = new LiveStream[0];
   private final Object lock = new Object();
   /** Guarded by lock. */
   private final LiveResult result;
@@ -44,8 +57,21 @@ final class SharedQuery {
   private long applied;
   /** Guarded by lock. */
   private long floor;
-  /** Guarded by lock: why the query ended, null while it runs. */
-  private RuntimeException ended;
+  /** Rows of the kept batches one merged batch brings together at most ({@link #batchFrom}). */
+  static final int MERGED_ROWS = 256;
+
+  /**
+   * Guarded by lock: the batches merged for subscribers behind by several batches, by the number of
+   * their first; emptied when a batch is added.
+   */
+  private final Map<Long, QueryBatch> merged = new HashMap<>();
+  /** Written under lock, read without it: why the query ended, null while it runs. */
+  private volatile RuntimeException ended;
+  /**
+   * Written under lock, read without it: the number of the next batch ({@code recent.nextSeq()}),
+   * which tells a subscriber that nothing follows what it sent without taking the lock.
+   */
+  private volatile long nextSeq;
 
   /**
    * A query whose state is loaded as of {@code loaded}.
@@ -87,19 +113,25 @@ final class SharedQuery {
       if (ended != null) {
         return false;
       }
-      subscribers.add(subscriber);
+      if (subscribers.add(subscriber)) {
+        streams = streamsOf(subscribers);
+      }
       return true;
     }
   }
 
   /** Removes a subscriber; true when it was the last. */
   boolean leave(QuerySubscription subscriber) {
-    subscribers.remove(subscriber);
-    return subscribers.isEmpty();
+    synchronized (lock) {
+      if (subscribers.remove(subscriber)) {
+        streams = streamsOf(subscribers);
+      }
+      return subscribers.isEmpty();
+    }
   }
 
   int subscriberCount() {
-    return subscribers.size();
+    return streams.length;
   }
 
   /** The state now, for a subscriber to start from; null when the query has ended. */
@@ -120,11 +152,56 @@ final class SharedQuery {
     }
   }
 
+  /**
+   * What a subscriber whose next batch is {@code seq} sends next, when batch {@code seq} is kept: that
+   * batch when it is the newest; else its net change with the kept batches that follow it (as many
+   * as hold {@value #MERGED_ROWS} rows together), made once for every subscriber that
+   * stands at {@code seq} and encoded once for them, as a Watch behind by several commits sends them
+   * in one batch. Its {@link QueryBatch#seq} is the number of the last batch it holds. Null when
+   * batch {@code seq} is not kept (none yet, no longer kept, or the query ended: {@link #next} says
+   * which). Allocates nothing when none follows: what a subscriber that is following asks at each
+   * batch.
+   */
+  QueryBatch batchFrom(long seq) {
+    if (seq >= nextSeq) {
+      return null;
+    }
+    synchronized (lock) {
+      if (ended != null) {
+        return null;
+      }
+      QueryBatch first = recent.batch(seq);
+      if (first == null || seq == nextSeq - 1 || first.rows() >= MERGED_ROWS) {
+        return first;
+      }
+      QueryBatch known = merged.get(seq);
+      if (known != null) {
+        return known;
+      }
+      QueryBatch last = first;
+      ChangeBatch changes = first.changes();
+      long rows = first.rows();
+      for (long next = seq + 1; next < nextSeq; next++) {
+        QueryBatch batch = recent.batch(next);
+        rows += batch.rows();
+        if (rows > MERGED_ROWS) {
+          break;
+        }
+        changes = changes.then(batch.changes());
+        last = batch;
+      }
+      if (last == first) {
+        return first;
+      }
+      QueryBatch made = new QueryBatch(last.seq(), last.stamp(), changes, new Encodings());
+      merged.put(seq, made);
+      return made;
+    }
+  }
+
   /** Why the query ended, or null while it runs. */
   RuntimeException ended() {
-    synchronized (lock) {
-      return ended;
-    }
+    return ended;
   }
 
   /**
@@ -173,6 +250,8 @@ final class SharedQuery {
       return false;
     }
     recent.add(token(applied), changes);
+    nextSeq = recent.nextSeq();
+    merged.clear();
     return true;
   }
 
@@ -183,14 +262,23 @@ final class SharedQuery {
         ended = reason;
       }
       recent.clear();
+      merged.clear();
     }
     signalSubscribers();
   }
 
+  /** Signals every subscriber, their drains handed to the executor together. */
   private void signalSubscribers() {
+    LiveStream.signalAll(Arrays.asList(streams));
+  }
+
+  private static LiveStream[] streamsOf(Set<QuerySubscription> subscribers) {
+    LiveStream[] all = new LiveStream[subscribers.size()];
+    int i = 0;
     for (QuerySubscription subscriber : subscribers) {
-      subscriber.signal();
+      all[i++] = subscriber.stream();
     }
+    return all;
   }
 
   /** Guarded by lock. */

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.feedstore.testing.Await;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -89,6 +91,39 @@ class DrainQueueTest {
     pool.shutdown();
 
     assertThrows(RejectedExecutionException.class, () -> queue.execute(() -> {}));
+  }
+
+  @Test
+  void drainsQueuedTogetherAllRunOnAsFewHandOffsAsRunners() throws Exception {
+    DrainQueue queue = queue(2);
+    CountDownLatch gate = new CountDownLatch(1);
+    AtomicInteger ran = new AtomicInteger();
+    queue.execute(() -> {
+      try {
+        gate.await(10, TimeUnit.SECONDS); // a runner busy while the others are queued
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
+    List<Runnable> drains = new ArrayList<>();
+    for (int i = 0; i < 1000; i++) {
+      drains.add(ran::incrementAndGet);
+    }
+
+    assertEquals(List.of(), queue.executeAll(drains), "refused");
+    gate.countDown();
+
+    Await.until("every drain ran", () -> ran.get() == 1000);
+    assertEquals(2, handOffs.get(), "hand-offs to the pool");
+  }
+
+  @Test
+  void drainsQueuedTogetherAreAllRefusedWhenThePoolIsShutDownAndNoRunnerRuns() {
+    DrainQueue queue = queue(2);
+    pool.shutdown();
+    List<Runnable> drains = List.of(() -> {}, () -> {});
+
+    assertEquals(drains, queue.executeAll(drains));
   }
 
   @Test

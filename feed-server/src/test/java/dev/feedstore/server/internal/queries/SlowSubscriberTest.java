@@ -4,34 +4,16 @@ import static dev.feedstore.server.settings.ServerSettings.LIVE_QUERY_RECENT_ROW
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.feedstore.core.Block;
-import dev.feedstore.core.FeedId;
-import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.query.LiveQuery;
 import dev.feedstore.core.query.Row;
-import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.server.internal.access.Caller;
-import dev.feedstore.server.internal.append.ClosedFeeds;
-import dev.feedstore.server.internal.authority.AppendCommand;
-import dev.feedstore.server.internal.authority.PositionAuthority;
-import dev.feedstore.server.internal.monitoring.RateLimitedLog;
 import dev.feedstore.server.settings.ServerSettings;
-import dev.feedstore.server.testing.TestClock;
-import dev.feedstore.sqlite.SqliteFeedStore;
 import dev.feedstore.testing.Await;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.LoggerFactory;
-import org.slf4j.event.Level;
 
 /**
  * A subscriber whose transport stops taking events holds no queue: the shared query keeps its few
@@ -39,39 +21,12 @@ import org.slf4j.event.Level;
  * one batch of its own that takes it from its position to the shared state. Drains run when the
  * test says ({@link QueuedExecutor}), over a real SQLite file.
  */
-class SlowSubscriberTest {
-  static final SpaceId SPACE = SpaceId.of("s");
+class SlowSubscriberTest extends LiveQueriesFixture {
   static final LiveQuery OPEN = LiveQuery.parse("space:s key:/id where /status = \"open\"");
 
-  @TempDir Path dir;
-  SqliteFeedStore store;
-  PositionAuthority authority;
-  ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor();
-  final QueuedExecutor drains = new QueuedExecutor();
-  LiveQueries queries;
-  final FeedId feed = TestBlocks.feedId();
-  long sequence;
-
-  @BeforeEach
-  void start() {
-    TestClock clock = new TestClock();
-    store = SqliteFeedStore.open(dir.resolve("feeds.db"));
-    authority = new PositionAuthority(store, ServerSettings.newBuilder().set(LIVE_QUERY_RECENT_ROWS, 2L).build(),
-        clock, ClosedFeeds.NONE);
-    queries = new LiveQueries(authority, drains, new RateLimitedLog(LoggerFactory.getLogger(getClass()), Level.WARN,
-        "failures", clock, 10), timers, clock);
-  }
-
-  @AfterEach
-  void stop() {
-    timers.shutdownNow();
-    authority.close(10_000);
-    store.close();
-  }
-
-  void task(int id, String status) {
-    Block block = TestBlocks.block(feed, "a", sequence++, "{\"id\":" + id + ",\"status\":\"" + status + "\"}");
-    authority.append(new AppendCommand(SPACE, Optional.empty(), List.of(block)));
+  @Override
+  ServerSettings settings() {
+    return ServerSettings.newBuilder().set(LIVE_QUERY_RECENT_ROWS, 2L).build();
   }
 
   @Test
@@ -112,14 +67,6 @@ class SlowSubscriberTest {
     assertEquals(fast.batches.get(5), slow.batches.get(1), "and then the shared batches again, the same object");
   }
 
-  /** Runs the drains until {@code sink} holds {@code count} batches: the authority signals after an append returns. */
-  private void awaitBatches(RecordingSink sink, int count) {
-    Await.until(count + " batches", () -> {
-      drains.runAll();
-      return sink.batches.size() >= count;
-    });
-  }
-
   /** Runs queued drains when the test says, on the test's thread. Thread-safe. */
   static final class QueuedExecutor implements Executor {
     private final ConcurrentLinkedQueue<Runnable> queued = new ConcurrentLinkedQueue<>();
@@ -141,6 +88,7 @@ class SlowSubscriberTest {
   static final class RecordingSink implements QuerySink {
     final List<String> events = new java.util.concurrent.CopyOnWriteArrayList<>();
     final List<QueryBatch> batches = new java.util.concurrent.CopyOnWriteArrayList<>();
+    final List<ResumeToken> heartbeats = new java.util.concurrent.CopyOnWriteArrayList<>();
     volatile boolean ready = true;
     Runnable onReady;
 
@@ -187,6 +135,7 @@ class SlowSubscriberTest {
     @Override
     public void heartbeat(ResumeToken at) {
       events.add("heartbeat");
+      heartbeats.add(at);
     }
 
     @Override
