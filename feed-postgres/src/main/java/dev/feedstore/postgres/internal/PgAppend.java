@@ -8,6 +8,7 @@ import dev.feedstore.core.Position;
 import dev.feedstore.core.store.BlockChecksum;
 import dev.feedstore.core.store.SpaceAppend;
 import dev.feedstore.store.Rendered;
+import dev.feedstore.store.Sql;
 import dev.feedstore.store.SqlFailure;
 import dev.feedstore.store.SqlTransaction;
 import java.sql.Array;
@@ -27,20 +28,55 @@ import java.util.OptionalLong;
  * block's values in arrays, so that a group costs one round trip before its commit, whatever its
  * spaces, feeds and blocks. The function does what the views would do one statement after the
  * other (see the migration): claim, stamp, feeds, chains from each block's {@link
- * HistoryChain#head}, blocks and their counts, the commit notice. Stateless and thread-safe.
+ * HistoryChain#head}, blocks and their counts, the commit notice. A group that needs no check of
+ * the server's on the result calls {@code feedstore_append_all_new} alone instead, in auto-commit,
+ * and its commit comes in the same round trip ({@link #runAllNew}). Stateless and thread-safe.
  */
 final class PgAppend {
-  static final Rendered CALL = Rendered.text("SELECT o_before, o_received_at, o_feeds_before, o_namespaces, o_created,"
-      + " o_chains, o_held FROM feedstore_append(?::text[], ?::bigint[], ?, ?::text[], ?::integer[], ?::text[],"
-      + " ?::text[], ?::integer[], ?::integer[], ?::bigint[], ?::text[], ?::bigint[], ?::text[], ?::bigint[],"
-      + " ?::bytea[], ?::bytea[], ?::integer[])");
+  static final Rendered CALL = call("feedstore_append", "");
+  /** The same, and the group commits with it or not at all ({@link #runAllNew}): schema version 11. */
+  static final Rendered CALL_ALL_NEW = call("feedstore_append_all_new", ", ?::bigint");
+  /** The SQLSTATE with which {@code feedstore_append_all_new} refuses a group, storing nothing. */
+  static final String NOT_ALL_NEW = "FS001";
 
   private PgAppend() {}
 
+  private static Rendered call(String function, String more) {
+    return Rendered.text("SELECT o_before, o_received_at, o_feeds_before, o_namespaces, o_created, o_chains, o_held"
+        + " FROM " + function + "(?::text[], ?::bigint[], ?, ?::text[], ?::integer[], ?::text[], ?::text[],"
+        + " ?::integer[], ?::integer[], ?::bigint[], ?::text[], ?::bigint[], ?::text[], ?::bigint[], ?::bytea[],"
+        + " ?::bytea[], ?::integer[]" + more + ")");
+  }
+
   static List<SpaceAppend.Stored> run(SqlTransaction tx, List<SpaceAppend> appends, PostgresDialect dialect) {
+    return appends.isEmpty() ? List.of() : call(tx.sql().prepared(CALL), appends, dialect, new Object[0]);
+  }
+
+  /**
+   * {@link dev.feedstore.core.store.AuthorityStore#appendAllNew} with {@code sql} on a connection in
+   * auto-commit: the call is the group's transaction, so it commits in the call's round trip, or,
+   * when a key was held or a space passed {@code feedsPerSpace} feeds, rolls back whole.
+   *
+   * @return empty when the function refused the group, having stored nothing
+   */
+  static Optional<List<SpaceAppend.Stored>> runAllNew(Sql sql, List<SpaceAppend> appends, PostgresDialect dialect,
+      long feedsPerSpace) {
     if (appends.isEmpty()) {
-      return List.of();
+      return Optional.of(List.of());
     }
+    try {
+      return Optional.of(call(sql.prepared(CALL_ALL_NEW), appends, dialect, new Object[] {feedsPerSpace}));
+    } catch (SqlFailure e) {
+      if (NOT_ALL_NEW.equals(e.sqlException().getSQLState())) {
+        return Optional.empty();
+      }
+      throw e;
+    }
+  }
+
+  /** Runs {@code call} with the group's arrays, and {@code more} parameters after them. */
+  private static List<SpaceAppend.Stored> call(PreparedStatement call, List<SpaceAppend> appends,
+      PostgresDialect dialect, Object[] more) {
     int feeds = 0;
     int blocks = 0;
     for (SpaceAppend append : appends) {
@@ -91,12 +127,14 @@ final class PgAppend {
         b++;
       }
     }
-    PreparedStatement call = tx.sql().prepared(CALL);
     try {
       Object[] parameters = {spaceIds, now, CommitChannel.CHANNEL, senders, feedCounts, feedIds, namespaces,
           blockCounts, blockFeeds, sequences, actors, prevSequences, prevActors, timestamps, data, heads, checksums};
       for (int i = 0; i < parameters.length; i++) {
         call.setObject(i + 1, parameters[i]);
+      }
+      for (int i = 0; i < more.length; i++) {
+        call.setObject(parameters.length + i + 1, more[i]);
       }
       List<SpaceAppend.Stored> stored = new ArrayList<>(appends.size());
       try (ResultSet rs = call.executeQuery()) {
