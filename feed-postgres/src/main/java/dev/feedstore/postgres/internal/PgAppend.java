@@ -15,6 +15,7 @@ import java.sql.Array;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,27 +30,22 @@ import java.util.OptionalLong;
  * spaces, feeds and blocks. The function does what the views would do one statement after the
  * other (see the migration): claim, stamp, feeds, chains from each block's {@link
  * HistoryChain#head}, blocks and their counts, the commit notice. A group that needs no check of
- * the server's on the result calls {@code feedstore_append_all_new} alone instead, in auto-commit,
- * and its commit comes in the same round trip ({@link #runAllNew}). Stateless and thread-safe.
+ * the server's on the result calls it alone instead, with the feed limit, in auto-commit, and its
+ * commit comes in the same round trip ({@link #runAllNew}). Stateless and thread-safe.
  */
 final class PgAppend {
-  static final Rendered CALL = call("feedstore_append", "");
-  /** The same, and the group commits with it or not at all ({@link #runAllNew}): schema version 11. */
-  static final Rendered CALL_ALL_NEW = call("feedstore_append_all_new", ", ?::bigint");
-  /** The SQLSTATE with which {@code feedstore_append_all_new} refuses a group, storing nothing. */
+  /** The call of the function (schema version 11), whose last argument is the feed limit ({@link #runAllNew}) or null. */
+  static final Rendered CALL = Rendered.text("SELECT o_before, o_received_at, o_feeds_before, o_namespaces, o_created,"
+      + " o_chains, o_held FROM feedstore_append(?::text[], ?::bigint[], ?, ?::text[], ?::integer[], ?::text[],"
+      + " ?::text[], ?::integer[], ?::integer[], ?::bigint[], ?::text[], ?::bigint[], ?::text[], ?::bigint[],"
+      + " ?::bytea[], ?::bytea[], ?::integer[], ?::bigint)");
+  /** The SQLSTATE with which the function refuses a group when given a feed limit, storing nothing. */
   static final String NOT_ALL_NEW = "FS001";
 
   private PgAppend() {}
 
-  private static Rendered call(String function, String more) {
-    return Rendered.text("SELECT o_before, o_received_at, o_feeds_before, o_namespaces, o_created, o_chains, o_held"
-        + " FROM " + function + "(?::text[], ?::bigint[], ?, ?::text[], ?::integer[], ?::text[], ?::text[],"
-        + " ?::integer[], ?::integer[], ?::bigint[], ?::text[], ?::bigint[], ?::text[], ?::bigint[], ?::bytea[],"
-        + " ?::bytea[], ?::integer[]" + more + ")");
-  }
-
   static List<SpaceAppend.Stored> run(SqlTransaction tx, List<SpaceAppend> appends, PostgresDialect dialect) {
-    return appends.isEmpty() ? List.of() : call(tx.sql().prepared(CALL), appends, dialect, new Object[0]);
+    return appends.isEmpty() ? List.of() : call(tx.sql().prepared(CALL), appends, dialect, null);
   }
 
   /**
@@ -65,7 +61,7 @@ final class PgAppend {
       return Optional.of(List.of());
     }
     try {
-      return Optional.of(call(sql.prepared(CALL_ALL_NEW), appends, dialect, new Object[] {feedsPerSpace}));
+      return Optional.of(call(sql.prepared(CALL), appends, dialect, feedsPerSpace));
     } catch (SqlFailure e) {
       if (NOT_ALL_NEW.equals(e.sqlException().getSQLState())) {
         return Optional.empty();
@@ -74,9 +70,9 @@ final class PgAppend {
     }
   }
 
-  /** Runs {@code call} with the group's arrays, and {@code more} parameters after them. */
+  /** Runs {@code call} with the group's arrays and the feed limit (null: none). */
   private static List<SpaceAppend.Stored> call(PreparedStatement call, List<SpaceAppend> appends,
-      PostgresDialect dialect, Object[] more) {
+      PostgresDialect dialect, Long feedsPerSpace) {
     int feeds = 0;
     int blocks = 0;
     for (SpaceAppend append : appends) {
@@ -133,8 +129,10 @@ final class PgAppend {
       for (int i = 0; i < parameters.length; i++) {
         call.setObject(i + 1, parameters[i]);
       }
-      for (int i = 0; i < more.length; i++) {
-        call.setObject(parameters.length + i + 1, more[i]);
+      if (feedsPerSpace == null) {
+        call.setNull(parameters.length + 1, Types.BIGINT);
+      } else {
+        call.setLong(parameters.length + 1, feedsPerSpace);
       }
       List<SpaceAppend.Stored> stored = new ArrayList<>(appends.size());
       try (ResultSet rs = call.executeQuery()) {
