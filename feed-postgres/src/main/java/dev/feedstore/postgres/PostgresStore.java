@@ -6,8 +6,11 @@ import com.zaxxer.hikari.pool.HikariPool;
 import dev.feedstore.core.store.AuthorityStore;
 import dev.feedstore.core.store.AuthorityTransaction;
 import dev.feedstore.core.store.CommitListener;
+import dev.feedstore.core.store.SpaceAppend;
 import dev.feedstore.postgres.internal.PgStore;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * The position authority's store on PostgreSQL, which several server processes share: each one
@@ -106,6 +109,15 @@ public final class PostgresStore implements AuthorityStore<AuthorityTransaction>
   @Override
   public <T> T write(Work<? super AuthorityTransaction, T> work) {
     return store.run(true, work);
+  }
+
+  /**
+   * One round trip: the append function's call alone, in auto-commit, so that the statement's
+   * commit (with its fsync and {@code NOTIFY}) is the group's; a group it refuses stored nothing.
+   */
+  @Override
+  public Optional<List<SpaceAppend.Stored>> appendAllNew(List<SpaceAppend> appends, long feedsPerSpace) {
+    return store.appendAllNew(appends, feedsPerSpace);
   }
 
   /** Rewrites the schema's version with its own value: a real commit, which no reader can tell from none. */

@@ -1,5 +1,8 @@
 package dev.feedstore.core.store;
 
+import java.util.List;
+import java.util.Optional;
+
 /**
  * A durable store the position authority can serve from: it runs work in transactions that offer
  * at least the authority's views ({@link AuthorityTransaction}). {@link #read} sees one consistent
@@ -56,6 +59,38 @@ public interface AuthorityStore<X extends AuthorityTransaction> extends AutoClos
    * @throws StoreException if the storage fails otherwise (then nothing was committed)
    */
   <T> T write(Work<? super X, T> work);
+
+  /**
+   * Stores the appends as {@link AuthorityTransaction#append} does, in a write of their own that
+   * commits only if every key was new and no space holds more than {@code feedsPerSpace} feeds with
+   * those it created ({@link SpaceAppend.Stored#allNewWithin}); otherwise it stores nothing. For a
+   * group whose appends need no other check in their transaction (their spaces are stored, their
+   * callers may write to every feed, no feed of theirs can be closed), so that a store across a
+   * network commits it in the round trip of the append itself. The default runs {@link #write}.
+   *
+   * @param appends as {@link AuthorityTransaction#append} takes them, ordered by space
+   * @return what was done for each append, in their order; empty when it stored nothing: then the
+   *     caller runs the appends in a transaction of its own to tell whose key was held, or which
+   *     append passed the limit
+   * @throws StorageFaultException if the storage cannot take the write, as {@link #write}; nothing was committed
+   * @throws StoreException if the storage fails otherwise (then nothing was committed)
+   */
+  default Optional<List<SpaceAppend.Stored>> appendAllNew(List<SpaceAppend> appends,
+      long feedsPerSpace) {
+    try {
+      return Optional.of(write(tx -> {
+        List<SpaceAppend.Stored> stored = tx.append(appends);
+        for (SpaceAppend.Stored one : stored) {
+          if (!one.allNewWithin(feedsPerSpace)) {
+            throw new AppendNotAllNew();
+          }
+        }
+        return stored;
+      }));
+    } catch (AppendNotAllNew e) {
+      return Optional.empty();
+    }
+  }
 
   /**
    * Tells whether the store can be written now, by committing a tiny real write that changes nothing

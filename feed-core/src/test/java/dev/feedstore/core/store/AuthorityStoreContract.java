@@ -393,6 +393,38 @@ public abstract class AuthorityStoreContract<S extends AuthorityStore<?>> {
   }
 
   @Test
+  void anAppendOfOnlyNewKeysWithinTheFeedLimitCommitsAndAnyOtherStoresNothing() {
+    FeedId feed = TestBlocks.feedId();
+    FeedId other = TestBlocks.feedId();
+    java.util.Map<FeedId, Optional<Namespace>> feeds = java.util.Map.of(feed, Optional.empty());
+    List<SpaceAppend.Stored> first = store.appendAllNew(List.of(new SpaceAppend(SPACE, feeds,
+        List.of(TestBlocks.block(feed, "a", 0)), 1)), 1).orElseThrow();
+    assertEquals(List.of(feed), first.get(0).created());
+
+    Optional<List<SpaceAppend.Stored>> held = store.appendAllNew(List.of(
+        new SpaceAppend(SPACE, feeds, List.of(TestBlocks.block(feed, "a", 1), TestBlocks.block(feed, "a", 0)), 2),
+        new SpaceAppend(OTHER_SPACE, java.util.Map.of(other, Optional.empty()),
+            List.of(TestBlocks.block(other, "b", 0)), 2)), 10);
+    java.util.Map<FeedId, Optional<Namespace>> two = new java.util.LinkedHashMap<>(feeds);
+    two.put(other, Optional.empty());
+    Optional<List<SpaceAppend.Stored>> beyond = store.appendAllNew(List.of(new SpaceAppend(SPACE, two,
+        List.of(TestBlocks.block(feed, "a", 1), TestBlocks.block(other, "c", 0)), 3)), 1);
+
+    assertEquals(Optional.empty(), held, "a key stored already");
+    assertEquals(Optional.empty(), beyond, "two feeds where one is the limit");
+    assertEquals(Position.of(1), store.read(tx -> tx.blocks().maxPosition(SPACE)), "nothing of either stored");
+    assertEquals(Position.NONE, store.read(tx -> tx.blocks().maxPosition(OTHER_SPACE)),
+        "nor the other space's blocks of the refused call");
+    assertEquals(1L, store.<Long>read(tx -> tx.feeds().count(SPACE)));
+    assertEquals(1, store.read(tx -> tx.feeds().find(SPACE, feed)).orElseThrow().blockCount());
+    List<SpaceAppend.Stored> within = store.appendAllNew(List.of(new SpaceAppend(SPACE, two,
+        List.of(TestBlocks.block(feed, "a", 1), TestBlocks.block(other, "c", 0)), 3)), 2).orElseThrow();
+    assertEquals(Position.of(1), within.get(0).before());
+    assertEquals(List.of(other), within.get(0).created());
+    assertEquals(Position.of(3), store.read(tx -> tx.blocks().maxPosition(SPACE)));
+  }
+
+  @Test
   void anAppendAfterCompactionChainsFromTheFloor() {
     FeedId feed = createFeed(SPACE, Optional.empty());
     Block one = positioned(feed, "a", 0, 1);

@@ -8,12 +8,14 @@ import dev.feedstore.core.Position;
 import dev.feedstore.core.store.BlockChecksum;
 import dev.feedstore.core.store.SpaceAppend;
 import dev.feedstore.store.Rendered;
+import dev.feedstore.store.Sql;
 import dev.feedstore.store.SqlFailure;
 import dev.feedstore.store.SqlTransaction;
 import java.sql.Array;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,20 +29,50 @@ import java.util.OptionalLong;
  * block's values in arrays, so that a group costs one round trip before its commit, whatever its
  * spaces, feeds and blocks. The function does what the views would do one statement after the
  * other (see the migration): claim, stamp, feeds, chains from each block's {@link
- * HistoryChain#head}, blocks and their counts, the commit notice. Stateless and thread-safe.
+ * HistoryChain#head}, blocks and their counts, the commit notice. A group that needs no check of
+ * the server's on the result calls it alone instead, with the feed limit, in auto-commit, and its
+ * commit comes in the same round trip ({@link #runAllNew}). Stateless and thread-safe.
  */
 final class PgAppend {
+  /** The call of the function (schema version 11), whose last argument is the feed limit ({@link #runAllNew}) or null. */
   static final Rendered CALL = Rendered.text("SELECT o_before, o_received_at, o_feeds_before, o_namespaces, o_created,"
       + " o_chains, o_held FROM feedstore_append(?::text[], ?::bigint[], ?, ?::text[], ?::integer[], ?::text[],"
       + " ?::text[], ?::integer[], ?::integer[], ?::bigint[], ?::text[], ?::bigint[], ?::text[], ?::bigint[],"
-      + " ?::bytea[], ?::bytea[], ?::integer[])");
+      + " ?::bytea[], ?::bytea[], ?::integer[], ?::bigint)");
+  /** The SQLSTATE with which the function refuses a group when given a feed limit, storing nothing. */
+  static final String NOT_ALL_NEW = "FS001";
 
   private PgAppend() {}
 
   static List<SpaceAppend.Stored> run(SqlTransaction tx, List<SpaceAppend> appends, PostgresDialect dialect) {
+    return appends.isEmpty() ? List.of() : call(tx.sql().prepared(CALL), appends, dialect, null);
+  }
+
+  /**
+   * {@link dev.feedstore.core.store.AuthorityStore#appendAllNew} with {@code sql} on a connection in
+   * auto-commit: the call is the group's transaction, so it commits in the call's round trip, or,
+   * when a key was held or a space passed {@code feedsPerSpace} feeds, rolls back whole.
+   *
+   * @return empty when the function refused the group, having stored nothing
+   */
+  static Optional<List<SpaceAppend.Stored>> runAllNew(Sql sql, List<SpaceAppend> appends, PostgresDialect dialect,
+      long feedsPerSpace) {
     if (appends.isEmpty()) {
-      return List.of();
+      return Optional.of(List.of());
     }
+    try {
+      return Optional.of(call(sql.prepared(CALL), appends, dialect, feedsPerSpace));
+    } catch (SqlFailure e) {
+      if (NOT_ALL_NEW.equals(e.sqlException().getSQLState())) {
+        return Optional.empty();
+      }
+      throw e;
+    }
+  }
+
+  /** Runs {@code call} with the group's arrays and the feed limit (null: none). */
+  private static List<SpaceAppend.Stored> call(PreparedStatement call, List<SpaceAppend> appends,
+      PostgresDialect dialect, Long feedsPerSpace) {
     int feeds = 0;
     int blocks = 0;
     for (SpaceAppend append : appends) {
@@ -91,12 +123,16 @@ final class PgAppend {
         b++;
       }
     }
-    PreparedStatement call = tx.sql().prepared(CALL);
     try {
       Object[] parameters = {spaceIds, now, CommitChannel.CHANNEL, senders, feedCounts, feedIds, namespaces,
           blockCounts, blockFeeds, sequences, actors, prevSequences, prevActors, timestamps, data, heads, checksums};
       for (int i = 0; i < parameters.length; i++) {
         call.setObject(i + 1, parameters[i]);
+      }
+      if (feedsPerSpace == null) {
+        call.setNull(parameters.length + 1, Types.BIGINT);
+      } else {
+        call.setLong(parameters.length + 1, feedsPerSpace);
       }
       List<SpaceAppend.Stored> stored = new ArrayList<>(appends.size());
       try (ResultSet rs = call.executeQuery()) {

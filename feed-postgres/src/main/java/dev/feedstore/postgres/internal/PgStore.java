@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.feedstore.core.store.AuthorityStore;
 import dev.feedstore.core.store.AuthorityTransaction;
 import dev.feedstore.core.store.CommitListener;
+import dev.feedstore.core.store.SpaceAppend;
 import dev.feedstore.core.store.StorageFaultException;
 import dev.feedstore.core.store.StoreException;
 import dev.feedstore.postgres.PostgresSettings;
@@ -18,6 +19,8 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.UUID;
 
@@ -63,6 +66,47 @@ public final class PgStore implements AutoCloseable {
   }
 
   public <T> T run(boolean writable, AuthorityStore.Work<? super AuthorityTransaction, T> work) {
+    return attempts(writable, (c, statements) -> {
+      if (!writable) {
+        try (Statement statement = c.createStatement()) {
+          statement.execute(PostgresDialect.READ_ONLY);
+        }
+      }
+      SqlTransaction tx = new SqlTransaction(dialect, new Sql(statements), IdCache.transactionOnly(), tokenKey,
+          writable);
+      T result = work.run(tx);
+      tx.flush();
+      c.commit();
+      return result;
+    });
+  }
+
+  /**
+   * {@link AuthorityStore#appendAllNew}: the function's call alone, in auto-commit, so that its
+   * statement's commit (with the fsync and the {@code NOTIFY}) is the group's, in the call's round
+   * trip ({@link PgAppend#runAllNew}).
+   */
+  public Optional<List<SpaceAppend.Stored>> appendAllNew(List<SpaceAppend> appends, long feedsPerSpace) {
+    return attempts(true, (c, statements) -> {
+      c.setAutoCommit(true); // no transaction is open: the driver sends nothing for it, nor for setting it back
+      try {
+        return PgAppend.runAllNew(new Sql(statements), appends, dialect, feedsPerSpace);
+      } finally {
+        c.setAutoCommit(false);
+      }
+    });
+  }
+
+  /** What runs on a pooled connection, with its statements prepared once per run. */
+  private interface OnConnection<T> {
+    T run(Connection c, StatementCache statements) throws SQLException;
+  }
+
+  /**
+   * Runs {@code body} on a pooled connection, rolled back when it throws, run again on a deadlock or
+   * a serialization failure when {@code writable}; failures translated by {@link PgFaults}.
+   */
+  private <T> T attempts(boolean writable, OnConnection<T> body) {
     if (closed) {
       throw new StoreException("the store of " + database + " is closed");
     }
@@ -76,17 +120,7 @@ public final class PgStore implements AutoCloseable {
       // Prepared once per transaction; the driver keeps each text prepared on the server itself.
       try (StatementCache statements = new StatementCache(c)) {
         try {
-          if (!writable) {
-            try (Statement statement = c.createStatement()) {
-              statement.execute(PostgresDialect.READ_ONLY);
-            }
-          }
-          SqlTransaction tx = new SqlTransaction(dialect, new Sql(statements), IdCache.transactionOnly(), tokenKey,
-              writable);
-          T result = work.run(tx);
-          tx.flush();
-          c.commit();
-          return result;
+          return body.run(c, statements);
         } catch (SQLException | SqlFailure e) {
           rollbackQuietly(c);
           if (writable && attempt < ATTEMPTS && PgFaults.isRetryable(e)) {

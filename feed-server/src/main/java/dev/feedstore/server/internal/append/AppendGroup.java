@@ -17,6 +17,7 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -27,7 +28,9 @@ import java.util.Set;
  * consecutive in its space, after those of the appends before it in the group; the appends of one
  * space keep their arrival order. The group is ordered by space id, so a transaction takes the
  * counter rows of its spaces in one global order and two authorities sharing a store (PostgreSQL)
- * cannot deadlock on them.
+ * cannot deadlock on them. A group that only the store's own checks could refuse (keys held, the
+ * feed limit) goes first as one {@link AuthorityStore#appendAllNew}, whose commit on PostgreSQL
+ * comes in the same round trip; a refusal there stored nothing, and the group runs as below.
  *
  * <p>Each append is all or nothing on its own. If the work fails for one append (a sequence
  * conflict, a limit, keys stored already, feeds its caller may not write to, blocks for a stream
@@ -88,6 +91,9 @@ public final class AppendGroup implements AppendQueue.Committer {
     together.sort(BY_SPACE); // stable: one space's appends keep their arrival order
     List<Aside> aside = new ArrayList<>();
     Set<SpaceState> published = new LinkedHashSet<>();
+    if (settledAllNew(together, now, published)) {
+      together = List.of();
+    }
     while (together.size() > 1) {
       int[] failing = {-1};
       List<PendingAppend> attempt = together;
@@ -176,30 +182,86 @@ public final class AppendGroup implements AppendQueue.Committer {
   }
 
   /**
+   * Commits the whole group in the store's one write that stores only new keys within the feed limit
+   * ({@link AuthorityStore#appendAllNew}, which on PostgreSQL commits in the round trip of the append
+   * itself), when nothing but that could refuse one of its appends: every space is stored already,
+   * every caller may write to every feed of its space, and no feed of these spaces can be closed.
+   * Settles every append and returns true when it committed, or when the storage failed (then
+   * nothing committed); returns false, having stored nothing, when the group needs its own
+   * transaction to tell which append fails.
+   */
+  private boolean settledAllNew(List<PendingAppend> appends, long now, Set<SpaceState> published) {
+    if (appends.isEmpty()) {
+      return false;
+    }
+    for (PendingAppend append : appends) {
+      if (!append.space().stored() || append.writeCheck() != FeedWriteCheck.ANY
+          || closedFeeds.mayHold(append.space().spaceId())) {
+        return false;
+      }
+    }
+    List<SpaceRun> runs = new ArrayList<>();
+    List<Integer> starts = spaceStarts(appends);
+    for (int i = 0; i < starts.size(); i++) {
+      runs.add(run(appends, starts, i, now));
+    }
+    Optional<List<SpaceAppend.Stored>> stored;
+    try {
+      stored = store.appendAllNew(runs.stream().map(SpaceRun::request).toList(), settings.get(FEEDS_PER_SPACE));
+    } catch (StorageFaultException e) {
+      appends.forEach(append -> append.failed(e));
+      return true;
+    } catch (RuntimeException e) {
+      return false; // nothing committed: the group's transaction tells whose failure it was
+    }
+    if (stored.isEmpty()) {
+      return false;
+    }
+    List<AppendWork.Outcome> outcomes = new ArrayList<>(appends.size());
+    for (int i = 0; i < runs.size(); i++) {
+      outcomes.addAll(runs.get(i).checked(stored.get().get(i)));
+    }
+    for (int i = 0; i < appends.size(); i++) {
+      publish(appends.get(i), outcomes.get(i));
+      published.add(appends.get(i).space());
+    }
+    return true;
+  }
+
+  /** Where the appends of each space start in {@code appends}, which are ordered by space. */
+  private static List<Integer> spaceStarts(List<PendingAppend> appends) {
+    List<Integer> starts = new ArrayList<>();
+    for (int i = 0; i < appends.size(); i++) {
+      if (i == 0 || !appends.get(i).space().spaceId().equals(appends.get(i - 1).space().spaceId())) {
+        starts.add(i);
+      }
+    }
+    return starts;
+  }
+
+  /** The run of the {@code index}th space of {@code appends}. */
+  private SpaceRun run(List<PendingAppend> appends, List<Integer> starts, int index, long now) {
+    int end = index + 1 < starts.size() ? starts.get(index + 1) : appends.size();
+    return new SpaceRun(appends.get(starts.get(index)).space().spaceId(), appends.subList(starts.get(index), end),
+        settings.get(FEEDS_PER_SPACE), closedFeeds, now);
+  }
+
+  /**
    * Runs the appends in one transaction, those of one space together, all spaces in one {@link
    * AuthorityTransaction#append}; on a failure notes whose it was and rethrows it unchanged.
    */
   private List<AppendWork.Outcome> runAll(AuthorityTransaction tx, List<PendingAppend> appends, int[] failing,
       long now) {
     List<SpaceRun> runs = new ArrayList<>();
-    List<Integer> starts = new ArrayList<>();
-    int start = 0;
-    while (start < appends.size()) {
-      SpaceState space = appends.get(start).space();
-      int end = start + 1;
-      while (end < appends.size() && appends.get(end).space().spaceId().equals(space.spaceId())) {
-        end++;
-      }
+    List<Integer> starts = spaceStarts(appends);
+    for (int i = 0; i < starts.size(); i++) {
       try {
-        spaces.admit(tx, space);
+        spaces.admit(tx, appends.get(starts.get(i)).space());
       } catch (RuntimeException e) {
-        failing[0] = start;
+        failing[0] = starts.get(i);
         throw e;
       }
-      runs.add(new SpaceRun(space.spaceId(), appends.subList(start, end), settings.get(FEEDS_PER_SPACE),
-          closedFeeds, now));
-      starts.add(start);
-      start = end;
+      runs.add(run(appends, starts, i, now));
     }
     List<SpaceAppend.Stored> stored;
     try {

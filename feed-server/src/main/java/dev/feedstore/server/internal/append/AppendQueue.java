@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -19,7 +20,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * answers} and takes the oldest queued appends that fit in {@code append-group-blocks} (the first
  * one always fits) as the next group, until the queue is empty. So the next group's transaction
  * does not wait while a hundred callers are answered, and groups are told in the order they
- * committed (one thread tells them).
+ * committed (one thread tells them). A group of one append, committed while {@code answers} has
+ * nothing of earlier groups left to run, is told by the committing thread itself (its watchers are
+ * still signalled on {@code answers}): a lone writer's answer then waits for no thread hand-off.
  *
  * <p>One group is in flight at a time, so groups commit (and are published to the live tails) in
  * the order they were formed. Appends submitted once {@code commits} refuses work (the server is
@@ -53,6 +56,8 @@ public final class AppendQueue {
   private boolean committing;
   /** Guarded by lock: appends are refused ({@link #close}). */
   private boolean closed;
+  /** What was handed to {@code answers} and has not ended yet; only the committing thread raises it. */
+  private final AtomicInteger telling = new AtomicInteger();
   /** Guarded by lock: groups formed so far, and the appends they held. */
   private long groups;
   private long groupedAppends;
@@ -127,8 +132,8 @@ public final class AppendQueue {
   /**
    * Queues the append for the next group, and starts committing groups on {@code commits} if none
    * is in flight; returns at once. {@code settled} runs once the append is settled, on the thread
-   * of {@code answers} (or on this one, when the append is refused); it must not block, and what it
-   * throws is ignored.
+   * of {@code answers} or the committing one (or on this one, when the append is refused); it must
+   * not block, and what it throws is ignored.
    */
   public void submit(PendingAppend append, Runnable settled) {
     Waiter waiter = new Waiter(append, settled);
@@ -175,17 +180,18 @@ public final class AppendQueue {
           lock.unlock();
         }
         Runnable after = commit(group);
-        Runnable tell = () -> { // after the callers: they hear first, watchers then read the blocks
+        if (group.size() == 1 && telling.get() == 0) {
+          // A lone caller with nothing told before it waiting hears from here, a thread hand-off sooner.
+          quietly(group.get(0).settled());
+          handOff(after);
+          continue;
+        }
+        handOff(() -> { // after the callers: they hear first, watchers then read the blocks
           for (Waiter waiter : group) {
             quietly(waiter.settled());
           }
-          quietly(after);
-        };
-        try {
-          answers.execute(tell);
-        } catch (RejectedExecutionException e) {
-          tell.run();
-        }
+          after.run();
+        });
       }
     } finally {
       if (!handedBack) {
@@ -197,6 +203,23 @@ public final class AppendQueue {
           lock.unlock();
         }
       }
+    }
+  }
+
+  /** Runs {@code step} on {@code answers} (here, when it refuses work), counted in {@link #telling} until it ends. */
+  private void handOff(Runnable step) {
+    telling.incrementAndGet();
+    Runnable counted = () -> {
+      try {
+        quietly(step);
+      } finally {
+        telling.decrementAndGet();
+      }
+    };
+    try {
+      answers.execute(counted);
+    } catch (RejectedExecutionException e) {
+      counted.run();
     }
   }
 

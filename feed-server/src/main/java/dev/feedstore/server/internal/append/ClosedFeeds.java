@@ -16,7 +16,25 @@ import java.util.Map;
 @FunctionalInterface
 public interface ClosedFeeds {
   /** No feed is closed: an authority that serves no Durable Streams. */
-  ClosedFeeds NONE = (tx, spaceId, added, nowMillis) -> Map.of();
+  ClosedFeeds NONE = new ClosedFeeds() {
+    @Override
+    public Map<FeedId, String> of(AuthorityTransaction tx, SpaceId spaceId, Collection<Block> added, long nowMillis) {
+      return Map.of();
+    }
+
+    @Override
+    public boolean mayHold(SpaceId spaceId) {
+      return false;
+    }
+  };
+
+  /**
+   * Whether some feed of {@code spaceId} may take no new blocks; when not, {@link #of} is empty
+   * there, and an append need not ask it in its transaction. The default: any space may.
+   */
+  default boolean mayHold(SpaceId spaceId) {
+    return true;
+  }
 
   /**
    * The feeds of {@code added}, blocks about to be stored in {@code spaceId} (all new), that take no

@@ -112,6 +112,17 @@ final class SpaceRun {
    * @throws dev.feedstore.core.LimitExceededException if the space would have more than {@code feeds-per-space} feeds
    */
   List<AppendWork.Outcome> outcomes(AuthorityTransaction tx, SpaceAppend.Stored stored) {
+    List<AppendWork.Outcome> outcomes = checked(stored);
+    refuseClosedFeeds(tx, outcomes);
+    return outcomes;
+  }
+
+  /**
+   * As {@link #outcomes}, without asking {@link ClosedFeeds}: for a run whose feeds cannot be closed,
+   * whose transaction may have committed already ({@link
+   * dev.feedstore.core.store.AuthorityStore#appendAllNew}).
+   */
+  List<AppendWork.Outcome> checked(SpaceAppend.Stored stored) {
     List<List<Block>> blocks = new ArrayList<>(appends.size());
     for (PendingAppend append : appends) {
       blocks.add(append.blocks());
@@ -144,7 +155,6 @@ final class SpaceRun {
         offered.add(block.withPosition(Position.of(next + offered.size())).withReceivedAt(stored.receivedAt()));
       }
     }
-    refuseClosedFeeds(tx, offered);
     return split(next, offered, stored.chains(), namespaces);
   }
 
@@ -152,7 +162,9 @@ final class SpaceRun {
    * Refuses the first append that brings blocks to the feed of a stream that is over, naming its
    * feeds of such streams (the others may commit without it).
    */
-  private void refuseClosedFeeds(AuthorityTransaction tx, List<Block> offered) {
+  private void refuseClosedFeeds(AuthorityTransaction tx, List<AppendWork.Outcome> outcomes) {
+    List<Block> offered = new ArrayList<>();
+    outcomes.forEach(outcome -> offered.addAll(outcome.added()));
     Map<FeedId, String> ended = closedFeeds.of(tx, spaceId, offered, nowMillis);
     if (ended.isEmpty()) {
       return;

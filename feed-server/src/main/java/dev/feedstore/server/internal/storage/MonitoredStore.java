@@ -2,7 +2,10 @@ package dev.feedstore.server.internal.storage;
 
 import dev.feedstore.core.store.AuthorityStore;
 import dev.feedstore.core.store.AuthorityTransaction;
+import dev.feedstore.core.store.SpaceAppend;
 import dev.feedstore.core.store.StorageFaultException;
+import java.util.List;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -34,6 +37,12 @@ public final class MonitoredStore<X extends AuthorityTransaction> implements Aut
   @Override
   public <T> T write(Work<? super X, T> work) {
     return observed(() -> store.write(work), true);
+  }
+
+  @Override
+  public Optional<List<SpaceAppend.Stored>> appendAllNew(List<SpaceAppend> appends,
+      long feedsPerSpace) {
+    return observed(() -> store.appendAllNew(appends, feedsPerSpace), true);
   }
 
   @Override

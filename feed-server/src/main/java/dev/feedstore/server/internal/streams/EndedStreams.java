@@ -31,10 +31,16 @@ public final class EndedStreams implements ClosedFeeds {
     this.streamsSpace = streamsSpace;
   }
 
+  /** Only the streams' space holds streams. */
+  @Override
+  public boolean mayHold(SpaceId spaceId) {
+    return spaceId.equals(streamsSpace);
+  }
+
   /** The feeds of {@code added} whose streams are over, each with why; empty for any other space than the streams'. */
   @Override
   public Map<FeedId, String> of(AuthorityTransaction tx, SpaceId spaceId, Collection<Block> added, long nowMillis) {
-    if (!spaceId.equals(streamsSpace) || added.isEmpty()) {
+    if (!mayHold(spaceId) || added.isEmpty()) {
       return Map.of();
     }
     Set<FeedId> feeds = new LinkedHashSet<>();

@@ -27,8 +27,8 @@ import org.junit.jupiter.api.Test;
  * The queue's own rules, with a committer that records what it is given: queued appends form the
  * next group in arrival order within the block budget, neither a committer that throws nor a
  * caller whose answer fails stops the appends behind them, groups are committed on the queue's
- * executor and never on the submitting thread, and an executor that takes no more work fails the
- * appends that wait.
+ * executor and never on the submitting thread, a lone append is told without a hand-off when
+ * nothing waits to be told, and an executor that takes no more work fails the appends that wait.
  */
 class AppendQueueTest {
   final SpaceState space = new SpaceState(SpaceId.of("s"), ServerToken.random(), new SpaceTail(0, 10, 1 << 20), true);
@@ -140,32 +140,65 @@ class AppendQueueTest {
     ExecutorService commits = Executors.newSingleThreadExecutor(runnable -> new Thread(runnable, "test-commit"));
     ExecutorService answers = Executors.newSingleThreadExecutor(runnable -> new Thread(runnable, "test-answer"));
     try {
-      CountDownLatch firstCommitted = new CountDownLatch(1);
+      CountDownLatch holding = new CountDownLatch(1);
+      CountDownLatch hold = new CountDownLatch(1);
       CountDownLatch answering = new CountDownLatch(1);
       AppendQueue queue = new AppendQueue(group -> {
         groups.add(group);
+        if (groups.size() == 1) {
+          holding.countDown();
+          await(hold); // so that the next two appends form one group
+        }
         group.forEach(this::settle);
-        firstCommitted.countDown();
         return () -> { };
       }, 1000, commits, answers);
       List<String> told = new CopyOnWriteArrayList<>();
+      PendingAppend zero = append(1);
+      queue.submit(zero, () -> told.add("zero"));
+      await(holding);
       PendingAppend first = append(1);
+      PendingAppend firstToo = append(1);
       queue.submit(first, () -> {
         told.add("first on " + Thread.currentThread().getName());
-        await(answering); // the answer of the first group is held...
+        await(answering); // the answer of the group of two is held...
       });
-      await(firstCommitted);
-      Await.until("the first group's answer is held", Duration.ofSeconds(10), () -> !told.isEmpty());
+      queue.submit(firstToo, () -> told.add("first too on " + Thread.currentThread().getName()));
+      hold.countDown();
+      Await.until("the group of two's answer is held", Duration.ofSeconds(10), () -> told.size() == 2);
       PendingAppend second = append(1);
       queue.submit(second, () -> told.add("second on " + Thread.currentThread().getName()));
 
-      // ...and the second group commits meanwhile.
-      Await.until("the second group is committed", Duration.ofSeconds(10), second::settled);
-      assertEquals(List.of(List.of(first), List.of(second)), groups);
-      assertEquals(List.of("first on test-answer"), told);
+      // ...and the next group commits meanwhile, and is told after it, though it is one append.
+      Await.until("the third group is committed", Duration.ofSeconds(10), second::settled);
+      assertEquals(List.of(List.of(zero), List.of(first, firstToo), List.of(second)), groups);
+      assertEquals(List.of("zero", "first on test-answer"), told);
       answering.countDown();
-      Await.until("both appends are told", Duration.ofSeconds(10), () -> told.size() == 2);
-      assertEquals(List.of("first on test-answer", "second on test-answer"), told);
+      Await.until("every append is told", Duration.ofSeconds(10), () -> told.size() == 4);
+      assertEquals(List.of("zero", "first on test-answer", "first too on test-answer", "second on test-answer"),
+          told);
+    } finally {
+      commits.shutdownNow();
+      answers.shutdownNow();
+    }
+  }
+
+  @Test
+  void aLoneAppendIsToldByTheCommittingThreadAndItsWatchersSignalledAfterOnTheAnsweringOne() throws Exception {
+    ExecutorService commits = Executors.newSingleThreadExecutor(runnable -> new Thread(runnable, "test-commit"));
+    ExecutorService answers = Executors.newSingleThreadExecutor(runnable -> new Thread(runnable, "test-answer"));
+    try {
+      List<String> steps = new CopyOnWriteArrayList<>();
+      AppendQueue queue = new AppendQueue(group -> {
+        groups.add(group);
+        group.forEach(this::settle);
+        return () -> steps.add("watchers on " + Thread.currentThread().getName());
+      }, 1000, commits, answers);
+      PendingAppend lone = append(1);
+
+      queue.submit(lone, () -> steps.add("told on " + Thread.currentThread().getName()));
+
+      Await.until("the watchers are signalled", Duration.ofSeconds(10), () -> steps.size() == 2);
+      assertEquals(List.of("told on test-commit", "watchers on test-answer"), steps);
     } finally {
       commits.shutdownNow();
       answers.shutdownNow();
