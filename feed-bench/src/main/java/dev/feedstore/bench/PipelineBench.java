@@ -37,7 +37,7 @@ final class PipelineBench {
     this.warmupSeconds = warmupSeconds;
   }
 
-  void run() {
+  void run() throws Exception {
     double oneAtATime = oneAtATime();
     table.add("pipeline.batch1.one_at_a_time", oneAtATime, "blocks/s");
     Progress.say("pipeline batch 1: %.0f blocks/s one at a time", oneAtATime);
@@ -47,7 +47,10 @@ final class PipelineBench {
       table.add("pipeline.batch1.in_flight" + inFlight, store.rate(), "blocks/s", oneAtATime, ResultTable.Target.NONE);
       table.add("pipeline.server_cpu_per_block.in_flight" + inFlight, store.serverCpuMicrosPerCall(), "us");
       table.add("pipeline.client_cpu_per_block.in_flight" + inFlight, store.clientCpuMicrosPerCall(), "us");
-      Progress.say("pipeline batch 1: %.0f blocks/s with %d in flight", store.rate(), inFlight);
+      double raw = AppendBench.raw(options, AppendWorkload.Shape.INTERLEAVED, inFlight);
+      table.add("pipeline.raw_sqlite.rows_per_commit" + inFlight, raw, "rows/s");
+      Progress.say("pipeline batch 1: %.0f blocks/s with %d in flight; raw SQLite %.0f rows/s with as many per"
+          + " commit", store.rate(), inFlight, raw);
       nats.ifPresent(program -> peer(program, inFlight, store.rate()));
     }
     if (nats.isEmpty()) {
@@ -68,7 +71,10 @@ final class PipelineBench {
         + " append-stream-window; " + warmupSeconds + " s warm-up); baseline = one_at_a_time; "
         + options.appendSeconds() + " s measured per case, fresh file per case; server_cpu_per_block is the"
         + " server process's CPU time per acknowledged block, client_cpu_per_block this process's (the"
-        + " appender, on the same cores)");
+        + " appender, on the same cores); raw_sqlite.rows_per_commitN: raw sqlite-jdbc in this process writing"
+        + " the same blocks, N per transaction, with the store's schema and settings (WAL, synchronous=FULL): what"
+        + " SQLite alone commits on one core in groups as large as the calls in flight (a group of the store's is"
+        + " at most that)");
   }
 
   /** NATS JetStream's asynchronous publish with {@code inFlight} in flight, beside the store's {@code pipelined}. */
