@@ -25,7 +25,7 @@ final class AppendBench {
   void run() throws Exception {
     for (AppendWorkload.Shape shape : AppendWorkload.Shape.values()) {
       for (int batch : options.appendBatches()) {
-        double raw = raw(shape, batch);
+        double raw = raw(options, shape, batch);
         double[] servedAndCpu = served(shape, batch);
         double served = servedAndCpu[0];
         ResultTable.Target target = batch >= 100 ? ResultTable.Target.atLeastRatio(0.5) : ResultTable.Target.NONE;
@@ -71,7 +71,11 @@ final class AppendBench {
     }
   }
 
-  private double raw(AppendWorkload.Shape shape, int batch) throws SQLException {
+  /**
+   * Rows per second raw sqlite-jdbc writes in this process, {@code batch} rows of {@code shape} per
+   * transaction, with the store's schema and settings, warmed up and measured as an append case.
+   */
+  static double raw(BenchOptions options, AppendWorkload.Shape shape, int batch) throws SQLException {
     Path db = options.dir().resolve("raw-" + shape.label + "-" + batch + ".db");
     AppendWorkload workload = new AppendWorkload(shape, batch, 42);
     try (RawSqlite raw = new RawSqlite(db, workload)) {

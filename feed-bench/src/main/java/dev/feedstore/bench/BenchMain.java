@@ -1,5 +1,6 @@
 package dev.feedstore.bench;
 
+import dev.feedstore.client.Appender;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -92,6 +93,15 @@ public final class BenchMain implements Callable<Integer> {
   @Option(names = "--append-batches", split = ",", paramLabel = "N") List<Integer> appendBatches = List.of(1, 10, 100);
   @Option(names = "--append-warmup-s", paramLabel = "S") Double appendWarmup;
   @Option(names = "--append-s", paramLabel = "S") Double appendSeconds;
+
+  @Option(names = "--pipeline-in-flight", split = ",", paramLabel = "N",
+      description = "Calls in flight of the pipeline part's cases, each beside NATS JetStream's with as many"
+          + " (at most " + ChildServer.APPEND_STREAM_WINDOW_CALLS + ").")
+  List<Integer> pipelineInFlight = List.of(Appender.DEFAULT_MAX_CALLS_IN_FLIGHT, 256);
+
+  @Option(names = "--pipeline-warmup-s", paramLabel = "S",
+      description = "Warm-up of each pipelined case (default 8, 2 with --quick).")
+  Double pipelineWarmup;
   @Option(names = "--catchup-blocks", paramLabel = "N") Integer catchupBlocks;
   @Option(names = "--live-blocks", paramLabel = "N") Integer liveBlocks;
   @Option(names = "--live-warmup-blocks", paramLabel = "N") Integer liveWarmup;
@@ -125,6 +135,12 @@ public final class BenchMain implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    for (int inFlight : pipelineInFlight) {
+      if (inFlight < 1 || inFlight > ChildServer.APPEND_STREAM_WINDOW_CALLS) {
+        throw new IllegalArgumentException("--pipeline-in-flight must be 1 to " + ChildServer.APPEND_STREAM_WINDOW_CALLS
+            + " (the bench server's append-stream-window), was " + inFlight);
+      }
+    }
     CpuLimit cpuLimit = CpuLimit.of(serverCpus, inProcess);
     boolean temporary = dir == null;
     Path workDir = temporary ? Files.createTempDirectory("feed-bench") : Files.createDirectories(dir);
@@ -180,7 +196,8 @@ public final class BenchMain implements Callable<Integer> {
           () -> new ChecksumBench(table, or(checksumBlocks, quick ? 200_000 : 2_000_000)).run());
       status |= part(Part.chain, () -> new ChainBench(table, or(chainBlocks, quick ? 200_000 : 2_000_000)).run());
       status |= part(Part.append, () -> new AppendBench(run, table).run());
-      status |= part(Part.pipeline, () -> new PipelineBench(run, table).run());
+      status |= part(Part.pipeline, () -> new PipelineBench(run, table, pipelineInFlight,
+          or(pipelineWarmup, quick ? 2 : 8)).run());
       status |= part(Part.concurrent, () -> new ConcurrentAppendBench(run, table).run());
       status |= part(Part.catchup, () -> new CatchUpBench(run, table).run());
       status |= part(Part.live, () -> new LiveLatencyBench(run, table).run());

@@ -1,6 +1,7 @@
 package dev.feedstore.bench;
 
 import static dev.feedstore.server.settings.ServerSettings.APPEND_GROUP_BLOCKS;
+import static dev.feedstore.server.settings.ServerSettings.APPEND_STREAM_WINDOW;
 import static dev.feedstore.server.settings.ServerSettings.LIVE_QUERIES_PER_CONNECTION;
 import static dev.feedstore.server.settings.ServerSettings.LIVE_QUERIES_PER_PRINCIPAL;
 import static dev.feedstore.server.settings.ServerSettings.LIVE_QUERIES_PER_SERVER;
@@ -25,6 +26,8 @@ import java.nio.file.Path;
  */
 public final class ChildServer {
   private static final long BENCH_PRINCIPAL_REQUESTS_PER_SECOND = 1_000_000_000L;
+  /** The server's {@code append-stream-window}: the most calls a pipelined case may keep in flight. */
+  static final int APPEND_STREAM_WINDOW_CALLS = 1024;
 
   private static SqliteFeedStore store;
   private static FeedServer server;
@@ -77,10 +80,13 @@ public final class ChildServer {
    * which send no {@code Accept-Encoding}. {@code live-queries-per-principal} and {@code
    * live-queries-per-connection} are raised to {@code live-queries-per-server}, for the same reason:
    * {@link LiveQueryServerBench} opens 1,100 live queries as that one principal over four connections.
+   * {@code append-stream-window} is {@value #APPEND_STREAM_WINDOW_CALLS}, so that the writer of {@link
+   * PipelineBench}, not the server's read-ahead, says how many calls are in flight.
    */
   static ServerSettings settings(int appendGroupBlocks) {
     return ServerSettings.DEFAULTS.toBuilder().set(APPEND_GROUP_BLOCKS, appendGroupBlocks)
         .set(PRINCIPAL_REQUESTS_PER_SECOND, BENCH_PRINCIPAL_REQUESTS_PER_SECOND).set(SSE_GZIP_LEVEL, 6)
+        .set(APPEND_STREAM_WINDOW, APPEND_STREAM_WINDOW_CALLS)
         .set(LIVE_QUERIES_PER_PRINCIPAL, LIVE_QUERIES_PER_SERVER.defaultValue())
         .set(LIVE_QUERIES_PER_CONNECTION, LIVE_QUERIES_PER_SERVER.defaultValue()).build();
   }

@@ -3,13 +3,15 @@ package dev.feedstore.bench;
 import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
  * The rate of one writer that keeps up to a number of calls in flight: it sends while fewer are
  * unanswered, waits for the oldest when the window is full, and counts a call once its answer
- * arrived. Warms up for a while, waits for every call of the warm-up, then measures. Used for the
- * store's pipelined appends and for the peer's asynchronous publishes alike. Not thread-safe.
+ * arrived. Warms up for a while, waits for every call of the warm-up, then measures, with the CPU
+ * time the server and this process (the client) used while measuring. Used for the store's pipelined
+ * appends and for the peer's asynchronous publishes alike. Not thread-safe.
  */
 final class InFlightRate<T> {
   private final int inFlight;
@@ -27,10 +29,22 @@ final class InFlightRate<T> {
     this.await = await;
   }
 
-  /** Answered calls per second over {@code seconds}, after {@code warmupSeconds} of the same. */
-  double measure(double warmupSeconds, double seconds) {
+  /**
+   * What was measured: calls answered per second, and the CPU time per answered call, in
+   * microseconds, of the server's process and of this one.
+   */
+  record Measured(double rate, double serverCpuMicrosPerCall, double clientCpuMicrosPerCall) {}
+
+  /**
+   * Answered calls per second over {@code seconds}, after {@code warmupSeconds} of the same.
+   *
+   * @param serverCpuNanos the CPU time the server's process used so far
+   */
+  Measured measure(double warmupSeconds, double seconds, LongSupplier serverCpuNanos) {
     AppendBench.runFor(warmupSeconds, this::step);
     drain();
+    long serverCpu = serverCpuNanos.getAsLong();
+    long clientCpu = Heap.processCpuNanos();
     long start = System.nanoTime();
     long deadline = start + (long) (seconds * 1e9);
     long answered = 0;
@@ -38,7 +52,10 @@ final class InFlightRate<T> {
       answered += step();
     }
     answered += drain();
-    return answered / ((System.nanoTime() - start) / 1e9);
+    double elapsed = (System.nanoTime() - start) / 1e9;
+    double serverMicros = (serverCpuNanos.getAsLong() - serverCpu) / 1e3 / answered;
+    double clientMicros = (Heap.processCpuNanos() - clientCpu) / 1e3 / answered;
+    return new Measured(answered / elapsed, serverMicros, clientMicros);
   }
 
   /** Sends one call, then waits for the oldest if the window is full; returns the calls answered. */

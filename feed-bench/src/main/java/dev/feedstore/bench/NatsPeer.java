@@ -68,9 +68,10 @@ final class NatsPeer {
 
   /**
    * Acknowledged publishes per second, measured for {@code seconds} after {@code warmupSeconds} of the
-   * same, with at most {@code inFlight} publishes unacknowledged.
+   * same, with at most {@code inFlight} publishes unacknowledged, and the CPU time per publish of
+   * {@code nats-server} and of this process.
    */
-  static double publishRate(Path program, Path dir, int inFlight, double warmupSeconds, double seconds)
+  static InFlightRate.Measured publishRate(Path program, Path dir, int inFlight, double warmupSeconds, double seconds)
       throws IOException, InterruptedException, JetStreamApiException {
     int port = freePort();
     Path store = Files.createDirectories(dir.resolve("nats-store"));
@@ -86,13 +87,18 @@ final class NatsPeer {
       long[] published = {0};
       return new InFlightRate<PublishAck>(inFlight,
           () -> jetStream.publishAsync("feedbench.f" + (published[0]++ % AppendWorkload.FEEDS), payload),
-          CompletableFuture::join).measure(warmupSeconds, seconds);
+          CompletableFuture::join).measure(warmupSeconds, seconds, () -> cpuNanos(server));
     } finally {
       server.destroy();
       if (!server.waitFor(10, TimeUnit.SECONDS)) {
         server.destroyForcibly().waitFor();
       }
     }
+  }
+
+  /** The CPU time {@code process} used so far, all its threads (0 where the system cannot tell). */
+  private static long cpuNanos(Process process) {
+    return process.info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
   }
 
   private static Connection connect(Process server, int port) throws IOException, InterruptedException {

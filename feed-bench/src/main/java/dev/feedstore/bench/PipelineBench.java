@@ -9,67 +9,88 @@ import dev.feedstore.proto.v1.AppendRequest;
 import dev.feedstore.proto.v1.FeedSyncGrpc;
 import io.grpc.ManagedChannel;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 
 /**
  * One writer at batch 1 on loopback, in the same run: one Append at a time (a round trip per block)
- * beside the library's {@link Appender} keeping {@value Appender#DEFAULT_MAX_CALLS_IN_FLIGHT} calls in
- * flight on one connection. Each case starts from a fresh database file, warms up, then counts the
- * blocks acknowledged (committed) in a fixed time. Not thread-safe.
+ * beside the library's {@link Appender} keeping N calls in flight on one connection, for each N asked
+ * for, each beside NATS JetStream's asynchronous publish with as many in flight ({@link NatsPeer}).
+ * Each case starts from a fresh database file, warms up, then counts the blocks acknowledged
+ * (committed) in a fixed time, with the CPU time per block of the server's process and of the
+ * client's (this one). Not thread-safe.
  */
 final class PipelineBench {
   private final BenchOptions options;
   private final ResultTable table;
-
-  PipelineBench(BenchOptions options, ResultTable table) {
-    this.options = options;
-    this.table = table;
-  }
-
-  void run() {
-    double oneAtATime = oneAtATime();
-    double pipelined = pipelined(Appender.DEFAULT_MAX_CALLS_IN_FLIGHT);
-    table.add("pipeline.batch1.one_at_a_time", oneAtATime, "blocks/s");
-    table.add("pipeline.batch1.in_flight" + Appender.DEFAULT_MAX_CALLS_IN_FLIGHT, pipelined, "blocks/s", oneAtATime,
-        ResultTable.Target.NONE);
-    Progress.say("pipeline batch 1: %.0f blocks/s one at a time, %.0f blocks/s with %d in flight", oneAtATime,
-        pipelined, Appender.DEFAULT_MAX_CALLS_IN_FLIGHT);
-    peer(pipelined);
-    table.note("pipeline.*: one client, batch 1 (256-byte blocks, " + AppendWorkload.FEEDS + " feeds of one space"
-        + " taking turns), each block acknowledged once committed; one_at_a_time waits for each answer (unary"
-        + " Append), in_flightN keeps N calls in flight on one AppendStream (Appender); baseline = one_at_a_time;"
-        + " " + options.appendWarmupSeconds() + " s warm-up, " + options.appendSeconds() + " s measured per case,"
-        + " fresh file per case");
-  }
+  private final List<Integer> inFlights;
+  private final double warmupSeconds;
 
   /**
-   * NATS JetStream's asynchronous publish with as many in flight, measured here and now, as the
-   * baseline of a row that holds the pipelined figure to it; a note when no {@code nats-server} is on
-   * the {@code PATH}.
+   * @param inFlights the calls in flight of the pipelined cases
+   * @param warmupSeconds the warm-up of each pipelined case (the server compiles the streaming path in it)
    */
-  private void peer(double pipelined) {
-    int inFlight = Appender.DEFAULT_MAX_CALLS_IN_FLIGHT;
-    Optional<Path> program = NatsPeer.find();
-    if (program.isEmpty()) {
+  PipelineBench(BenchOptions options, ResultTable table, List<Integer> inFlights, double warmupSeconds) {
+    this.options = options;
+    this.table = table;
+    this.inFlights = List.copyOf(inFlights);
+    this.warmupSeconds = warmupSeconds;
+  }
+
+  void run() throws Exception {
+    double oneAtATime = oneAtATime();
+    table.add("pipeline.batch1.one_at_a_time", oneAtATime, "blocks/s");
+    Progress.say("pipeline batch 1: %.0f blocks/s one at a time", oneAtATime);
+    Optional<Path> nats = NatsPeer.find();
+    for (int inFlight : inFlights) {
+      InFlightRate.Measured store = pipelined(inFlight);
+      table.add("pipeline.batch1.in_flight" + inFlight, store.rate(), "blocks/s", oneAtATime, ResultTable.Target.NONE);
+      table.add("pipeline.server_cpu_per_block.in_flight" + inFlight, store.serverCpuMicrosPerCall(), "us");
+      table.add("pipeline.client_cpu_per_block.in_flight" + inFlight, store.clientCpuMicrosPerCall(), "us");
+      double raw = AppendBench.raw(options, AppendWorkload.Shape.INTERLEAVED, inFlight);
+      table.add("pipeline.raw_sqlite.rows_per_commit" + inFlight, raw, "rows/s");
+      Progress.say("pipeline batch 1: %.0f blocks/s with %d in flight; raw SQLite %.0f rows/s with as many per"
+          + " commit", store.rate(), inFlight, raw);
+      nats.ifPresent(program -> peer(program, inFlight, store.rate()));
+    }
+    if (nats.isEmpty()) {
       table.note("pipeline.vs_nats: not measured, no nats-server on the PATH (Debian: apt-get install nats-server)");
-      return;
+    } else {
+      table.note("pipeline.nats_jetstream.*: the peer in the same run: " + nats.get() + " -js ("
+          + NatsPeer.version(nats.get()) + ") on loopback (file storage, which acknowledges without an fsync per"
+          + " message; the store acknowledges after a durable commit), its Java client publishing 256-byte messages"
+          + " asynchronously on " + AppendWorkload.FEEDS + " subjects taking turns, at most N unacknowledged, counted"
+          + " once acknowledged, same warm-up and time; server_cpu_per_msg is nats-server's CPU time per"
+          + " acknowledged message, client_cpu_per_msg this process's; pipeline.vs_nats.in_flightN = the store's"
+          + " in_flightN against it");
     }
-    double nats;
+    table.note("pipeline.*: one client, batch 1 (256-byte blocks, " + AppendWorkload.FEEDS + " feeds of one space"
+        + " taking turns), each block acknowledged once committed; one_at_a_time waits for each answer (unary"
+        + " Append; " + options.appendWarmupSeconds() + " s warm-up), in_flightN keeps N calls in flight on one"
+        + " AppendStream (Appender; the server reads up to " + ChildServer.APPEND_STREAM_WINDOW_CALLS + " ahead,"
+        + " append-stream-window; " + warmupSeconds + " s warm-up); baseline = one_at_a_time; "
+        + options.appendSeconds() + " s measured per case, fresh file per case; server_cpu_per_block is the"
+        + " server process's CPU time per acknowledged block, client_cpu_per_block this process's (the"
+        + " appender, on the same cores); raw_sqlite.rows_per_commitN: raw sqlite-jdbc in this process writing"
+        + " the same blocks, N per transaction, with the store's schema and settings (WAL, synchronous=FULL): what"
+        + " SQLite alone commits on one core in groups as large as the calls in flight (a group of the store's is"
+        + " at most that)");
+  }
+
+  /** NATS JetStream's asynchronous publish with {@code inFlight} in flight, beside the store's {@code pipelined}. */
+  private void peer(Path program, int inFlight, double pipelined) {
+    InFlightRate.Measured nats;
     try {
-      nats = NatsPeer.publishRate(program.get(), options.dir(), inFlight, options.appendWarmupSeconds(),
-          options.appendSeconds());
+      nats = NatsPeer.publishRate(program, options.dir(), inFlight, warmupSeconds, options.appendSeconds());
     } catch (Exception e) {
-      throw new IllegalStateException("measuring NATS JetStream with " + program.get() + ": " + e, e);
+      throw new IllegalStateException("measuring NATS JetStream with " + program + ": " + e, e);
     }
-    table.add("pipeline.nats_jetstream.in_flight" + inFlight, nats, "msgs/s");
-    table.add("pipeline.vs_nats.in_flight" + inFlight, pipelined, "blocks/s", nats, ResultTable.Target.atLeastRatio(1));
-    Progress.say("pipeline batch 1: NATS JetStream %.0f msgs/s with %d in flight", nats, inFlight);
-    table.note("pipeline.nats_jetstream.*: the peer in the same run: " + program.get() + " -js ("
-        + NatsPeer.version(program.get()) + ") on loopback (file storage, which acknowledges without an fsync per"
-        + " message; the store acknowledges after a durable commit), its Java"
-        + " client publishing 256-byte messages asynchronously on " + AppendWorkload.FEEDS + " subjects taking turns,"
-        + " at most " + inFlight + " unacknowledged, counted once acknowledged, same warm-up and time;"
-        + " pipeline.vs_nats.* = the store's in_flight" + inFlight + " against it");
+    table.add("pipeline.nats_jetstream.in_flight" + inFlight, nats.rate(), "msgs/s");
+    table.add("pipeline.nats_jetstream.server_cpu_per_msg.in_flight" + inFlight, nats.serverCpuMicrosPerCall(), "us");
+    table.add("pipeline.nats_jetstream.client_cpu_per_msg.in_flight" + inFlight, nats.clientCpuMicrosPerCall(), "us");
+    table.add("pipeline.vs_nats.in_flight" + inFlight, pipelined, "blocks/s", nats.rate(),
+        ResultTable.Target.atLeastRatio(1));
+    Progress.say("pipeline batch 1: NATS JetStream %.0f msgs/s with %d in flight", nats.rate(), inFlight);
   }
 
   private double oneAtATime() {
@@ -84,15 +105,16 @@ final class PipelineBench {
     }
   }
 
-  private double pipelined(int inFlight) {
+  private InFlightRate.Measured pipelined(int inFlight) {
     AppendWorkload workload = new AppendWorkload(AppendWorkload.Shape.ONE_FEED, 1, 42);
-    ManagedChannel channel = options.server().reopen(fresh("in-flight-" + inFlight)).channel();
+    BenchServer server = options.server().reopen(fresh("in-flight-" + inFlight));
+    ManagedChannel channel = server.channel();
     try (Appender appender = AuthorityChannel.appender(channel).maxCallsInFlight(inFlight).build()) {
       return new InFlightRate<AppendReceipt>(inFlight, () -> {
         AppendRequest request = workload.nextRequest();
         return appender.append(SpaceId.of(request.getSpaceId()), Optional.empty(),
             WireMapping.toDomain(request.getBlocksList()));
-      }, appender::await).measure(options.appendWarmupSeconds(), options.appendSeconds());
+      }, appender::await).measure(warmupSeconds, options.appendSeconds(), server::cpuNanos);
     } finally {
       BenchServer.shutdown(channel);
     }
