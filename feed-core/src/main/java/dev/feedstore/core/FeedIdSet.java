@@ -75,8 +75,10 @@ final class FeedIdSet extends AbstractSet<FeedId> implements SortedSet<FeedId> {
     if (!(o instanceof FeedId id)) {
       return false;
     }
-    int at = lowerBound(id.high(), id.low());
-    return at < to && bits[2 * at] == id.high() && bits[2 * at + 1] == id.low();
+    long high = id.high();
+    long low = id.low();
+    int at = lowerBound(high, low);
+    return at < to && bits[2 * at] == high && bits[2 * at + 1] == low;
   }
 
   @Override

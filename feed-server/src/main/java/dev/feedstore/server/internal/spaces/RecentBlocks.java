@@ -66,11 +66,11 @@ final class RecentBlocks {
    * {@code after} must be at least {@code first() - 1} (callers check {@link #first()}).
    */
   List<TailEntry> after(long after, int maxBlocks, long maxBytes) {
-    List<TailEntry> out = new ArrayList<>();
     if (size == 0 || after >= last()) {
-      return out;
+      return new ArrayList<>();
     }
     long skip = Math.max(0, after + 1 - first());
+    List<TailEntry> out = new ArrayList<>((int) Math.min(maxBlocks, size - skip));
     long taken = 0;
     for (long i = skip; i < size && out.size() < maxBlocks; i++) {
       TailEntry entry = ring[(int) ((head + i) % ring.length)];
