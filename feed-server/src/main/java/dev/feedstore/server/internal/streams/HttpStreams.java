@@ -368,7 +368,7 @@ final class HttpStreams {
       return;
     }
     StreamName name = StreamName.of(view.record().name());
-    StreamSseSink sink = new StreamSseSink(exchange.events(), content, opening.toString(), reached, () -> cursors.next(echoed),
+    StreamSseSink sink = new StreamSseSink(exchange.events(), content, opening.toString(), reached, cursors.ofResponse(cursor),
         after -> streams.read(name, StreamStart.after(new StreamOffset(after)), core.settings().get(QUERY_LIMIT),
             core.settings().get(RESPONSE_BYTES), false).blocks());
     exchange.request().getConnectionMetaData().getConnection().getEndPoint().setIdleTimeout(

@@ -3,6 +3,7 @@ package dev.feedstore.server.internal.streams;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
 
 /**
  * The {@code Stream-Cursor} of live reads: the number of 20-second intervals since 2024-10-09
@@ -20,9 +21,44 @@ final class StreamCursor {
     this.clock = clock;
   }
 
+  /**
+   * The cursors of one event stream response that opened with {@code opening} (what {@link #next}
+   * gave it): that cursor while it is at or past the current interval, then the current interval,
+   * so that a response's cursors never go back and its events stay the same for the readers at the
+   * same point. Thread-safe.
+   */
+  Supplier<String> ofResponse(String opening) {
+    return new Supplier<>() {
+      private String text = opening;
+      private long value = parse(opening);
+
+      @Override
+      public synchronized String get() {
+        long current = current();
+        if (current > value) {
+          value = current;
+          text = Long.toString(current);
+        }
+        return text;
+      }
+    };
+  }
+
+  private long current() {
+    return Math.max(0, (clock.millis() - EPOCH_MILLIS) / INTERVAL_MILLIS);
+  }
+
+  private static long parse(String cursor) {
+    try {
+      return Long.parseLong(cursor);
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+  }
+
   /** The cursor to answer a request that echoed {@code echoed} with. */
   String next(Optional<String> echoed) {
-    long current = Math.max(0, (clock.millis() - EPOCH_MILLIS) / INTERVAL_MILLIS);
+    long current = current();
     if (echoed.isPresent()) {
       try {
         long given = Long.parseLong(echoed.get());
