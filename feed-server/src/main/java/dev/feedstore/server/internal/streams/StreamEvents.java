@@ -25,8 +25,11 @@ final class StreamEvents {
   /** What a stream's events hold besides their blocks: how its data is written, and the control's fields. */
   private record Fields(String data, String cursor, boolean upToDate) {}
 
-  /** The data event of a batch or a page, encoded once for the streams that send it. */
-  private static final Encodings.Kind<SharedBatches<String>> DATA = new Encodings.Kind<>("Durable Streams data");
+  /**
+   * The data event of a batch or a page, encoded once for the streams that send it, whatever their
+   * cursors: a stream whose cursor differs from the others' adds only its own control event.
+   */
+  private static final Encodings.Kind<SharedBatches<byte[]>> DATA = new Encodings.Kind<>("Durable Streams data");
   /** The data and control events of a batch or a page, encoded once for the streams that send them alike. */
   private static final Encodings.Kind<SharedBatches<byte[]>> EVENTS = new Encodings.Kind<>("Durable Streams events");
 
@@ -39,17 +42,17 @@ final class StreamEvents {
   static byte[] live(StreamContent content, List<TailEntry> entries, String cursor) {
     String data = dataKind(content);
     StreamOffset next = new StreamOffset(entries.get(entries.size() - 1).position());
-    return SharedBatches.live(EVENTS, new Fields(data, cursor, true), entries, () -> bytes(SharedBatches.live(DATA,
-        data, entries, () -> data(content, entries.stream().map(TailEntry::block).toList()))
-        + control(next, cursor, true)));
+    return SharedBatches.live(EVENTS, new Fields(data, cursor, true), entries, () -> join(SharedBatches.live(DATA,
+        data, entries, () -> bytes(data(content, entries.stream().map(TailEntry::block).toList()))),
+        control(next, cursor, true)));
   }
 
   /** The events of a page read for the streams behind ({@code encodings} is the page's), as {@link #live} encodes a batch. */
   static byte[] page(StreamContent content, Page page, Encodings encodings, String cursor, boolean upToDate) {
     String data = dataKind(content);
     StreamOffset next = new StreamOffset(page.blocks().get(page.blocks().size() - 1).position().value());
-    return SharedBatches.page(EVENTS, new Fields(data, cursor, upToDate), encodings, () -> bytes(SharedBatches.page(
-        DATA, data, encodings, () -> data(content, page.blocks())) + control(next, cursor, upToDate)));
+    return SharedBatches.page(EVENTS, new Fields(data, cursor, upToDate), encodings, () -> join(SharedBatches.page(
+        DATA, data, encodings, () -> bytes(data(content, page.blocks()))), control(next, cursor, upToDate)));
   }
 
   /** How {@code content}'s data events are written: JSON, text or base64. */
@@ -116,5 +119,13 @@ final class StreamEvents {
 
   static byte[] bytes(String text) {
     return text.getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** The encoded {@code data} event followed by {@code control}. */
+  private static byte[] join(byte[] data, String control) {
+    byte[] tail = bytes(control);
+    byte[] joined = java.util.Arrays.copyOf(data, data.length + tail.length);
+    System.arraycopy(tail, 0, joined, data.length, tail.length);
+    return joined;
   }
 }
