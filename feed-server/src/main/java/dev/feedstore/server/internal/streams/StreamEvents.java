@@ -30,6 +30,18 @@ final class StreamEvents {
    * cursors: a stream whose cursor differs from the others' adds only its own control event.
    */
   private static final Encodings.Kind<SharedBatches<byte[]>> DATA = new Encodings.Kind<>("Durable Streams data");
+  /** A block's text as data lines, kept with its tail entry ({@link #JOINS_NEXT} when it ends in a carriage return). */
+  private static final Encodings.Kind<byte[]> TEXT_PART = new Encodings.Kind<>("Durable Streams text of a block");
+  /** A block's JSON messages joined by commas as data lines, kept with its tail entry; as for text. */
+  private static final Encodings.Kind<byte[]> JSON_PART = new Encodings.Kind<>("Durable Streams JSON of a block");
+  private static final byte[] DATA_START = bytes("event: data\ndata:");
+  private static final byte[] DATA_END = bytes("\n\n");
+  private static final byte[] COMMA = bytes(",");
+  /**
+   * The part of a block whose last line break may go on in the next block (it ends in a carriage
+   * return): the batch is encoded whole. Compared by identity.
+   */
+  private static final byte[] JOINS_NEXT = new byte[0];
   /** The data and control events of a batch or a page, encoded once for the streams that send them alike. */
   private static final Encodings.Kind<SharedBatches<byte[]>> EVENTS = new Encodings.Kind<>("Durable Streams events");
 
@@ -42,9 +54,69 @@ final class StreamEvents {
   static byte[] live(StreamContent content, List<TailEntry> entries, String cursor) {
     String data = dataKind(content);
     StreamOffset next = new StreamOffset(entries.get(entries.size() - 1).position());
-    return SharedBatches.live(EVENTS, new Fields(data, cursor, true), entries, () -> join(SharedBatches.live(DATA,
-        data, entries, () -> bytes(data(content, entries.stream().map(TailEntry::block).toList()))),
-        control(next, cursor, true)));
+    return SharedBatches.live(EVENTS, new Fields(data, cursor, true), entries, () -> join(liveData(content, data,
+        entries), control(next, cursor, true)));
+  }
+
+  /**
+   * The data event of live blocks: for text and JSON, put together from each block's part, encoded
+   * once per tail entry, so that readers at different points (their connections busy for different
+   * numbers of commits) do not encode the same blocks again; in base64, or where a block's text ends
+   * in a carriage return (a line break may go on in the next block), once per batch.
+   */
+  private static byte[] liveData(StreamContent content, String data, List<TailEntry> entries) {
+    if (!content.isText()) {
+      return batchData(content, data, entries);
+    }
+    List<byte[]> parts = new ArrayList<>(entries.size());
+    int length = DATA_START.length + 2 + DATA_END.length;
+    for (TailEntry entry : entries) {
+      byte[] part = content.isJson() ? entry.encodings().get(JSON_PART, () -> jsonPart(entry.block()))
+          : entry.encodings().get(TEXT_PART, () -> textPart(entry.block()));
+      if (part == JOINS_NEXT) {
+        return batchData(content, data, entries);
+      }
+      parts.add(part);
+      length += part.length + 1;
+    }
+    java.nio.ByteBuffer event = java.nio.ByteBuffer.allocate(length).put(DATA_START);
+    if (content.isJson()) {
+      event.put((byte) '[');
+      boolean first = true;
+      for (byte[] part : parts) {
+        if (part.length > 0) {
+          if (!first) {
+            event.put(COMMA);
+          }
+          event.put(part);
+          first = false;
+        }
+      }
+      event.put((byte) ']');
+    } else {
+      parts.forEach(event::put);
+    }
+    event.put(DATA_END);
+    return java.util.Arrays.copyOf(event.array(), event.position());
+  }
+
+  private static byte[] batchData(StreamContent content, String data, List<TailEntry> entries) {
+    return SharedBatches.live(DATA, data, entries,
+        () -> bytes(data(content, entries.stream().map(TailEntry::block).toList())));
+  }
+
+  /** A block's text as data lines, or {@link #JOINS_NEXT} when it ends in a carriage return. */
+  private static byte[] textPart(Block block) {
+    return part(block.data().toStringUtf8());
+  }
+
+  /** A block's JSON messages joined by commas, as data lines, or {@link #JOINS_NEXT} as for text. */
+  private static byte[] jsonPart(Block block) {
+    return part(String.join(",", StreamJson.ofBlock(block.data().toStringUtf8())));
+  }
+
+  private static byte[] part(String payload) {
+    return payload.endsWith("\r") ? JOINS_NEXT : bytes(dataLines(new StringBuilder(), payload).toString());
   }
 
   /** The events of a page read for the streams behind ({@code encodings} is the page's), as {@link #live} encodes a batch. */
@@ -88,6 +160,11 @@ final class StreamEvents {
       payload = Base64.getEncoder().encodeToString(bytes.toByteArray());
     }
     StringBuilder event = new StringBuilder(payload.length() + 32).append("event: data\ndata:");
+    return dataLines(event, payload).append("\n\n").toString();
+  }
+
+  /** Appends {@code payload} to {@code event}, every line break of it starting a new {@code data:} line. */
+  private static StringBuilder dataLines(StringBuilder event, String payload) {
     for (int i = 0; i < payload.length(); i++) {
       char c = payload.charAt(i);
       if (c == '\r' || c == '\n') {
@@ -99,7 +176,7 @@ final class StreamEvents {
         event.append(c);
       }
     }
-    return event.append("\n\n").toString();
+    return event;
   }
 
   /** An {@code event: control}. */

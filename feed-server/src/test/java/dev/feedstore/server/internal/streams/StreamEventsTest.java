@@ -81,4 +81,33 @@ class StreamEventsTest {
     assertSame(first, StreamEvents.page(TEXT, page, kept, "7", false));
     assertEquals(StreamEvents.blocks(TEXT, blocks, "7", false), new String(first, StandardCharsets.UTF_8));
   }
+
+  @Test
+  void liveEventsPutTogetherFromEachBlocksPartAreThoseOfTheBatchReadWhole() {
+    String[][] batches = {
+        {"one\n", "two\r\nthree", "\rfour"},
+        {"a\r", "\nb", "c\r"}, // a line break across two blocks: encoded whole
+        {"", "x\n\n", "\r\ny"},
+        {"[1,2]", "[]", "{\"a\":\"b\"}", "not json", "[\"l1\\nl2\", 3]"},
+        {"[1,\r\n2]\r", "[3]"}};
+    StreamContent json = new StreamContent("application/json");
+    for (String[] texts : batches) {
+      List<TailEntry> batch = new ArrayList<>();
+      for (int i = 0; i < texts.length; i++) {
+        Block block = new Block(new BlockKey(feed, ActorId.of("http"), new Sequence(i)),
+            i == 0 ? Optional.empty() : Optional.of(new Predecessor(ActorId.of("http"), new Sequence(i - 1))), 1,
+            BlockData.copyOf(texts[i].getBytes(StandardCharsets.UTF_8)), Position.of(i + 1L));
+        batch.add(TailEntry.of(block, Optional.empty()));
+      }
+      List<Block> blocks = batch.stream().map(TailEntry::block).toList();
+      for (StreamContent content : List.of(TEXT, json, StreamContent.DEFAULT)) {
+        for (int from = 0; from < batch.size(); from++) { // readers at each point of the batch
+          List<TailEntry> sent = List.copyOf(batch.subList(from, batch.size()));
+          assertEquals(StreamEvents.blocks(content, blocks.subList(from, blocks.size()), "7", true),
+              new String(StreamEvents.live(content, sent, "7"), StandardCharsets.UTF_8),
+              content + " from block " + from + " of " + List.of(texts));
+        }
+      }
+    }
+  }
 }
