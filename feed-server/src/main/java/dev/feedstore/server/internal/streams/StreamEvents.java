@@ -6,8 +6,10 @@ import dev.feedstore.server.internal.spaces.Encodings;
 import dev.feedstore.server.internal.spaces.Page;
 import dev.feedstore.server.internal.spaces.SharedBatches;
 import dev.feedstore.server.internal.spaces.TailEntry;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 
@@ -54,50 +56,49 @@ final class StreamEvents {
   static byte[] live(StreamContent content, List<TailEntry> entries, String cursor) {
     String data = dataKind(content);
     StreamOffset next = new StreamOffset(entries.get(entries.size() - 1).position());
-    return SharedBatches.live(EVENTS, new Fields(data, cursor, true), entries, () -> join(liveData(content, data,
-        entries), control(next, cursor, true)));
+    return SharedBatches.live(EVENTS, new Fields(data, cursor, true), entries,
+        () -> liveEvents(content, data, entries, bytes(control(next, cursor, true))));
   }
 
   /**
-   * The data event of live blocks: for text and JSON, put together from each block's part, encoded
-   * once per tail entry, so that readers at different points (their connections busy for different
-   * numbers of commits) do not encode the same blocks again; in base64, or where a block's text ends
-   * in a carriage return (a line break may go on in the next block), once per batch.
+   * The data event of live blocks followed by {@code control}: for text and JSON, the data put
+   * together from each block's part, encoded once per tail entry, so that readers at different points
+   * (their connections busy for different numbers of commits) do not encode the same blocks again;
+   * in base64, or where a block's text ends in a carriage return (a line break may go on in the next
+   * block), encoded once per batch.
    */
-  private static byte[] liveData(StreamContent content, String data, List<TailEntry> entries) {
+  private static byte[] liveEvents(StreamContent content, String data, List<TailEntry> entries, byte[] control) {
     if (!content.isText()) {
-      return batchData(content, data, entries);
+      return join(batchData(content, data, entries), control);
     }
+    boolean json = content.isJson();
     List<byte[]> parts = new ArrayList<>(entries.size());
-    int length = DATA_START.length + 2 + DATA_END.length;
+    int length = DATA_START.length + DATA_END.length + control.length + (json ? 2 : 0);
     for (TailEntry entry : entries) {
-      byte[] part = content.isJson() ? entry.encodings().get(JSON_PART, () -> jsonPart(entry.block()))
+      byte[] part = json ? entry.encodings().get(JSON_PART, () -> jsonPart(entry.block()))
           : entry.encodings().get(TEXT_PART, () -> textPart(entry.block()));
       if (part == JOINS_NEXT) {
-        return batchData(content, data, entries);
+        return join(batchData(content, data, entries), control);
       }
-      parts.add(part);
-      length += part.length + 1;
-    }
-    java.nio.ByteBuffer event = java.nio.ByteBuffer.allocate(length).put(DATA_START);
-    if (content.isJson()) {
-      event.put((byte) '[');
-      boolean first = true;
-      for (byte[] part : parts) {
-        if (part.length > 0) {
-          if (!first) {
-            event.put(COMMA);
-          }
-          event.put(part);
-          first = false;
-        }
+      if (part.length > 0) {
+        length += (json && !parts.isEmpty() ? COMMA.length : 0) + part.length;
+        parts.add(part);
       }
-      event.put((byte) ']');
-    } else {
-      parts.forEach(event::put);
     }
-    event.put(DATA_END);
-    return java.util.Arrays.copyOf(event.array(), event.position());
+    ByteBuffer events = ByteBuffer.allocate(length).put(DATA_START);
+    if (json) {
+      events.put((byte) '[');
+    }
+    for (int i = 0; i < parts.size(); i++) {
+      if (json && i > 0) {
+        events.put(COMMA);
+      }
+      events.put(parts.get(i));
+    }
+    if (json) {
+      events.put((byte) ']');
+    }
+    return events.put(DATA_END).put(control).array();
   }
 
   private static byte[] batchData(StreamContent content, String data, List<TailEntry> entries) {
@@ -124,7 +125,7 @@ final class StreamEvents {
     String data = dataKind(content);
     StreamOffset next = new StreamOffset(page.blocks().get(page.blocks().size() - 1).position().value());
     return SharedBatches.page(EVENTS, new Fields(data, cursor, upToDate), encodings, () -> join(SharedBatches.page(
-        DATA, data, encodings, () -> bytes(data(content, page.blocks()))), control(next, cursor, upToDate)));
+        DATA, data, encodings, () -> bytes(data(content, page.blocks()))), bytes(control(next, cursor, upToDate))));
   }
 
   /** How {@code content}'s data events are written: JSON, text or base64. */
@@ -198,11 +199,10 @@ final class StreamEvents {
     return text.getBytes(StandardCharsets.UTF_8);
   }
 
-  /** The encoded {@code data} event followed by {@code control}. */
-  private static byte[] join(byte[] data, String control) {
-    byte[] tail = bytes(control);
-    byte[] joined = java.util.Arrays.copyOf(data, data.length + tail.length);
-    System.arraycopy(tail, 0, joined, data.length, tail.length);
+  /** The encoded {@code data} event followed by the encoded {@code control}. */
+  private static byte[] join(byte[] data, byte[] control) {
+    byte[] joined = Arrays.copyOf(data, data.length + control.length);
+    System.arraycopy(control, 0, joined, data.length, control.length);
     return joined;
   }
 }
