@@ -1,18 +1,15 @@
 package dev.feedstore.bench;
 
 import com.google.protobuf.CodedInputStream;
+import dev.feedstore.proto.WireBytes;
 import io.grpc.CallOptions;
 import io.grpc.Context;
-import io.grpc.KnownLength;
 import io.grpc.ManagedChannel;
 import io.grpc.MethodDescriptor;
 import io.grpc.protobuf.ProtoUtils;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.StreamObserver;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -28,29 +25,6 @@ import java.util.function.IntFunction;
  * serializes a call's callbacks; the latch, the failure and {@link #close} are for any thread.
  */
 abstract class RawStream implements StreamObserver<byte[]> {
-  private static final MethodDescriptor.Marshaller<byte[]> BYTES = new MethodDescriptor.Marshaller<>() {
-    @Override
-    public InputStream stream(byte[] value) {
-      return new ByteArrayInputStream(value);
-    }
-
-    @Override
-    public byte[] parse(InputStream stream) {
-      try {
-        if (stream instanceof KnownLength) { // gRPC's own message stream: one copy, of its known size
-          byte[] message = new byte[stream.available()];
-          if (stream.readNBytes(message, 0, message.length) == message.length && stream.read() < 0) {
-            return message;
-          }
-          throw new IOException("a message was not the length it said");
-        }
-        return stream.readAllBytes();
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
-  };
-
   final CountDownLatch live = new CountDownLatch(1);
   final AtomicReference<Throwable> failure = new AtomicReference<>();
   private Context.CancellableContext context;
@@ -58,7 +32,7 @@ abstract class RawStream implements StreamObserver<byte[]> {
   /** {@code method} with its requests as messages like {@code prototype} and its events as bytes. */
   static <Q extends com.google.protobuf.Message> MethodDescriptor<Q, byte[]> method(MethodDescriptor<Q, ?> method,
       Q prototype) {
-    return method.toBuilder(ProtoUtils.marshaller(prototype), BYTES).build();
+    return method.toBuilder(ProtoUtils.marshaller(prototype), WireBytes.MARSHALLER).build();
   }
 
   /**

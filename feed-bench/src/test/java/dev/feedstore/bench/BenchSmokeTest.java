@@ -31,8 +31,8 @@ class BenchSmokeTest {
     assertEquals(0, status);
     List<String> lines = Files.readAllLines(out);
     String table = String.join("\n", lines);
-    for (String metric : List.of("append.one-feed.batch1 ", "append.interleaved.batch10 ", "catchup.rate ",
-        "live.p99 ", "backlog.small.rate ", "backlog.large.mib_per_s ", "fanout.p99 ", "fanout.undelivered ",
+    for (String metric : List.of("append.one-feed.batch1 ", "append.interleaved.batch10 ", "append.repushed.batch10 ",
+        "catchup.rate ", "live.p99 ", "backlog.small.rate ", "backlog.large.mib_per_s ", "fanout.p99 ", "fanout.undelivered ",
         "fanout.server_cpu_per_delivery ", "sse.fanout.server_cpu_per_delivery ",
         "idle.heap_per_stream ", "sse.fanout.p99 ", "sse.fanout.undelivered ", "sse.idle.heap_per_stream ",
         "checksum.crc32c ", "chain.link_256b ", "chain.link_1mib ", "fairness.query.p99.flooded ",

@@ -65,33 +65,27 @@ public interface AuthorityStore<X extends AuthorityTransaction> extends AutoClos
   /**
    * Stores the appends as {@link AuthorityTransaction#append} does, in a write of their own that
    * commits only if every key was new and no space holds more than {@code feedsPerSpace} feeds with
-   * those it created ({@link SpaceAppend.Stored#allNewWithin}); otherwise it stores nothing. For a
-   * group whose appends need no other check in their transaction (their spaces are stored, their
-   * callers may write to every feed, no feed of theirs can be closed), so that a store across a
-   * network commits it in the round trip of the append itself. The default runs {@link #write}.
+   * those it created; otherwise it stores nothing. For a group whose appends need no other check in
+   * their transaction (their spaces are stored, their callers may write to every feed, no feed of
+   * theirs can be closed), so that a store across a network commits it in the round trip of the
+   * append itself.
+   *
+   * <p>A store may decline the call, storing nothing, and the default declines every call at once: a
+   * store whose statements cost no round trip gains nothing by it, and a group that holds a key
+   * stored already (a re-pushed block) would be written twice, here and then in the caller's own
+   * transaction, which must run anyway to tell whose key it was. Stores across a network override
+   * it, and wrappers delegate it.
    *
    * @param appends as {@link AuthorityTransaction#append} takes them, ordered by space
-   * @return what was done for each append, in their order; empty when it stored nothing: then the
-   *     caller runs the appends in a transaction of its own to tell whose key was held, or which
-   *     append passed the limit
+   * @return what was done for each append, in their order; empty when it stored nothing (a key held,
+   *     a space past the limit, or the call declined): then the caller runs the appends in a
+   *     transaction of its own, which tells whose key was held, or which append passed the limit
    * @throws StorageFaultException if the storage cannot take the write, as {@link #write}; nothing was committed
    * @throws StoreException if the storage fails otherwise (then nothing was committed)
    */
   default Optional<List<SpaceAppend.Stored>> appendAllNew(List<SpaceAppend> appends,
       long feedsPerSpace) {
-    try {
-      return Optional.of(write(tx -> {
-        List<SpaceAppend.Stored> stored = tx.append(appends);
-        for (SpaceAppend.Stored one : stored) {
-          if (!one.allNewWithin(feedsPerSpace)) {
-            throw new AppendNotAllNew();
-          }
-        }
-        return stored;
-      }));
-    } catch (AppendNotAllNew e) {
-      return Optional.empty();
-    }
+    return Optional.empty();
   }
 
   /**

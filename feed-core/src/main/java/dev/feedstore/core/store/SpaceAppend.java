@@ -88,13 +88,5 @@ public record SpaceAppend(SpaceId spaceId, Map<FeedId, Optional<Namespace>> feed
     public boolean allStored() {
       return held < 0;
     }
-
-    /**
-     * Whether every block was stored and the space holds at most {@code feedsPerSpace} feeds with
-     * those the append created: whether its transaction may commit when nothing else is checked.
-     */
-    public boolean allNewWithin(long feedsPerSpace) {
-      return allStored() && (created.isEmpty() || feedsBefore.orElse(0) + created.size() <= feedsPerSpace);
-    }
   }
 }

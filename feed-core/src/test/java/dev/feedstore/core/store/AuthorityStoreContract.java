@@ -393,12 +393,12 @@ public abstract class AuthorityStoreContract<S extends AuthorityStore<?>> {
   }
 
   @Test
-  void anAppendOfOnlyNewKeysWithinTheFeedLimitCommitsAndAnyOtherStoresNothing() {
+  void anAppendOfOnlyNewKeysWithinTheFeedLimitCommitsOrIsDeclinedAndAnyOtherStoresNothing() {
     FeedId feed = TestBlocks.feedId();
     FeedId other = TestBlocks.feedId();
     java.util.Map<FeedId, Optional<Namespace>> feeds = java.util.Map.of(feed, Optional.empty());
-    List<SpaceAppend.Stored> first = store.appendAllNew(List.of(new SpaceAppend(SPACE, feeds,
-        List.of(TestBlocks.block(feed, "a", 0)), 1)), 1).orElseThrow();
+    List<SpaceAppend.Stored> first = appendAllNewOrAlone(List.of(new SpaceAppend(SPACE, feeds,
+        List.of(TestBlocks.block(feed, "a", 0)), 1)), 1);
     assertEquals(List.of(feed), first.get(0).created());
 
     Optional<List<SpaceAppend.Stored>> held = store.appendAllNew(List.of(
@@ -417,11 +417,30 @@ public abstract class AuthorityStoreContract<S extends AuthorityStore<?>> {
         "nor the other space's blocks of the refused call");
     assertEquals(1L, store.<Long>read(tx -> tx.feeds().count(SPACE)));
     assertEquals(1, store.read(tx -> tx.feeds().find(SPACE, feed)).orElseThrow().blockCount());
-    List<SpaceAppend.Stored> within = store.appendAllNew(List.of(new SpaceAppend(SPACE, two,
-        List.of(TestBlocks.block(feed, "a", 1), TestBlocks.block(other, "c", 0)), 3)), 2).orElseThrow();
+    List<SpaceAppend.Stored> within = appendAllNewOrAlone(List.of(new SpaceAppend(SPACE, two,
+        List.of(TestBlocks.block(feed, "a", 1), TestBlocks.block(other, "c", 0)), 3)), 2);
     assertEquals(Position.of(1), within.get(0).before());
     assertEquals(List.of(other), within.get(0).created());
     assertEquals(Position.of(3), store.read(tx -> tx.blocks().maxPosition(SPACE)));
+  }
+
+  /**
+   * What {@link AuthorityStore#appendAllNew} stored of {@code appends}, all new and within the limit;
+   * or, when the store declined the call (the default) and stored nothing, what the caller's own
+   * transaction then stores, as the authority runs it.
+   */
+  private List<SpaceAppend.Stored> appendAllNewOrAlone(List<SpaceAppend> appends, long feedsPerSpace) {
+    Optional<List<SpaceAppend.Stored>> stored = store.appendAllNew(appends, feedsPerSpace);
+    if (stored.isPresent()) {
+      return stored.get();
+    }
+    for (SpaceAppend append : appends) {
+      for (Block block : append.blocks()) {
+        assertEquals(Optional.empty(), store.read(tx -> tx.blocks().find(append.spaceId(), block.key())),
+            "a declined call stores nothing");
+      }
+    }
+    return store.write(tx -> tx.append(appends));
   }
 
   @Test

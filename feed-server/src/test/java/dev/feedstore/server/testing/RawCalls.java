@@ -1,15 +1,12 @@
 package dev.feedstore.server.testing;
 
+import dev.feedstore.proto.WireBytes;
 import io.grpc.CallOptions;
 import io.grpc.Channel;
 import io.grpc.ClientCall;
 import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
 import io.grpc.Status;
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -21,29 +18,13 @@ import java.util.concurrent.TimeUnit;
 public final class RawCalls {
   private RawCalls() {}
 
-  private static final MethodDescriptor.Marshaller<byte[]> BYTES = new MethodDescriptor.Marshaller<>() {
-    @Override
-    public InputStream stream(byte[] value) {
-      return new ByteArrayInputStream(value);
-    }
-
-    @Override
-    public byte[] parse(InputStream stream) {
-      try {
-        return stream.readAllBytes();
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
-  };
-
   /**
    * Calls {@code method} with {@code messages} as its request messages (any number, any bytes),
    * half-closes, and returns the status the call ends with (within 20 s). Responses are read and
    * dropped; a server stream is cancelled after its first response, which counts as OK.
    */
   public static Status call(Channel channel, MethodDescriptor<?, ?> method, List<byte[]> messages) {
-    MethodDescriptor<byte[], byte[]> raw = method.toBuilder(BYTES, BYTES).build();
+    MethodDescriptor<byte[], byte[]> raw = method.toBuilder(WireBytes.MARSHALLER, WireBytes.MARSHALLER).build();
     ClientCall<byte[], byte[]> call = channel.newCall(raw, CallOptions.DEFAULT.withDeadlineAfter(20, TimeUnit.SECONDS));
     CompletableFuture<Status> end = new CompletableFuture<>();
     call.start(new ClientCall.Listener<>() {

@@ -30,7 +30,8 @@ import java.util.Set;
  * counter rows of its spaces in one global order and two authorities sharing a store (PostgreSQL)
  * cannot deadlock on them. A group that only the store's own checks could refuse (keys held, the
  * feed limit) goes first as one {@link AuthorityStore#appendAllNew}, whose commit on PostgreSQL
- * comes in the same round trip; a refusal there stored nothing, and the group runs as below.
+ * comes in the same round trip; a refusal there stored nothing, and the group runs as below. A store
+ * without round trips (SQLite) declines that call at once, and its groups run only as below.
  *
  * <p>Each append is all or nothing on its own. If the work fails for one append (a sequence
  * conflict, a limit, keys stored already, feeds its caller may not write to, blocks for a stream
@@ -188,7 +189,7 @@ public final class AppendGroup implements AppendQueue.Committer {
    * every caller may write to every feed of its space, and no feed of these spaces can be closed.
    * Settles every append and returns true when it committed, or when the storage failed (then
    * nothing committed); returns false, having stored nothing, when the group needs its own
-   * transaction to tell which append fails.
+   * transaction to tell which append fails, or when the store declined the call.
    */
   private boolean settledAllNew(List<PendingAppend> appends, long now, Set<SpaceState> published) {
     if (appends.isEmpty()) {

@@ -6,6 +6,7 @@ import dev.feedstore.core.store.SpaceAppend;
 import dev.feedstore.core.store.StorageFaultException;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -31,18 +32,22 @@ public final class MonitoredStore<X extends AuthorityTransaction> implements Aut
 
   @Override
   public <T> T read(Work<? super X, T> work) {
-    return observed(() -> store.read(work), false);
+    return observed(() -> store.read(work), false, result -> true);
   }
 
   @Override
   public <T> T write(Work<? super X, T> work) {
-    return observed(() -> store.write(work), true);
+    return observed(() -> store.write(work), true, result -> true);
   }
 
+  /**
+   * The store's; a call that stored nothing (refused, or declined without a transaction) tells the
+   * health nothing but a storage fault: it committed no write that would show a recovery.
+   */
   @Override
   public Optional<List<SpaceAppend.Stored>> appendAllNew(List<SpaceAppend> appends,
       long feedsPerSpace) {
-    return observed(() -> store.appendAllNew(appends, feedsPerSpace), true);
+    return observed(() -> store.appendAllNew(appends, feedsPerSpace), true, Optional::isPresent);
   }
 
   @Override
@@ -70,10 +75,13 @@ public final class MonitoredStore<X extends AuthorityTransaction> implements Aut
     // The caller of the server owns the store.
   }
 
-  private <T> T observed(Supplier<T> transaction, boolean write) {
+  /** Runs {@code transaction}, and tells the health of its storage fault, or of its success when {@code succeeded}. */
+  private <T> T observed(Supplier<T> transaction, boolean write, Predicate<? super T> succeeded) {
     try {
       T result = transaction.get();
-      health.succeeded();
+      if (succeeded.test(result)) {
+        health.succeeded();
+      }
       return result;
     } catch (StorageFaultException e) {
       if (write) {

@@ -186,6 +186,46 @@ class AppendGroupTest {
   }
 
   @Test
+  void aLoneRepushedAppendIsWrittenOnceAsAllNewThenBlockByBlock() {
+    List<Block> earlier = batch(TestBlocks.feedId(), "r", 2);
+    long[] stored = authority.append(new AppendCommand(SPACE, Optional.empty(), earlier)).positions();
+    List<Block> repush = new ArrayList<>(earlier);
+    Block fresh = TestBlocks.after(earlier.get(1), "r", 2);
+    repush.add(fresh);
+    int writes = store.writes();
+
+    long[] positions = authority.append(new AppendCommand(SPACE, Optional.empty(), repush)).positions();
+
+    assertArrayEquals(new long[] {stored[0], stored[1], 3}, positions, "stored blocks keep theirs, the new one next");
+    assertEquals(2, store.writes() - writes,
+        "written as all new (rolled back at the held key), then block by block; no write more before them");
+    assertEquals(Optional.of(3L), storedPosition(fresh));
+  }
+
+  @Test
+  void aGroupWithOneRepushedBlockIsWrittenWholeOnceBeforeItRunsWithoutIt() throws Exception {
+    Block earlier = TestBlocks.block(TestBlocks.feedId(), "r", 0);
+    append(SPACE, earlier);
+    Future<AppendResult> first = held(SPACE, TestBlocks.block(TestBlocks.feedId(), "first", 0));
+    Future<AppendResult> before = submit(SPACE, batch(TestBlocks.feedId(), "b", 2));
+    awaitWaiting(1);
+    Future<AppendResult> repushed = submit(SPACE, List.of(earlier));
+    awaitWaiting(2);
+    Future<AppendResult> after = submit(SPACE, batch(TestBlocks.feedId(), "c", 2));
+    awaitWaiting(3);
+    int writes = store.writes();
+    store.open();
+
+    assertArrayEquals(new long[] {2}, first.get(30, TimeUnit.SECONDS).positions());
+    assertArrayEquals(new long[] {3, 4}, before.get(30, TimeUnit.SECONDS).positions());
+    assertArrayEquals(new long[] {1}, repushed.get(30, TimeUnit.SECONDS).positions(), "the stored block's position");
+    assertArrayEquals(new long[] {5, 6}, after.get(30, TimeUnit.SECONDS).positions());
+    assertEquals(3, store.writes() - writes, "the whole group (rolled back at the held key), the group without"
+        + " the re-pushed append, and that append block by block");
+    assertEquals(6, maxPosition(SPACE));
+  }
+
+  @Test
   void aGroupSpansSpacesAndEachSpaceIsDenseFromOne() throws Exception {
     Future<AppendResult> first = held(SpaceId.of("zero"), TestBlocks.block(TestBlocks.feedId(), "first", 0));
     List<SpaceId> spaces = List.of(SpaceId.of("c"), SpaceId.of("a"), SpaceId.of("b"));
