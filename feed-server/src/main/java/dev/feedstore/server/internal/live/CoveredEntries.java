@@ -12,9 +12,10 @@ import java.util.Optional;
  * The live blocks of one follower's scope among the recent blocks it read: every follower of a space
  * reads the same tail, and a stream of a few feeds (a Durable Stream follows one) keeps only theirs.
  * A scope of listed feeds checks a feed by decoding its id, which for a thousand streams of one feed
- * cost more than anything else they did per block; so the answer for the last feed and namespace
- * checked is kept, and a run of blocks of one feed (one writer's batch) is checked once. A slice the
- * scope covers whole, as every slice of a whole-space stream, is passed on as it is, not copied.
+ * cost more than anything else they did per block; so a run of blocks of one feed and namespace (one
+ * writer's batch: {@link TailEntry#sameFeedAsPrevious}) is checked once, and the answer for the last
+ * feed and namespace checked is kept for the next run. A slice the scope covers whole, as every slice
+ * of a whole-space stream, is passed on as it is, not copied.
  *
  * <p>Not thread-safe: confined to its follower's drain.
  */
@@ -41,7 +42,8 @@ final class CoveredEntries {
     List<TailEntry> covered = null;
     for (int i = 0; i < entries.size(); i++) {
       TailEntry entry = entries.get(i);
-      boolean in = covers(entry);
+      // The answer kept is the entry before's: a run goes on within the slice.
+      boolean in = i > 0 && entry.sameFeedAsPrevious() ? checkedCovered : covers(entry);
       if (covered != null) {
         if (in) {
           covered.add(entry);

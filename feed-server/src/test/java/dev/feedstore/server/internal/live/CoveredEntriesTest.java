@@ -3,6 +3,7 @@ package dev.feedstore.server.internal.live;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
+import dev.feedstore.core.Block;
 import dev.feedstore.core.FeedId;
 import dev.feedstore.core.Namespace;
 import dev.feedstore.core.Scope;
@@ -47,6 +48,22 @@ class CoveredEntriesTest {
         entry(mine, Optional.empty()));
     assertEquals(positions(next, 7, 9), positions(covered.of(next)), "the next slice, from the answer kept for the last feed");
     assertEquals(List.of(), covered.of(List.of(entry(other, Optional.empty()))));
+  }
+
+  @Test
+  void runsOfOneFeedAreKeptOrLeftWholeAndASliceThatStartsInsideARunIsCheckedAfresh() {
+    CoveredEntries covered = new CoveredEntries(Scope.feeds(Set.of(mine)));
+    List<TailEntry> tail = new ArrayList<>();
+    for (FeedId feed : List.of(mine, mine, other, other, other, mine, mine, other, mine, mine, mine)) {
+      position++;
+      Block block = TestBlocks.positioned(feed, "a", position, position);
+      tail.add(tail.isEmpty() ? TailEntry.of(block, Optional.empty())
+          : TailEntry.following(tail.get(tail.size() - 1), block, Optional.empty()));
+    }
+    assertEquals(positions(tail, 1, 2, 6, 7), positions(covered.of(tail.subList(0, 8))));
+    assertEquals(positions(tail, 10, 11), positions(covered.of(tail.subList(9, 11))),
+        "a slice starting inside a run of the stream's feed, after a slice that ended with another feed");
+    assertEquals(List.of(), covered.of(tail.subList(3, 5)), "inside a run of another feed, after the stream's");
   }
 
   @Test
