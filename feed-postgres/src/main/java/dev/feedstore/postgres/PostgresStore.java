@@ -3,6 +3,7 @@ package dev.feedstore.postgres;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.pool.HikariPool;
+import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.AuthorityStore;
 import dev.feedstore.core.store.AuthorityTransaction;
 import dev.feedstore.core.store.CommitListener;
@@ -133,6 +134,17 @@ public final class PostgresStore implements AuthorityStore<AuthorityTransaction>
   @Override
   public void listen(CommitListener listener) {
     store.listen(listener);
+  }
+
+  /** Listens on the space's own channel, on the listening connection, before returning (a round trip or two). */
+  @Override
+  public void follow(SpaceId spaceId) {
+    store.follow(spaceId);
+  }
+
+  @Override
+  public void unfollow(SpaceId spaceId) {
+    store.unfollow(spaceId);
   }
 
   @Override

@@ -138,6 +138,7 @@ class PostgresStoreTest {
       Recorder heard = new Recorder();
       reader.listen(heard);
       Await.until("the reader listens", () -> heard.missed.get() > 0);
+      reader.follow(SPACE);
       FeedId feed = TestBlocks.feedId();
 
       writer.write(tx -> tx.append(List.of(new SpaceAppend(SPACE, Map.of(feed, Optional.empty()),
@@ -157,6 +158,10 @@ class PostgresStoreTest {
       reader.listen(heardByReader);
       writer.listen(heardByWriter);
       Await.until("both listen", () -> heardByReader.missed.get() > 0 && heardByWriter.missed.get() > 0);
+      for (PostgresStore store : List.of(reader, writer)) {
+        store.follow(SPACE);
+        store.follow(new SpaceId("other"));
+      }
 
       writer.write(tx -> tx.blocks().claimPositions(SPACE, 3));
       writer.write(tx -> tx.blocks().claimPositions(SPACE, 2));
@@ -178,6 +183,7 @@ class PostgresStoreTest {
     try (PostgresStore writer = PostgresStore.open(EmbeddedDatabase.settings(url));
         PostgresStore reader = PostgresStore.open(EmbeddedDatabase.settings(url))) {
       Recorder heard = new Recorder();
+      reader.follow(SPACE); // before listening: the first connection listens to it
       reader.listen(heard);
       Await.until("it listens", () -> heard.missed.get() == 1);
       try (Connection c = DriverManager.getConnection(url); Statement statement = c.createStatement()) {
@@ -268,6 +274,45 @@ class PostgresStoreTest {
     assertTrue(e.getMessage().contains("PGPASSWORD") && !e.getMessage().contains("hunter2"), e.getMessage());
     assertThrows(InvalidValueException.class, () -> PostgresSettings.of("jdbc:mysql://db/feeds"));
     assertThrows(InvalidValueException.class, () -> PostgresSettings.of("jdbc:postgresql://db/feeds").withPoolSize(1));
+  }
+
+  @Test
+  void aStoreIsToldOnlyOfTheSpacesItFollowsFromTheMomentFollowReturns() {
+    String url = EmbeddedDatabase.shared().newDatabase();
+    try (PostgresStore writer = PostgresStore.open(EmbeddedDatabase.settings(url));
+        PostgresStore reader = PostgresStore.open(EmbeddedDatabase.settings(url))) {
+      Recorder heard = new Recorder();
+      reader.listen(heard);
+      Await.until("the reader listens", () -> heard.missed.get() > 0);
+      SpaceId followed = new SpaceId("Followed.Space:1-A"); // any of the characters of an id, either case
+      SpaceId elsewhere = new SpaceId("elsewhere");
+      FeedId feed = TestBlocks.feedId();
+      reader.follow(followed);
+
+      // Right after follow returns, with no wait: each way of committing (the append function in its
+      // own transaction, the claim of positions in one) is heard on the space's channel.
+      appendAllNew(writer, elsewhere, feed, 0);
+      appendAllNew(writer, followed, feed, 0);
+      Await.until("the reader hears the followed space", () -> Position.of(1).equals(heard.highest.get(followed)));
+      writer.write(tx -> tx.blocks().claimPositions(elsewhere, 5));
+      writer.write(tx -> tx.blocks().claimPositions(followed, 2));
+      Await.until("the reader hears the claim", () -> Position.of(3).equals(heard.highest.get(followed)));
+      // Notices come in commit order, so the other space's, committed first each time, would have come already.
+      assertEquals(Map.of(followed, Position.of(3)), heard.highest, "only the followed space is told");
+
+      reader.unfollow(followed);
+      SpaceId next = new SpaceId("next");
+      reader.follow(next); // its change is made with or after the unfollow's
+      writer.write(tx -> tx.blocks().claimPositions(followed, 1));
+      writer.write(tx -> tx.blocks().claimPositions(next, 1));
+      Await.until("the reader hears the space it follows now", () -> heard.highest.containsKey(next));
+      assertEquals(Position.of(3), heard.highest.get(followed), "a space no longer followed is not told");
+    }
+  }
+
+  private static void appendAllNew(PostgresStore store, SpaceId space, FeedId feed, long sequence) {
+    assertTrue(store.appendAllNew(List.of(new SpaceAppend(space, Map.of(feed, Optional.empty()),
+        List.of(TestBlocks.block(feed, "a", sequence)), 1)), 1_000).isPresent());
   }
 
   /** Records what a store tells. */

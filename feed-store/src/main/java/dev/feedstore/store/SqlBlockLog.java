@@ -99,7 +99,7 @@ public class SqlBlockLog implements BlockLog {
           .from(SPACES).where(SPACES.SPACE_PRIVATE_ID.eq(Params.SPACE)), Params.SPACE);
       // The counter after adding the claimed count, in one statement: the write transaction holds the
       // space's row (or the whole file) from here to its end, so appends to one space wait here.
-      Field<?> notice = dialect.commitNotice(SPACES.MAX_POSITION, SENDER);
+      Field<?> notice = dialect.commitNotice(SPACES.SPACE_ID, SPACES.MAX_POSITION, SENDER);
       claimNotifies = notice != null;
       var claimed = sql.update(SPACES).set(SPACES.MAX_POSITION, SPACES.MAX_POSITION.plus(Params.COUNT))
           .where(SPACES.SPACE_PRIVATE_ID.eq(Params.SPACE));

@@ -55,10 +55,11 @@ public interface StoreDialect {
    * tells other processes of the commit (a notification queued with the claim, sent if and only if
    * the transaction commits), or null when no other process needs telling.
    *
+   * @param spaceId the space's id, whose commits are told to those that follow it
    * @param highest the space's highest position after the claim
    * @param sender the parameter {@link #commitSender} fills
    */
-  Field<?> commitNotice(Field<Long> highest, Param<String> sender);
+  Field<?> commitNotice(Field<String> spaceId, Field<Long> highest, Param<String> sender);
 
   /** The value of the sender parameter of {@link #commitNotice} for a claim in {@code spaceId}. */
   String commitSender(SpaceId spaceId);

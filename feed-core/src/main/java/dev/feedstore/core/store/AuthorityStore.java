@@ -1,5 +1,7 @@
 package dev.feedstore.core.store;
 
+import dev.feedstore.core.SpaceId;
+
 import java.util.List;
 import java.util.Optional;
 
@@ -114,6 +116,19 @@ public interface AuthorityStore<X extends AuthorityTransaction> extends AutoClos
    * call replaces it, and null stops telling. Does not block.
    */
   default void listen(CommitListener listener) {}
+
+  /**
+   * The listener of {@link #listen} is told of other processes' commits in {@code spaceId} from now
+   * on: when this returns, a commit made after it is told (or, if the store cannot hear for a while,
+   * {@link CommitListener#missedCommits} follows), so a read of the space made after it misses nothing.
+   * A store tells only of the spaces followed, so that a process is not woken by commits in spaces it
+   * does not hold. Following a space followed already does nothing. May block for a round trip to
+   * the store; the default does nothing, as {@link #listen}'s.
+   */
+  default void follow(SpaceId spaceId) {}
+
+  /** No longer tells of commits in {@code spaceId} ({@link #follow}); soon, not at once. Does not block. */
+  default void unfollow(SpaceId spaceId) {}
 
   /** Closes the store; waits for running transactions. Idempotent. */
   @Override

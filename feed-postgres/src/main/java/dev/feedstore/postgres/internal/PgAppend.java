@@ -34,7 +34,11 @@ import java.util.OptionalLong;
  * commit comes in the same round trip ({@link #runAllNew}). Stateless and thread-safe.
  */
 final class PgAppend {
-  /** The call of the function (schema version 11), whose last argument is the feed limit ({@link #runAllNew}) or null. */
+  /**
+   * The call of the function (schema version 11, its notices sent on each space's channel since 12:
+   * the third argument is the channels' prefix), whose last argument is the feed limit ({@link
+   * #runAllNew}) or null.
+   */
   static final Rendered CALL = Rendered.text("SELECT o_before, o_received_at, o_feeds_before, o_namespaces, o_created,"
       + " o_chains, o_held FROM feedstore_append(?::text[], ?::bigint[], ?, ?::text[], ?::integer[], ?::text[],"
       + " ?::text[], ?::integer[], ?::integer[], ?::bigint[], ?::text[], ?::bigint[], ?::text[], ?::bigint[],"
@@ -124,7 +128,7 @@ final class PgAppend {
       }
     }
     try {
-      Object[] parameters = {spaceIds, now, CommitChannel.CHANNEL, senders, feedCounts, feedIds, namespaces,
+      Object[] parameters = {spaceIds, now, CommitChannel.PREFIX, senders, feedCounts, feedIds, namespaces,
           blockCounts, blockFeeds, sequences, actors, prevSequences, prevActors, timestamps, data, heads, checksums};
       for (int i = 0; i < parameters.length; i++) {
         call.setObject(i + 1, parameters[i]);

@@ -1,6 +1,7 @@
 package dev.feedstore.postgres.internal;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.feedstore.core.SpaceId;
 import dev.feedstore.core.store.AuthorityStore;
 import dev.feedstore.core.store.AuthorityTransaction;
 import dev.feedstore.core.store.CommitListener;
@@ -19,9 +20,11 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -44,6 +47,8 @@ public final class PgStore implements AutoCloseable {
   private final Object listening = new Object();
   /** Guarded by listening. */
   private CommitChannel channel;
+  /** Guarded by listening: the spaces whose commits the listener hears ({@link #follow}). */
+  private final Set<SpaceId> followed = new HashSet<>();
   private volatile boolean closed;
 
   public PgStore(HikariDataSource pool, Path database, PostgresSettings settings) {
@@ -152,8 +157,42 @@ public final class PgStore implements AutoCloseable {
         channel = null;
       }
       if (listener != null && !closed) {
-        channel = new CommitChannel(this::listenerConnection, instance, listener);
+        channel = new CommitChannel(this::listenerConnection, instance, listener, this::wake);
+        followed.forEach(channel::follow); // not connected yet: its first connection listens to them all
       }
+    }
+  }
+
+  /** {@link AuthorityStore#follow}: the listener hears the space's commits once this returns. */
+  public void follow(SpaceId spaceId) {
+    CommitChannel current;
+    synchronized (listening) {
+      if (!followed.add(spaceId)) {
+        return;
+      }
+      current = channel;
+    }
+    if (current != null) {
+      current.follow(spaceId); // waits for the channel's thread, so not under the lock
+    }
+  }
+
+  /** {@link AuthorityStore#unfollow}. */
+  public void unfollow(SpaceId spaceId) {
+    synchronized (listening) {
+      if (followed.remove(spaceId) && channel != null) {
+        channel.unfollow(spaceId);
+      }
+    }
+  }
+
+  /** Sends an empty notice on {@code channel} through a pooled connection; the listener's thread wakes for it. */
+  private void wake(String channel) {
+    try (Connection c = pool.getConnection(); Statement statement = c.createStatement()) {
+      statement.execute("NOTIFY \"" + channel + '"');
+      c.commit();
+    } catch (SQLException e) {
+      throw PgFaults.translate(e, database, "waking the listener");
     }
   }
 

@@ -96,14 +96,22 @@ public final class PostgresDialect implements StoreDialect {
   }
 
   /**
-   * {@code pg_notify} of the sender and the new highest position: PostgreSQL delivers it to every
-   * listening session when, and only if, the transaction commits, in commit order; queued by the
-   * claim's own statement, it costs no round trip of its own.
+   * {@code pg_notify} of the sender and the new highest position, on the space's own channel ({@link
+   * #channelOf}): PostgreSQL delivers it to every session listening there when, and only if, the
+   * transaction commits, in commit order; queued by the claim's own statement, it costs no round trip
+   * of its own.
    */
   @Override
-  public Field<?> commitNotice(Field<Long> highest, Param<String> sender) {
-    return function("pg_notify", SQLDataType.OTHER, inline(CommitChannel.CHANNEL),
-        concat(sender, highest.cast(SQLDataType.CLOB)));
+  public Field<?> commitNotice(Field<String> spaceId, Field<Long> highest, Param<String> sender) {
+    return function("pg_notify", SQLDataType.OTHER, channelOf(spaceId), concat(sender, highest.cast(SQLDataType.CLOB)));
+  }
+
+  /**
+   * The channel of a space's commit notices in SQL, as {@link CommitChannel#channelOf} makes it in
+   * Java (the append function of schema version 12 makes it the same way).
+   */
+  static Field<String> channelOf(Field<String> spaceId) {
+    return DSL.field("{0} || md5({1})", String.class, inline(CommitChannel.PREFIX), spaceId);
   }
 
   @Override

@@ -79,6 +79,16 @@ public final class OutageFeedStore implements FeedStore {
   }
 
   @Override
+  public void follow(SpaceId spaceId) {
+    store.follow(spaceId);
+  }
+
+  @Override
+  public void unfollow(SpaceId spaceId) {
+    store.unfollow(spaceId);
+  }
+
+  @Override
   public <T> T read(Work<? super StoreTransaction, T> work) {
     return store.read(tx -> work.run(ViewCalls.watched(tx, (method, args) -> touch(args))));
   }

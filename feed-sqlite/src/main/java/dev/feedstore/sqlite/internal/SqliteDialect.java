@@ -94,7 +94,7 @@ public final class SqliteDialect implements StoreDialect {
   }
 
   @Override
-  public Field<?> commitNotice(Field<Long> highest, Param<String> sender) {
+  public Field<?> commitNotice(Field<String> spaceId, Field<Long> highest, Param<String> sender) {
     return null;
   }
 

@@ -27,7 +27,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * Only an append stores a space ({@link #admit}, in the append's own transaction).
  *
  * <p>Every {@link #acquire} is followed by one {@link #release} when the caller is done with the
- * state.
+ * state. The store tells this process of other processes' commits in the spaces it holds in memory,
+ * and only those ({@link AuthorityStore#follow}, from before a space's load).
  *
  * <p>Thread-safe. Loading a space blocks on a read of the store; later lookups of a stored space do
  * not touch the store.
@@ -82,11 +83,19 @@ public final class Spaces {
     synchronized (loading) {
       state = states.get(spaceId);
       if (state == null) {
-        Loaded loaded = store.read(tx -> {
-          Optional<ServerToken> stored = tx.serverTokens().find(spaceId);
-          return new Loaded(stored.orElseGet(() -> tx.serverTokens().tokenOf(spaceId)), stored.isPresent(),
-              tx.blocks().maxPosition(spaceId));
-        });
+        // Commits of other processes sharing the store are heard from before the read, so none falls between.
+        store.follow(spaceId);
+        Loaded loaded;
+        try {
+          loaded = store.read(tx -> {
+            Optional<ServerToken> stored = tx.serverTokens().find(spaceId);
+            return new Loaded(stored.orElseGet(() -> tx.serverTokens().tokenOf(spaceId)), stored.isPresent(),
+                tx.blocks().maxPosition(spaceId));
+          });
+        } catch (RuntimeException e) {
+          store.unfollow(spaceId);
+          throw e;
+        }
         state = new SpaceState(spaceId, loaded.token(),
             new SpaceTail(loaded.maxPosition().value(), settings.get(TAIL_BLOCKS), settings.get(TAIL_BYTES),
                 new SharedPages(settings.get(SHARED_PAGES), pageBudget)), loaded.stored());
@@ -109,8 +118,8 @@ public final class Spaces {
     }
     synchronized (loading) {
       state.holders(state.holders() - 1);
-      if (state.holders() == 0 && !state.stored()) {
-        states.remove(state.spaceId(), state);
+      if (state.holders() == 0 && !state.stored() && states.remove(state.spaceId(), state)) {
+        store.unfollow(state.spaceId());
       }
     }
   }

@@ -56,6 +56,16 @@ public final class MonitoredStore<X extends AuthorityTransaction> implements Aut
   }
 
   @Override
+  public void follow(dev.feedstore.core.SpaceId spaceId) {
+    store.follow(spaceId);
+  }
+
+  @Override
+  public void unfollow(dev.feedstore.core.SpaceId spaceId) {
+    store.unfollow(spaceId);
+  }
+
+  @Override
   public void close() {
     // The caller of the server owns the store.
   }
