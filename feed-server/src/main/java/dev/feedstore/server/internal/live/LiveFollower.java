@@ -6,7 +6,6 @@ import static dev.feedstore.server.settings.ServerSettings.WATCH_BATCH_BYTES;
 import dev.feedstore.core.BlockKey;
 import dev.feedstore.core.CursorCompactedException;
 import dev.feedstore.core.Position;
-import dev.feedstore.core.Scope;
 import dev.feedstore.server.internal.authority.PositionAuthority;
 import dev.feedstore.server.internal.authority.ResolvedRead;
 import dev.feedstore.server.internal.errors.HistoryRolledBackException;
@@ -16,7 +15,6 @@ import dev.feedstore.server.internal.spaces.Page;
 import dev.feedstore.server.internal.spaces.SharedPages;
 import dev.feedstore.server.internal.spaces.SpaceTail;
 import dev.feedstore.server.internal.spaces.TailEntry;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -48,6 +46,8 @@ public final class LiveFollower implements SpaceTail.Watcher {
   private final int batchBlocks;
   private final long batchBytes;
   private final LiveStream stream;
+  /** Confined to the drain. */
+  private final CoveredEntries coveredEntries;
 
   // Confined to the drain.
   private long scanned;
@@ -69,6 +69,7 @@ public final class LiveFollower implements SpaceTail.Watcher {
     this.batchBlocks = authority.settings().get(WATCH_BATCH_BLOCKS);
     this.batchBytes = authority.settings().get(WATCH_BATCH_BYTES);
     this.scanned = read.cursor().value();
+    this.coveredEntries = new CoveredEntries(read.scope());
     this.stream = new LiveStream(sink, new LiveStream.Source() {
       @Override
       public boolean sendNext() {
@@ -284,20 +285,12 @@ public final class LiveFollower implements SpaceTail.Watcher {
 
   /** Sends the live blocks of the scope among {@code entries}, from their shared encodings. */
   private void sendEntries(List<TailEntry> entries) {
-    Scope scope = read.scope();
-    List<TailEntry> covered = new ArrayList<>(entries.size());
-    OptionalLong lastChain = OptionalLong.empty();
-    for (TailEntry entry : entries) {
-      if (scope.covers(entry.feedId(), entry.namespace())) {
-        covered.add(entry);
-        lastChain = entry.chain();
-      }
-    }
+    List<TailEntry> covered = coveredEntries.of(entries);
     scanned = entries.get(entries.size() - 1).position();
     if (covered.isEmpty()) {
       return;
     }
-    sink.live(head(lastChain), covered);
+    sink.live(head(covered.get(covered.size() - 1).chain()), covered);
     sent();
   }
 

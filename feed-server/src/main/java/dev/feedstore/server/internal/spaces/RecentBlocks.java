@@ -27,7 +27,12 @@ final class RecentBlocks {
 
   /** Position of the newest entry held, or 0 when empty. */
   long last() {
-    return size == 0 ? 0 : ring[(head + size - 1) % ring.length].position();
+    return size == 0 ? 0 : newest().position();
+  }
+
+  /** The newest entry held, or null when empty. */
+  TailEntry newest() {
+    return size == 0 ? null : ring[(head + size - 1) % ring.length];
   }
 
   boolean isEmpty() {

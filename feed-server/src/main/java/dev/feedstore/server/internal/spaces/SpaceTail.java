@@ -147,7 +147,7 @@ public final class SpaceTail {
             recent.clear(); // a gap: what is held would no longer end at the committed position
             pages.clear();
           }
-          recent.add(TailEntry.of(block, namespaces.getOrDefault(block.feedId(), Optional.empty()),
+          recent.add(TailEntry.of(recent.newest(), block, namespaces.getOrDefault(block.feedId(), Optional.empty()),
               chains == null ? OptionalLong.empty() : OptionalLong.of(chains[i])));
           committed = position;
           if (chains != null) {

@@ -16,13 +16,16 @@ import java.util.OptionalLong;
  *
  * @param block the block, positioned
  * @param namespace the feed's namespace, if it has one
+ * @param sameFeedAsPrevious true when the entry before it in the tail is of the same feed and
+ *     namespace, so that a stream's scope covers both or neither: a stream of a few feeds checks a run
+ *     of one writer's blocks once, not block by block
  * @param bytes its size for byte budgets ({@link BlockSizes#of})
  * @param chain the history chain at the block's position, when known
  * @param encodings what the transports encode from this block once for every stream: made by the
  *     first stream of each transport that sends it
  */
-public record TailEntry(Block block, Optional<Namespace> namespace, long bytes, OptionalLong chain,
-    Encodings encodings) {
+public record TailEntry(Block block, Optional<Namespace> namespace, boolean sameFeedAsPrevious, long bytes,
+    OptionalLong chain, Encodings encodings) {
 
   public TailEntry {
     Objects.requireNonNull(block, "block");
@@ -44,11 +47,20 @@ public record TailEntry(Block block, Optional<Namespace> namespace, long bytes, 
     return block.feedId();
   }
 
+  /** The entry of a block that follows no other entry. */
   public static TailEntry of(Block positioned, Optional<Namespace> namespace) {
-    return of(positioned, namespace, OptionalLong.empty());
+    return of(null, positioned, namespace, OptionalLong.empty());
   }
 
-  static TailEntry of(Block positioned, Optional<Namespace> namespace, OptionalLong chain) {
-    return new TailEntry(positioned, namespace, BlockSizes.of(positioned), chain, new Encodings());
+  /** The entry of a block that follows {@code previous} in the tail. */
+  public static TailEntry following(TailEntry previous, Block positioned, Optional<Namespace> namespace) {
+    return of(Objects.requireNonNull(previous, "previous"), positioned, namespace, OptionalLong.empty());
+  }
+
+  /** The entry of a block that follows {@code previous} in the tail, or no entry when it is null. */
+  static TailEntry of(TailEntry previous, Block positioned, Optional<Namespace> namespace, OptionalLong chain) {
+    boolean sameFeed = previous != null && previous.feedId().equals(positioned.feedId())
+        && previous.namespace().equals(namespace);
+    return new TailEntry(positioned, namespace, sameFeed, BlockSizes.of(positioned), chain, new Encodings());
   }
 }

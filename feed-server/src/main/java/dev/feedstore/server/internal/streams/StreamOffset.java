@@ -15,6 +15,8 @@ import java.util.regex.Pattern;
 record StreamOffset(long position) {
   /** The largest position an offset can carry. */
   static final long MAX_POSITION = 9_999_999_999_999_999L;
+  private static final String ZEROS = "0000000000000000";
+  private static final String SECOND_FIELD = "_0000000000000000";
   private static final Pattern FORM = Pattern.compile("[0-9]{16}_[0-9]{16}");
   private static final String RULE = "must be -1 (the beginning), now (the tail) or an offset this server gave"
       + " (16 digits, '_', 16 digits)";
@@ -37,8 +39,13 @@ record StreamOffset(long position) {
     return new StreamOffset(Long.parseLong(text.substring(0, 16)));
   }
 
+  /**
+   * The offset's text. Written without a format string: every reader of a live stream whose batch no
+   * other reader sent writes one in its control event.
+   */
   @Override
   public String toString() {
-    return String.format("%016d_%016d", position, 0);
+    String digits = Long.toString(position);
+    return ZEROS.substring(digits.length()) + digits + SECOND_FIELD;
   }
 }

@@ -60,6 +60,28 @@ class SpaceTailTest {
   }
 
   @Test
+  void anEntryOfTheFeedAndNamespaceOfTheOneBeforeItSaysSoAcrossCommitsButNotAcrossFeedsOrAGap() {
+    FeedId other = TestBlocks.feedId();
+    SpaceTail tail = new SpaceTail(0, 100, 1 << 20);
+    tail.register(() -> {});
+    Map<FeedId, Optional<Namespace>> both = Map.of(feed, Optional.of(Namespace.of("data")), other, Optional.empty());
+
+    tail.publish(List.of(TestBlocks.positioned(feed, "a", 1, 1), TestBlocks.positioned(feed, "a", 2, 2),
+        TestBlocks.positioned(other, "a", 1, 3)), both, 3);
+    tail.publish(List.of(TestBlocks.positioned(other, "a", 2, 4), TestBlocks.positioned(feed, "a", 3, 5)), both, 5);
+    tail.publish(List.of(TestBlocks.positioned(feed, "a", 4, 6)), Map.of(feed, Optional.empty()), 6);
+    assertEquals(List.of(false, true, false, true, false, false), tail.read(0, 10, 1 << 20).entries().stream()
+        .map(TailEntry::sameFeedAsPrevious).toList(), "positions 1 to 6");
+
+    tail.publish(List.of(TestBlocks.positioned(feed, "a", 6, 8)), both, 8); // after a gap: 7 was never recorded
+    assertEquals(List.of(false), tail.read(7, 10, 1 << 20).entries().stream().map(TailEntry::sameFeedAsPrevious).toList());
+    assertTrue(TailEntry.following(tail.read(7, 10, 1 << 20).entries().get(0), TestBlocks.positioned(feed, "a", 7, 9),
+        Optional.of(Namespace.of("data"))).sameFeedAsPrevious());
+    assertFalse(TailEntry.of(TestBlocks.positioned(feed, "a", 7, 9), Optional.of(Namespace.of("data")))
+        .sameFeedAsPrevious(), "an entry made alone follows none");
+  }
+
+  @Test
   void theOldestBlocksAreDroppedAndAReaderBehindThemIsSentToStorage() {
     SpaceTail tail = new SpaceTail(0, 3, 1 << 20);
     tail.register(() -> {});

@@ -17,6 +17,19 @@ class StreamOffsetTest {
   }
 
   @Test
+  void everyPositionIsWrittenInSixteenDigitsAndReadBackAsItself() {
+    assertEquals("0000000000000000_0000000000000000", new StreamOffset(0).toString());
+    assertEquals("9999999999999999_0000000000000000", new StreamOffset(StreamOffset.MAX_POSITION).toString());
+    long position = 0;
+    for (int digits = 1; digits <= 16; digits++) {
+      position = position * 10 + digits % 10;
+      String text = new StreamOffset(position).toString();
+      assertEquals(String.format("%016d_%016d", position, 0), text, "position " + position);
+      assertEquals(new StreamOffset(position), StreamOffset.parse("offset", text));
+    }
+  }
+
+  @Test
   void textsThatAreNotOffsetsOfThisServerAreRefusedNamingTheField() {
     for (String bad : List.of("", "42", "-1", "now", "0,1", "0 1", "0000000000000042_0000000000000001",
         "000000000000004x_0000000000000000", "../0000000000000042_0000000000000000")) {
