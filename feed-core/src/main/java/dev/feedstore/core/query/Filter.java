@@ -1,10 +1,12 @@
 package dev.feedstore.core.query;
 
 import dev.feedstore.core.json.CodePointOrder;
+import dev.feedstore.core.json.JsonValue;
 import dev.feedstore.core.json.JsonWriter;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * An AND of predicates; the empty filter matches every version. Normalised: the predicates are
@@ -47,6 +49,25 @@ public record Filter(List<Predicate> predicates) {
       }
     }
     return true;
+  }
+
+  /**
+   * The predicate an index of queries by value finds this filter's versions by: of the predicates
+   * with {@link Predicate#equalValues() equal values}, the one with the fewest values (the first in
+   * the canonical order among those); empty when there is none. Every version that passes the
+   * filter has, at that predicate's field, one of its values.
+   */
+  public Optional<Predicate> indexable() {
+    Predicate best = null;
+    int fewest = Integer.MAX_VALUE;
+    for (Predicate predicate : predicates) {
+      Optional<List<JsonValue>> values = predicate.equalValues();
+      if (values.isPresent() && values.get().size() < fewest) {
+        best = predicate;
+        fewest = values.get().size();
+      }
+    }
+    return Optional.ofNullable(best);
   }
 
   /** True for the filter without predicates, which every version passes. */

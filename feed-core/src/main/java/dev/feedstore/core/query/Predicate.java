@@ -15,6 +15,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * One test of a version: a field, an operator and a literal, checked and normalised when made.
@@ -45,6 +46,27 @@ public record Predicate(Field field, Operator operator, JsonValue literal) {
   /** Whether {@code version} passes this test. */
   public boolean matches(ParsedBlock version) {
     return field.readableIn(version) && operator.test(field.valueIn(version), literal);
+  }
+
+  /**
+   * The values one of which the field of a version that passes this test equals, when the test is
+   * {@code eq} (its literal) or {@code in} (the list's elements) and each of them is a string, a
+   * number, a boolean or {@code null}; empty for any other test. A version whose field's value is
+   * none of them fails the test, so an index of queries by these values finds every query the
+   * version can pass.
+   */
+  public Optional<List<JsonValue>> equalValues() {
+    List<JsonValue> values = operator == Operator.EQ ? List.of(literal)
+        : operator == Operator.IN ? ((JsonArray) literal).elements() : null;
+    if (values == null) {
+      return Optional.empty();
+    }
+    for (JsonValue value : values) {
+      if (value instanceof JsonArray || value instanceof JsonObject) {
+        return Optional.empty();
+      }
+    }
+    return Optional.of(values);
   }
 
   /** The JSON form: {@code {"field":..., "op":..., "value":...}}. */

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * The live result of one query, kept up to date incrementally: it holds the matching documents
@@ -55,8 +56,30 @@ public final class LiveResult {
   /** Its default. */
   public static final int DEFAULT_MAX_MATCHES = 100_000;
 
+  /**
+   * Told which documents start and stop matching a result's query (within its limit or not), for a
+   * caller that keeps an index of queries by the documents they match. Called during the method that
+   * changes the matches, on its thread; it must not throw, nor call back into the result.
+   */
+  public interface MatchListener {
+    /** Document {@code id} matches the query now, and did not before. */
+    void matched(DocumentId id);
+
+    /** Document {@code id} no longer matches the query. */
+    void unmatched(DocumentId id);
+  }
+
+  private static final MatchListener NO_LISTENER = new MatchListener() {
+    @Override
+    public void matched(DocumentId id) {}
+
+    @Override
+    public void unmatched(DocumentId id) {}
+  };
+
   private final LiveQuery query;
   private final int maxMatches;
+  private MatchListener matchListener = NO_LISTENER;
   private final Map<DocumentId, Member> members = new HashMap<>();
   private Window window;
   /** Whether a batch is being applied (not a {@link #reset}). */
@@ -92,6 +115,20 @@ public final class LiveResult {
   /** The query this result answers. */
   public LiveQuery query() {
     return query;
+  }
+
+  /**
+   * Tells {@code listener} from now on every document that starts or stops matching, in place of
+   * the listener told so far (null: none). The documents that match when it is set are not told:
+   * {@link #forEachMatch} gives them.
+   */
+  public void listenToMatches(MatchListener listener) {
+    matchListener = listener == null ? NO_LISTENER : listener;
+  }
+
+  /** Gives {@code action} every document that matches now, within the limit or not, in no order. */
+  public void forEachMatch(Consumer<DocumentId> action) {
+    members.keySet().forEach(action);
   }
 
   /**
@@ -195,12 +232,21 @@ public final class LiveResult {
     }
     requireWithinLimit(rows.size());
     List<Row> before = window.rows();
+    for (DocumentId id : members.keySet()) {
+      if (!rows.containsKey(id)) {
+        matchListener.unmatched(id);
+      }
+    }
+    Set<DocumentId> matchedBefore = new HashSet<>(members.keySet());
     members.clear();
     window = newWindow();
     rows.forEach((id, row) -> {
       Member member = new Member(id, row);
       members.put(id, member);
       window.add(member);
+      if (!matchedBefore.contains(id)) {
+        matchListener.matched(id);
+      }
     });
     return ChangeBatch.between(before, window.rows());
   }
@@ -270,6 +316,11 @@ public final class LiveResult {
           Member member = new Member(id, row);
           members.put(id, member);
           window.add(member);
+        }
+        if (old == null) {
+          matchListener.matched(id);
+        } else if (row == null) {
+          matchListener.unmatched(id);
         }
       }
       if (shownBefore == null) {

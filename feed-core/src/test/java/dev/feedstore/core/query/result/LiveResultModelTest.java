@@ -11,11 +11,13 @@ import dev.feedstore.core.query.Row;
 import dev.feedstore.core.testing.TestBlocks;
 import dev.feedstore.core.testing.TestVersions;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -115,6 +117,18 @@ class LiveResultModelTest {
       result.breakWindowRefill();
     }
     ResultCopy copy = new ResultCopy(query);
+    Set<DocumentId> told = new HashSet<>();
+    result.listenToMatches(new LiveResult.MatchListener() {
+      @Override
+      public void matched(DocumentId id) {
+        assertTrue(told.add(id), () -> id + " told as matched twice");
+      }
+
+      @Override
+      public void unmatched(DocumentId id) {
+        assertTrue(told.remove(id), () -> id + " told as unmatched while it did not match");
+      }
+    });
     Map<DocumentId, ParsedBlock> current = new LinkedHashMap<>();
     long position = 1;
     try {
@@ -155,6 +169,12 @@ class LiveResultModelTest {
           return Optional.of("seed " + seed + " step " + step + ", " + query + ": expected " + expected
               + " but the copy holds " + copy.rows() + " and the engine " + result.snapshot());
         }
+        Set<DocumentId> matching = new HashSet<>();
+        current.forEach((id, version) -> query.rowOf(id, version).ifPresent(row -> matching.add(id)));
+        Set<DocumentId> held = new HashSet<>();
+        result.forEachMatch(held::add);
+        assertEquals(matching, told, "seed " + seed + " step " + step + ", " + query + ": the documents told as matching");
+        assertEquals(matching, held, "seed " + seed + " step " + step + ", " + query + ": the documents given as matching");
       }
     } catch (IllegalStateException batchDoesNotFit) {
       return Optional.of("seed " + seed + ", " + query + ": " + batchDoesNotFit.getMessage());

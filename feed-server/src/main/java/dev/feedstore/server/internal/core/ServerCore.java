@@ -103,6 +103,9 @@ public final class ServerCore implements AutoCloseable {
     metrics.counter("feedstore.live_query.blocks_parsed", "Blocks whose JSON live queries read: a committed block once"
         + " for every query of its space, and the blocks loads of new queries and catch-ups from storage read.",
         liveQueries, LiveQueries::blocksParsed);
+    metrics.counter("feedstore.live_query.evaluations", "Blocks live queries evaluated, once for every shared query"
+        + " that evaluated the block: a committed block goes only to the queries it can change.", liveQueries,
+        LiveQueries::evaluations);
     metrics.gauge("feedstore_watch_scope_bytes", "Heap the scopes of open live streams hold.", watches::scopeBytes);
     metrics.counter("feedstore.append.groups", "Groups of appends committed together in one transaction (a lone"
         + " append is a group of one).", authority, PositionAuthority::appendGroups);

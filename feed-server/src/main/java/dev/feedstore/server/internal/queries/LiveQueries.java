@@ -28,6 +28,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The open live queries of every transport (gRPC LiveQuery, Server-Sent Events): admits new ones
@@ -47,6 +48,7 @@ public final class LiveQueries {
   private final ServerSettings settings;
   private final QueryStorage storage;
   private final BlockParses parses = new BlockParses();
+  private final LongAdder evaluations = new LongAdder();
   private final Executor executor;
   private final RateLimitedLog failures;
   private final ScheduledExecutorService timers;
@@ -98,8 +100,8 @@ public final class LiveQueries {
         authority.releaseSpace(state);
         throw e;
       }
-      SpaceQueries space = spaces.computeIfAbsent(state, s -> new SpaceQueries(s, storage, parses, executor, clock, failures,
-          settings.get(LIVE_QUERY_MATCHES), settings.get(LIVE_QUERY_RECENT_ROWS)));
+      SpaceQueries space = spaces.computeIfAbsent(state, s -> new SpaceQueries(s, storage, parses, evaluations, executor,
+          clock, failures, settings.get(LIVE_QUERY_MATCHES), settings.get(LIVE_QUERY_RECENT_ROWS)));
       subscription = new QuerySubscription(query, resume, space, storage, sink, executor, failures, principal,
           new QuerySubscription.Limit(LIVE_QUERY_SNAPSHOT_ROWS.name(), settings.get(LIVE_QUERY_SNAPSHOT_ROWS)),
           this::release);
@@ -164,6 +166,16 @@ public final class LiveQueries {
    */
   public long blocksParsed() {
     return parses.count();
+  }
+
+  /**
+   * How many blocks live queries have evaluated so far, counted once for every shared query that
+   * evaluated the block: a committed block goes only to the queries it can change (those whose
+   * filter it can pass by an equal value, those that match its document, and those whose filter has
+   * no {@code eq} or {@code in} to find them by).
+   */
+  public long evaluations() {
+    return evaluations.sum();
   }
 
   /** Gives every open subscription a heartbeat tick. */

@@ -1,6 +1,7 @@
 package dev.feedstore.server.internal.queries;
 
 import dev.feedstore.core.Position;
+import dev.feedstore.core.query.DocumentId;
 import dev.feedstore.core.query.LiveQuery;
 import dev.feedstore.core.query.ParsedBlock;
 import dev.feedstore.core.query.Row;
@@ -15,6 +16,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * The one membership state of a canonical query in a space, shared by all its subscribers: the
@@ -205,25 +207,53 @@ final class SharedQuery {
   }
 
   /**
-   * Applies the blocks committed in the space up to {@code end} (in position order; those at or
-   * below {@link #applied} are skipped) and then the floor {@code spaceFloor}, and keeps the net
-   * change as the next batches. Signals the subscribers when a batch was added. A batch that goes
-   * past a limit ends the query with that failure.
+   * Tells {@code listener} every document the query matches now ({@link LiveResult.MatchListener#matched}),
+   * and from now on each document that starts or stops matching, on the thread that {@linkplain
+   * #apply applies}: for an index of queries by the documents they match.
    */
-  void apply(List<ParsedBlock> blocks, long end, long spaceFloor) {
+  void followMatches(LiveResult.MatchListener listener) {
+    synchronized (lock) {
+      result.forEachMatch(listener::matched);
+      result.listenToMatches(listener);
+    }
+  }
+
+  /** Stops telling the listener {@link #followMatches} gave, and gives {@code unmatched} every document matched now. */
+  void stopFollowingMatches(Consumer<DocumentId> unmatched) {
+    synchronized (lock) {
+      result.listenToMatches(null);
+      result.forEachMatch(unmatched);
+    }
+  }
+
+  /**
+   * Applies the blocks committed in the space up to {@code end} that can change the query's result
+   * (in position order; those at or below {@link #applied} are skipped: any others committed up to
+   * {@code end} change nothing) and then the floor {@code spaceFloor}, and keeps the net change as
+   * the next batches. Signals the subscribers when a batch was added. A batch that goes past a limit
+   * ends the query with that failure.
+   *
+   * @return how many blocks the query evaluated
+   */
+  int apply(List<ParsedBlock> blocks, long end, long spaceFloor) {
     boolean added = false;
+    int evaluated = 0;
     synchronized (lock) {
       if (ended != null) {
-        return;
+        return 0;
       }
       try {
         if (end > applied) {
-          List<ParsedBlock> after = new ArrayList<>(blocks.size());
-          for (ParsedBlock block : blocks) {
-            if (block.block().position().value() > applied) {
-              after.add(block);
+          List<ParsedBlock> after = blocks;
+          if (!blocks.isEmpty() && blocks.get(0).block().position().value() <= applied) {
+            after = new ArrayList<>(blocks.size());
+            for (ParsedBlock block : blocks) {
+              if (block.block().position().value() > applied) {
+                after.add(block);
+              }
             }
           }
+          evaluated = after.size();
           ChangeBatch changes = result.applyAppended(after);
           applied = end;
           added |= keep(changes);
@@ -242,6 +272,7 @@ final class SharedQuery {
     if (added) {
       signalSubscribers();
     }
+    return evaluated;
   }
 
   /** Guarded by lock. */

@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The live queries of one space: one {@link SharedQuery} per canonical query (its JSON form), and
@@ -22,7 +23,8 @@ import java.util.concurrent.Executor;
  * queries, it reads each committed range once (from the tail's recent blocks, or from storage when
  * they no longer reach back: {@link QueryStorage#committedAfter}), whole commits only, parses each
  * block once ({@link ParsedBlock}) and applies the range to every shared query, which keeps the net
- * change as its next batch. A query evaluates the blocks after its own position only, so a query
+ * change as its next batch: each query evaluates only the blocks of the range that can change its
+ * result ({@link QueryIndex}). A query evaluates the blocks after its own position only, so a query
  * loaded later than the others joins without a gap or a repeat. A space whose history went back
  * ends its queries with a {@link HistoryRolledBackException}: their subscribers start again on
  * fresh ones, with a reset.
@@ -42,14 +44,23 @@ final class SpaceQueries implements SpaceTail.Watcher {
   private final Object lock = new Object();
   /** Guarded by lock: the running shared queries by canonical JSON. */
   private final Map<String, SharedQuery> queries = new HashMap<>();
+  /** Guarded by lock: how many times {@link #queries} changed, so that the evaluation sees when to index it again. */
+  private long queriesChanged;
+  /** Confined to the evaluation. */
+  private final QueryIndex index = new QueryIndex();
+  /** Confined to the evaluation: {@link #queriesChanged} as the index last took it. */
+  private long indexed = -1;
+  /** Blocks handed to a query to evaluate, counted for every query. */
+  private final LongAdder evaluations;
   /** Held while a query is loaded, so that subscribers of one query arriving together load it once. */
   private final Object loading = new Object();
   /** Blocks applied per evaluation at most (whole commits: a larger commit is read whole). */
   static final int READ_BLOCKS = QueryStorage.CHUNK;
 
-  SpaceQueries(SpaceState space, QueryStorage storage, BlockParses parses, Executor executor, Clock clock,
-      RateLimitedLog failures, int maxMatches, long recentRows) {
+  SpaceQueries(SpaceState space, QueryStorage storage, BlockParses parses, LongAdder evaluations, Executor executor,
+      Clock clock, RateLimitedLog failures, int maxMatches, long recentRows) {
     this.space = space;
+    this.evaluations = evaluations;
     this.storage = storage;
     this.parses = parses;
     this.clock = clock;
@@ -90,6 +101,7 @@ final class SpaceQueries implements SpaceTail.Watcher {
           space.tail().register(this);
         }
         queries.put(json, shared);
+        queriesChanged++;
       }
       drain.schedule(); // commits since the load
       return shared;
@@ -109,8 +121,11 @@ final class SpaceQueries implements SpaceTail.Watcher {
       if (!shared.leave(subscriber)) {
         return;
       }
-      if (queries.remove(shared.query().toJson(), shared) && queries.isEmpty()) {
-        space.tail().unregister(this);
+      if (queries.remove(shared.query().toJson(), shared)) {
+        queriesChanged++;
+        if (queries.isEmpty()) {
+          space.tail().unregister(this);
+        }
       }
     }
     shared.end(new ShuttingDownException());
@@ -140,6 +155,7 @@ final class SpaceQueries implements SpaceTail.Watcher {
       ended = new ArrayList<>(queries.values());
       if (!queries.isEmpty()) {
         queries.clear();
+        queriesChanged++;
         space.tail().unregister(this);
       }
     }
@@ -149,8 +165,14 @@ final class SpaceQueries implements SpaceTail.Watcher {
   /** One evaluation: the next committed range applied to every query; true when more is committed. */
   private boolean evaluate() {
     List<SharedQuery> running;
+    long changed;
     synchronized (lock) {
       running = new ArrayList<>(queries.values());
+      changed = queriesChanged;
+    }
+    if (changed != indexed) {
+      index.holdExactly(running);
+      indexed = changed;
     }
     if (running.isEmpty()) {
       return false;
@@ -182,9 +204,12 @@ final class SpaceQueries implements SpaceTail.Watcher {
         end = slice.entries().get(slice.entries().size() - 1).position();
       }
       long floor = space.floor();
+      index.route(blocks);
+      long evaluated = 0;
       for (SharedQuery query : running) {
-        query.apply(blocks, end, floor);
+        evaluated += query.apply(index.blocksFor(query, blocks), end, floor);
       }
+      evaluations.add(evaluated);
       return end < tail.committed();
     } catch (RuntimeException e) {
       failures.log("live queries of space " + space.spaceId() + " failed", e);
