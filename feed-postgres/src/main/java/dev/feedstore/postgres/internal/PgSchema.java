@@ -25,7 +25,7 @@ public final class PgSchema {
       "V3__durable_subscriptions.sql", "V4__receive_time.sql", "V5__stream_catalog.sql",
       "V6__feed_removals.sql", "V7__stream_feeds.sql", "V8__removed_sequences.sql", "V9__append_function.sql",
       "V10__chain_receive_time.sql", "V11__append_all_new.sql", "V12__space_channels.sql",
-      "V13__one_feed_by_key.sql");
+      "V13__one_feed_by_key.sql", "V14__hot_rows_fillfactor.sql");
 
   private PgSchema() {}
 
