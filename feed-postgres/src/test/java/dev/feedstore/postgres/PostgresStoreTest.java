@@ -135,9 +135,7 @@ class PostgresStoreTest {
     String url = EmbeddedDatabase.shared().newDatabase();
     try (PostgresStore writer = PostgresStore.open(EmbeddedDatabase.settings(url));
         PostgresStore reader = PostgresStore.open(EmbeddedDatabase.settings(url))) {
-      Recorder heard = new Recorder();
-      reader.listen(heard);
-      Await.until("the reader listens", () -> heard.missed.get() > 0);
+      Recorder heard = listening(reader);
       reader.follow(SPACE);
       FeedId feed = TestBlocks.feedId();
 
@@ -281,9 +279,7 @@ class PostgresStoreTest {
     String url = EmbeddedDatabase.shared().newDatabase();
     try (PostgresStore writer = PostgresStore.open(EmbeddedDatabase.settings(url));
         PostgresStore reader = PostgresStore.open(EmbeddedDatabase.settings(url))) {
-      Recorder heard = new Recorder();
-      reader.listen(heard);
-      Await.until("the reader listens", () -> heard.missed.get() > 0);
+      Recorder heard = listening(reader);
       SpaceId followed = new SpaceId("Followed.Space:1-A"); // any of the characters of an id, either case
       SpaceId elsewhere = new SpaceId("elsewhere");
       FeedId feed = TestBlocks.feedId();
@@ -313,6 +309,14 @@ class PostgresStoreTest {
   private static void appendAllNew(PostgresStore store, SpaceId space, FeedId feed, long sequence) {
     assertTrue(store.appendAllNew(List.of(new SpaceAppend(space, Map.of(feed, Optional.empty()),
         List.of(TestBlocks.block(feed, "a", sequence)), 1)), 1_000).isPresent());
+  }
+
+  /** A recorder told by {@code reader}, once its listening connection is open. */
+  private static Recorder listening(PostgresStore reader) {
+    Recorder heard = new Recorder();
+    reader.listen(heard);
+    Await.until("the reader listens", () -> heard.missed.get() > 0);
+    return heard;
   }
 
   /** Records what a store tells. */
